@@ -1,0 +1,89 @@
+#include "compiler/ir/dtype.h"
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+
+#include <cstring>
+
+namespace kiln::ir {
+namespace {
+
+struct Named { const char* name; DataType::Code code; int bits; };
+// Fixed-width names that do not follow the <prefix><bits> rule.
+constexpr Named kSpecial[] = {
+    {"float8_e4m3fn", DataType::kFloat8E4M3FN, 8},
+    {"float8_e5m2", DataType::kFloat8E5M2, 8},
+    {"float4_e2m1fn", DataType::kFloat4E2M1FN, 4},
+};
+
+bool ValidBits(DataType::Code code, int bits) {
+  switch (code) {
+    case DataType::kInt: return bits == 8 || bits == 16 || bits == 32 || bits == 64 || bits == 4;
+    case DataType::kUInt: return bits == 1 || bits == 8 || bits == 16 || bits == 32 || bits == 64 || bits == 4;
+    case DataType::kFloat: return bits == 16 || bits == 32 || bits == 64;
+    case DataType::kBFloat: return bits == 16;
+    default: return true;
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<DataType> DataType::Parse(absl::string_view s) {
+  auto bad = [&]() { return absl::InvalidArgumentError(absl::StrCat("unknown dtype \"", s, "\"")); };
+  if (s == "void") return Void();
+  if (s == "handle") return Handle();
+  absl::string_view base = s;
+  int lanes = 1;
+  // A lane suffix "x4" follows the element name.
+  size_t x = s.rfind('x');
+  if (x != absl::string_view::npos && x + 1 < s.size() && x > 0 &&
+      absl::ascii_isdigit(static_cast<unsigned char>(s[x + 1]))) {
+    if (!absl::SimpleAtoi(s.substr(x + 1), &lanes) || lanes < 1 || lanes > 65535) return bad();
+    base = s.substr(0, x);
+  }
+  if (base == "bool") return Bool(lanes);
+  for (const Named& n : kSpecial) {
+    if (base == n.name) return DataType(n.code, n.bits, lanes);
+  }
+  struct Prefix { const char* p; Code code; };
+  // Longer prefixes first: "uint" before "int", "bfloat" before "float".
+  constexpr Prefix kPrefixes[] = {{"uint", kUInt}, {"int", kInt}, {"bfloat", kBFloat}, {"float", kFloat}};
+  for (const Prefix& p : kPrefixes) {
+    if (!absl::StartsWith(base, p.p)) continue;
+    absl::string_view digits = base.substr(strlen(p.p));
+    int bits = 0;
+    if (digits.empty() || !absl::SimpleAtoi(digits, &bits) || !ValidBits(p.code, bits)) return bad();
+    return DataType(p.code, bits, lanes);
+  }
+  return bad();
+}
+
+std::string DataType::ToString() const {
+  if (is_void()) return "void";
+  std::string s;
+  if (code_ == kHandle) {
+    s = "handle";
+  } else if (is_bool()) {
+    s = "bool";
+  } else {
+    bool special = false;
+    for (const Named& n : kSpecial) {
+      if (n.code == code_) { s = n.name; special = true; }
+    }
+    if (!special) {
+      switch (code_) {
+        case kInt: s = absl::StrCat("int", bits_); break;
+        case kUInt: s = absl::StrCat("uint", bits_); break;
+        case kFloat: s = absl::StrCat("float", bits_); break;
+        case kBFloat: s = absl::StrCat("bfloat", bits_); break;
+        default: s = absl::StrCat("custom", int(code_), "_", bits_); break;
+      }
+    }
+  }
+  if (lanes_ != 1) absl::StrAppend(&s, "x", lanes_);
+  return s;
+}
+
+}  // namespace kiln::ir

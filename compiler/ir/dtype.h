@@ -1,0 +1,81 @@
+// DataType: (type code, bits, lanes), laid out like DLPack's DLDataType so it crosses the kernel
+// ABI unchanged. Spelled as TVMScript spells it: "float32", "int8x4", "bool", "handle", "void".
+#ifndef KILN_COMPILER_IR_DTYPE_H_
+#define KILN_COMPILER_IR_DTYPE_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace kiln::ir {
+
+class DataType {
+ public:
+  // DLPack type codes (dlpack.h, 1.x numbering for the 8-bit floats).
+  enum Code : uint8_t {
+    kInt = 0, kUInt = 1, kFloat = 2, kHandle = 3, kBFloat = 4,
+    kFloat8E4M3FN = 10, kFloat8E5M2 = 12, kFloat4E2M1FN = 17,
+  };
+
+  constexpr DataType() : code_(kHandle), bits_(0), lanes_(0) {}  // void
+  constexpr DataType(uint8_t code, uint8_t bits, uint16_t lanes)
+      : code_(code), bits_(bits), lanes_(lanes) {}
+
+  static constexpr DataType Int(int bits, int lanes = 1) { return DataType(kInt, bits, lanes); }
+  static constexpr DataType UInt(int bits, int lanes = 1) { return DataType(kUInt, bits, lanes); }
+  static constexpr DataType Float(int bits, int lanes = 1) { return DataType(kFloat, bits, lanes); }
+  static constexpr DataType BFloat(int bits, int lanes = 1) { return DataType(kBFloat, bits, lanes); }
+  static constexpr DataType Bool(int lanes = 1) { return DataType(kUInt, 1, lanes); }
+  static constexpr DataType Handle() { return DataType(kHandle, 64, 1); }
+  static constexpr DataType Void() { return DataType(kHandle, 0, 0); }
+
+  // Parses "float32", "int8x4", "bool", "handle", "void", "bfloat16", "float8_e4m3fn", ...
+  static absl::StatusOr<DataType> Parse(absl::string_view s);
+
+  uint8_t code() const { return code_; }
+  int bits() const { return bits_; }
+  int lanes() const { return lanes_; }
+  int bytes() const { return (bits_ + 7) / 8; }
+  // Bytes of one element including lanes.
+  int64_t StorageBytes() const { return static_cast<int64_t>(bytes()) * (lanes_ == 0 ? 1 : lanes_); }
+
+  bool is_void() const { return code_ == kHandle && bits_ == 0 && lanes_ == 0; }
+  bool is_handle() const { return code_ == kHandle && !is_void(); }
+  bool is_bool() const { return code_ == kUInt && bits_ == 1; }
+  bool is_int() const { return code_ == kInt; }
+  bool is_uint() const { return code_ == kUInt && bits_ != 1; }
+  bool is_integer() const { return code_ == kInt || (code_ == kUInt && bits_ != 1); }
+  bool is_int_or_bool() const { return code_ == kInt || code_ == kUInt; }
+  bool is_float() const { return code_ == kFloat; }
+  bool is_bfloat() const { return code_ == kBFloat; }
+  bool is_float8() const { return code_ == kFloat8E4M3FN || code_ == kFloat8E5M2; }
+  bool is_float4() const { return code_ == kFloat4E2M1FN; }
+  bool is_floating() const { return is_float() || is_bfloat() || is_float8() || is_float4(); }
+  bool is_scalar() const { return lanes_ == 1; }
+  bool is_vector() const { return lanes_ > 1; }
+  bool is_numeric() const { return is_int_or_bool() || is_floating(); }
+
+  DataType element_of() const { return DataType(code_, bits_, 1); }
+  DataType with_lanes(int lanes) const { return DataType(code_, bits_, lanes); }
+  DataType with_bits(int bits) const { return DataType(code_, bits, lanes_); }
+
+  std::string ToString() const;
+
+  bool operator==(const DataType& o) const {
+    return code_ == o.code_ && bits_ == o.bits_ && lanes_ == o.lanes_;
+  }
+  bool operator!=(const DataType& o) const { return !(*this == o); }
+  uint32_t Packed() const { return code_ | (bits_ << 8) | (static_cast<uint32_t>(lanes_) << 16); }
+  static DataType FromPacked(uint32_t p) { return DataType(p & 0xff, (p >> 8) & 0xff, p >> 16); }
+
+ private:
+  uint8_t code_;
+  uint8_t bits_;
+  uint16_t lanes_;
+};
+
+}  // namespace kiln::ir
+
+#endif  // KILN_COMPILER_IR_DTYPE_H_

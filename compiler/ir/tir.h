@@ -1,0 +1,452 @@
+// TIR: buffers, statements and PrimFunc (../shared/spec/004 "Grammar", with TVM v0.26's SBlock,
+// AllocBuffer and Break/Continue). Statements that bind a name for "the rest of the block"
+// (LetStmt, AllocBuffer, DeclBuffer, AttrStmt) hold that rest as their body.
+#ifndef KILN_COMPILER_IR_TIR_H_
+#define KILN_COMPILER_IR_TIR_H_
+
+#include <string>
+
+#include "compiler/ir/expr.h"
+
+namespace kiln::ir {
+
+enum class BufferKind : int32_t { kDefault = 0, kAutoBroadcast = 1 };
+
+// A typed view of memory: data pointer, element dtype, shape, strides (empty = compact row
+// major) and element offset. Identity matters, like Var.
+class BufferNode : public SpannedNode {
+ public:
+  Var data;  // handle var with PointerType(PrimType(dtype), scope)
+  DataType dtype;
+  Array<PrimExpr> shape;
+  Array<IntImm> axis_separators;
+  Array<PrimExpr> strides;
+  PrimExpr elem_offset;  // may be undefined (= 0)
+  std::string name;
+  int32_t data_alignment = 0;  // bytes; 0 = default
+  int32_t offset_factor = 0;
+  BufferKind buffer_type = BufferKind::kDefault;
+
+  void VisitFields(FieldVisitor* v) override {
+    SpannedNode::VisitFields(v);
+    v->Visit("data", &data, kFieldDef);
+    v->Visit("dtype", &dtype);
+    v->Visit("shape", &shape, kFieldDef);
+    v->Visit("axis_separators", &axis_separators);
+    v->Visit("strides", &strides, kFieldDef);
+    v->Visit("elem_offset", &elem_offset, kFieldDef | kFieldOptional);
+    v->Visit("name", &name, kFieldIgnoreEq);
+    v->Visit("data_alignment", &data_alignment);
+    v->Visit("offset_factor", &offset_factor);
+    v->Visit("buffer_type", &buffer_type);
+  }
+  // Storage scope of the data pointer ("global" if unannotated).
+  std::string scope() const;
+  KILN_DECLARE_NODE(BufferNode, "tirx.Buffer", kBuffer)
+};
+class Buffer : public ObjectRef {
+  KILN_DEFINE_REF(Buffer, ObjectRef, BufferNode)
+  // A compact buffer with a fresh data var `name` in `scope`.
+  static Buffer Make(std::string name, Array<PrimExpr> shape, DataType dtype,
+                     std::string scope = "global", Span span = {});
+};
+
+class BufferLoadNode : public PrimExprNode {
+ public:
+  Buffer buffer;
+  Array<PrimExpr> indices;
+  PrimExpr predicate;  // optional lane mask
+  void VisitFields(FieldVisitor* v) override {
+    PrimExprNode::VisitFields(v);
+    v->Visit("buffer", &buffer);
+    v->Visit("indices", &indices);
+    v->Visit("predicate", &predicate, kFieldOptional);
+  }
+  KILN_DECLARE_NODE(BufferLoadNode, "tirx.BufferLoad", kBufferLoad)
+};
+class BufferLoad : public PrimExpr {
+  KILN_DEFINE_REF(BufferLoad, PrimExpr, BufferLoadNode)
+  // dtype is the buffer's, widened to the lanes of the last index.
+  BufferLoad(Buffer buffer, Array<PrimExpr> indices, Span span = {});
+};
+
+class BufferRegionNode : public SpannedNode {
+ public:
+  Buffer buffer;
+  Array<Range> region;
+  void VisitFields(FieldVisitor* v) override {
+    SpannedNode::VisitFields(v);
+    v->Visit("buffer", &buffer);
+    v->Visit("region", &region);
+  }
+  KILN_DECLARE_NODE(BufferRegionNode, "tirx.BufferRegion", kBufferRegion)
+};
+class BufferRegion : public ObjectRef {
+  KILN_DEFINE_REF(BufferRegion, ObjectRef, BufferRegionNode)
+  BufferRegion(Buffer buffer, Array<Range> region);
+  static BufferRegion FullRegion(Buffer buffer);
+};
+
+class MatchBufferRegionNode : public SpannedNode {
+ public:
+  Buffer buffer;
+  BufferRegion source;
+  void VisitFields(FieldVisitor* v) override {
+    SpannedNode::VisitFields(v);
+    v->Visit("source", &source);
+    v->Visit("buffer", &buffer, kFieldDef);
+  }
+  KILN_DECLARE_NODE(MatchBufferRegionNode, "tirx.MatchBufferRegion", kMatchBufferRegion)
+};
+class MatchBufferRegion : public ObjectRef {
+  KILN_DEFINE_REF(MatchBufferRegion, ObjectRef, MatchBufferRegionNode)
+  MatchBufferRegion(Buffer buffer, BufferRegion source);
+};
+
+enum class IterVarType : int32_t {
+  kDataPar = 0, kThreadIndex = 1, kCommReduce = 2, kOrdered = 3, kOpaque = 4,
+  kUnrolled = 5, kVectorized = 6, kParallelized = 7, kTensorized = 8,
+};
+
+class IterVarNode : public SpannedNode {
+ public:
+  Range dom;  // optional
+  Var var;
+  IterVarType iter_type = IterVarType::kDataPar;
+  std::string thread_tag;
+  void VisitFields(FieldVisitor* v) override {
+    SpannedNode::VisitFields(v);
+    v->Visit("dom", &dom, kFieldOptional);
+    v->Visit("var", &var, kFieldDef);
+    v->Visit("iter_type", &iter_type);
+    v->Visit("thread_tag", &thread_tag);
+  }
+  KILN_DECLARE_NODE(IterVarNode, "tirx.IterVar", kIterVar)
+};
+class IterVar : public ObjectRef {
+  KILN_DEFINE_REF(IterVar, ObjectRef, IterVarNode)
+  IterVar(Range dom, Var var, IterVarType type, std::string thread_tag = "", Span span = {});
+};
+
+// T.comm_reducer(lambda x, y: x + y, [identity]).
+class CommReducerNode : public SpannedNode {
+ public:
+  Array<Var> lhs, rhs;
+  Array<PrimExpr> result, identity_element;
+  void VisitFields(FieldVisitor* v) override {
+    SpannedNode::VisitFields(v);
+    v->Visit("lhs", &lhs, kFieldDef);
+    v->Visit("rhs", &rhs, kFieldDef);
+    v->Visit("result", &result);
+    v->Visit("identity_element", &identity_element);
+  }
+  KILN_DECLARE_NODE(CommReducerNode, "tirx.CommReducer", kCommReducer)
+};
+class CommReducer : public ObjectRef {
+  KILN_DEFINE_REF(CommReducer, ObjectRef, CommReducerNode)
+};
+
+// ---- statements ----
+
+class LetStmtNode : public StmtNode {
+ public:
+  Var var;
+  PrimExpr value;
+  Stmt body;
+  void VisitFields(FieldVisitor* v) override {
+    StmtNode::VisitFields(v);
+    v->Visit("value", &value);
+    v->Visit("var", &var, kFieldDef);
+    v->Visit("body", &body);
+  }
+  KILN_DECLARE_NODE(LetStmtNode, "tirx.LetStmt", kLetStmt)
+};
+class LetStmt : public Stmt {
+  KILN_DEFINE_REF(LetStmt, Stmt, LetStmtNode)
+  LetStmt(Var var, PrimExpr value, Stmt body, Span span = {});
+};
+
+// node is usually an IterVar (thread_extent), a Var, a Buffer, or a String.
+class AttrStmtNode : public StmtNode {
+ public:
+  ObjectRef node;
+  std::string attr_key;
+  PrimExpr value;
+  Stmt body;
+  void VisitFields(FieldVisitor* v) override {
+    StmtNode::VisitFields(v);
+    // thread_extent defines the thread IterVar's var.
+    v->Visit("node", &node, kFieldOptional | kFieldDef);
+    v->Visit("attr_key", &attr_key);
+    v->Visit("value", &value);
+    v->Visit("body", &body);
+  }
+  KILN_DECLARE_NODE(AttrStmtNode, "tirx.AttrStmt", kAttrStmt)
+};
+class AttrStmt : public Stmt {
+  KILN_DEFINE_REF(AttrStmt, Stmt, AttrStmtNode)
+  AttrStmt(ObjectRef node, std::string attr_key, PrimExpr value, Stmt body, Span span = {});
+};
+
+// assert cond, (kind, [message parts]): message is a StringImm "Kind: text" or a call.
+class AssertStmtNode : public StmtNode {
+ public:
+  PrimExpr condition;
+  std::string error_kind = "RuntimeError";
+  Array<String> message_parts;
+  Stmt body;  // optional: may be undefined for a flat assert
+  void VisitFields(FieldVisitor* v) override {
+    StmtNode::VisitFields(v);
+    v->Visit("condition", &condition);
+    v->Visit("error_kind", &error_kind);
+    v->Visit("message_parts", &message_parts);
+    v->Visit("body", &body, kFieldOptional);
+  }
+  KILN_DECLARE_NODE(AssertStmtNode, "tirx.AssertStmt", kAssertStmt)
+};
+class AssertStmt : public Stmt {
+  KILN_DEFINE_REF(AssertStmt, Stmt, AssertStmtNode)
+  AssertStmt(PrimExpr condition, std::string error_kind, Array<String> message_parts,
+             Stmt body = Stmt(), Span span = {});
+};
+
+class BufferStoreNode : public StmtNode {
+ public:
+  Buffer buffer;
+  PrimExpr value;
+  Array<PrimExpr> indices;
+  PrimExpr predicate;  // optional lane mask
+  void VisitFields(FieldVisitor* v) override {
+    StmtNode::VisitFields(v);
+    v->Visit("buffer", &buffer);
+    v->Visit("value", &value);
+    v->Visit("indices", &indices);
+    v->Visit("predicate", &predicate, kFieldOptional);
+  }
+  KILN_DECLARE_NODE(BufferStoreNode, "tirx.BufferStore", kBufferStore)
+};
+class BufferStore : public Stmt {
+  KILN_DEFINE_REF(BufferStore, Stmt, BufferStoreNode)
+  BufferStore(Buffer buffer, PrimExpr value, Array<PrimExpr> indices, Span span = {});
+};
+
+enum class ForKind : int32_t { kSerial = 0, kParallel = 1, kVectorized = 2, kUnrolled = 3, kThreadBinding = 4 };
+const char* ForKindName(ForKind k);
+
+class ForNode : public StmtNode {
+ public:
+  Var loop_var;
+  PrimExpr min, extent;
+  ForKind kind = ForKind::kSerial;
+  Stmt body;
+  IterVar thread_binding;  // optional; set for kThreadBinding
+  Map<String, ObjectRef> annotations;
+  PrimExpr step;  // optional; 1 when undefined
+  void VisitFields(FieldVisitor* v) override {
+    StmtNode::VisitFields(v);
+    v->Visit("min", &min);
+    v->Visit("extent", &extent);
+    v->Visit("step", &step, kFieldOptional);
+    v->Visit("loop_var", &loop_var, kFieldDef);
+    v->Visit("kind", &kind);
+    v->Visit("thread_binding", &thread_binding, kFieldOptional | kFieldDef);
+    v->Visit("annotations", &annotations);
+    v->Visit("body", &body);
+  }
+  KILN_DECLARE_NODE(ForNode, "tirx.For", kFor)
+};
+class For : public Stmt {
+  KILN_DEFINE_REF(For, Stmt, ForNode)
+  For(Var loop_var, PrimExpr min, PrimExpr extent, ForKind kind, Stmt body,
+      IterVar thread_binding = IterVar(), Map<String, ObjectRef> annotations = {}, Span span = {});
+};
+
+class WhileNode : public StmtNode {
+ public:
+  PrimExpr condition;
+  Stmt body;
+  void VisitFields(FieldVisitor* v) override {
+    StmtNode::VisitFields(v);
+    v->Visit("condition", &condition);
+    v->Visit("body", &body);
+  }
+  KILN_DECLARE_NODE(WhileNode, "tirx.While", kWhile)
+};
+class While : public Stmt {
+  KILN_DEFINE_REF(While, Stmt, WhileNode)
+  While(PrimExpr condition, Stmt body, Span span = {});
+};
+
+class BreakNode : public StmtNode {
+ public:
+  KILN_DECLARE_NODE(BreakNode, "tirx.Break", kBreak)
+};
+class Break : public Stmt {
+  KILN_DEFINE_REF(Break, Stmt, BreakNode)
+  static Break Make(Span span = {});
+};
+
+class ContinueNode : public StmtNode {
+ public:
+  KILN_DECLARE_NODE(ContinueNode, "tirx.Continue", kContinue)
+};
+class Continue : public Stmt {
+  KILN_DEFINE_REF(Continue, Stmt, ContinueNode)
+  static Continue Make(Span span = {});
+};
+
+class IfThenElseNode : public StmtNode {
+ public:
+  PrimExpr condition;
+  Stmt then_case;
+  Stmt else_case;  // optional
+  void VisitFields(FieldVisitor* v) override {
+    StmtNode::VisitFields(v);
+    v->Visit("condition", &condition);
+    v->Visit("then_case", &then_case);
+    v->Visit("else_case", &else_case, kFieldOptional);
+  }
+  KILN_DECLARE_NODE(IfThenElseNode, "tirx.IfThenElse", kIfThenElse)
+};
+class IfThenElse : public Stmt {
+  KILN_DEFINE_REF(IfThenElse, Stmt, IfThenElseNode)
+  IfThenElse(PrimExpr condition, Stmt then_case, Stmt else_case = Stmt(), Span span = {});
+};
+
+class SeqStmtNode : public StmtNode {
+ public:
+  Array<Stmt> seq;
+  void VisitFields(FieldVisitor* v) override {
+    StmtNode::VisitFields(v);
+    v->Visit("seq", &seq);
+  }
+  KILN_DECLARE_NODE(SeqStmtNode, "tirx.SeqStmt", kSeqStmt)
+};
+class SeqStmt : public Stmt {
+  KILN_DEFINE_REF(SeqStmt, Stmt, SeqStmtNode)
+  explicit SeqStmt(Array<Stmt> seq, Span span = {});
+  // One statement if seq has one, a no-op Evaluate(0) if empty, a flattened SeqStmt otherwise.
+  static Stmt Flatten(const std::vector<Stmt>& seq);
+};
+
+class EvaluateNode : public StmtNode {
+ public:
+  PrimExpr value;
+  void VisitFields(FieldVisitor* v) override {
+    StmtNode::VisitFields(v);
+    v->Visit("value", &value);
+  }
+  KILN_DECLARE_NODE(EvaluateNode, "tirx.Evaluate", kEvaluate)
+};
+class Evaluate : public Stmt {
+  KILN_DEFINE_REF(Evaluate, Stmt, EvaluateNode)
+  explicit Evaluate(PrimExpr value, Span span = {});
+};
+
+// Allocates storage for `buffer` (whose data var it defines) for the duration of body.
+class AllocBufferNode : public StmtNode {
+ public:
+  Buffer buffer;
+  Map<String, ObjectRef> annotations;
+  Stmt body;
+  void VisitFields(FieldVisitor* v) override {
+    StmtNode::VisitFields(v);
+    v->Visit("buffer", &buffer, kFieldDef);
+    v->Visit("annotations", &annotations);
+    v->Visit("body", &body);
+  }
+  KILN_DECLARE_NODE(AllocBufferNode, "tirx.AllocBuffer", kAllocBuffer)
+};
+class AllocBuffer : public Stmt {
+  KILN_DEFINE_REF(AllocBuffer, Stmt, AllocBufferNode)
+  AllocBuffer(Buffer buffer, Stmt body, Map<String, ObjectRef> annotations = {}, Span span = {});
+};
+
+// Declares a buffer view over existing memory (its data var is already defined) for body.
+class DeclBufferNode : public StmtNode {
+ public:
+  Buffer buffer;
+  Stmt body;
+  void VisitFields(FieldVisitor* v) override {
+    StmtNode::VisitFields(v);
+    v->Visit("buffer", &buffer, kFieldDef);
+    v->Visit("body", &body);
+  }
+  KILN_DECLARE_NODE(DeclBufferNode, "tirx.DeclBuffer", kDeclBuffer)
+};
+class DeclBuffer : public Stmt {
+  KILN_DEFINE_REF(DeclBuffer, Stmt, DeclBufferNode)
+  DeclBuffer(Buffer buffer, Stmt body, Span span = {});
+};
+
+class SBlockNode : public StmtNode {
+ public:
+  Array<IterVar> iter_vars;
+  Array<BufferRegion> reads, writes;
+  std::string name;
+  Stmt body;
+  Stmt init;  // optional
+  Array<Buffer> alloc_buffers;
+  Array<MatchBufferRegion> match_buffers;
+  Map<String, ObjectRef> annotations;
+  void VisitFields(FieldVisitor* v) override {
+    StmtNode::VisitFields(v);
+    v->Visit("iter_vars", &iter_vars, kFieldDef);
+    v->Visit("alloc_buffers", &alloc_buffers, kFieldDef);
+    v->Visit("match_buffers", &match_buffers);
+    v->Visit("reads", &reads);
+    v->Visit("writes", &writes);
+    v->Visit("name", &name);
+    v->Visit("annotations", &annotations);
+    v->Visit("init", &init, kFieldOptional);
+    v->Visit("body", &body);
+  }
+  KILN_DECLARE_NODE(SBlockNode, "tirx.SBlock", kSBlock)
+};
+class SBlock : public Stmt {
+  KILN_DEFINE_REF(SBlock, Stmt, SBlockNode)
+};
+
+class SBlockRealizeNode : public StmtNode {
+ public:
+  Array<PrimExpr> iter_values;
+  PrimExpr predicate;
+  SBlock block;
+  void VisitFields(FieldVisitor* v) override {
+    StmtNode::VisitFields(v);
+    v->Visit("iter_values", &iter_values);
+    v->Visit("predicate", &predicate);
+    v->Visit("block", &block);
+  }
+  KILN_DECLARE_NODE(SBlockRealizeNode, "tirx.SBlockRealize", kSBlockRealize)
+};
+class SBlockRealize : public Stmt {
+  KILN_DEFINE_REF(SBlockRealize, Stmt, SBlockRealizeNode)
+  SBlockRealize(Array<PrimExpr> iter_values, PrimExpr predicate, SBlock block, Span span = {});
+};
+
+// A TIR function. Buffer params: params[i] is a handle Var and buffer_map[params[i]] its Buffer.
+class PrimFuncNode : public BaseFuncNode {
+ public:
+  Array<Var> params;
+  Map<Var, Buffer> buffer_map;
+  Type ret_type;  // optional (void)
+  Stmt body;
+  void VisitFields(FieldVisitor* v) override {
+    BaseFuncNode::VisitFields(v);
+    v->Visit("params", &params, kFieldDef);
+    v->Visit("buffer_map", &buffer_map, kFieldDef);
+    v->Visit("ret_type", &ret_type, kFieldOptional);
+    v->Visit("body", &body);
+  }
+  KILN_DECLARE_NODE(PrimFuncNode, "tirx.PrimFunc", kPrimFunc)
+};
+class PrimFunc : public BaseFunc {
+  KILN_DEFINE_REF(PrimFunc, BaseFunc, PrimFuncNode)
+  PrimFunc(Array<Var> params, Stmt body, Type ret_type = Type(), Map<Var, Buffer> buffer_map = {},
+           Map<String, ObjectRef> attrs = {}, Span span = {});
+};
+
+}  // namespace kiln::ir
+
+#endif  // KILN_COMPILER_IR_TIR_H_
