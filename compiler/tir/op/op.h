@@ -1,17 +1,37 @@
 // The TIR intrinsic registry: every builtin and math op a TIR Call may name (T.exp, T.if_then_else,
 // T.call_extern, T.tvm_storage_sync, ...), with its TVMScript spelling, arity and how its result
 // dtype follows from its arguments. Used by the parser, printer, verifier, interpreter and codegen.
+//
+// Only names that become a Call to an Op("tirx.<name>") are registered. TVMScript spells several
+// other things as T.<name>(...) that the parser turns into dedicated nodes instead, so they are NOT
+// here: T.max/T.min (Max/Min), T.floordiv/T.floormod (FloorDiv/FloorMod), T.truncdiv/T.truncmod
+// (Div/Mod), T.Select, T.Cast, T.Let, T.Ramp, T.Broadcast, T.Shuffle, T.abs (fabs call for floats,
+// a Select for ints), T.call_intrin(dtype, "tirx.op", ...) (a Call to the named op, which must be
+// registered here), and the typed literals T.int32(...), T.float32(...).
+//
+// Some ops print under a name that differs from their IR name: Op("tirx.tvm_call_packed") is
+// spelled T.call_packed. `aliases` lists further accepted spellings (the IR-name spelling).
 #ifndef KILN_COMPILER_TIR_OP_OP_H_
 #define KILN_COMPILER_TIR_OP_OP_H_
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "compiler/ir/ir.h"
 
 namespace kiln::tir {
 
-enum class CallEffect { kPure, kReadState, kUpdateState, kOpaque, kControlJump };
+// What evaluating the call may do; passes use it to decide what they may reorder or drop.
+enum class CallEffect {
+  kPure,           // no side effect, result depends only on args
+  kReadState,      // reads state (e.g. tvm_struct_get)
+  kUpdateState,    // writes state
+  kOpaque,         // anything (external calls, synchronisation)
+  kControlJump,    // changes control flow (ret)
+  kExprAnnotation, // a hint on its argument (likely, assume)
+  kSpecialCallArg, // only meaningful as an argument of another call (tvm_access_ptr, type_annotation)
+};
 
 struct IntrinsicInfo {
   std::string name;         // IR name: "tirx.exp"
@@ -26,21 +46,32 @@ struct IntrinsicInfo {
     kInt32,
     kHandle,
     kVoid,
+    kUInt32,           // tvm_warp_activemask
+    kBoolLanesOfFirstArg,  // isnan/isinf/isfinite: bool with the lanes of args[0]
   } dtype_rule = DTypeRule::kSameAsFirstArg;
   CallEffect effect = CallEffect::kPure;
   bool float_only = false;  // exp, log, sqrt, ... require a floating dtype
+  bool int_only = false;    // bitwise ops, shifts, popcount, clz require an integer (or bool) dtype
+  // The first two arguments are unified with the binary-operator conversion rules before the call
+  // is built (pow, atan2, bitwise_and, shift_left, ...), as TVM does.
+  bool match_binary_args = false;
+  std::vector<std::string> aliases;  // other accepted script spellings
 };
 
 class IntrinsicRegistry {
  public:
+  // Built once on first use, immutable afterwards; safe from any thread.
   static const IntrinsicRegistry& Global();
   const IntrinsicInfo* FindByName(const std::string& name) const;
+  // Looks up script_name and aliases ("call_packed", "tvm_call_packed").
   const IntrinsicInfo* FindByScriptName(const std::string& script) const;
   const std::vector<IntrinsicInfo>& all() const { return ops_; }
 
  private:
   IntrinsicRegistry();
   std::vector<IntrinsicInfo> ops_;
+  std::unordered_map<std::string, size_t> by_name_;
+  std::unordered_map<std::string, size_t> by_script_;
 };
 
 }  // namespace kiln::tir

@@ -1,0 +1,118 @@
+// Runtime-facing operators: explicit memory (R.memory.*, R.vm.*, R.builtin.alloc_tensor), shape
+// conversions (shape_of, tensor_to_shape, shape_to_tensor) and effects (print, assert_op,
+// null_value). Their operands are Relax leaf values (ShapeExpr, PrimValue, StringImm,
+// DataTypeImm), as TVM builds them after lowering.
+#include "absl/strings/str_cat.h"
+#include "compiler/relax/op/infer_util.h"
+#include "compiler/relax/op/op_families.h"
+
+namespace kiln::relax {
+
+using namespace ::kiln::ir;  // NOLINT
+
+namespace {
+
+InferFn Returns(Type t) {
+  return [t](const ir::relax::Call&) -> absl::StatusOr<Type> { return t; };
+}
+
+// A tensor whose shape and dtype are the call arguments at `shape_i` and `dtype_i`.
+InferFn AllocTensorInfer(const std::string& op, size_t shape_i, size_t dtype_i) {
+  return [op, shape_i, dtype_i](const ir::relax::Call& call) -> absl::StatusOr<Type> {
+    DataType dtype = DataType::Void();
+    if (const auto* d = call->args[dtype_i].as<ir::relax::DataTypeImmNode>()) {
+      dtype = d->value;
+    } else {
+      return OpError(op, "expects a dtype (R.dtype(...)) for argument 'dtype'");
+    }
+    std::vector<PrimExpr> shape;
+    int ndim = -1;
+    if (GetShapeValues(call->args[shape_i], &shape, &ndim)) return MakeTensorType(shape, dtype);
+    if (!ExprType(call->args[shape_i]).as<ShapeTypeNode>()) {
+      return OpError(op, "expects a shape for argument 'shape', got " + TypeToString(ExprType(call->args[shape_i])));
+    }
+    return MakeTensorType(dtype, ndim);
+  };
+}
+
+absl::StatusOr<Type> InferShapeOf(const ir::relax::Call& call) {
+  absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), "shape_of", "input");
+  if (!x.ok()) return x.status();
+  if (x->shape_known) {
+    Array<PrimExpr> values;
+    for (const PrimExpr& d : x->shape) values.push_back(d);
+    return Type(ShapeType(values));
+  }
+  return Type(ShapeType(x->ndim));
+}
+
+absl::StatusOr<Type> InferTensorToShape(const ir::relax::Call& call) {
+  absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), "tensor_to_shape", "input");
+  if (!x.ok()) return x.status();
+  if (x->ndim >= 0 && x->ndim != 1) return OpError("tensor_to_shape", "expects a 1-D tensor");
+  if (!x->dtype.is_void() && !x->dtype.is_int()) return OpError("tensor_to_shape", "expects an integer tensor");
+  if (x->shape_known) {
+    if (auto n = AsConst(x->shape[0])) return Type(ShapeType(static_cast<int>(*n)));
+  }
+  return Type(ShapeType(-1));
+}
+
+absl::StatusOr<Type> InferShapeToTensor(const ir::relax::Call& call) {
+  Type t = ArgType(call, 0);
+  const auto* st = t.as<ShapeTypeNode>();
+  if (st == nullptr) return OpError("shape_to_tensor", "expects a shape, got " + TypeToString(t));
+  if (st->ndim < 0) return MakeTensorType(DataType::Int(64), 1);
+  return MakeTensorType({Dim(st->ndim)}, DataType::Int(64));
+}
+
+absl::StatusOr<Type> InferAssert(const ir::relax::Call& call) {
+  Type t = ArgType(call, 0);
+  DataType dtype = DataType::Void();
+  if (const auto* p = t.as<PrimTypeNode>()) dtype = p->dtype;
+  if (const auto* tt = t.as<TensorTypeNode>()) {
+    if (tt->ndim > 0) return OpError("assert_op", "the condition must be a scalar");
+    dtype = tt->dtype;
+  }
+  if (!dtype.is_void() && !dtype.is_bool()) return OpError("assert_op", "the condition must be bool, got " + dtype.ToString());
+  return VoidType();
+}
+
+}  // namespace
+
+void RegisterBuiltinOps(std::vector<OpSchema>* ops) {
+  Type any = AnyType::Make();
+  AddOp(ops, "memory.alloc_storage", {"size", "virtual_device_index", "storage_scope", "dtype"}, {}, Returns(any))
+      .is_pure = false;
+  OpSchema& mat = AddOp(ops, "memory.alloc_tensor", {"storage", "offset", "shape", "dtype", "runtime_device_index"},
+                        {}, AllocTensorInfer("memory.alloc_tensor", 2, 3));
+  mat.is_pure = false;
+  mat.min_args = 4;
+  AddOp(ops, "memory.kill_storage", {"storage"}, {}, Returns(VoidType())).is_pure = false;
+  AddOp(ops, "memory.kill_tensor", {"tensor"}, {}, Returns(VoidType())).is_pure = false;
+  AddOp(ops, "vm.alloc_storage", {"size", "runtime_device_index", "dtype", "storage_scope"}, {}, Returns(any))
+      .is_pure = false;
+  OpSchema& vat = AddOp(ops, "vm.alloc_tensor", {"storage", "offset", "shape", "dtype", "runtime_device_index"}, {},
+                        AllocTensorInfer("vm.alloc_tensor", 2, 3));
+  vat.is_pure = false;
+  vat.min_args = 4;
+  AddOp(ops, "vm.kill_object", {"obj"}, {}, Returns(VoidType())).is_pure = false;
+  AddOp(ops, "vm.call_tir_dyn", {"func", "args"}, {}, Returns(VoidType())).is_pure = false;
+  OpSchema& bat = AddOp(ops, "builtin.alloc_tensor", {"shape", "dtype", "runtime_device_index", "storage_scope"}, {},
+                        AllocTensorInfer("builtin.alloc_tensor", 0, 1));
+  bat.is_pure = false;
+  bat.min_args = 3;
+  AddOp(ops, "shape_of", {"input"}, {}, InferShapeOf);
+  AddOp(ops, "tensor_to_shape", {"input"}, {}, InferTensorToShape);
+  AddOp(ops, "shape_to_tensor", {"input"}, {}, InferShapeToTensor);
+  // R.print(*values, format=""): TVM stores the format string as the first argument.
+  OpSchema& print = AddOp(ops, "print", {"format", "values"}, {}, Returns(VoidType()));
+  print.variadic = true;
+  print.is_pure = false;
+  // R.assert_op(condition, format_args, format): args are [condition, format, *format_args].
+  OpSchema& assert_op = AddOp(ops, "assert_op", {"condition", "format", "format_args"}, {}, InferAssert);
+  assert_op.variadic = true;
+  assert_op.is_pure = false;
+  AddOp(ops, "null_value", {}, {}, Returns(any));
+}
+
+}  // namespace kiln::relax

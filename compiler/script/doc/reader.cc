@@ -1,0 +1,1355 @@
+// Recursive-descent parser for the Python subset TVMScript is written in. It follows CPython's
+// grammar (precedence, targets, comprehensions) and, for the common mistakes, CPython's error
+// messages and positions, so users see the same diagnostics they would get from `python`.
+// Recursion depth is counted so that hostile input yields "too deeply nested", never a crash.
+#include "compiler/script/doc/reader.h"
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "compiler/script/doc/tokenizer.h"
+
+namespace kiln::script::doc {
+namespace {
+
+using internal::Token;
+using internal::TokenKind;
+using internal::TokenStream;
+
+bool IsKeyword(absl::string_view s) {
+  static constexpr absl::string_view kKeywords[] = {
+      "False", "None",   "True",    "and",      "as",       "assert", "async", "await",
+      "break", "class",  "continue", "def",     "del",      "elif",   "else",  "except",
+      "finally", "for",  "from",    "global",   "if",       "import", "in",    "is",
+      "lambda", "nonlocal", "not",  "or",       "pass",     "raise",  "return", "try",
+      "while", "with",   "yield",
+  };
+  for (absl::string_view k : kKeywords) {
+    if (k == s) return true;
+  }
+  return false;
+}
+
+Pos Join(const Pos& a, const Pos& b) {
+  Pos p = a;
+  p.end_line = b.end_line;
+  p.end_col = b.end_col;
+  return p;
+}
+
+// What CPython calls an expression kind in "cannot assign to ..." messages.
+std::string DescribeForTarget(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::kCall: return "function call";
+    case ExprKind::kConstant:
+      switch (e.const_kind) {
+        case Expr::ConstKind::kNone: return "None";
+        case Expr::ConstKind::kBool: return e.bool_value ? "True" : "False";
+        case Expr::ConstKind::kEllipsis: return "ellipsis";
+        default: return "literal";
+      }
+    case ExprKind::kCompare: return "comparison";
+    case ExprKind::kIfExp: return "conditional expression";
+    case ExprKind::kLambda: return "lambda";
+    case ExprKind::kDict: return "dict literal";
+    case ExprKind::kSet: return "set display";
+    case ExprKind::kComprehension:
+      return e.name == "generator" ? "generator expression" : e.name + " comprehension";
+    default: return "expression";
+  }
+}
+
+class Parser {
+ public:
+  Parser(TokenStream ts, const ReadOptions& options)
+      : ts_(std::move(ts)), max_depth_(options.max_depth) {}
+
+  bool ParseModule(Module* m) {
+    const Token& first = Peek();
+    TakeComments(first.kind == TokenKind::kEnd ? INT32_MAX : first.pos.line,
+                 &m->leading_comments);
+    while (!failed_ && Peek().kind != TokenKind::kEnd) {
+      if (!ParseStatement(&m->body)) break;
+    }
+    if (failed_) return false;
+    TakeComments(INT32_MAX, &m->trailing_comments);
+    return true;
+  }
+
+  bool failed() const { return failed_; }
+  const std::string& error_message() const { return error_message_; }
+  const Pos& error_pos() const { return error_pos_; }
+
+ private:
+  // ------------------------------ token helpers ------------------------------
+  const Token& Peek(size_t k = 0) const {
+    size_t i = idx_ + k;
+    return i < ts_.tokens.size() ? ts_.tokens[i] : ts_.tokens.back();
+  }
+  const Token& Next() {
+    const Token& t = Peek();
+    if (idx_ + 1 < ts_.tokens.size()) ++idx_;
+    if (t.kind != TokenKind::kNewline && t.kind != TokenKind::kIndent &&
+        t.kind != TokenKind::kDedent) {
+      last_ = t.pos;
+    }
+    return t;
+  }
+  bool IsOp(absl::string_view op, size_t k = 0) const {
+    const Token& t = Peek(k);
+    return t.kind == TokenKind::kOp && t.text == op;
+  }
+  bool IsKw(absl::string_view kw, size_t k = 0) const {
+    const Token& t = Peek(k);
+    return t.kind == TokenKind::kName && t.text == kw;
+  }
+  bool AcceptOp(absl::string_view op) {
+    if (!IsOp(op)) return false;
+    Next();
+    return true;
+  }
+  bool ExpectOp(absl::string_view op) {
+    if (AcceptOp(op)) return true;
+    if (op == ":" && Peek().kind == TokenKind::kNewline) {
+      Fail(Peek().pos, "expected ':'");
+    } else {
+      SyntaxError(Peek());
+    }
+    return false;
+  }
+  bool ExpectNewline() {
+    if (Peek().kind == TokenKind::kNewline) {
+      Next();
+      return true;
+    }
+    SyntaxError(Peek());
+    return false;
+  }
+
+  // Could `t` begin an expression? Used for "Perhaps you forgot a comma?".
+  static bool StartsExpression(const Token& t) {
+    switch (t.kind) {
+      case TokenKind::kNumber:
+      case TokenKind::kString: return true;
+      case TokenKind::kName:
+        return !IsKeyword(t.text) || t.text == "None" || t.text == "True" ||
+               t.text == "False" || t.text == "lambda" || t.text == "not";
+      case TokenKind::kOp:
+        return t.text == "(" || t.text == "[" || t.text == "{" || t.text == "-" ||
+               t.text == "+" || t.text == "~" || t.text == "..." || t.text == "*";
+      default: return false;
+    }
+  }
+
+  // ------------------------------ errors ------------------------------
+  void Fail(const Pos& pos, std::string message) {
+    if (failed_) return;
+    failed_ = true;
+    if (Peek().kind == TokenKind::kError) {
+      // The parser ran into the place where tokenizing stopped: the tokenizer's reason wins.
+      error_message_ = ts_.error.message;
+      error_pos_ = ts_.error.pos;
+      return;
+    }
+    error_message_ = std::move(message);
+    error_pos_ = pos;
+  }
+  // A plain "invalid syntax" at `t`. Like CPython, a tokenizer error anywhere in the file (an
+  // unclosed bracket, an unterminated string) is the better explanation and is reported instead.
+  void SyntaxError(const Token& t) {
+    if (failed_) return;
+    failed_ = true;
+    if (ts_.has_error) {
+      error_message_ = ts_.error.message;
+      error_pos_ = ts_.error.pos;
+    } else {
+      error_message_ = "invalid syntax";
+      error_pos_ = t.pos;
+    }
+  }
+
+  class DepthGuard {
+   public:
+    DepthGuard(Parser* p, const Pos& at) : p_(p) {
+      ok_ = ++p_->depth_ <= p_->max_depth_;
+      if (!ok_) p_->Fail(at, "too deeply nested");
+    }
+    ~DepthGuard() { --p_->depth_; }
+    bool ok() const { return ok_; }
+
+   private:
+    Parser* p_;
+    bool ok_;
+  };
+
+  void TakeComments(int before_line, std::vector<Comment>* out) {
+    while (next_comment_ < ts_.comments.size() &&
+           ts_.comments[next_comment_].pos.line < before_line) {
+      out->push_back(ts_.comments[next_comment_++]);
+    }
+  }
+
+  // ------------------------------ statements ------------------------------
+  bool ParseStatement(std::vector<StmtPtr>* out) {
+    const Token& t = Peek();
+    std::vector<Comment> comments;
+    TakeComments(t.pos.line, &comments);
+    size_t first = out->size();
+    bool ok;
+    if (t.kind == TokenKind::kIndent) {
+      Fail(Peek(1).pos, "unexpected indent");
+      return false;
+    }
+    if (t.kind == TokenKind::kName &&
+        (t.text == "if" || t.text == "for" || t.text == "while" || t.text == "with" ||
+         t.text == "def" || t.text == "class")) {
+      ok = ParseCompound(out);
+    } else if (IsOp("@")) {
+      ok = ParseDecorated(out);
+    } else if (t.kind == TokenKind::kName &&
+               (t.text == "try" || t.text == "raise" || t.text == "async" ||
+                t.text == "yield" || t.text == "await")) {
+      Fail(t.pos, absl::StrCat("'", t.text, "' is not supported in TVMScript"));
+      return false;
+    } else {
+      ok = ParseSimpleStatements(out);
+    }
+    if (ok && out->size() > first) (*out)[first]->leading_comments = std::move(comments);
+    return ok;
+  }
+
+  bool ParseSimpleStatements(std::vector<StmtPtr>* out) {
+    for (;;) {
+      StmtPtr s = ParseSimpleStatement();
+      if (!s) return false;
+      out->push_back(std::move(s));
+      if (!AcceptOp(";")) break;
+      if (Peek().kind == TokenKind::kNewline) break;
+    }
+    return ExpectNewline();
+  }
+
+  StmtPtr NewStmt(StmtKind k, const Pos& start) {
+    auto s = std::make_shared<Stmt>(k);
+    s->pos = start;
+    return s;
+  }
+  StmtPtr Finish(StmtPtr s) {
+    if (failed_) return nullptr;
+    s->pos = Join(s->pos, last_);
+    return s;
+  }
+
+  StmtPtr ParseSimpleStatement() {
+    const Token& t = Peek();
+    const Pos start = t.pos;
+    if (t.kind == TokenKind::kName) {
+      if (t.text == "pass" || t.text == "break" || t.text == "continue") {
+        Next();
+        return Finish(NewStmt(t.text == "pass"    ? StmtKind::kPass
+                              : t.text == "break" ? StmtKind::kBreak
+                                                  : StmtKind::kContinue,
+                              start));
+      }
+      if (t.text == "return") {
+        Next();
+        StmtPtr s = NewStmt(StmtKind::kReturn, start);
+        if (Peek().kind != TokenKind::kNewline && !IsOp(";")) {
+          s->value = ParseStarExpressions();
+        }
+        return Finish(s);
+      }
+      if (t.text == "import") return ParseImport();
+      if (t.text == "from") return ParseFromImport();
+      if (t.text == "global" || t.text == "nonlocal") {
+        Next();
+        StmtPtr s = NewStmt(t.text == "global" ? StmtKind::kGlobal : StmtKind::kNonlocal, start);
+        do {
+          Alias a;
+          if (!ParseName(&a.name, &a.pos)) return nullptr;
+          s->names.push_back(std::move(a));
+        } while (AcceptOp(","));
+        return Finish(s);
+      }
+      if (t.text == "del") {
+        Next();
+        StmtPtr s = NewStmt(StmtKind::kDelete, start);
+        do {
+          if (Peek().kind == TokenKind::kNewline && !s->targets.empty()) break;
+          ExprPtr e = ParseBitOr();
+          if (!e || !CheckTarget(*e, "delete", "")) return nullptr;
+          s->targets.push_back(std::move(e));
+        } while (AcceptOp(","));
+        return Finish(s);
+      }
+      if (t.text == "assert") {
+        Next();
+        StmtPtr s = NewStmt(StmtKind::kAssert, start);
+        s->test = ParseExpression();
+        if (s->test && AcceptOp(",")) s->msg = ParseExpression();
+        return Finish(s);
+      }
+    }
+    ExprPtr first = ParseStarExpressions();
+    if (!first) return nullptr;
+    if (AcceptOp(":")) {
+      StmtPtr s = NewStmt(StmtKind::kAnnAssign, start);
+      if (first->kind == ExprKind::kTuple) {
+        Fail(first->pos, "only single target (not tuple) can be annotated");
+        return nullptr;
+      }
+      if (first->kind != ExprKind::kName && first->kind != ExprKind::kAttribute &&
+          first->kind != ExprKind::kSubscript) {
+        Fail(first->pos, "illegal target for annotation");
+        return nullptr;
+      }
+      s->target = first;
+      s->annotation = ParseExpression();
+      if (s->annotation && AcceptOp("=")) s->value = ParseStarExpressions();
+      return Finish(s);
+    }
+    const Token& op = Peek();
+    if (op.kind == TokenKind::kOp && op.text.size() >= 2 && op.text.back() == '=' &&
+        op.text != "==" && op.text != "<=" && op.text != ">=" && op.text != "!=" &&
+        op.text != ":=") {
+      if (first->kind != ExprKind::kName && first->kind != ExprKind::kAttribute &&
+          first->kind != ExprKind::kSubscript) {
+        std::string what = first->kind == ExprKind::kTuple ? "tuple"
+                           : first->kind == ExprKind::kList ? "list"
+                                                           : DescribeForTarget(*first);
+        Fail(first->pos,
+             absl::StrCat("'", what, "' is an illegal expression for augmented assignment"));
+        return nullptr;
+      }
+      Next();
+      StmtPtr s = NewStmt(StmtKind::kAugAssign, start);
+      s->target = first;
+      s->op = std::string(op.text.substr(0, op.text.size() - 1));
+      s->value = ParseStarExpressions();
+      return Finish(s);
+    }
+    if (IsOp("=")) {
+      StmtPtr s = NewStmt(StmtKind::kAssign, start);
+      s->targets.push_back(first);
+      ExprPtr value;
+      while (AcceptOp("=")) {
+        if (value) s->targets.push_back(value);
+        value = ParseStarExpressions();
+        if (!value) return nullptr;
+      }
+      for (const ExprPtr& target : s->targets) {
+        if (!CheckTarget(*target, "assign to", " here. Maybe you meant '==' instead of '='?")) {
+          return nullptr;
+        }
+      }
+      s->value = value;
+      return Finish(s);
+    }
+    if (op.kind != TokenKind::kNewline && !IsOp(";")) {
+      if (op.kind == TokenKind::kError || ts_.has_error) {
+        SyntaxError(op);
+      } else if (first->kind == ExprKind::kName && first->name == "print" &&
+                 StartsExpression(op)) {
+        Fail(first->pos, "Missing parentheses in call to 'print'. Did you mean print(...)?");
+      } else {
+        SyntaxError(op);
+      }
+      return nullptr;
+    }
+    StmtPtr s = NewStmt(StmtKind::kExpr, start);
+    s->value = first;
+    return Finish(s);
+  }
+
+  bool CheckTarget(const Expr& e, const char* verb, const char* hint) {
+    switch (e.kind) {
+      case ExprKind::kName:
+      case ExprKind::kAttribute:
+      case ExprKind::kSubscript: return true;
+      case ExprKind::kStarred:
+        if (std::string(verb) == "delete") break;
+        return CheckTarget(*e.value, verb, hint);
+      case ExprKind::kTuple:
+      case ExprKind::kList:
+        for (const ExprPtr& x : e.elts) {
+          if (!CheckTarget(*x, verb, hint)) return false;
+        }
+        return true;
+      default: break;
+    }
+    Fail(e.pos, absl::StrCat("cannot ", verb, " ", DescribeForTarget(e), hint));
+    return false;
+  }
+
+  bool ParseName(std::string* name, Pos* pos) {
+    const Token& t = Peek();
+    if (t.kind != TokenKind::kName || IsKeyword(t.text)) {
+      SyntaxError(t);
+      return false;
+    }
+    Next();
+    *name = std::string(t.text);
+    *pos = t.pos;
+    return true;
+  }
+
+  bool ParseDottedName(std::string* name, Pos* pos) {
+    if (!ParseName(name, pos)) return false;
+    while (AcceptOp(".")) {
+      std::string part;
+      Pos p;
+      if (!ParseName(&part, &p)) return false;
+      absl::StrAppend(name, ".", part);
+      *pos = Join(*pos, p);
+    }
+    return true;
+  }
+
+  bool ParseAlias(bool dotted, std::vector<Alias>* out) {
+    Alias a;
+    if (!(dotted ? ParseDottedName(&a.name, &a.pos) : ParseName(&a.name, &a.pos))) return false;
+    if (IsKw("as")) {
+      Next();
+      Pos p;
+      if (!ParseName(&a.asname, &p)) return false;
+      a.pos = Join(a.pos, p);
+    }
+    out->push_back(std::move(a));
+    return true;
+  }
+
+  StmtPtr ParseImport() {
+    StmtPtr s = NewStmt(StmtKind::kImport, Next().pos);
+    do {
+      if (!ParseAlias(true, &s->names)) return nullptr;
+    } while (AcceptOp(","));
+    return Finish(s);
+  }
+
+  StmtPtr ParseFromImport() {
+    StmtPtr s = NewStmt(StmtKind::kImportFrom, Next().pos);
+    for (;;) {
+      if (AcceptOp(".")) {
+        s->level += 1;
+      } else if (AcceptOp("...")) {
+        s->level += 3;
+      } else {
+        break;
+      }
+    }
+    if (!IsKw("import") || s->level == 0) {
+      Pos p;
+      if (!ParseDottedName(&s->module, &p)) return nullptr;
+    }
+    if (!IsKw("import")) {
+      SyntaxError(Peek());
+      return nullptr;
+    }
+    Next();
+    if (IsOp("*")) {
+      Alias a;
+      a.name = "*";
+      a.pos = Next().pos;
+      s->names.push_back(std::move(a));
+      return Finish(s);
+    }
+    bool paren = AcceptOp("(");
+    do {
+      if (paren && IsOp(")")) break;
+      if (!ParseAlias(false, &s->names)) return nullptr;
+    } while (AcceptOp(","));
+    if (paren && !ExpectOp(")")) return nullptr;
+    return Finish(s);
+  }
+
+  bool ParseDecorated(std::vector<StmtPtr>* out) {
+    std::vector<ExprPtr> decorators;
+    while (IsOp("@")) {
+      Next();
+      ExprPtr e = ParseNamedExpression();
+      if (!e || !ExpectNewline()) return false;
+      decorators.push_back(std::move(e));
+    }
+    if (!IsKw("def") && !IsKw("class")) {
+      SyntaxError(Peek());
+      return false;
+    }
+    size_t at = out->size();
+    if (!ParseCompound(out)) return false;
+    (*out)[at]->decorators = std::move(decorators);
+    return true;
+  }
+
+  // Parses ':' and an indented block (or statements on the same line) into `body`.
+  bool ParseBlock(const std::string& what, int header_line, std::vector<StmtPtr>* body) {
+    if (!ExpectOp(":")) return false;
+    if (Peek().kind != TokenKind::kNewline) return ParseSimpleStatements(body);
+    const Token& nl = Next();
+    if (Peek().kind != TokenKind::kIndent) {
+      Fail(Peek().kind == TokenKind::kEnd ? nl.pos : Peek().pos,
+           absl::StrCat("expected an indented block after ", what, " on line ", header_line));
+      return false;
+    }
+    DepthGuard guard(this, Peek().pos);
+    if (!guard.ok()) return false;
+    Next();
+    while (Peek().kind != TokenKind::kDedent && Peek().kind != TokenKind::kEnd) {
+      if (!ParseStatement(body)) return false;
+    }
+    if (Peek().kind == TokenKind::kDedent) Next();
+    return true;
+  }
+
+  bool ParseCompound(std::vector<StmtPtr>* out) {
+    const Token& t = Peek();
+    StmtPtr s;
+    if (t.text == "if") {
+      s = ParseIf();
+    } else if (t.text == "for") {
+      s = ParseFor();
+    } else if (t.text == "while") {
+      Next();
+      s = NewStmt(StmtKind::kWhile, t.pos);
+      s->test = ParseNamedExpression();
+      if (!s->test || !ParseBlock("'while' statement", t.pos.line, &s->body)) return false;
+      if (!ParseElse(&s->orelse)) return false;
+      s = Finish(s);
+    } else if (t.text == "with") {
+      s = ParseWith();
+    } else if (t.text == "def") {
+      s = ParseFunctionDef();
+    } else {
+      s = ParseClassDef();
+    }
+    if (!s) return false;
+    out->push_back(std::move(s));
+    return true;
+  }
+
+  bool ParseElse(std::vector<StmtPtr>* orelse) {
+    if (!IsKw("else")) return true;
+    int line = Next().pos.line;
+    return ParseBlock("'else' statement", line, orelse);
+  }
+
+  StmtPtr ParseIf() {
+    const Token& t = Next();  // 'if' or 'elif'
+    StmtPtr s = NewStmt(StmtKind::kIf, t.pos);
+    s->test = ParseNamedExpression();
+    if (!s->test) return nullptr;
+    if (!ParseBlock(absl::StrCat("'", t.text, "' statement"), t.pos.line, &s->body)) {
+      return nullptr;
+    }
+    if (IsKw("elif")) {
+      StmtPtr e = ParseIf();
+      if (!e) return nullptr;
+      s->orelse.push_back(std::move(e));
+    } else if (!ParseElse(&s->orelse)) {
+      return nullptr;
+    }
+    return Finish(s);
+  }
+
+  StmtPtr ParseFor() {
+    const Token& t = Next();
+    StmtPtr s = NewStmt(StmtKind::kFor, t.pos);
+    s->target = ParseTargetList();
+    if (!s->target || !CheckTarget(*s->target, "assign to", "")) return nullptr;
+    if (!IsKw("in")) {
+      SyntaxError(Peek());
+      return nullptr;
+    }
+    Next();
+    s->iter = ParseStarExpressions();
+    if (!s->iter || !ParseBlock("'for' statement", t.pos.line, &s->body)) return nullptr;
+    if (!ParseElse(&s->orelse)) return nullptr;
+    return Finish(s);
+  }
+
+  StmtPtr ParseWith() {
+    const Token& t = Next();
+    StmtPtr s = NewStmt(StmtKind::kWith, t.pos);
+    do {
+      WithItem item;
+      item.context_expr = ParseExpression();
+      if (!item.context_expr) return nullptr;
+      if (IsKw("as")) {
+        Next();
+        item.optional_vars = ParseTargetList();
+        if (!item.optional_vars || !CheckTarget(*item.optional_vars, "assign to", "")) {
+          return nullptr;
+        }
+      }
+      s->items.push_back(std::move(item));
+    } while (AcceptOp(","));
+    if (!ParseBlock("'with' statement", t.pos.line, &s->body)) return nullptr;
+    return Finish(s);
+  }
+
+  StmtPtr ParseFunctionDef() {
+    const Token& t = Next();
+    StmtPtr s = NewStmt(StmtKind::kFunctionDef, t.pos);
+    Pos p;
+    if (!ParseName(&s->name, &p)) return nullptr;
+    if (AcceptOp("[")) {
+      do {
+        if (IsOp("]")) break;
+        std::string name;
+        if (!ParseName(&name, &p)) return nullptr;
+        s->type_params.push_back(std::move(name));
+      } while (AcceptOp(","));
+      if (!ExpectOp("]")) return nullptr;
+    }
+    if (!ExpectOp("(") || !ParseParameters(&s->args) || !ExpectOp(")")) return nullptr;
+    if (AcceptOp("->")) {
+      s->returns = ParseExpression();
+      if (!s->returns) return nullptr;
+    }
+    if (!ParseBlock("function definition", t.pos.line, &s->body)) return nullptr;
+    return Finish(s);
+  }
+
+  bool ParseParameters(std::vector<Arg>* args) {
+    bool seen_star = false, seen_default = false;
+    while (!IsOp(")")) {
+      Arg a;
+      const Token& t = Peek();
+      if (IsOp("**")) {
+        Next();
+        a.kind = Arg::Kind::kKwArgs;
+      } else if (IsOp("*")) {
+        Next();
+        if (seen_star) {
+          Fail(t.pos, "* argument may appear only once");
+          return false;
+        }
+        seen_star = true;
+        if (IsOp(",") || IsOp(")")) {
+          // A bare '*': keyword-only parameters follow.
+          if (IsOp(")") || IsOp("**", 1)) {
+            Fail(t.pos, "named arguments must follow bare *");
+            return false;
+          }
+          Next();
+          continue;
+        }
+        a.kind = Arg::Kind::kVarArgs;
+      } else if (IsOp("/")) {
+        Fail(t.pos, "positional-only parameters are not supported");
+        return false;
+      } else {
+        a.kind = seen_star ? Arg::Kind::kKeywordOnly : Arg::Kind::kPositional;
+      }
+      if (!ParseName(&a.name, &a.pos)) return false;
+      a.pos = Join(t.pos, a.pos);
+      if (AcceptOp(":")) {
+        a.annotation = ParseExpression();
+        if (!a.annotation) return false;
+        a.pos = Join(a.pos, a.annotation->pos);
+      }
+      if (IsOp("=") && (a.kind == Arg::Kind::kPositional || a.kind == Arg::Kind::kKeywordOnly)) {
+        Next();
+        a.default_value = ParseExpression();
+        if (!a.default_value) return false;
+        if (a.kind == Arg::Kind::kPositional) seen_default = true;
+      } else if (a.kind == Arg::Kind::kPositional && seen_default) {
+        Fail(a.pos, "non-default argument follows default argument");
+        return false;
+      }
+      bool kwargs = a.kind == Arg::Kind::kKwArgs;
+      args->push_back(std::move(a));
+      if (!AcceptOp(",")) break;
+      if (kwargs && !IsOp(")")) {
+        Fail(Peek().pos, "arguments cannot follow var-keyword argument");
+        return false;
+      }
+    }
+    return true;
+  }
+
+  StmtPtr ParseClassDef() {
+    const Token& t = Next();
+    StmtPtr s = NewStmt(StmtKind::kClassDef, t.pos);
+    Pos p;
+    if (!ParseName(&s->name, &p)) return nullptr;
+    if (AcceptOp("(")) {
+      auto call = std::make_shared<Expr>(ExprKind::kCall);
+      if (!ParseCallArguments(call.get())) return nullptr;
+      s->bases = std::move(call->args);
+      s->keywords = std::move(call->keywords);
+    }
+    if (!ParseBlock("class definition", t.pos.line, &s->body)) return nullptr;
+    return Finish(s);
+  }
+
+  // ------------------------------ expressions ------------------------------
+  ExprPtr NewExpr(ExprKind k, const Pos& pos) {
+    auto e = std::make_shared<Expr>(k);
+    e->pos = pos;
+    return e;
+  }
+  ExprPtr Done(ExprPtr e) {
+    if (failed_) return nullptr;
+    e->pos = Join(e->pos, last_);
+    return e;
+  }
+
+  // star_expressions: a tuple without parentheses when there is a comma.
+  ExprPtr ParseStarExpressions() {
+    ExprPtr first = ParseStarExpression();
+    if (!first || !IsOp(",")) return first;
+    ExprPtr tuple = NewExpr(ExprKind::kTuple, first->pos);
+    tuple->elts.push_back(first);
+    while (AcceptOp(",")) {
+      if (!StartsExpression(Peek())) break;
+      ExprPtr e = ParseStarExpression();
+      if (!e) return nullptr;
+      tuple->elts.push_back(std::move(e));
+    }
+    return Done(tuple);
+  }
+
+  ExprPtr ParseStarExpression() {
+    if (!IsOp("*")) return ParseExpression();
+    ExprPtr s = NewExpr(ExprKind::kStarred, Next().pos);
+    s->value = ParseBitOr();
+    if (!s->value) return nullptr;
+    return Done(s);
+  }
+
+  // Targets of `for` and comprehensions: stops before `in`.
+  ExprPtr ParseTargetList() {
+    auto one = [this]() -> ExprPtr {
+      if (!IsOp("*")) return ParseBitOr();
+      ExprPtr s = NewExpr(ExprKind::kStarred, Next().pos);
+      s->value = ParseBitOr();
+      if (!s->value) return nullptr;
+      return Done(s);
+    };
+    ExprPtr first = one();
+    if (!first || !IsOp(",")) return first;
+    ExprPtr tuple = NewExpr(ExprKind::kTuple, first->pos);
+    tuple->elts.push_back(first);
+    while (AcceptOp(",")) {
+      if (IsKw("in") || IsOp("=") || IsOp(":")) break;
+      ExprPtr e = one();
+      if (!e) return nullptr;
+      tuple->elts.push_back(std::move(e));
+    }
+    return Done(tuple);
+  }
+
+  ExprPtr ParseNamedExpression() {
+    ExprPtr e = ParseExpression();
+    if (e && IsOp(":=")) {
+      Fail(Peek().pos, "assignment expressions (:=) are not supported");
+      return nullptr;
+    }
+    return e;
+  }
+
+  ExprPtr ParseExpression() {
+    DepthGuard guard(this, Peek().pos);
+    if (!guard.ok()) return nullptr;
+    if (IsKw("lambda")) return ParseLambda();
+    ExprPtr body = ParseDisjunction();
+    if (!body || !IsKw("if")) return body;
+    Next();
+    ExprPtr e = NewExpr(ExprKind::kIfExp, body->pos);
+    e->value = body;
+    e->test = ParseDisjunction();
+    if (!e->test) return nullptr;
+    if (!IsKw("else")) {
+      Fail(Join(body->pos, e->test->pos), "expected 'else' after 'if' expression");
+      return nullptr;
+    }
+    Next();
+    e->orelse = ParseExpression();
+    if (!e->orelse) return nullptr;
+    return Done(e);
+  }
+
+  ExprPtr ParseLambda() {
+    ExprPtr e = NewExpr(ExprKind::kLambda, Next().pos);
+    while (!IsOp(":")) {
+      if (IsOp("*") || IsOp("**")) {
+        Fail(Peek().pos, "starred lambda parameters are not supported");
+        return nullptr;
+      }
+      std::string name;
+      Pos p;
+      if (!ParseName(&name, &p)) return nullptr;
+      if (IsOp("=")) {
+        Fail(Peek().pos, "lambda parameter defaults are not supported");
+        return nullptr;
+      }
+      e->lambda_args.push_back(std::move(name));
+      if (!AcceptOp(",")) break;
+    }
+    if (!ExpectOp(":")) return nullptr;
+    e->value = ParseExpression();
+    if (!e->value) return nullptr;
+    return Done(e);
+  }
+
+  ExprPtr ParseBoolChain(const char* op, ExprPtr (Parser::*sub)()) {
+    ExprPtr first = (this->*sub)();
+    if (!first || !IsKw(op)) return first;
+    ExprPtr e = NewExpr(ExprKind::kBoolOp, first->pos);
+    e->name = op;
+    e->values.push_back(first);
+    while (IsKw(op)) {
+      Next();
+      ExprPtr v = (this->*sub)();
+      if (!v) return nullptr;
+      e->values.push_back(std::move(v));
+    }
+    return Done(e);
+  }
+  ExprPtr ParseDisjunction() { return ParseBoolChain("or", &Parser::ParseConjunction); }
+  ExprPtr ParseConjunction() { return ParseBoolChain("and", &Parser::ParseInversion); }
+
+  ExprPtr ParseInversion() {
+    if (!IsKw("not")) return ParseComparison();
+    DepthGuard guard(this, Peek().pos);
+    if (!guard.ok()) return nullptr;
+    ExprPtr e = NewExpr(ExprKind::kUnaryOp, Next().pos);
+    e->name = "not";
+    e->value = ParseInversion();
+    if (!e->value) return nullptr;
+    return Done(e);
+  }
+
+  // Consumes a comparison operator if one is next; returns its spelling or "".
+  std::string AcceptCompareOp() {
+    const Token& t = Peek();
+    if (t.kind == TokenKind::kOp &&
+        (t.text == "<" || t.text == ">" || t.text == "==" || t.text == ">=" || t.text == "<=" ||
+         t.text == "!=")) {
+      Next();
+      return std::string(t.text);
+    }
+    if (IsKw("in")) {
+      Next();
+      return "in";
+    }
+    if (IsKw("not") && IsKw("in", 1)) {
+      Next();
+      Next();
+      return "not in";
+    }
+    if (IsKw("is")) {
+      Next();
+      if (IsKw("not")) {
+        Next();
+        return "is not";
+      }
+      return "is";
+    }
+    return "";
+  }
+
+  ExprPtr ParseComparison() {
+    ExprPtr left = ParseBitOr();
+    if (!left) return nullptr;
+    ExprPtr e;
+    for (;;) {
+      std::string op = AcceptCompareOp();
+      if (op.empty()) break;
+      if (!e) {
+        e = NewExpr(ExprKind::kCompare, left->pos);
+        e->left = left;
+      }
+      ExprPtr right = ParseBitOr();
+      if (!right) return nullptr;
+      e->ops.push_back(std::move(op));
+      e->comparators.push_back(std::move(right));
+    }
+    return e ? Done(e) : left;
+  }
+
+  // Binary operator levels, loosest first.
+  static bool IsBinaryOpAtLevel(const Token& t, int level) {
+    if (t.kind != TokenKind::kOp) return false;
+    absl::string_view s = t.text;
+    switch (level) {
+      case 0: return s == "|";
+      case 1: return s == "^";
+      case 2: return s == "&";
+      case 3: return s == "<<" || s == ">>";
+      case 4: return s == "+" || s == "-";
+      default: return s == "*" || s == "/" || s == "//" || s == "%" || s == "@";
+    }
+  }
+
+  ExprPtr ParseBinary(int level) {
+    if (level > 5) return ParseFactor();
+    ExprPtr e = ParseBinary(level + 1);
+    while (e && IsBinaryOpAtLevel(Peek(), level)) {
+      ExprPtr b = NewExpr(ExprKind::kBinOp, e->pos);
+      b->name = std::string(Next().text);
+      b->left = std::move(e);
+      b->right = ParseBinary(level + 1);
+      if (!b->right) return nullptr;
+      e = Done(b);
+    }
+    return e;
+  }
+  ExprPtr ParseBitOr() { return ParseBinary(0); }
+
+  ExprPtr ParseFactor() {
+    const Token& t = Peek();
+    if (!(t.kind == TokenKind::kOp && (t.text == "-" || t.text == "+" || t.text == "~"))) {
+      return ParsePower();
+    }
+    DepthGuard guard(this, t.pos);
+    if (!guard.ok()) return nullptr;
+    ExprPtr e = NewExpr(ExprKind::kUnaryOp, Next().pos);
+    e->name = std::string(t.text);
+    e->value = ParseFactor();
+    if (!e->value) return nullptr;
+    return Done(e);
+  }
+
+  ExprPtr ParsePower() {
+    ExprPtr base = ParsePrimary();
+    if (!base || !IsOp("**")) return base;
+    DepthGuard guard(this, Peek().pos);
+    if (!guard.ok()) return nullptr;
+    Next();
+    ExprPtr e = NewExpr(ExprKind::kBinOp, base->pos);
+    e->name = "**";
+    e->left = base;
+    e->right = ParseFactor();
+    if (!e->right) return nullptr;
+    return Done(e);
+  }
+
+  ExprPtr ParsePrimary() {
+    ExprPtr e = ParseAtom();
+    while (e) {
+      if (IsOp(".")) {
+        Next();
+        ExprPtr a = NewExpr(ExprKind::kAttribute, e->pos);
+        a->value = std::move(e);
+        Pos p;
+        if (!ParseName(&a->name, &p)) return nullptr;
+        e = Done(a);
+      } else if (IsOp("(")) {
+        Next();
+        ExprPtr c = NewExpr(ExprKind::kCall, e->pos);
+        c->func = std::move(e);
+        if (!ParseCallArguments(c.get())) return nullptr;
+        e = Done(c);
+      } else if (IsOp("[")) {
+        Next();
+        ExprPtr s = NewExpr(ExprKind::kSubscript, e->pos);
+        s->value = std::move(e);
+        s->slice = ParseSlices();
+        if (!s->slice || !ExpectOp("]")) return nullptr;
+        e = Done(s);
+      } else {
+        break;
+      }
+    }
+    return e;
+  }
+
+  // After an element inside brackets: a following expression means a missing comma.
+  bool CheckForgotComma(const Expr& prev) {
+    if (StartsExpression(Peek()) && !IsOp("*") && !IsOp("-") && !IsOp("+") && !IsOp("~") &&
+        !IsKw("not")) {
+      Fail(Join(prev.pos, Peek().pos), "invalid syntax. Perhaps you forgot a comma?");
+      return false;
+    }
+    return true;
+  }
+
+  // After '(' of a call (or class bases); consumes the ')'.
+  bool ParseCallArguments(Expr* call) {
+    bool seen_keyword = false, seen_kwunpack = false;
+    while (!IsOp(")")) {
+      const Token& t = Peek();
+      const Expr* last = nullptr;
+      if (IsOp("**")) {
+        Next();
+        Keyword k;
+        k.pos = t.pos;
+        k.value = ParseExpression();
+        if (!k.value) return false;
+        k.pos = Join(k.pos, k.value->pos);
+        last = k.value.get();
+        call->keywords.push_back(std::move(k));
+        seen_kwunpack = true;
+      } else if (IsOp("*")) {
+        if (seen_kwunpack) {
+          Fail(t.pos, "iterable argument unpacking follows keyword argument unpacking");
+          return false;
+        }
+        ExprPtr s = NewExpr(ExprKind::kStarred, Next().pos);
+        s->value = ParseExpression();
+        if (!s->value) return false;
+        last = s.get();
+        call->args.push_back(Done(s));
+      } else if (t.kind == TokenKind::kName && IsOp("=", 1)) {
+        Keyword k;
+        if (!ParseName(&k.arg, &k.pos)) return false;
+        Next();
+        k.value = ParseExpression();
+        if (!k.value) return false;
+        k.pos = Join(k.pos, k.value->pos);
+        last = k.value.get();
+        call->keywords.push_back(std::move(k));
+        seen_keyword = true;
+      } else {
+        ExprPtr e = ParseNamedExpression();
+        if (!e) return false;
+        if (IsKw("for")) {
+          e = ParseComprehension("generator", e, nullptr);
+          if (!e) return false;
+          if (!call->args.empty() || !call->keywords.empty() || (IsOp(",") && !IsOp(")", 1))) {
+            Fail(e->pos, "Generator expression must be parenthesized");
+            return false;
+          }
+        }
+        if (seen_keyword || seen_kwunpack) {
+          Fail(e->pos, seen_kwunpack ? "positional argument follows keyword argument unpacking"
+                                     : "positional argument follows keyword argument");
+          return false;
+        }
+        last = e.get();
+        call->args.push_back(std::move(e));
+      }
+      if (!AcceptOp(",")) {
+        if (!IsOp(")") && !CheckForgotComma(*last)) return false;
+        break;
+      }
+    }
+    return ExpectOp(")");
+  }
+
+  ExprPtr ParseSlices() {
+    ExprPtr first = ParseSlice();
+    if (!first || !IsOp(",")) return first;
+    ExprPtr tuple = NewExpr(ExprKind::kTuple, first->pos);
+    tuple->elts.push_back(first);
+    while (AcceptOp(",")) {
+      if (IsOp("]")) break;
+      ExprPtr e = ParseSlice();
+      if (!e) return nullptr;
+      tuple->elts.push_back(std::move(e));
+    }
+    return Done(tuple);
+  }
+
+  ExprPtr ParseSlice() {
+    ExprPtr lower;
+    if (!IsOp(":")) {
+      lower = ParseStarExpression();
+      if (!lower || !IsOp(":")) return lower;
+    }
+    ExprPtr s = NewExpr(ExprKind::kSlice, lower ? lower->pos : Peek().pos);
+    Next();  // ':'
+    s->lower = std::move(lower);
+    auto at_end = [this]() { return IsOp(":") || IsOp(",") || IsOp("]"); };
+    if (!at_end()) {
+      s->upper = ParseExpression();
+      if (!s->upper) return nullptr;
+    }
+    if (AcceptOp(":") && !IsOp(",") && !IsOp("]")) {
+      s->step = ParseExpression();
+      if (!s->step) return nullptr;
+    }
+    return Done(s);
+  }
+
+  // `elt` (and `value` for dicts) already parsed; Peek() is 'for'.
+  ExprPtr ParseComprehension(const char* kind, ExprPtr elt, ExprPtr value) {
+    ExprPtr c = NewExpr(ExprKind::kComprehension, elt->pos);
+    c->name = kind;
+    if (value) {
+      c->left = std::move(elt);
+      c->right = std::move(value);
+    } else {
+      c->value = std::move(elt);
+    }
+    while (IsKw("for")) {
+      Next();
+      Generator g;
+      g.target = ParseTargetList();
+      if (!g.target || !CheckTarget(*g.target, "assign to", "")) return nullptr;
+      if (!IsKw("in")) {
+        SyntaxError(Peek());
+        return nullptr;
+      }
+      Next();
+      g.iter = ParseDisjunction();
+      if (!g.iter) return nullptr;
+      while (IsKw("if")) {
+        Next();
+        ExprPtr cond = ParseDisjunction();
+        if (!cond) return nullptr;
+        g.ifs.push_back(std::move(cond));
+      }
+      c->generators.push_back(std::move(g));
+    }
+    return Done(c);
+  }
+
+  // Elements of a bracketed display up to `close` (not consumed), with comma checks.
+  bool ParseElements(absl::string_view close, std::vector<ExprPtr>* elts, bool* trailing_comma) {
+    *trailing_comma = false;
+    while (!IsOp(close)) {
+      ExprPtr e = ParseStarExpression();
+      if (!e) return false;
+      elts->push_back(e);
+      if (!AcceptOp(",")) {
+        if (!IsOp(close)) {
+          if (CheckForgotComma(*e)) SyntaxError(Peek());
+          return false;
+        }
+        return true;
+      }
+      *trailing_comma = true;
+    }
+    return true;
+  }
+
+  ExprPtr ParseAtom() {
+    const Token& t = Peek();
+    switch (t.kind) {
+      case TokenKind::kName: {
+        if (t.text == "True" || t.text == "False" || t.text == "None") {
+          Next();
+          ExprPtr c = NewExpr(ExprKind::kConstant, t.pos);
+          if (t.text == "None") {
+            c->const_kind = Expr::ConstKind::kNone;
+          } else {
+            c->const_kind = Expr::ConstKind::kBool;
+            c->bool_value = t.text == "True";
+          }
+          return c;
+        }
+        if (IsKeyword(t.text)) {
+          SyntaxError(t);
+          return nullptr;
+        }
+        Next();
+        ExprPtr n = NewExpr(ExprKind::kName, t.pos);
+        n->name = std::string(t.text);
+        return n;
+      }
+      case TokenKind::kNumber: return ParseNumber();
+      case TokenKind::kString: {
+        ExprPtr c = NewExpr(ExprKind::kConstant, t.pos);
+        c->const_kind = Expr::ConstKind::kStr;
+        while (Peek().kind == TokenKind::kString) c->str_value += Next().value;
+        return Done(c);
+      }
+      case TokenKind::kOp: break;
+      default:
+        SyntaxError(t);
+        return nullptr;
+    }
+    if (t.text == "...") {
+      Next();
+      ExprPtr c = NewExpr(ExprKind::kConstant, t.pos);
+      c->const_kind = Expr::ConstKind::kEllipsis;
+      return c;
+    }
+    if (t.text != "(" && t.text != "[" && t.text != "{") {
+      SyntaxError(t);
+      return nullptr;
+    }
+    Next();  // the depth of bracket nesting is counted by ParseExpression inside
+    if (t.text == "(") return ParseParenthesized(t.pos);
+    if (t.text == "[") {
+      ExprPtr list = NewExpr(ExprKind::kList, t.pos);
+      if (!IsOp("]") && !IsOp("*")) {
+        ExprPtr first = ParseNamedExpression();
+        if (!first) return nullptr;
+        if (IsKw("for")) {
+          ExprPtr c = ParseComprehension("list", first, nullptr);
+          if (!c || !ExpectOp("]")) return nullptr;
+          c->pos = t.pos;
+          return Done(c);
+        }
+        list->elts.push_back(first);
+        if (!AcceptOp(",")) {
+          if (!IsOp("]") && !CheckForgotComma(*first)) return nullptr;
+          if (!ExpectOp("]")) return nullptr;
+          return Done(list);
+        }
+      }
+      bool trailing;
+      if (!ParseElements("]", &list->elts, &trailing) || !ExpectOp("]")) return nullptr;
+      return Done(list);
+    }
+    return ParseBrace(t.pos);
+  }
+
+  ExprPtr ParseParenthesized(const Pos& open) {
+    if (AcceptOp(")")) {
+      ExprPtr tuple = NewExpr(ExprKind::kTuple, open);
+      tuple->parenthesized = true;
+      return Done(tuple);
+    }
+    if (IsKw("yield")) {
+      Fail(Peek().pos, "'yield' is not supported in TVMScript");
+      return nullptr;
+    }
+    ExprPtr first = IsOp("*") ? ParseStarExpression() : ParseNamedExpression();
+    if (!first) return nullptr;
+    if (IsKw("for")) {
+      ExprPtr c = ParseComprehension("generator", first, nullptr);
+      if (!c || !ExpectOp(")")) return nullptr;
+      c->pos = open;
+      return Done(c);
+    }
+    if (!AcceptOp(",")) {
+      if (!IsOp(")") && !CheckForgotComma(*first)) return nullptr;
+      if (!ExpectOp(")")) return nullptr;
+      return first;  // like Python's ast, the position excludes the parentheses
+    }
+    ExprPtr tuple = NewExpr(ExprKind::kTuple, open);
+    tuple->parenthesized = true;
+    tuple->elts.push_back(first);
+    bool trailing;
+    if (!ParseElements(")", &tuple->elts, &trailing) || !ExpectOp(")")) return nullptr;
+    return Done(tuple);
+  }
+
+  ExprPtr ParseBrace(const Pos& open) {
+    if (AcceptOp("}")) return Done(NewExpr(ExprKind::kDict, open));
+    if (IsOp("**")) {
+      Fail(Peek().pos, "dict unpacking (**) is not supported");
+      return nullptr;
+    }
+    ExprPtr first = ParseStarExpression();
+    if (!first) return nullptr;
+    if (AcceptOp(":")) {
+      ExprPtr value = ParseExpression();
+      if (!value) return nullptr;
+      if (IsKw("for")) {
+        ExprPtr c = ParseComprehension("dict", first, value);
+        if (!c || !ExpectOp("}")) return nullptr;
+        c->pos = open;
+        return Done(c);
+      }
+      ExprPtr dict = NewExpr(ExprKind::kDict, open);
+      dict->keys.push_back(first);
+      dict->values.push_back(value);
+      while (AcceptOp(",")) {
+        if (IsOp("}")) break;
+        if (IsOp("**")) {
+          Fail(Peek().pos, "dict unpacking (**) is not supported");
+          return nullptr;
+        }
+        ExprPtr k = ParseExpression();
+        if (!k || !ExpectOp(":")) return nullptr;
+        ExprPtr v = ParseExpression();
+        if (!v) return nullptr;
+        dict->keys.push_back(std::move(k));
+        dict->values.push_back(std::move(v));
+      }
+      if (!IsOp("}") && !CheckForgotComma(*dict->values.back())) return nullptr;
+      if (!ExpectOp("}")) return nullptr;
+      return Done(dict);
+    }
+    if (IsKw("for")) {
+      ExprPtr c = ParseComprehension("set", first, nullptr);
+      if (!c || !ExpectOp("}")) return nullptr;
+      c->pos = open;
+      return Done(c);
+    }
+    ExprPtr set = NewExpr(ExprKind::kSet, open);
+    set->elts.push_back(first);
+    if (AcceptOp(",")) {
+      bool trailing;
+      if (!ParseElements("}", &set->elts, &trailing)) return nullptr;
+    } else if (!IsOp("}") && !CheckForgotComma(*first)) {
+      return nullptr;
+    }
+    if (!ExpectOp("}")) return nullptr;
+    return Done(set);
+  }
+
+  ExprPtr ParseNumber() {
+    const Token& t = Next();
+    ExprPtr c = NewExpr(ExprKind::kConstant, t.pos);
+    std::string digits;
+    digits.reserve(t.text.size());
+    for (char ch : t.text) {
+      if (ch != '_') digits.push_back(ch);
+    }
+    int base = 10;
+    size_t skip = 0;
+    if (digits.size() > 1 && digits[0] == '0') {
+      char p = absl::ascii_tolower(digits[1]);
+      if (p == 'x' || p == 'o' || p == 'b') {
+        base = p == 'x' ? 16 : p == 'o' ? 8 : 2;
+        skip = 2;
+      }
+    }
+    if (base == 10 && digits.find_first_of(".eE") != std::string::npos) {
+      c->const_kind = Expr::ConstKind::kFloat;
+      // strtod is correctly rounded and, in the "C" locale kiln runs in, uses '.'.
+      c->float_value = std::strtod(digits.c_str(), nullptr);
+      return c;
+    }
+    c->const_kind = Expr::ConstKind::kInt;
+    c->int_text = std::string(t.text);
+    uint64_t v = 0;
+    for (size_t i = skip; i < digits.size(); ++i) {
+      char ch = absl::ascii_tolower(digits[i]);
+      uint64_t d = ch >= 'a' ? ch - 'a' + 10 : ch - '0';
+      if (v > (static_cast<uint64_t>(INT64_MAX) - d) / base) {
+        c->int_overflow = true;
+        return c;
+      }
+      v = v * base + d;
+    }
+    c->int_value = static_cast<int64_t>(v);
+    return c;
+  }
+
+  TokenStream ts_;
+  int max_depth_;
+  size_t idx_ = 0;
+  size_t next_comment_ = 0;
+  int depth_ = 0;
+  Pos last_;
+  bool failed_ = false;
+  std::string error_message_;
+  Pos error_pos_;
+};
+
+}  // namespace
+
+absl::StatusOr<Module> Read(absl::string_view source, const std::string& filename,
+                            ir::DiagnosticList* diags, const ReadOptions& options) {
+  Parser parser(internal::Tokenize(source, options.max_depth), options);
+  Module m;
+  if (parser.ParseModule(&m)) return m;
+  const Pos& p = parser.error_pos();
+  if (diags) {
+    ir::Span span;
+    span.source = std::make_shared<const std::string>(filename);
+    span.line = p.line;
+    span.column = p.col;
+    span.end_line = p.end_line;
+    span.end_column = p.end_col;
+    diags->Error(span, parser.error_message());
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat(filename, ":", p.line, ":", p.col, ": ", parser.error_message()));
+}
+
+}  // namespace kiln::script::doc

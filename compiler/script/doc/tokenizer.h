@@ -1,0 +1,47 @@
+// Python-subset tokenizer for the Doc reader: turns source text into NAME/NUMBER/STRING/OP tokens
+// plus NEWLINE/INDENT/DEDENT, the way CPython's tokenizer does, so that the parser can report the
+// same positions CPython would. Own-line comments are collected separately (the reader attaches
+// them to statements); end-of-line comments are dropped. Internal to compiler/script/doc.
+#ifndef KILN_COMPILER_SCRIPT_DOC_TOKENIZER_H_
+#define KILN_COMPILER_SCRIPT_DOC_TOKENIZER_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "compiler/script/doc/doc.h"
+
+namespace kiln::script::doc::internal {
+
+enum class TokenKind : unsigned char {
+  kName, kNumber, kString, kOp, kNewline, kIndent, kDedent, kEnd,
+  kError,  // stands where tokenizing stopped; TokenStream::error says why
+};
+
+struct Token {
+  TokenKind kind;
+  absl::string_view text;  // source text; for kString the whole literal with prefix and quotes
+  std::string value;       // kString: decoded contents (UTF-8)
+  Pos pos;
+};
+
+struct TokenizeError {
+  std::string message;
+  Pos pos;
+};
+
+struct TokenStream {
+  // Always ends with exactly one kEnd or kError token.
+  std::vector<Token> tokens;
+  // Comments standing on their own line, outside brackets, in source order.
+  std::vector<Comment> comments;
+  bool has_error = false;
+  TokenizeError error;  // valid when has_error
+};
+
+// `max_depth` bounds bracket nesting and indentation levels.
+TokenStream Tokenize(absl::string_view source, int max_depth);
+
+}  // namespace kiln::script::doc::internal
+
+#endif  // KILN_COMPILER_SCRIPT_DOC_TOKENIZER_H_

@@ -1,0 +1,258 @@
+// IRDocsifier: names and scopes, dialect prefixes and header, attribute values, modules, and the
+// dispatch of a top-level node. TIR and Relax nodes are in tir_printer.cc and relax_printer.cc.
+#include "compiler/script/printer/docsifier.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace kiln::script::printer {
+namespace {
+
+bool IsPythonKeyword(const std::string& s) {
+  static const std::unordered_set<std::string>* const kKeywords = new std::unordered_set<std::string>{
+      "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
+      "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global",
+      "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return",
+      "try", "while", "with", "yield"};
+  return kKeywords->count(s) > 0;
+}
+
+// A Python identifier close to `hint`.
+std::string Sanitize(const std::string& hint) {
+  if (hint.empty()) return "v";
+  std::string s = hint;
+  for (char& c : s) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
+  }
+  if (std::isdigit(static_cast<unsigned char>(s[0]))) s = "v" + s;
+  return s;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- names and scopes
+
+std::string Docsifier::UniqueName(const std::string& hint) {
+  std::string base = Sanitize(hint);
+  if (!used_names_.count(base) && !IsPythonKeyword(base)) {
+    used_names_.insert(base);
+    return base;
+  }
+  // Scan from the lowest suffix that may be free (kept per base, so that many clashing names do
+  // not rescan from 1 each time).
+  int& next = next_suffix_.emplace(base, 1).first->second;
+  int k = next;
+  std::string name = base + "_" + std::to_string(k);
+  while (used_names_.count(name)) name = base + "_" + std::to_string(++k);
+  next = k + 1;
+  used_names_.insert(name);
+  return name;
+}
+
+void Docsifier::ReleaseName(const std::string& name) {
+  used_names_.erase(name);
+  size_t us = name.rfind('_');
+  if (us == std::string::npos || us + 1 >= name.size()) return;
+  for (size_t i = us + 1; i < name.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(name[i]))) return;
+  }
+  auto it = next_suffix_.find(name.substr(0, us));
+  if (it == next_suffix_.end()) return;
+  it->second = std::min(it->second, std::atoi(name.c_str() + us + 1));
+}
+
+ExprPtr Docsifier::DefineIn(size_t scope, const ir::Object* obj, const std::string& hint) {
+  std::string name = UniqueName(hint);
+  ExprPtr id = Id(name);
+  docs_[obj] = id;
+  scopes_[scope].objects.push_back(obj);
+  scopes_[scope].names.push_back(std::move(name));
+  return id;
+}
+
+void Docsifier::Alias(size_t scope, const ir::Object* obj, ExprPtr doc) {
+  docs_[obj] = std::move(doc);
+  scopes_[scope].objects.push_back(obj);
+}
+
+ExprPtr Docsifier::Lookup(const ir::Object* obj) const {
+  auto it = docs_.find(obj);
+  return it == docs_.end() ? nullptr : it->second;
+}
+
+void Docsifier::PushScope() { scopes_.emplace_back(); }
+
+void Docsifier::PopScope() {
+  Scope& s = scopes_.back();
+  for (const ir::Object* obj : s.objects) docs_.erase(obj);
+  for (const std::string& name : s.names) ReleaseName(name);
+  scopes_.pop_back();
+}
+
+// ---------------------------------------------------------------- prefixes and header
+
+ExprPtr Docsifier::T(const std::string& name) {
+  used_t_ = true;
+  return Attr(Id("T"), name);
+}
+
+ExprPtr Docsifier::R(const std::string& name) {
+  used_r_ = true;
+  return Attr(Id("R"), name);
+}
+
+ExprPtr Docsifier::I(const std::string& name) {
+  used_i_ = true;
+  return Attr(Id("I"), name);
+}
+
+void Docsifier::AddHeader(doc::Module* m, bool module_header) const {
+  auto add = [m](const char* text) {
+    doc::Comment c;
+    c.text = text;
+    m->leading_comments.push_back(std::move(c));
+  };
+  if (module_header || used_i_) add("from tvm.script import ir as I");
+  if (used_t_) {
+    add("from tvm.script import tirx as T");
+    add("from tvm.tirx.layout import Axis");
+  }
+  if (used_r_) add("from tvm.script import relax as R");
+}
+
+// ---------------------------------------------------------------- attributes
+
+ExprPtr Docsifier::PrintAttrMap(const ir::Map<ir::String, ir::ObjectRef>& attrs,
+                                const std::vector<std::string>& skip, bool bare_numbers) {
+  std::vector<ExprPtr> keys, values;
+  for (size_t i = 0; i < attrs.size(); ++i) {
+    const std::string& key = attrs.key_at(i).str();
+    if (std::find(skip.begin(), skip.end(), key) != skip.end()) continue;
+    keys.push_back(StrLit(key));
+    values.push_back(PrintAttrValue(attrs.value_at(i), bare_numbers));
+  }
+  return DictE(std::move(keys), std::move(values));
+}
+
+ExprPtr Docsifier::PrintAttrValue(const ir::ObjectRef& value, bool bare_numbers) {
+  using namespace ir;  // NOLINT: node types only
+  if (!value.defined()) return NoneLit();
+  if (const auto* s = value.as<StringNode>()) return StrLit(s->value);
+  if (const auto* imm = value.as<IntImmNode>()) {
+    if (imm->dtype.is_bool()) return BoolLit(imm->value != 0);
+    if (bare_numbers || imm->dtype == DataType::Int(32)) return IntLit(imm->value);
+    return PrintIntImm(imm);
+  }
+  if (const auto* f = value.as<FloatImmNode>()) {
+    if (bare_numbers) return FloatLit(f->value);
+    return PrintExpr(GetRef<FloatImm>(f));
+  }
+  if (const auto* arr = value.as<ArrayNode>()) {
+    std::vector<ExprPtr> elts;
+    for (const ObjectRef& x : arr->data) elts.push_back(PrintAttrValue(x, bare_numbers));
+    return ListE(std::move(elts));
+  }
+  if (const auto* map = value.as<MapNode>()) {
+    std::vector<ExprPtr> keys, values;
+    for (const auto& kv : map->data) {
+      keys.push_back(PrintAttrValue(kv.first, bare_numbers));
+      values.push_back(PrintAttrValue(kv.second, bare_numbers));
+    }
+    return DictE(std::move(keys), std::move(values));
+  }
+  if (const auto* dt = value.as<relax::DataTypeImmNode>()) return StrLit(dt->value.ToString());
+  if (const auto* rs = value.as<relax::StringImmNode>()) return StrLit(rs->value);
+  if (const auto* b = value.as<BufferNode>()) return BufferRef(GetRef<Buffer>(b));
+  if (const auto* iv = value.as<IterVarNode>()) return PrintExpr(iv->var);
+  if (const auto* gi = value.as<GlobalInfoNode>()) {
+    Kwargs kwargs;
+    for (size_t i = 0; i < gi->attrs.size(); ++i) {
+      kwargs.emplace_back(gi->attrs.key_at(i).str(), PrintAttrValue(gi->attrs.value_at(i), true));
+    }
+    std::string fn = gi->kind == "dummy" ? "dummy_global_info" : gi->kind;
+    return CallE(I(fn), {}, std::move(kwargs));
+  }
+  if (const auto* r = value.as<RangeNode>()) {
+    return CallE(I("Range"), {PrintExpr(r->min), RangeEnd(r->min, r->extent)});
+  }
+  if (value.as<TypeNode>()) return PrintType(Downcast<Type>(value));
+  if (const auto* v = value.as<VarNode>()) {
+    if (ExprPtr d = Lookup(v)) return d;
+  }
+  if (value.as<PrimExprNode>() && !value.as<VarNode>()) return PrintExpr(Downcast<PrimExpr>(value));
+  if (value.as<ExprNode>()) return PrintRelaxExpr(Downcast<Expr>(value));
+  return StrLit(value->type_key());
+}
+
+// ---------------------------------------------------------------- module and dispatch
+
+std::string Docsifier::FuncName(const ir::BaseFuncNode* f) const {
+  if (!options_.func_name.empty()) return options_.func_name;
+  std::string sym = f->GetGlobalSymbol();
+  return sym.empty() ? "main" : sym;
+}
+
+doc::Module Docsifier::PrintModule(const ir::IRModule& mod) {
+  in_module_ = true;
+  std::vector<StmtPtr> body;
+  if (!mod->attrs.empty()) body.push_back(ExprStmt(CallE(I("module_attrs"), {PrintAttrMap(mod->attrs)})));
+  if (!mod->global_infos.empty()) {
+    std::vector<ExprPtr> keys, values;
+    for (size_t i = 0; i < mod->global_infos.size(); ++i) {
+      keys.push_back(StrLit(mod->global_infos.key_at(i).str()));
+      values.push_back(PrintAttrValue(mod->global_infos.value_at(i), true));
+    }
+    body.push_back(ExprStmt(CallE(I("module_global_infos"), {DictE(std::move(keys), std::move(values))})));
+  }
+  for (const auto& [gv, func] : mod.Functions()) {
+    if (const auto* pf = func.as<ir::PrimFuncNode>()) {
+      body.push_back(PrintPrimFunc(GetRef<ir::PrimFunc>(pf), gv->name));
+    } else if (const auto* rf = func.as<ir::relax::FunctionNode>()) {
+      body.push_back(PrintRelaxFunc(GetRef<ir::relax::Function>(rf), gv->name));
+    }
+    // ExternFuncs have no TVMScript spelling of their own: calls name them by string.
+  }
+  doc::Module m;
+  m.body.push_back(ClassDefS("Module", {I("ir_module")}, std::move(body)));
+  AddHeader(&m, /*module_header=*/true);
+  return m;
+}
+
+doc::Module Docsifier::PrintTop(const ir::ObjectRef& node) {
+  using namespace ir;  // NOLINT: node types only
+  PushScope();
+  doc::Module m;
+  if (const auto* mod = node.as<IRModuleNode>()) {
+    for (const char* reserved : {"I", "T", "R", "Module", "cls", "range"}) used_names_.insert(reserved);
+    m = PrintModule(GetRef<IRModule>(mod));
+  } else if (const auto* pf = node.as<PrimFuncNode>()) {
+    for (const char* reserved : {"T", "range"}) used_names_.insert(reserved);
+    m.body.push_back(PrintPrimFunc(GetRef<PrimFunc>(pf), FuncName(pf)));
+    AddHeader(&m, false);
+  } else if (const auto* rf = node.as<relax::FunctionNode>()) {
+    for (const char* reserved : {"T", "R"}) used_names_.insert(reserved);
+    m.body.push_back(PrintRelaxFunc(GetRef<relax::Function>(rf), FuncName(rf)));
+    AddHeader(&m, false);
+  } else if (node.as<StmtNode>()) {
+    std::vector<StmtPtr> stmts;
+    PrintStmt(Downcast<Stmt>(node), &stmts);
+    m.body = std::move(stmts);
+  } else if (node.as<TypeNode>()) {
+    m.body.push_back(ExprStmt(PrintType(Downcast<Type>(node))));
+  } else if (const auto* b = node.as<BufferNode>()) {
+    m.body.push_back(ExprStmt(BufferCall(T("Buffer"), {}, GetRef<Buffer>(b), true, false, "")));
+  } else if (node.as<PrimExprNode>() && !(node.as<VarNode>() && node.as<VarNode>()->dtype.is_void())) {
+    m.body.push_back(ExprStmt(PrintExpr(Downcast<PrimExpr>(node))));
+  } else if (node.as<ExprNode>()) {
+    relax_ctx_ = true;
+    m.body.push_back(ExprStmt(PrintRelaxExpr(Downcast<Expr>(node))));
+  } else if (node.defined()) {
+    m.body.push_back(ExprStmt(PrintAttrValue(node, false)));
+  } else {
+    m.body.push_back(ExprStmt(NoneLit()));
+  }
+  PopScope();
+  return m;
+}
+
+}  // namespace kiln::script::printer

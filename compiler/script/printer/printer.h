@@ -1,0 +1,42 @@
+// The TVMScript printer: IR -> Doc (the Python-subset AST in compiler/script/doc) -> text, in the
+// style Apache TVM v0.26 prints (`tirx` as T, `T.sblock`, `out_ty=`, `s_tir=True`, typed float
+// literals, `T.Buffer((128,), "float32")` params, `R.Tensor((n, 4), dtype="float32")`, ...). The
+// output parses back (compiler/script/script.h) to a structurally equal IR, and printing that IR
+// again gives the same text.
+//
+// Choices where TVM's output depends on configuration (documented in printer_test.cc too):
+//  * Relax symbolic dims are printed the Python < 3.12 way: as strings in the signature
+//    (`x: R.Tensor(("n", 4), dtype="float32")`) and defined as `n = T.int64()` at the top of the
+//    body; inside the body they print as identifiers.
+//  * Floats print as Python's repr() (the shortest text that reads back to the same double), as
+//    the Doc writer formats them: `T.float32(1e-05)`.
+//  * An `else` holding only an `if` prints as `elif`.
+//  * Buffer params always spell their dtype (`T.Buffer((16,), "float32")`); other buffer
+//    declarations (`T.alloc_buffer`, `T.match_buffer`, ...) omit the default float32.
+#ifndef KILN_COMPILER_SCRIPT_PRINTER_PRINTER_H_
+#define KILN_COMPILER_SCRIPT_PRINTER_PRINTER_H_
+
+#include <string>
+
+#include "compiler/ir/ir.h"
+#include "compiler/script/doc/doc.h"
+
+namespace kiln::script::printer {
+
+struct PrinterOptions {
+  // Name of the `def` when a lone PrimFunc or Relax Function is printed. Empty: the function's
+  // global_symbol, else "main". A global_symbol equal to this name is not repeated in func_attr.
+  std::string func_name;
+};
+
+// Prints an IRModule, PrimFunc, Relax Function, TIR Stmt or PrimExpr, Relax Expr, Type or Buffer
+// as TVMScript. Never fails: nodes it has no syntax for print as a `# <type key>` comment or name.
+std::string Print(const ir::ObjectRef& node, const PrinterOptions& options = {});
+
+// The Doc the printer renders (for tools that post-process it). A bare expression is returned as a
+// module holding one expression statement.
+doc::Module PrintDoc(const ir::ObjectRef& node, const PrinterOptions& options = {});
+
+}  // namespace kiln::script::printer
+
+#endif  // KILN_COMPILER_SCRIPT_PRINTER_PRINTER_H_

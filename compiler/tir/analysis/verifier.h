@@ -1,0 +1,31 @@
+// The TIR verifier: checks a PrimFunc against the typing rules and scoping rules of the TIR
+// language specification (../shared/spec/004, "Typing Rules", "Variable Scoping") plus the
+// structural rules TVMScript relies on (SBlock iter vars, T.init, thread tags, break/continue).
+// It runs after parsing and deserialization, before any pass, so that every later stage may assume
+// well-typed IR.
+//
+// Every violation becomes one error in `diags`, located at the offending node's span (or, when
+// that node has none, at the nearest enclosing node that has one). All errors are collected, not
+// just the first. Messages name what disagrees: "mismatched types: float32 vs int32 in Add",
+// "BufferLoad of 2-dimensional buffer A with 1 indices", "Undefined variable: i".
+#ifndef KILN_COMPILER_TIR_ANALYSIS_VERIFIER_H_
+#define KILN_COMPILER_TIR_ANALYSIS_VERIFIER_H_
+
+#include "absl/status/status.h"
+#include "compiler/ir/diagnostic.h"
+#include "compiler/ir/ir.h"
+
+namespace kiln::tir {
+
+// Verifies one function. `module` (optional) resolves calls to other functions (GlobalVar ops);
+// without it those calls are not checked. Appends errors to `diags` (may be null) and returns
+// INVALID_ARGUMENT carrying the rendered errors if there were any, OK otherwise.
+absl::Status VerifyPrimFunc(const ir::PrimFunc& func, ir::DiagnosticList* diags,
+                            const ir::IRModule& module = ir::IRModule());
+
+// Verifies every PrimFunc of `module` (other functions are skipped).
+absl::Status VerifyModuleTIR(const ir::IRModule& module, ir::DiagnosticList* diags);
+
+}  // namespace kiln::tir
+
+#endif  // KILN_COMPILER_TIR_ANALYSIS_VERIFIER_H_

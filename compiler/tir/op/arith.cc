@@ -1,0 +1,334 @@
+// Implicit conversions of TVMScript arithmetic (see arith.h for the rules).
+#include "compiler/tir/op/arith.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+
+namespace kiln::tir {
+
+using ir::DataType;
+using ir::PrimExpr;
+using ir::Span;
+
+const char* BinaryOpName(BinaryOpKind kind) {
+  switch (kind) {
+    case BinaryOpKind::kAdd: return "+";
+    case BinaryOpKind::kSub: return "-";
+    case BinaryOpKind::kMul: return "*";
+    case BinaryOpKind::kDiv: return "/";
+    case BinaryOpKind::kMod: return "truncmod";
+    case BinaryOpKind::kFloorDiv: return "//";
+    case BinaryOpKind::kFloorMod: return "%";
+    case BinaryOpKind::kMin: return "min";
+    case BinaryOpKind::kMax: return "max";
+    case BinaryOpKind::kEQ: return "==";
+    case BinaryOpKind::kNE: return "!=";
+    case BinaryOpKind::kLT: return "<";
+    case BinaryOpKind::kLE: return "<=";
+    case BinaryOpKind::kGT: return ">";
+    case BinaryOpKind::kGE: return ">=";
+    case BinaryOpKind::kAnd: return "and";
+    case BinaryOpKind::kOr: return "or";
+  }
+  return "?";
+}
+
+Operand Operand::IntLiteral(int64_t value, Span span) {
+  Operand o;
+  o.kind_ = Kind::kInt;
+  o.int_value_ = value;
+  o.span_ = std::move(span);
+  return o;
+}
+Operand Operand::FloatLiteral(double value, Span span) {
+  Operand o;
+  o.kind_ = Kind::kFloat;
+  o.float_value_ = value;
+  o.span_ = std::move(span);
+  return o;
+}
+Operand Operand::BoolLiteral(bool value, Span span) {
+  Operand o;
+  o.kind_ = Kind::kBool;
+  o.int_value_ = value ? 1 : 0;
+  o.span_ = std::move(span);
+  return o;
+}
+
+PrimExpr Operand::Materialize() const {
+  switch (kind_) {
+    case Kind::kExpr: return expr_;
+    case Kind::kInt: {
+      bool fits32 = int_value_ >= std::numeric_limits<int32_t>::min() &&
+                    int_value_ <= std::numeric_limits<int32_t>::max();
+      return ir::IntImm(DataType::Int(fits32 ? 32 : 64), int_value_, span_);
+    }
+    case Kind::kFloat: return ir::FloatImm(DataType::Float(32), float_value_, span_);
+    case Kind::kBool: return ir::IntImm(DataType::Bool(), int_value_, span_);
+  }
+  return expr_;
+}
+
+namespace {
+
+std::string LiteralText(const Operand& o) {
+  switch (o.kind()) {
+    case Operand::Kind::kInt: return absl::StrCat(o.int_value());
+    case Operand::Kind::kFloat: return absl::StrCat(o.float_value());
+    case Operand::Kind::kBool: return o.int_value() ? "True" : "False";
+    case Operand::Kind::kExpr: break;
+  }
+  return "expression";
+}
+
+// Whether integer `v` is representable in the scalar integer/bool dtype `t`.
+bool IntFits(DataType t, int64_t v) {
+  if (t.is_bool()) return v == 0 || v == 1;
+  if (t.bits() >= 64) return t.is_int() || v >= 0;
+  if (t.is_int()) {
+    int64_t lim = int64_t{1} << (t.bits() - 1);
+    return v >= -lim && v < lim;
+  }
+  return v >= 0 && v < (int64_t{1} << t.bits());
+}
+
+absl::Status Mismatch(DataType a, DataType b) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("mismatched types: ", a.ToString(), " vs ", b.ToString()));
+}
+
+// The element dtype both sides convert to, or an error.
+absl::StatusOr<DataType> CommonElementType(DataType a, DataType b) {
+  DataType ea = a.element_of(), eb = b.element_of();
+  if (ea == eb) {
+    if (ea.is_handle() || ea.is_void()) return Mismatch(a, b);
+    return ea;
+  }
+  if (!ea.is_numeric() || !eb.is_numeric()) return Mismatch(a, b);
+  if (ea.is_floating() && eb.is_floating()) return Mismatch(a, b);
+  if (ea.is_floating()) return ea;
+  if (eb.is_floating()) return eb;
+  // Both integer-like: same signedness widens; int vs uint (or bool) is ambiguous.
+  bool sa = ea.is_int(), sb = eb.is_int();
+  if (sa != sb) return Mismatch(a, b);
+  return ea.bits() >= eb.bits() ? ea : eb;
+}
+
+// A literal adopting dtype `t` (used when the other side is an expression).
+absl::StatusOr<PrimExpr> Adopt(const Operand& lit, DataType t) {
+  // A float literal next to an integer expression does not truncate: it stays float32 and the
+  // expression is converted instead.
+  if (lit.kind() == Operand::Kind::kFloat && !t.is_floating()) return lit.Materialize();
+  return MakeConst(t, lit, lit.span());
+}
+
+}  // namespace
+
+absl::StatusOr<PrimExpr> MakeConst(DataType dtype, const Operand& literal, Span span) {
+  if (!literal.is_literal()) return CastTo(dtype, literal.expr(), span);
+  DataType elem = dtype.element_of();
+  if (!elem.is_numeric()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot use literal ", LiteralText(literal), " as ", dtype.ToString()));
+  }
+  PrimExpr scalar;
+  if (literal.kind() == Operand::Kind::kFloat) {
+    if (!elem.is_floating()) {
+      return absl::InvalidArgumentError(absl::StrCat("cannot use float literal ", LiteralText(literal),
+                                                     " as ", dtype.ToString()));
+    }
+    scalar = ir::FloatImm(elem, literal.float_value(), span);
+  } else if (elem.is_floating()) {
+    scalar = ir::FloatImm(elem, static_cast<double>(literal.int_value()), span);
+  } else {
+    if (!IntFits(elem, literal.int_value())) {
+      return absl::InvalidArgumentError(absl::StrCat("literal value ", LiteralText(literal),
+                                                     " does not fit in ", elem.ToString()));
+    }
+    scalar = ir::IntImm(elem, literal.int_value(), span);
+  }
+  if (dtype.lanes() > 1) return PrimExpr(ir::Broadcast(scalar, dtype.lanes(), span));
+  return scalar;
+}
+
+absl::StatusOr<PrimExpr> CastTo(DataType dtype, const PrimExpr& value, Span span) {
+  DataType from = value.dtype();
+  if (from == dtype) return value;
+  if (from.lanes() != dtype.lanes()) {
+    if (from.lanes() != 1) {
+      return absl::InvalidArgumentError(absl::StrCat("cannot cast ", from.ToString(), " to ",
+                                                     dtype.ToString(), ": lane counts differ"));
+    }
+    absl::StatusOr<PrimExpr> elem = CastTo(dtype.element_of(), value, span);
+    if (!elem.ok()) return elem.status();
+    return PrimExpr(ir::Broadcast(*elem, dtype.lanes(), span));
+  }
+  if (dtype.is_numeric()) {
+    if (const auto* imm = value.as<ir::IntImmNode>()) {
+      if (dtype.is_floating() || IntFits(dtype, imm->value)) {
+        return MakeConst(dtype, Operand::IntLiteral(imm->value), value->span);
+      }
+    } else if (const auto* fimm = value.as<ir::FloatImmNode>()) {
+      if (dtype.is_floating()) return MakeConst(dtype, Operand::FloatLiteral(fimm->value), value->span);
+    }
+  }
+  return PrimExpr(ir::Cast(dtype, value, span));
+}
+
+absl::Status MatchTypes(const Operand& a, const Operand& b, PrimExpr* out_a, PrimExpr* out_b) {
+  PrimExpr x, y;
+  if (a.is_literal() && b.is_literal()) {
+    // Two literals: the float one (if any) sets the type, as in Python.
+    if (b.kind() == Operand::Kind::kFloat && a.kind() != Operand::Kind::kFloat) {
+      y = b.Materialize();
+    } else {
+      x = a.Materialize();
+    }
+  } else {
+    if (!a.is_literal()) x = a.expr();
+    if (!b.is_literal()) y = b.expr();
+  }
+  if (!x.defined()) {
+    absl::StatusOr<PrimExpr> r = Adopt(a, y.dtype());
+    if (!r.ok()) return r.status();
+    x = *r;
+  }
+  if (!y.defined()) {
+    absl::StatusOr<PrimExpr> r = Adopt(b, x.dtype());
+    if (!r.ok()) return r.status();
+    y = *r;
+  }
+  DataType ta = x.dtype(), tb = y.dtype();
+  if (ta.lanes() != tb.lanes() && ta.lanes() != 1 && tb.lanes() != 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("mismatched lanes: ", ta.ToString(), " vs ", tb.ToString()));
+  }
+  absl::StatusOr<DataType> elem = CommonElementType(ta, tb);
+  if (!elem.ok()) return elem.status();
+  int lanes = std::max(ta.lanes(), tb.lanes());
+  absl::StatusOr<PrimExpr> cx = CastTo(elem->with_lanes(lanes), x, x->span);
+  if (!cx.ok()) return cx.status();
+  absl::StatusOr<PrimExpr> cy = CastTo(elem->with_lanes(lanes), y, y->span);
+  if (!cy.ok()) return cy.status();
+  *out_a = *cx;
+  *out_b = *cy;
+  return absl::OkStatus();
+}
+
+namespace {
+
+// For and/or/not: a literal becomes a bool constant; an expression must already be bool.
+absl::StatusOr<PrimExpr> AsBool(const Operand& o, const char* op_name, DataType other) {
+  if (o.is_literal()) {
+    if (o.kind() == Operand::Kind::kFloat) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(op_name, " expects bool operands, got float literal ", LiteralText(o)));
+    }
+    return MakeConst(DataType::Bool(other.is_bool() ? other.lanes() : 1),
+                     Operand::BoolLiteral(o.int_value() != 0, o.span()), o.span());
+  }
+  if (!o.expr().dtype().is_bool()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(op_name, " expects bool operands, got ", o.expr().dtype().ToString()));
+  }
+  return o.expr();
+}
+
+}  // namespace
+
+absl::StatusOr<PrimExpr> BinaryOp(BinaryOpKind kind, const Operand& a, const Operand& b, Span span) {
+  PrimExpr x, y;
+  if (kind == BinaryOpKind::kAnd || kind == BinaryOpKind::kOr) {
+    DataType ta = a.is_literal() ? DataType::Bool() : a.expr().dtype();
+    DataType tb = b.is_literal() ? DataType::Bool() : b.expr().dtype();
+    absl::StatusOr<PrimExpr> ba = AsBool(a, BinaryOpName(kind), tb);
+    if (!ba.ok()) return ba.status();
+    absl::StatusOr<PrimExpr> bb = AsBool(b, BinaryOpName(kind), ta);
+    if (!bb.ok()) return bb.status();
+    absl::Status st = MatchTypes(*ba, *bb, &x, &y);  // broadcasts a scalar to the other's lanes
+    if (!st.ok()) return st;
+    if (kind == BinaryOpKind::kAnd) return PrimExpr(ir::And(x, y, span));
+    return PrimExpr(ir::Or(x, y, span));
+  }
+  absl::Status st = MatchTypes(a, b, &x, &y);
+  if (!st.ok()) return st;
+  if (kind == BinaryOpKind::kMod && !x.dtype().is_int_or_bool()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("truncmod expects integer operands, got ", x.dtype().ToString()));
+  }
+  switch (kind) {
+    case BinaryOpKind::kAdd: return PrimExpr(ir::Add(x, y, span));
+    case BinaryOpKind::kSub: return PrimExpr(ir::Sub(x, y, span));
+    case BinaryOpKind::kMul: return PrimExpr(ir::Mul(x, y, span));
+    case BinaryOpKind::kDiv: return PrimExpr(ir::Div(x, y, span));
+    case BinaryOpKind::kMod: return PrimExpr(ir::Mod(x, y, span));
+    case BinaryOpKind::kFloorDiv: return PrimExpr(ir::FloorDiv(x, y, span));
+    case BinaryOpKind::kFloorMod: return PrimExpr(ir::FloorMod(x, y, span));
+    case BinaryOpKind::kMin: return PrimExpr(ir::Min(x, y, span));
+    case BinaryOpKind::kMax: return PrimExpr(ir::Max(x, y, span));
+    case BinaryOpKind::kEQ: return PrimExpr(ir::EQ(x, y, span));
+    case BinaryOpKind::kNE: return PrimExpr(ir::NE(x, y, span));
+    case BinaryOpKind::kLT: return PrimExpr(ir::LT(x, y, span));
+    case BinaryOpKind::kLE: return PrimExpr(ir::LE(x, y, span));
+    case BinaryOpKind::kGT: return PrimExpr(ir::GT(x, y, span));
+    case BinaryOpKind::kGE: return PrimExpr(ir::GE(x, y, span));
+    case BinaryOpKind::kAnd:
+    case BinaryOpKind::kOr: break;  // handled above
+  }
+  return absl::InternalError("unhandled binary operator");
+}
+
+absl::StatusOr<PrimExpr> Negate(const Operand& x, Span span) {
+  PrimExpr e = x.Materialize();
+  if (x.kind() == Operand::Kind::kBool) {
+    return absl::InvalidArgumentError("cannot negate a bool literal");
+  }
+  DataType t = e.dtype();
+  if (!t.is_numeric() || t.is_bool()) {
+    return absl::InvalidArgumentError(absl::StrCat("cannot negate a value of type ", t.ToString()));
+  }
+  if (const auto* imm = e.as<ir::IntImmNode>()) {
+    if (t.is_int() && imm->value != std::numeric_limits<int64_t>::min()) {
+      return MakeConst(t, Operand::IntLiteral(-imm->value), span);
+    }
+  }
+  if (const auto* fimm = e.as<ir::FloatImmNode>()) {
+    return MakeConst(t, Operand::FloatLiteral(-fimm->value), span);
+  }
+  absl::StatusOr<PrimExpr> zero = MakeConst(t, Operand::IntLiteral(0), span);
+  if (!zero.ok()) return zero.status();
+  return PrimExpr(ir::Sub(*zero, e, span));
+}
+
+absl::StatusOr<PrimExpr> LogicalNot(const Operand& x, Span span) {
+  absl::StatusOr<PrimExpr> b = AsBool(x, "not", DataType::Bool());
+  if (!b.ok()) return b.status();
+  if (const auto* imm = b->as<ir::IntImmNode>()) {
+    return PrimExpr(ir::IntImm(DataType::Bool(), imm->value ? 0 : 1, span));
+  }
+  return PrimExpr(ir::Not(*b, span));
+}
+
+absl::StatusOr<PrimExpr> MakeSelect(const Operand& cond, const Operand& t, const Operand& f, Span span) {
+  absl::StatusOr<PrimExpr> c = AsBool(cond, "T.Select condition", DataType::Bool());
+  if (!c.ok()) return c.status();
+  PrimExpr tv, fv;
+  if (t.is_literal() || f.is_literal()) {
+    absl::Status st = MatchTypes(t, f, &tv, &fv);
+    if (!st.ok()) return st;
+  } else {
+    tv = t.expr();
+    fv = f.expr();
+    if (tv.dtype() != fv.dtype()) return Mismatch(tv.dtype(), fv.dtype());
+  }
+  int cl = c->dtype().lanes();
+  if (cl != 1 && cl != tv.dtype().lanes()) {
+    return absl::InvalidArgumentError(absl::StrCat("T.Select condition has ", cl, " lanes but its values are ",
+                                                   tv.dtype().ToString()));
+  }
+  return PrimExpr(ir::Select(*c, tv, fv, span));
+}
+
+}  // namespace kiln::tir

@@ -1,0 +1,89 @@
+// Arithmetic on PrimExprs with the implicit conversions TVMScript applies when it evaluates
+// `a + b`, `a < b`, `a and b`, ... so that the parser builds exactly the nodes TVM builds:
+//
+//   * A Python int/float literal has no dtype of its own: it adopts the other operand's dtype
+//     (`x_f16 + 1` is float16; `i64 < 8` compares int64). A float literal next to an integer
+//     expression is float32 and the integer side is cast to it.
+//   * int vs float: the integer side is cast to the float type.
+//   * int vs int (or uint vs uint) of different widths: the narrower side is cast to the wider.
+//   * float vs float of different widths, int vs uint, and handles: errors ("mismatched types").
+//   * A scalar next to a vector is broadcast to the vector's lanes; two vectors must agree.
+//
+// Casts of immediates are folded (cast(int64, 1) is IntImm(int64, 1)), like TVM's cast().
+// Nothing else is folded or simplified.
+#ifndef KILN_COMPILER_TIR_OP_ARITH_H_
+#define KILN_COMPILER_TIR_OP_ARITH_H_
+
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+#include "compiler/ir/ir.h"
+
+namespace kiln::tir {
+
+enum class BinaryOpKind {
+  kAdd, kSub, kMul, kDiv, kMod, kFloorDiv, kFloorMod, kMin, kMax,
+  kEQ, kNE, kLT, kLE, kGT, kGE, kAnd, kOr,
+};
+
+// The TVMScript spelling of the operator ("+", "floordiv", "and", ...) for messages.
+const char* BinaryOpName(BinaryOpKind kind);
+
+// One operand of a binary operator: an IR expression, or a Python literal still without a dtype.
+class Operand {
+ public:
+  Operand(ir::PrimExpr expr) : expr_(std::move(expr)) {}  // NOLINT: implicit by design
+  static Operand IntLiteral(int64_t value, ir::Span span = {});
+  static Operand FloatLiteral(double value, ir::Span span = {});
+  static Operand BoolLiteral(bool value, ir::Span span = {});
+
+  enum class Kind { kExpr, kInt, kFloat, kBool };
+  Kind kind() const { return kind_; }
+  bool is_literal() const { return kind_ != Kind::kExpr; }
+  const ir::PrimExpr& expr() const { return expr_; }
+  int64_t int_value() const { return int_value_; }
+  double float_value() const { return float_value_; }
+  const ir::Span& span() const { return span_; }
+
+  // The expression this operand becomes on its own: a literal takes Python's default dtype
+  // (int32, or int64 if it does not fit; float32; bool).
+  ir::PrimExpr Materialize() const;
+
+ private:
+  Operand() = default;
+  Kind kind_ = Kind::kExpr;
+  ir::PrimExpr expr_;
+  int64_t int_value_ = 0;
+  double float_value_ = 0;
+  ir::Span span_;
+};
+
+// Builds `a <kind> b` after the implicit conversions above. Errors are INVALID_ARGUMENT with a
+// message such as "mismatched types: float32 vs int32" or "and expects bool operands, got int32".
+absl::StatusOr<ir::PrimExpr> BinaryOp(BinaryOpKind kind, const Operand& a, const Operand& b,
+                                      ir::Span span = {});
+
+// Converts both operands to one dtype (the rules above) without building a node.
+absl::Status MatchTypes(const Operand& a, const Operand& b, ir::PrimExpr* out_a, ir::PrimExpr* out_b);
+
+// An expression of dtype `dtype` holding literal `value` (IntImm, FloatImm, or a Broadcast of one
+// for vector dtypes). Fails when the value does not fit (e.g. 300 as int8) or dtype is a handle.
+absl::StatusOr<ir::PrimExpr> MakeConst(ir::DataType dtype, const Operand& literal, ir::Span span = {});
+
+// cast(dtype, value) as TVM does it: no-op if equal, folds immediates, broadcasts a scalar to a
+// vector dtype. Fails if the lanes would change otherwise.
+absl::StatusOr<ir::PrimExpr> CastTo(ir::DataType dtype, const ir::PrimExpr& value, ir::Span span = {});
+
+// -x (0 - x for expressions; negated immediates fold).
+absl::StatusOr<ir::PrimExpr> Negate(const Operand& x, ir::Span span = {});
+// not x: x must be bool (a literal becomes a bool constant).
+absl::StatusOr<ir::PrimExpr> LogicalNot(const Operand& x, ir::Span span = {});
+
+// T.Select(cond, t, f): cond must be bool; literals adopt the other branch's dtype, but two
+// expressions of different dtypes are an error (TVM does not promote here).
+absl::StatusOr<ir::PrimExpr> MakeSelect(const Operand& cond, const Operand& t, const Operand& f,
+                                        ir::Span span = {});
+
+}  // namespace kiln::tir
+
+#endif  // KILN_COMPILER_TIR_OP_ARITH_H_

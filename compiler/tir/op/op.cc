@@ -1,0 +1,178 @@
+// The table of TIR intrinsics. Each row states what TVMScript v0.26 produces for T.<name>(...):
+// the op name, the arity the script form accepts, how the call's dtype is chosen and its effect.
+#include "compiler/tir/op/op.h"
+
+namespace kiln::tir {
+namespace {
+
+using Rule = IntrinsicInfo::DTypeRule;
+using E = CallEffect;
+
+// Adds one row; returns it so the caller can set the flags that differ from the defaults.
+IntrinsicInfo& Add(std::vector<IntrinsicInfo>* ops, const std::string& script, int min_args,
+                   int max_args, Rule rule, E effect) {
+  IntrinsicInfo info;
+  info.name = "tirx." + script;
+  info.script_name = script;
+  info.min_args = min_args;
+  info.max_args = max_args;
+  info.dtype_rule = rule;
+  info.effect = effect;
+  ops->push_back(std::move(info));
+  return ops->back();
+}
+
+void AddMath(std::vector<IntrinsicInfo>* ops) {
+  // Unary float math: result has the argument's dtype.
+  for (const char* name :
+       {"exp", "exp2", "exp10", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "sin",
+        "cos", "tan", "sinh", "cosh", "tanh", "asin", "acos", "atan", "asinh", "acosh", "atanh",
+        "sigmoid", "erf", "fabs", "floor", "ceil", "round", "nearbyint", "trunc"}) {
+    Add(ops, name, 1, 1, Rule::kSameAsFirstArg, E::kPure).float_only = true;
+  }
+  // Binary float math: both operands are unified first.
+  for (const char* name : {"pow", "atan2", "fmod", "hypot", "copysign", "nextafter"}) {
+    IntrinsicInfo& info = Add(ops, name, 2, 2, Rule::kSameAsFirstArg, E::kPure);
+    info.float_only = true;
+    info.match_binary_args = true;
+  }
+  // ldexp(x, exp): exp is an integer, so the operands are not unified.
+  Add(ops, "ldexp", 2, 2, Rule::kSameAsFirstArg, E::kPure).float_only = true;
+  // fma(a, b, c) = a * b + c.
+  Add(ops, "fma", 3, 3, Rule::kSameAsFirstArg, E::kPure).float_only = true;
+  for (const char* name : {"isnan", "isinf", "isfinite"}) {
+    Add(ops, name, 1, 1, Rule::kBoolLanesOfFirstArg, E::kPure).float_only = true;
+  }
+  Add(ops, "popcount", 1, 1, Rule::kSameAsFirstArg, E::kPure).int_only = true;
+  Add(ops, "clz", 1, 1, Rule::kInt32, E::kPure).int_only = true;
+  // q_multiply_shift(x, y, q, s): fixed-point multiply used by quantized kernels.
+  Add(ops, "q_multiply_shift", 4, 4, Rule::kSameAsFirstArg, E::kPure).int_only = true;
+}
+
+void AddBitwise(std::vector<IntrinsicInfo>* ops) {
+  for (const char* name : {"bitwise_and", "bitwise_or", "bitwise_xor", "shift_left", "shift_right"}) {
+    IntrinsicInfo& info = Add(ops, name, 2, 2, Rule::kSameAsFirstArg, E::kPure);
+    info.int_only = true;
+    info.match_binary_args = true;
+  }
+  Add(ops, "bitwise_not", 1, 1, Rule::kSameAsFirstArg, E::kPure).int_only = true;
+}
+
+void AddControl(std::vector<IntrinsicInfo>* ops) {
+  // if_then_else(cond, t, f): only the taken branch is evaluated (unlike Select). Its two branches
+  // (args 1 and 2) are unified by MakeCall.
+  Add(ops, "if_then_else", 3, 3, Rule::kSecondArg, E::kPure);
+  Add(ops, "likely", 1, 1, Rule::kSameAsFirstArg, E::kExprAnnotation);
+  Add(ops, "assume", 1, 1, Rule::kBool, E::kExprAnnotation);
+  Add(ops, "ret", 1, 1, Rule::kSameAsFirstArg, E::kControlJump);
+  // reinterpret(dtype, value): the dtype is the explicit one, value is the only IR argument.
+  Add(ops, "reinterpret", 1, 1, Rule::kExplicit, E::kPure);
+  Add(ops, "tvm_thread_allreduce", 1, -1, Rule::kHandle, E::kOpaque);
+  // tvm_storage_sync("shared") or, lowered, ("global", is_load, num_blocks).
+  Add(ops, "tvm_storage_sync", 1, 3, Rule::kInt32, E::kOpaque);
+  // tvm_warp_shuffle[_up|_down](mask, value, lane_or_delta, width, warp_size): value's dtype.
+  for (const char* name : {"tvm_warp_shuffle", "tvm_warp_shuffle_up", "tvm_warp_shuffle_down"}) {
+    Add(ops, name, 5, 5, Rule::kSecondArg, E::kOpaque);
+  }
+  Add(ops, "tvm_warp_activemask", 0, 0, Rule::kUInt32, E::kOpaque);
+  Add(ops, "start_profile_intrinsic", 1, 1, Rule::kHandle, E::kOpaque);
+  Add(ops, "end_profile_intrinsic", 1, 1, Rule::kHandle, E::kOpaque);
+}
+
+void AddCalls(std::vector<IntrinsicInfo>* ops) {
+  // External calls: args[0] is the callee's name (a StringImm); the dtype is given in the script.
+  Add(ops, "call_extern", 1, -1, Rule::kExplicit, E::kOpaque);
+  Add(ops, "call_pure_extern", 1, -1, Rule::kExplicit, E::kPure);
+  // call_llvm_intrin(dtype, "llvm.name" or id, ...).
+  Add(ops, "call_llvm_intrin", 1, -1, Rule::kExplicit, E::kOpaque);
+  Add(ops, "call_llvm_pure_intrin", 1, -1, Rule::kExplicit, E::kPure);
+  // Packed calls: T.call_packed("fname", args...) returns int32 (the callee's status).
+  {
+    IntrinsicInfo& info = Add(ops, "tvm_call_packed", 1, -1, Rule::kInt32, E::kOpaque);
+    info.script_name = "call_packed";
+    info.aliases = {"tvm_call_packed"};
+  }
+  {
+    IntrinsicInfo& info = Add(ops, "tvm_call_cpacked", 1, -1, Rule::kInt32, E::kOpaque);
+    info.script_name = "call_cpacked";
+    info.aliases = {"tvm_call_cpacked"};
+  }
+  {
+    IntrinsicInfo& info = Add(ops, "tvm_call_packed_lowered", 1, -1, Rule::kInt32, E::kOpaque);
+    info.script_name = "call_packed_lowered";
+    info.aliases = {"tvm_call_packed_lowered"};
+  }
+  {
+    IntrinsicInfo& info = Add(ops, "tvm_call_cpacked_lowered", 1, -1, Rule::kInt32, E::kOpaque);
+    info.script_name = "call_cpacked_lowered";
+    info.aliases = {"tvm_call_cpacked_lowered"};
+  }
+  // tvm_struct_get(handle, index, field_kind) -> dtype given in the script (last position).
+  Add(ops, "tvm_struct_get", 3, 3, Rule::kExplicit, E::kReadState);
+  Add(ops, "tvm_struct_set", 4, 4, Rule::kInt32, E::kUpdateState);
+  // tvm_stack_alloca("shape"|"arg_value"|"arg_tcode"|"array", count).
+  Add(ops, "tvm_stack_alloca", 2, 2, Rule::kHandle, E::kOpaque);
+  Add(ops, "tvm_stack_make_shape", 0, -1, Rule::kHandle, E::kOpaque);
+  // tvm_stack_make_array(data, shape, strides, ndim, arr_dtype, elem_offset).
+  Add(ops, "tvm_stack_make_array", 6, 6, Rule::kHandle, E::kOpaque);
+  Add(ops, "tvm_throw_last_error", 0, 0, Rule::kInt32, E::kOpaque);
+  Add(ops, "address_of", 1, 1, Rule::kHandle, E::kPure);
+  Add(ops, "handle_add_byte_offset", 2, 2, Rule::kHandle, E::kPure);
+  Add(ops, "isnullptr", 1, 1, Rule::kBool, E::kPure);
+  Add(ops, "lookup_param", 1, 1, Rule::kHandle, E::kUpdateState);
+  // tvm_access_ptr(type_annotation(dtype), data, offset, extent, rw_mask).
+  Add(ops, "tvm_access_ptr", 5, 5, Rule::kHandle, E::kSpecialCallArg);
+  Add(ops, "type_annotation", 0, 0, Rule::kExplicit, E::kSpecialCallArg);
+  Add(ops, "tvm_tuple", 0, -1, Rule::kHandle, E::kOpaque);
+  Add(ops, "prefetch", 1, -1, Rule::kVoid, E::kOpaque);
+}
+
+void AddVectorAndPtx(std::vector<IntrinsicInfo>* ops) {
+  // vectorlow/vectorhigh(dtype, v) take one half of v; vectorcombine(dtype, a, b) concatenates.
+  Add(ops, "vectorlow", 1, 1, Rule::kExplicit, E::kPure);
+  Add(ops, "vectorhigh", 1, 1, Rule::kExplicit, E::kPure);
+  Add(ops, "vectorcombine", 2, 2, Rule::kExplicit, E::kPure);
+  // The common CUDA async-copy and barrier intrinsics (mma/ldmatrix are not supported).
+  // ptx_cp_async(dtype, shared_ptr, shared_offset, global_ptr, global_offset, bytes).
+  Add(ops, "ptx_cp_async", 5, 5, Rule::kExplicit, E::kOpaque);
+  Add(ops, "ptx_commit_group", 0, 0, Rule::kVoid, E::kOpaque);
+  Add(ops, "ptx_wait_group", 1, 1, Rule::kVoid, E::kOpaque);
+  Add(ops, "ptx_cp_async_barrier", 1, 1, Rule::kVoid, E::kOpaque);
+  Add(ops, "ptx_init_barrier_thread_count", 2, 2, Rule::kVoid, E::kOpaque);
+  Add(ops, "ptx_arrive_barrier", 1, 1, Rule::kVoid, E::kOpaque);
+  Add(ops, "ptx_arrive_barrier_expect_tx", 2, 2, Rule::kVoid, E::kOpaque);
+  Add(ops, "ptx_wait_barrier", 1, 1, Rule::kVoid, E::kOpaque);
+  Add(ops, "create_barriers", 1, 1, Rule::kVoid, E::kOpaque);
+}
+
+}  // namespace
+
+IntrinsicRegistry::IntrinsicRegistry() {
+  AddMath(&ops_);
+  AddBitwise(&ops_);
+  AddControl(&ops_);
+  AddCalls(&ops_);
+  AddVectorAndPtx(&ops_);
+  for (size_t i = 0; i < ops_.size(); ++i) {
+    by_name_.emplace(ops_[i].name, i);
+    by_script_.emplace(ops_[i].script_name, i);
+    for (const std::string& alias : ops_[i].aliases) by_script_.emplace(alias, i);
+  }
+}
+
+const IntrinsicRegistry& IntrinsicRegistry::Global() {
+  static const IntrinsicRegistry* const kRegistry = new IntrinsicRegistry();
+  return *kRegistry;
+}
+
+const IntrinsicInfo* IntrinsicRegistry::FindByName(const std::string& name) const {
+  auto it = by_name_.find(name);
+  return it == by_name_.end() ? nullptr : &ops_[it->second];
+}
+
+const IntrinsicInfo* IntrinsicRegistry::FindByScriptName(const std::string& script) const {
+  auto it = by_script_.find(script);
+  return it == by_script_.end() ? nullptr : &ops_[it->second];
+}
+
+}  // namespace kiln::tir

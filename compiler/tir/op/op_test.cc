@@ -1,0 +1,76 @@
+#include "compiler/tir/op/op.h"
+
+#include <set>
+
+#include "gtest/gtest.h"
+
+namespace kiln::tir {
+namespace {
+
+TEST(IntrinsicRegistryTest, RequiredOpsArePresent) {
+  const auto& reg = IntrinsicRegistry::Global();
+  for (const char* name :
+       {"exp", "exp2", "exp10", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos",
+        "tan", "sinh", "cosh", "tanh", "asin", "acos", "atan", "asinh", "acosh", "atanh", "atan2",
+        "sigmoid", "erf", "pow", "fabs", "floor", "ceil", "round", "nearbyint", "trunc", "fmod", "hypot",
+        "copysign", "nextafter", "ldexp", "isnan", "isinf", "isfinite", "popcount", "clz", "bitwise_and",
+        "bitwise_or", "bitwise_xor", "bitwise_not", "shift_left", "shift_right", "if_then_else",
+        "likely", "assume", "ret", "reinterpret", "tvm_thread_allreduce", "tvm_storage_sync",
+        "tvm_warp_shuffle", "tvm_warp_shuffle_up", "tvm_warp_shuffle_down", "tvm_warp_activemask",
+        "call_extern", "call_pure_extern", "call_packed", "call_cpacked", "call_llvm_intrin",
+        "call_llvm_pure_intrin", "tvm_call_packed_lowered", "tvm_struct_get", "tvm_struct_set",
+        "tvm_stack_alloca", "tvm_stack_make_shape", "tvm_stack_make_array", "address_of",
+        "handle_add_byte_offset", "isnullptr", "lookup_param", "tvm_access_ptr", "type_annotation",
+        "ptx_commit_group", "ptx_wait_group", "ptx_cp_async", "vectorlow", "vectorhigh",
+        "vectorcombine", "start_profile_intrinsic", "end_profile_intrinsic", "q_multiply_shift"}) {
+    EXPECT_NE(reg.FindByScriptName(name), nullptr) << name;
+  }
+  // Parser-level names are not calls.
+  for (const char* name : {"max", "min", "floordiv", "floormod", "truncdiv", "truncmod", "Select",
+                           "Cast", "Let", "call_intrin", "fast_erf"}) {
+    EXPECT_EQ(reg.FindByScriptName(name), nullptr) << name;
+  }
+}
+
+TEST(IntrinsicRegistryTest, NamesAreUniqueAndPrefixed) {
+  std::set<std::string> names, scripts;
+  for (const IntrinsicInfo& info : IntrinsicRegistry::Global().all()) {
+    EXPECT_EQ(info.name.rfind("tirx.", 0), 0u) << info.name;
+    EXPECT_TRUE(names.insert(info.name).second) << info.name;
+    EXPECT_TRUE(scripts.insert(info.script_name).second) << info.script_name;
+    EXPECT_EQ(IntrinsicRegistry::Global().FindByName(info.name), &info);
+    EXPECT_TRUE(info.max_args < 0 || info.max_args >= info.min_args) << info.name;
+  }
+}
+
+TEST(IntrinsicRegistryTest, PackedCallsUseTvmIrNames) {
+  const auto& reg = IntrinsicRegistry::Global();
+  const IntrinsicInfo* packed = reg.FindByScriptName("call_packed");
+  ASSERT_NE(packed, nullptr);
+  EXPECT_EQ(packed->name, "tirx.tvm_call_packed");
+  EXPECT_EQ(reg.FindByScriptName("tvm_call_packed"), packed);
+  EXPECT_EQ(reg.FindByName("tirx.tvm_call_packed_lowered")->script_name, "call_packed_lowered");
+  EXPECT_EQ(packed->dtype_rule, IntrinsicInfo::DTypeRule::kInt32);
+  EXPECT_EQ(packed->max_args, -1);
+}
+
+TEST(IntrinsicRegistryTest, Metadata) {
+  const auto& reg = IntrinsicRegistry::Global();
+  const IntrinsicInfo* ite = reg.FindByName("tirx.if_then_else");
+  ASSERT_NE(ite, nullptr);
+  EXPECT_EQ(ite->min_args, 3);
+  EXPECT_EQ(ite->max_args, 3);
+  EXPECT_EQ(ite->dtype_rule, IntrinsicInfo::DTypeRule::kSecondArg);
+  EXPECT_TRUE(reg.FindByName("tirx.exp")->float_only);
+  EXPECT_FALSE(reg.FindByName("tirx.bitwise_and")->float_only);
+  EXPECT_TRUE(reg.FindByName("tirx.bitwise_and")->int_only);
+  EXPECT_EQ(reg.FindByName("tirx.call_extern")->dtype_rule, IntrinsicInfo::DTypeRule::kExplicit);
+  EXPECT_EQ(reg.FindByName("tirx.call_extern")->effect, CallEffect::kOpaque);
+  EXPECT_EQ(reg.FindByName("tirx.call_pure_extern")->effect, CallEffect::kPure);
+  EXPECT_EQ(reg.FindByName("tirx.ret")->effect, CallEffect::kControlJump);
+  EXPECT_EQ(reg.FindByName("tirx.isnan")->dtype_rule, IntrinsicInfo::DTypeRule::kBoolLanesOfFirstArg);
+  EXPECT_EQ(reg.FindByName("tirx.nosuchop"), nullptr);
+}
+
+}  // namespace
+}  // namespace kiln::tir

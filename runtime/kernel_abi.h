@@ -1,0 +1,77 @@
+/* The kiln kernel ABI: the one C entry point every compiled PrimFunc exports, on every host.
+ *
+ * A PrimFunc named `f` with global_symbol `f` is compiled (LLVM or C backend) to
+ *
+ *   int32_t f(void* self, const KilnAny* args, int32_t num_args, KilnAny* result);
+ *
+ * `args` holds one KilnAny per PrimFunc parameter, in order: a buffer parameter is a DLTensor*
+ * (type_index kKilnDLTensorPtr), a scalar an int (kKilnInt / kKilnBool) or float (kKilnFloat).
+ * The entry checks every argument against the PrimFunc's signature as the TIR spec's buffer
+ * binding rules say (type code, ndim, dtype, each shape dim against constants or symbolic vars,
+ * strides compact unless the buffer declares strides, byte_offset vs elem_offset, data alignment,
+ * device type) and returns 0 on success. On failure it returns -1 and leaves a message naming the
+ * argument and the mismatch, readable through the library's `kiln_last_error()` (thread-local,
+ * so concurrent calls do not mix messages). A PrimFunc return value (tirx.ret) is written to
+ * `result`. `self` is a `const KilnKernelEnv*` (or NULL): the services the calling runtime lends
+ * the kernel, today a parallel-for over its thread pool. With NULL, parallel loops run serially.
+ *
+ * KilnAny is layout-compatible with tvm-ffi's TVMFFIAny (16 bytes: type index, padding, 8-byte
+ * payload), and the type indices below use the same numbers, so the calling sequence is the one
+ * TVM's packed kernels use; only the error channel is kiln's own (no runtime symbol imports: a
+ * kernel library is self-contained and loads with a plain dlopen()).
+ */
+#ifndef KILN_RUNTIME_KERNEL_ABI_H_
+#define KILN_RUNTIME_KERNEL_ABI_H_
+
+#include <stdint.h>
+
+#include <dlpack/dlpack.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum KilnTypeIndex {
+  kKilnNone = 0,
+  kKilnInt = 1,
+  kKilnBool = 2,
+  kKilnFloat = 3,
+  kKilnOpaquePtr = 4,
+  kKilnDataType = 5,
+  kKilnDevice = 6,
+  kKilnDLTensorPtr = 7,
+};
+
+typedef struct {
+  int32_t type_index;
+  uint32_t zero_padding;
+  union {
+    int64_t v_int64;
+    double v_float64;
+    void* v_ptr;
+    DLDataType v_dtype;
+    DLDevice v_device;
+  };
+} KilnAny;
+
+/* Runs body(begin, end, closure) over disjoint chunks covering [0, n) on the runtime's thread
+ * pool and returns 0, or the first non-zero value a chunk returned. */
+typedef int32_t (*KilnParallelBody)(int64_t begin, int64_t end, void* closure);
+typedef struct {
+  int32_t (*parallel_for)(void* pool, int64_t n, KilnParallelBody body, void* closure);
+  void* pool;
+} KilnKernelEnv;
+
+typedef int32_t (*KilnKernelFn)(void* self, const KilnAny* args, int32_t num_args, KilnAny* result);
+
+/* Every kernel library exports these two symbols besides its kernels. */
+#define KILN_LAST_ERROR_SYMBOL "kiln_last_error"
+typedef const char* (*KilnLastErrorFn)(void);
+/* A NUL-separated, double-NUL-terminated list of the kernel names the library exports. */
+#define KILN_KERNEL_TABLE_SYMBOL "kiln_kernel_names"
+
+#ifdef __cplusplus
+}  /* extern "C" */
+#endif
+
+#endif  /* KILN_RUNTIME_KERNEL_ABI_H_ */
