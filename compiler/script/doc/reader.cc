@@ -161,18 +161,24 @@ class Parser {
     error_message_ = std::move(message);
     error_pos_ = pos;
   }
-  // A plain "invalid syntax" at `t`. Like CPython, a tokenizer error anywhere in the file (an
-  // unclosed bracket, an unterminated string) is the better explanation and is reported instead.
-  void SyntaxError(const Token& t) {
+  // Whether a syntax error found at `at` is better explained by the tokenizer's error: an
+  // unterminated string or bad character anywhere in the file, or a bracket left open on an
+  // earlier line (CPython's rule).
+  bool PreferTokenizerError(const Pos& at) const {
+    if (!ts_.has_error) return false;
+    return !ts_.error_is_unclosed_bracket || at.line > ts_.error.pos.line;
+  }
+  // A plain "invalid syntax" at `t` (or the tokenizer's error, see above).
+  void SyntaxError(const Token& t) { SyntaxError(t.pos, "invalid syntax"); }
+  void SyntaxError(const Pos& at, std::string message) {
     if (failed_) return;
-    failed_ = true;
-    if (ts_.has_error) {
+    if (PreferTokenizerError(at)) {
+      failed_ = true;
       error_message_ = ts_.error.message;
       error_pos_ = ts_.error.pos;
-    } else {
-      error_message_ = "invalid syntax";
-      error_pos_ = t.pos;
+      return;
     }
+    Fail(at, std::move(message));
   }
 
   class DepthGuard {
@@ -353,10 +359,8 @@ class Parser {
       return Finish(s);
     }
     if (op.kind != TokenKind::kNewline && !IsOp(";")) {
-      if (op.kind == TokenKind::kError || ts_.has_error) {
-        SyntaxError(op);
-      } else if (first->kind == ExprKind::kName && first->name == "print" &&
-                 StartsExpression(op)) {
+      if (first->kind == ExprKind::kName && first->name == "print" && StartsExpression(op) &&
+          !ts_.has_error) {
         Fail(first->pos, "Missing parentheses in call to 'print'. Did you mean print(...)?");
       } else {
         SyntaxError(op);
@@ -582,7 +586,7 @@ class Parser {
       if (!item.context_expr) return nullptr;
       if (IsKw("as")) {
         Next();
-        item.optional_vars = ParseTargetList();
+        item.optional_vars = ParseBitOr();  // one target: commas separate items
         if (!item.optional_vars || !CheckTarget(*item.optional_vars, "assign to", "")) {
           return nullptr;
         }
@@ -966,7 +970,11 @@ class Parser {
   bool CheckForgotComma(const Expr& prev) {
     if (StartsExpression(Peek()) && !IsOp("*") && !IsOp("-") && !IsOp("+") && !IsOp("~") &&
         !IsKw("not")) {
-      Fail(Join(prev.pos, Peek().pos), "invalid syntax. Perhaps you forgot a comma?");
+      if (PreferTokenizerError(Peek().pos)) {
+        SyntaxError(Peek());
+      } else {
+        Fail(Join(prev.pos, Peek().pos), "invalid syntax. Perhaps you forgot a comma?");
+      }
       return false;
     }
     return true;

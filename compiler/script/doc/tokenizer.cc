@@ -346,6 +346,7 @@ class Tokenizer {
     if (!brackets_.empty()) {
       const auto& b = brackets_.back();
       Fail(absl::StrFormat("'%c' was never closed", b.first), b.second);
+      out_.error_is_unclosed_bracket = true;
       return false;
     }
     size_t at = comment_begin != absl::string_view::npos ? comment_begin : pos_;

@@ -36,6 +36,9 @@ struct TokenStream {
   // Comments standing on their own line, outside brackets, in source order.
   std::vector<Comment> comments;
   bool has_error = false;
+  // The error is a bracket still open at the end of the input. The parser reports it only
+  // when its own error comes from a later line (as CPython does).
+  bool error_is_unclosed_bracket = false;
   TokenizeError error;  // valid when has_error
 };
 

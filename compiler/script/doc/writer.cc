@@ -255,23 +255,13 @@ class Writer {
     out_.push_back('\n');
   }
 
+  // Like TVM's printer, an else branch holding an `if` is written as `else:` + nested `if`
+  // rather than `elif`; both read back to the same tree.
   void If(const Stmt& s, int level) {
     out_.append("if ");
-    const Stmt* cur = &s;
-    for (;;) {
-      Expr_(*cur->test, kLambdaPrec);
-      Block(cur->body, level + 1);
-      const auto& orelse = cur->orelse;
-      if (orelse.size() == 1 && orelse[0]->kind == StmtKind::kIf &&
-          orelse[0]->leading_comments.empty()) {
-        cur = orelse[0].get();
-        Indent(level);
-        out_.append("elif ");
-        continue;
-      }
-      Else(orelse, level);
-      return;
-    }
+    Expr_(*s.test, kLambdaPrec);
+    Block(s.body, level + 1);
+    Else(s.orelse, level);
   }
 
   void Else(const std::vector<StmtPtr>& orelse, int level) {
@@ -409,6 +399,19 @@ class Writer {
     }
   }
 
+  void Comprehension(const Expr& e, const char* open, const char* close) {
+    out_.append(open);
+    if (e.name == "dict") {
+      Expr_(*e.left, kLambdaPrec);
+      out_.append(": ");
+      Expr_(*e.right, kLambdaPrec);
+    } else {
+      Expr_(*e.value, kLambdaPrec);
+    }
+    Generators(e.generators);
+    out_.append(close);
+  }
+
   // Writes `e`, parenthesized when it binds looser than `min_prec`.
   void Expr_(const Expr& e, int min_prec) {
     const int prec = PrecOf(e);
@@ -453,6 +456,14 @@ class Writer {
         break;
       case ExprKind::kCall:
         Expr_(*e.func, kAtomPrec);
+        if (e.args.size() == 1 && e.keywords.empty() &&
+            e.args[0]->kind == ExprKind::kComprehension && e.args[0]->name == "generator") {
+          // `f(x for x in y)`: a sole generator argument needs no parentheses of its own.
+          out_.push_back('(');
+          Comprehension(*e.args[0], "", "");
+          out_.push_back(')');
+          break;
+        }
         out_.push_back('(');
         Arguments(e.args, e.keywords);
         out_.push_back(')');
@@ -474,8 +485,7 @@ class Writer {
           Expr_(*e.value, kNotPrec);
         } else {
           out_.append(e.name);
-          // `-(-x)` reads better than `--x`; both parse the same.
-          Expr_(*e.value, PrecOf(*e.value) == kUnaryPrec ? kPowerPrec : kUnaryPrec);
+          Expr_(*e.value, kUnaryPrec);
         }
         break;
       case ExprKind::kBoolOp:
@@ -537,21 +547,12 @@ class Writer {
         }
         out_.push_back('}');
         break;
-      case ExprKind::kComprehension: {
-        const char* open = e.name == "list" ? "[" : e.name == "generator" ? "(" : "{";
-        const char* close = e.name == "list" ? "]" : e.name == "generator" ? ")" : "}";
-        out_.append(open);
-        if (e.name == "dict") {
-          Expr_(*e.left, kLambdaPrec);
-          out_.append(": ");
-          Expr_(*e.right, kLambdaPrec);
-        } else {
-          Expr_(*e.value, kLambdaPrec);
-        }
-        Generators(e.generators);
-        out_.append(close);
+      case ExprKind::kComprehension:
+        Comprehension(e, e.name == "list"        ? "["
+                         : e.name == "generator" ? "("
+                                                 : "{",
+                      e.name == "list" ? "]" : e.name == "generator" ? ")" : "}");
         break;
-      }
       case ExprKind::kStarred:
         out_.push_back('*');
         Expr_(*e.value, kBitOrPrec);

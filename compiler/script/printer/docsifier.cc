@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
+
+#include "compiler/ir/functor.h"
 
 namespace kiln::script::printer {
 namespace {
@@ -129,6 +132,12 @@ ExprPtr Docsifier::PrintAttrMap(const ir::Map<ir::String, ir::ObjectRef>& attrs,
     const std::string& key = attrs.key_at(i).str();
     if (std::find(skip.begin(), skip.end(), key) != skip.end()) continue;
     keys.push_back(StrLit(key));
+    // A target given as its string prints as TVMScript spells targets: T.target("cuda").
+    const auto* target = attrs.value_at(i).as<ir::StringNode>();
+    if (key == "target" && target) {
+      values.push_back(CallE(T("target"), {StrLit(target->value)}));
+      continue;
+    }
     values.push_back(PrintAttrValue(attrs.value_at(i), bare_numbers));
   }
   return DictE(std::move(keys), std::move(values));
@@ -206,9 +215,9 @@ doc::Module Docsifier::PrintModule(const ir::IRModule& mod) {
   }
   for (const auto& [gv, func] : mod.Functions()) {
     if (const auto* pf = func.as<ir::PrimFuncNode>()) {
-      body.push_back(PrintPrimFunc(GetRef<ir::PrimFunc>(pf), gv->name));
+      body.push_back(PrintPrimFunc(ir::GetRef<ir::PrimFunc>(pf), gv->name));
     } else if (const auto* rf = func.as<ir::relax::FunctionNode>()) {
-      body.push_back(PrintRelaxFunc(GetRef<ir::relax::Function>(rf), gv->name));
+      body.push_back(PrintRelaxFunc(ir::GetRef<ir::relax::Function>(rf), gv->name));
     }
     // ExternFuncs have no TVMScript spelling of their own: calls name them by string.
   }

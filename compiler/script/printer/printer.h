@@ -4,13 +4,20 @@
 // output parses back (compiler/script/script.h) to a structurally equal IR, and printing that IR
 // again gives the same text.
 //
-// Choices where TVM's output depends on configuration (documented in printer_test.cc too):
+// Choices where TVM's output depends on configuration or where kiln differs on purpose:
 //  * Relax symbolic dims are printed the Python < 3.12 way: as strings in the signature
 //    (`x: R.Tensor(("n", 4), dtype="float32")`) and defined as `n = T.int64()` at the top of the
 //    body; inside the body they print as identifiers.
 //  * Floats print as Python's repr() (the shortest text that reads back to the same double), as
 //    the Doc writer formats them: `T.float32(1e-05)`.
 //  * An `else` holding only an `if` prints as `elif`.
+//  * A buffer param with strides/elem_offset/scope given as constants stays an annotation
+//    (`T.Buffer((16, 16), "float32", strides=(32, 1))`); one whose shape names variables prints as
+//    `a: T.handle` + `A = T.match_buffer(a, (n, 4))`.
+//  * `T.axis.remap` is used for every run of block axes bound to enclosing loop vars with the
+//    loop's range, so explicit `T.axis.spatial(8, i)` lines normalise to it (as TVM does).
+//  * The `# with T.sblock("root"):` comment is written when the root block holds buffers or
+//    nested blocks (as TVM does); an s_tir function's root block is never printed as a `with`.
 //  * Buffer params always spell their dtype (`T.Buffer((16,), "float32")`); other buffer
 //    declarations (`T.alloc_buffer`, `T.match_buffer`, ...) omit the default float32.
 #ifndef KILN_COMPILER_SCRIPT_PRINTER_PRINTER_H_

@@ -74,6 +74,15 @@ bool IsSimpleParamBuffer(const Buffer& b) {
   return !ExprHasVar(b->elem_offset);
 }
 
+bool ContainsBlock(const Stmt& s) {
+  struct Finder : StmtExprVisitor {
+    bool found = false;
+    void VisitStmt_(const SBlockRealizeNode*) override { found = true; }
+  } finder;
+  finder.VisitStmt(s);
+  return finder.found;
+}
+
 const char* AxisKind(IterVarType t) {
   switch (t) {
     case IterVarType::kDataPar: return "spatial";
@@ -219,7 +228,9 @@ StmtPtr Docsifier::PrintPrimFunc(const PrimFunc& f, const std::string& name) {
       stmts.push_back(Assign(DefineBuffer(func_scope_, b), rhs));
     }
     PrintStmt(root->block->body, &stmts);
-    if (first < stmts.size()) {
+    // As TVM does, the root block is worth a comment only when it holds something: buffers or
+    // nested blocks. Either way the parser re-creates it from s_tir=True.
+    if (first < stmts.size() && (!root->block->alloc_buffers.empty() || ContainsBlock(root->block->body))) {
       doc::Comment c;
       c.text = "with T.sblock(\"root\"):";
       stmts[first]->leading_comments.insert(stmts[first]->leading_comments.begin(), c);

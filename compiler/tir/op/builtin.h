@@ -16,6 +16,27 @@
 
 namespace kiln::tir {
 
+// Fields read by Call(Op("tirx.tvm_struct_get"), [handle, index, field]) in lowered packed
+// entries (see runtime/kernel_abi.h). kArg* read args[index] of a KilnAny array; kTensor* read a
+// DLTensor* (index 0). The numbers are part of the lowered-IR contract between the pipeline and
+// the backends.
+enum class StructField : int32_t {
+  kArgTypeIndex = 0,   // int32
+  kArgInt64 = 1,       // int64
+  kArgFloat64 = 2,     // float64
+  kArgHandle = 3,      // handle
+  kTensorData = 10,    // handle
+  kTensorDeviceType = 11,
+  kTensorDeviceId = 12,
+  kTensorNDim = 13,
+  kTensorDTypeCode = 14,
+  kTensorDTypeBits = 15,
+  kTensorDTypeLanes = 16,
+  kTensorShape = 17,       // handle to int64[ndim]
+  kTensorStrides = 18,     // handle to int64[ndim], may be NULL
+  kTensorByteOffset = 19,  // int64
+};
+
 // Builds T.<script_name>(args...). `explicit_dtype` is the dtype the script spells for ops whose
 // dtype rule is kExplicit (T.call_extern("float32", ...), T.reinterpret("int32", x)); it is
 // required for those and, for the others, must equal the inferred dtype if given.

@@ -1,0 +1,197 @@
+// Builds lowered-form PrimFuncs by hand (the contract of runtime/kernel_abi.h), compiles them with
+// the C backend and the system compiler, loads them and calls them through the kernel ABI.
+#include "compiler/target/source/c/codegen_c.h"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <vector>
+
+#include "compiler/tir/op/builtin.h"
+#include "gtest/gtest.h"
+#include "runtime/module.h"
+#include "runtime/thread_pool.h"
+
+namespace kiln::codegen {
+namespace {
+
+using namespace ir;  // NOLINT
+using tir::StructField;
+
+PrimExpr I32(int64_t v) { return IntImm(DataType::Int(32), v); }
+
+PrimExpr StructGet(DataType t, const Var& h, int index, StructField f) {
+  return Call(t, Op("tirx.tvm_struct_get"), {h, I32(index), I32(static_cast<int>(f))});
+}
+
+struct Entry {
+  Var self{"self", DataType::Handle()}, args{"args", DataType::Handle()};
+  Var num_args{"num_args", DataType::Int(32)}, result{"result", DataType::Handle()};
+  PrimFunc Make(const std::string& name, Stmt body) {
+    Map<String, ObjectRef> attrs;
+    attrs.Set(String("global_symbol"), String(name));
+    attrs.Set(String("calling_conv"), IntImm(DataType::Int(32), 1));
+    return PrimFunc({self, args, num_args, result}, body, Type(), {}, attrs);
+  }
+};
+
+// Binds a flat float32 buffer named `name` to args[i]'s DLTensor data.
+struct FlatArg {
+  Var handle, data;
+  Buffer buf;
+  FlatArg(const Entry& e, int i, const std::string& name, int64_t n, DataType t) {
+    handle = Var(name + "_handle", DataType::Handle());
+    buf = Buffer::Make(name, {IntImm(DataType::Int(32), n)}, t);
+    data = buf->data;
+  }
+  Stmt Bind(const Entry& e, int i, Stmt body) const {
+    return LetStmt(handle, StructGet(DataType::Handle(), e.args, i, StructField::kArgHandle),
+                   LetStmt(data, StructGet(DataType::Handle(), handle, 0, StructField::kTensorData), body));
+  }
+};
+
+std::string TempPath(const std::string& stem) {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  return std::string(dir ? dir : "/tmp") + "/" + stem + "_" + std::to_string(getpid()) + ".so";
+}
+
+std::unique_ptr<runtime::KernelLibrary> Build(const IRModule& mod, const std::string& stem) {
+  absl::StatusOr<std::string> src = GenerateC(mod);
+  EXPECT_TRUE(src.ok()) << src.status();
+  if (!src.ok()) return nullptr;
+  std::string path = TempPath(stem);
+  absl::Status st = CompileCToSharedLibrary(*src, path);
+  EXPECT_TRUE(st.ok()) << st << "\n" << *src;
+  if (!st.ok()) return nullptr;
+  auto lib = runtime::KernelLibrary::Load(path);
+  EXPECT_TRUE(lib.ok()) << lib.status();
+  return lib.ok() ? std::move(*lib) : nullptr;
+}
+
+DLTensor Tensor1D(void* data, int64_t* shape, DLDataType dt) {
+  DLTensor t{};
+  t.data = data;
+  t.device = {kDLCPU, 0};
+  t.ndim = 1;
+  t.dtype = dt;
+  t.shape = shape;
+  return t;
+}
+
+KilnAny TensorArg(DLTensor* t) {
+  KilnAny a{};
+  a.type_index = kKilnDLTensorPtr;
+  a.v_ptr = t;
+  return a;
+}
+
+// B[i] = A[i] * 2 + 1 for i in [0, 16), with an argument-count check; `kind` picks serial/parallel.
+IRModule AxpyModule(ForKind kind) {
+  Entry e;
+  FlatArg a(e, 0, "A", 16, DataType::Float(32)), b(e, 1, "B", 16, DataType::Float(32));
+  Var i("i", DataType::Int(32));
+  Stmt store = BufferStore(b.buf,
+                           Add(Mul(BufferLoad(a.buf, {i}), FloatImm(DataType::Float(32), 2.0)),
+                               FloatImm(DataType::Float(32), 1.0)),
+                           {i});
+  Stmt loop = For(i, I32(0), I32(16), kind, store);
+  Stmt body = SeqStmt({AssertStmt(EQ(e.num_args, I32(2)), "TypeError", {String("Expected 2 arguments")}),
+                       a.Bind(e, 0, b.Bind(e, 1, loop))});
+  IRModule mod = IRModule::Make();
+  mod.Add(GlobalVar("axpy"), e.Make("axpy", body));
+  return mod;
+}
+
+void CheckAxpy(const runtime::KernelLibrary& lib, const KilnKernelEnv* env) {
+  std::vector<float> A(16), B(16, 0);
+  for (int i = 0; i < 16; ++i) A[i] = 0.5f * i - 3;
+  int64_t shape[1] = {16};
+  DLTensor ta = Tensor1D(A.data(), shape, {kDLFloat, 32, 1}), tb = Tensor1D(B.data(), shape, {kDLFloat, 32, 1});
+  KilnAny args[2] = {TensorArg(&ta), TensorArg(&tb)};
+  ASSERT_TRUE(lib.Call("axpy", args, 2, nullptr, env).ok());
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(B[i], A[i] * 2 + 1) << i;
+  absl::Status bad = lib.Call("axpy", args, 1, nullptr, env);
+  EXPECT_FALSE(bad.ok());
+  EXPECT_EQ(bad.message(), "TypeError: Expected 2 arguments");
+}
+
+TEST(CodegenCTest, SerialLoopThroughKernelAbi) {
+  auto lib = Build(AxpyModule(ForKind::kSerial), "axpy_serial");
+  ASSERT_NE(lib, nullptr);
+  EXPECT_EQ(lib->kernel_names(), std::vector<std::string>{"axpy"});
+  CheckAxpy(*lib, nullptr);
+}
+
+TEST(CodegenCTest, ParallelLoopRunsOnPoolAndSerially) {
+  auto lib = Build(AxpyModule(ForKind::kParallel), "axpy_parallel");
+  ASSERT_NE(lib, nullptr);
+  runtime::ThreadPool pool(3);
+  CheckAxpy(*lib, pool.env());
+  CheckAxpy(*lib, nullptr);
+}
+
+// Returns floordiv/floormod/truncdiv results and int8 wrap-around through tirx.ret.
+TEST(CodegenCTest, IntegerSemanticsAndReturn) {
+  Entry e;
+  Var x("x", DataType::Int(32)), y("y", DataType::Int(32));
+  PrimExpr fd = FloorDiv(x, y), fm = FloorMod(x, y), td = Div(x, y), tm = Mod(x, y);
+  // result = fd * 1000000 + (fm + 100) * 10000 + (td + 100) * 100 + (tm + 50)
+  PrimExpr combined = Add(Add(Add(Mul(fd, I32(1000000)), Mul(Add(fm, I32(100)), I32(10000))),
+                              Mul(Add(td, I32(100)), I32(100))),
+                          Add(tm, I32(50)));
+  Stmt body = LetStmt(x, Cast(DataType::Int(32), StructGet(DataType::Int(64), e.args, 0, StructField::kArgInt64)),
+                      LetStmt(y, Cast(DataType::Int(32), StructGet(DataType::Int(64), e.args, 1, StructField::kArgInt64)),
+                              Evaluate(Call(DataType::Int(32), Op("tirx.ret"), {combined}))));
+  IRModule mod = IRModule::Make();
+  mod.Add(GlobalVar("divs"), e.Make("divs", body));
+  auto lib = Build(mod, "divs");
+  ASSERT_NE(lib, nullptr);
+  auto run = [&](int64_t a, int64_t b) {
+    KilnAny args[2];
+    args[0].type_index = args[1].type_index = kKilnInt;
+    args[0].v_int64 = a;
+    args[1].v_int64 = b;
+    KilnAny result{};
+    EXPECT_TRUE(lib->Call("divs", args, 2, &result).ok());
+    EXPECT_EQ(result.type_index, kKilnInt);
+    return result.v_int64;
+  };
+  // -7 // 2 = -4, -7 % 2 = 1 (floor); trunc: -3, -1.
+  EXPECT_EQ(run(-7, 2), -4 * 1000000 + 101 * 10000 + 97 * 100 + 49);
+  EXPECT_EQ(run(7, -2), -4 * 1000000 + 99 * 10000 + 97 * 100 + 51);
+  EXPECT_EQ(run(7, 2), 3 * 1000000 + 101 * 10000 + 103 * 100 + 51);
+}
+
+TEST(CodegenCTest, Int8WrapsAndVectorStoresScalarize) {
+  Entry e;
+  FlatArg a(e, 0, "A", 8, DataType::Int(8)), b(e, 1, "B", 8, DataType::Int(8));
+  // B[ramp(0,1,8)] = A[ramp(0,1,8)] * broadcast(100) + broadcast(100): wraps in int8.
+  PrimExpr ramp = Ramp(I32(0), I32(1), 8);
+  PrimExpr c100 = Broadcast(IntImm(DataType::Int(8), 100), 8);
+  Stmt store = BufferStore(b.buf, Add(Mul(BufferLoad(a.buf, {ramp}), c100), c100), {ramp});
+  IRModule mod = IRModule::Make();
+  mod.Add(GlobalVar("wrap"), e.Make("wrap", a.Bind(e, 0, b.Bind(e, 1, store))));
+  auto lib = Build(mod, "wrap");
+  ASSERT_NE(lib, nullptr);
+  std::vector<int8_t> A = {0, 1, 2, -1, -2, 3, 127, -128}, B(8, 0);
+  int64_t shape[1] = {8};
+  DLTensor ta = Tensor1D(A.data(), shape, {kDLInt, 8, 1}), tb = Tensor1D(B.data(), shape, {kDLInt, 8, 1});
+  KilnAny args[2] = {TensorArg(&ta), TensorArg(&tb)};
+  ASSERT_TRUE(lib->Call("wrap", args, 2, nullptr).ok());
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(B[i], static_cast<int8_t>(static_cast<uint8_t>(A[i] * 100 + 100))) << i;
+}
+
+TEST(CodegenCTest, RejectsUnflattenedBuffers) {
+  Entry e;
+  Buffer b2 = Buffer::Make("C", {I32(4), I32(4)}, DataType::Float(32));
+  Stmt store = BufferStore(b2, FloatImm(DataType::Float(32), 0), {I32(0), I32(0)});
+  IRModule mod = IRModule::Make();
+  mod.Add(GlobalVar("bad"), e.Make("bad", AllocBuffer(b2, store)));
+  absl::StatusOr<std::string> src = GenerateC(mod);
+  ASSERT_FALSE(src.ok());
+  EXPECT_NE(src.status().message().find("not flattened"), std::string::npos) << src.status();
+}
+
+}  // namespace
+}  // namespace kiln::codegen

@@ -1,0 +1,55 @@
+#include "runtime/module.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+
+namespace kiln::runtime {
+
+absl::StatusOr<std::unique_ptr<KernelLibrary>> KernelLibrary::Load(const std::string& path) {
+  void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (h == nullptr) {
+    const char* err = dlerror();
+    return absl::InvalidArgumentError(absl::StrCat("cannot load kernel library ", path, ": ", err ? err : "?"));
+  }
+  std::unique_ptr<KernelLibrary> lib(new KernelLibrary());
+  lib->handle_ = h;
+  lib->path_ = path;
+  lib->last_error_ = reinterpret_cast<KilnLastErrorFn>(dlsym(h, KILN_LAST_ERROR_SYMBOL));
+  const char* table = static_cast<const char*>(dlsym(h, KILN_KERNEL_TABLE_SYMBOL));
+  if (lib->last_error_ == nullptr || table == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, " is not a kiln kernel library (it lacks ", KILN_LAST_ERROR_SYMBOL, " or ",
+                     KILN_KERNEL_TABLE_SYMBOL, ")"));
+  }
+  for (const char* p = table; *p != '\0'; p += lib->names_.back().size() + 1) lib->names_.emplace_back(p);
+  return lib;
+}
+
+KernelLibrary::~KernelLibrary() {
+  if (handle_ != nullptr) dlclose(handle_);
+}
+
+absl::StatusOr<KilnKernelFn> KernelLibrary::GetKernel(const std::string& name) const {
+  if (std::find(names_.begin(), names_.end(), name) == names_.end()) {
+    return absl::NotFoundError(absl::StrCat("kernel library ", path_, " has no kernel \"", name, "\""));
+  }
+  void* sym = dlsym(handle_, name.c_str());
+  if (sym == nullptr) return absl::NotFoundError(absl::StrCat("symbol ", name, " missing from ", path_));
+  return reinterpret_cast<KilnKernelFn>(sym);
+}
+
+absl::Status KernelLibrary::Call(const std::string& name, const KilnAny* args, int32_t num_args, KilnAny* result,
+                                 const KilnKernelEnv* env) const {
+  absl::StatusOr<KilnKernelFn> fn = GetKernel(name);
+  if (!fn.ok()) return fn.status();
+  KilnAny ignored;
+  int32_t rc = (*fn)(const_cast<KilnKernelEnv*>(env), args, num_args, result ? result : &ignored);
+  if (rc == 0) return absl::OkStatus();
+  const char* msg = last_error_();
+  return absl::InvalidArgumentError(msg != nullptr && *msg != '\0' ? msg : absl::StrCat(name, " failed"));
+}
+
+}  // namespace kiln::runtime

@@ -1,0 +1,91 @@
+#include "runtime/thread_pool.h"
+
+#include <algorithm>
+
+namespace kiln::runtime {
+namespace {
+int32_t EnvParallelFor(void* pool, int64_t n, KilnParallelBody body, void* closure) {
+  return static_cast<ThreadPool*>(pool)->ParallelFor(n, body, closure);
+}
+}  // namespace
+
+ThreadPool::ThreadPool(int num_threads) {
+  if (num_threads <= 0) num_threads = std::max(1u, std::thread::hardware_concurrency());
+  for (int i = 1; i < num_threads; ++i) workers_.emplace_back([this, i] { WorkerLoop(i); });
+  env_.parallel_for = &EnvParallelFor;
+  env_.pool = this;
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  work_cv_.notify_all();
+  for (std::thread& t : workers_) t.join();
+}
+
+namespace {
+// Chunk `index` of `parts` over [0, n).
+void Chunk(int64_t n, int parts, int index, int64_t* begin, int64_t* end) {
+  int64_t base = n / parts, rem = n % parts;
+  *begin = index * base + std::min<int64_t>(index, rem);
+  *end = *begin + base + (index < rem ? 1 : 0);
+}
+}  // namespace
+
+int32_t ThreadPool::ParallelFor(int64_t n, KilnParallelBody body, void* closure) {
+  if (n <= 0) return 0;
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    // Nested or concurrent use, or a single thread: run on the caller.
+    if (busy_ || workers_.empty() || n == 1) {
+      lock.unlock();
+      return body(0, n, closure);
+    }
+    busy_ = true;
+    n_ = n;
+    body_ = body;
+    closure_ = closure;
+    pending_ = static_cast<int>(workers_.size());
+    first_error_ = 0;
+    ++generation_;
+  }
+  work_cv_.notify_all();
+  int64_t b, e;
+  Chunk(n, num_threads(), 0, &b, &e);
+  int32_t rc = b < e ? body(b, e, closure) : 0;
+  std::unique_lock<std::mutex> lock(mu_);
+  done_cv_.wait(lock, [this] { return pending_ == 0; });
+  if (rc == 0) rc = first_error_;
+  busy_ = false;
+  return rc;
+}
+
+void ThreadPool::WorkerLoop(int index) {
+  uint64_t seen = 0;
+  while (true) {
+    int64_t n;
+    KilnParallelBody body;
+    void* closure;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      work_cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
+      if (stop_) return;
+      seen = generation_;
+      n = n_;
+      body = body_;
+      closure = closure_;
+    }
+    int64_t b, e;
+    Chunk(n, num_threads(), index, &b, &e);
+    int32_t rc = b < e ? body(b, e, closure) : 0;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (rc != 0 && first_error_ == 0) first_error_ = rc;
+      if (--pending_ == 0) done_cv_.notify_all();
+    }
+  }
+}
+
+}  // namespace kiln::runtime

@@ -1,0 +1,54 @@
+// A small fixed-size thread pool for the parallel loops of compiled kernels. Kernels reach it
+// through KilnKernelEnv (kernel_abi.h), so kernel libraries import no runtime symbols.
+#ifndef KILN_RUNTIME_THREAD_POOL_H_
+#define KILN_RUNTIME_THREAD_POOL_H_
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "runtime/kernel_abi.h"
+
+namespace kiln::runtime {
+
+class ThreadPool {
+ public:
+  // num_threads <= 0: std::thread::hardware_concurrency().
+  explicit ThreadPool(int num_threads = 0);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  int num_threads() const { return static_cast<int>(workers_.size()) + 1; }
+
+  // Splits [0, n) into one contiguous chunk per thread (the caller runs one) and returns the first
+  // non-zero chunk result. One ParallelFor at a time per pool; nested calls run serially.
+  int32_t ParallelFor(int64_t n, KilnParallelBody body, void* closure);
+
+  // The env to pass as `self` to kernels so their parallel loops use this pool.
+  const KilnKernelEnv* env() const { return &env_; }
+
+ private:
+  void WorkerLoop(int index);
+
+  std::vector<std::thread> workers_;
+  std::mutex mu_;
+  std::condition_variable work_cv_, done_cv_;
+  uint64_t generation_ = 0;
+  bool stop_ = false;
+  bool busy_ = false;
+  // The job in flight.
+  int64_t n_ = 0;
+  KilnParallelBody body_ = nullptr;
+  void* closure_ = nullptr;
+  int pending_ = 0;
+  int32_t first_error_ = 0;
+  KilnKernelEnv env_;
+};
+
+}  // namespace kiln::runtime
+
+#endif  // KILN_RUNTIME_THREAD_POOL_H_
