@@ -9,16 +9,18 @@
  * The entry checks every argument against the PrimFunc's signature as the TIR spec's buffer
  * binding rules say (type code, ndim, dtype, each shape dim against constants or symbolic vars,
  * strides compact unless the buffer declares strides, byte_offset vs elem_offset, data alignment,
- * device type) and returns 0 on success. On failure it returns -1 and leaves a message naming the
- * argument and the mismatch, readable through the library's `kiln_last_error()` (thread-local,
- * so concurrent calls do not mix messages). A PrimFunc return value (tirx.ret) is written to
- * `result`. `self` is a `const KilnKernelEnv*` (or NULL): the services the calling runtime lends
+ * device type) and returns 0 on success. On failure it returns -1 and sets `*result` to
+ * {kKilnErrorMessage, v_ptr = a NUL-terminated message naming the argument and the mismatch}; the
+ * message is a constant inside the library (valid while it is loaded). Keeping the error in the
+ * caller's result slot makes every call reentrant with no thread-local state, which also works
+ * for kernels JIT-compiled in process. A PrimFunc return value (tirx.ret) is written to `result`. `self` is a `const KilnKernelEnv*` (or NULL): the services the calling runtime lends
  * the kernel, today a parallel-for over its thread pool. With NULL, parallel loops run serially.
  *
  * KilnAny is layout-compatible with tvm-ffi's TVMFFIAny (16 bytes: type index, padding, 8-byte
  * payload), and the type indices below use the same numbers, so the calling sequence is the one
  * TVM's packed kernels use; only the error channel is kiln's own (no runtime symbol imports: a
- * kernel library is self-contained and loads with a plain dlopen()).
+ * kernel library is self-contained and loads with a plain dlopen()). A library also exports
+ * `kiln_kernel_names`, the list of its kernels.
  */
 #ifndef KILN_RUNTIME_KERNEL_ABI_H_
 #define KILN_RUNTIME_KERNEL_ABI_H_
@@ -40,6 +42,7 @@ enum KilnTypeIndex {
   kKilnDataType = 5,
   kKilnDevice = 6,
   kKilnDLTensorPtr = 7,
+  kKilnErrorMessage = 65, /* v_ptr: const char*, set by a failing kernel */
 };
 
 typedef struct {
@@ -64,10 +67,7 @@ typedef struct {
 
 typedef int32_t (*KilnKernelFn)(void* self, const KilnAny* args, int32_t num_args, KilnAny* result);
 
-/* Every kernel library exports these two symbols besides its kernels. */
-#define KILN_LAST_ERROR_SYMBOL "kiln_last_error"
-typedef const char* (*KilnLastErrorFn)(void);
-/* A NUL-separated, double-NUL-terminated list of the kernel names the library exports. */
+/* Every kernel library exports this symbol besides its kernels: a NUL-separated, double-NUL-terminated list of the kernel names the library exports. */
 #define KILN_KERNEL_TABLE_SYMBOL "kiln_kernel_names"
 
 #ifdef __cplusplus

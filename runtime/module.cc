@@ -17,12 +17,10 @@ absl::StatusOr<std::unique_ptr<KernelLibrary>> KernelLibrary::Load(const std::st
   std::unique_ptr<KernelLibrary> lib(new KernelLibrary());
   lib->handle_ = h;
   lib->path_ = path;
-  lib->last_error_ = reinterpret_cast<KilnLastErrorFn>(dlsym(h, KILN_LAST_ERROR_SYMBOL));
   const char* table = static_cast<const char*>(dlsym(h, KILN_KERNEL_TABLE_SYMBOL));
-  if (lib->last_error_ == nullptr || table == nullptr) {
+  if (table == nullptr) {
     return absl::InvalidArgumentError(
-        absl::StrCat(path, " is not a kiln kernel library (it lacks ", KILN_LAST_ERROR_SYMBOL, " or ",
-                     KILN_KERNEL_TABLE_SYMBOL, ")"));
+        absl::StrCat(path, " is not a kiln kernel library (it lacks ", KILN_KERNEL_TABLE_SYMBOL, ")"));
   }
   for (const char* p = table; *p != '\0'; p += lib->names_.back().size() + 1) lib->names_.emplace_back(p);
   return lib;
@@ -45,10 +43,16 @@ absl::Status KernelLibrary::Call(const std::string& name, const KilnAny* args, i
                                  const KilnKernelEnv* env) const {
   absl::StatusOr<KilnKernelFn> fn = GetKernel(name);
   if (!fn.ok()) return fn.status();
-  KilnAny ignored;
-  int32_t rc = (*fn)(const_cast<KilnKernelEnv*>(env), args, num_args, result ? result : &ignored);
+  return CallKernel(*fn, name, args, num_args, result, env);
+}
+
+absl::Status CallKernel(KilnKernelFn fn, const std::string& name, const KilnAny* args, int32_t num_args,
+                        KilnAny* result, const KilnKernelEnv* env) {
+  KilnAny local{};
+  KilnAny* out = result != nullptr ? result : &local;
+  int32_t rc = fn(const_cast<KilnKernelEnv*>(env), args, num_args, out);
   if (rc == 0) return absl::OkStatus();
-  const char* msg = last_error_();
+  const char* msg = out->type_index == kKilnErrorMessage ? static_cast<const char*>(out->v_ptr) : nullptr;
   return absl::InvalidArgumentError(msg != nullptr && *msg != '\0' ? msg : absl::StrCat(name, " failed"));
 }
 

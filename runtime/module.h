@@ -13,6 +13,10 @@
 
 namespace kiln::runtime {
 
+// Calls one kernel entry; a non-zero return becomes INVALID_ARGUMENT with the kernel's message.
+absl::Status CallKernel(KilnKernelFn fn, const std::string& name, const KilnAny* args, int32_t num_args,
+                        KilnAny* result, const KilnKernelEnv* env);
+
 class KernelLibrary {
  public:
   // dlopen()s `path` (RTLD_LOCAL: two libraries may export the same kernel names).
@@ -34,7 +38,6 @@ class KernelLibrary {
   KernelLibrary() = default;
   void* handle_ = nullptr;
   std::string path_;
-  KilnLastErrorFn last_error_ = nullptr;
   std::vector<std::string> names_;
 };
 

@@ -29,6 +29,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "compiler/ir/functor.h"
+#include "compiler/tir/analysis/free_vars.h"
 #include "compiler/tir/op/builtin.h"
 
 namespace kiln::codegen {
@@ -61,11 +62,10 @@ typedef struct {
   void* pool;
 } kiln_Env;
 
-static _Thread_local char kiln_error_buf[1024];
-const char* kiln_last_error(void) { return kiln_error_buf; }
-static int32_t kiln_fail(const char* msg) {
-  strncpy(kiln_error_buf, msg, sizeof(kiln_error_buf) - 1);
-  kiln_error_buf[sizeof(kiln_error_buf) - 1] = 0;
+// A failing kernel leaves its (constant) message in the caller's result slot.
+static int32_t kiln_fail(kiln_Any* result, const char* msg) {
+  result->type_index = 65;
+  result->u.v_ptr = (void*)msg;
   return -1;
 }
 
@@ -187,48 +187,6 @@ std::string MathName(const std::string& op, DataType t) {
   return t.bits() == 64 ? it->second : it->second + "f";
 }
 
-class FreeVarCollector : public StmtExprVisitor {
- public:
-  std::vector<const VarNode*> order;
-  std::unordered_set<const VarNode*> defined, seen;
-
-  void VisitExpr_(const VarNode* op) override { Use(op); }
-  void VisitExpr_(const SizeVarNode* op) override { Use(op); }
-  void VisitExpr_(const LetNode* op) override {
-    defined.insert(op->var.get());
-    StmtExprVisitor::VisitExpr_(op);
-  }
-  void VisitExpr_(const BufferLoadNode* op) override {
-    Use(op->buffer->data.get());
-    StmtExprVisitor::VisitExpr_(op);
-  }
-  void VisitStmt_(const BufferStoreNode* op) override {
-    Use(op->buffer->data.get());
-    StmtExprVisitor::VisitStmt_(op);
-  }
-  void VisitStmt_(const LetStmtNode* op) override {
-    VisitExpr(op->value);
-    defined.insert(op->var.get());
-    VisitStmt(op->body);
-  }
-  void VisitStmt_(const ForNode* op) override {
-    defined.insert(op->loop_var.get());
-    StmtExprVisitor::VisitStmt_(op);
-  }
-  void VisitStmt_(const AllocBufferNode* op) override {
-    defined.insert(op->buffer->data.get());
-    for (const PrimExpr& e : op->buffer->shape) VisitExpr(e);
-    StmtExprVisitor::VisitStmt_(op);
-  }
-
- private:
-  void Use(const VarNode* v) {
-    if (defined.count(v) || seen.count(v)) return;
-    seen.insert(v);
-    order.push_back(v);
-  }
-};
-
 class CodegenC : public ExprFunctor<std::string(const PrimExpr&)>, public StmtFunctor<void(const Stmt&)> {
  public:
   absl::StatusOr<std::string> Run(const IRModule& mod) {
@@ -288,6 +246,7 @@ class CodegenC : public ExprFunctor<std::string(const PrimExpr&)>, public StmtFu
       std::vector<std::string> params;
       for (const Var& v : f->params) params.push_back(absl::StrCat(CType(v.dtype()), " ", Name(v.get())));
       params.push_back("kiln_Arena* arena");
+      params.push_back("kiln_Any* result");
       ret_type_ = f->ret_type.defined() && f->ret_type.as<PrimTypeNode>() ? f->ret_type.as<PrimTypeNode>()->dtype : DataType::Int(32);
       sig = absl::StrCat("static ", CType(ret_type_), " ", fname_, "(", absl::StrJoin(params, ", "), ")");
       *protos << sig << ";\n";
@@ -546,7 +505,7 @@ class CodegenC : public ExprFunctor<std::string(const PrimExpr&)>, public StmtFu
     HoistLets(op->condition);
     std::string msg = op->error_kind + ": ";
     for (const String& part : op->message_parts) msg += part.str();
-    Line(absl::StrCat("if (!(", VisitExpr(op->condition), ")) { rc = kiln_fail(", Quote(msg), "); goto kiln_exit; }"));
+    Line(absl::StrCat("if (!(", VisitExpr(op->condition), ")) { rc = kiln_fail(result, ", Quote(msg), "); goto kiln_exit; }"));
     if (op->body.defined()) VisitStmt(op->body);
   }
   void VisitStmt_(const BufferStoreNode* op) override {
@@ -592,22 +551,21 @@ class CodegenC : public ExprFunctor<std::string(const PrimExpr&)>, public StmtFu
       Fail("parallel loops are only supported in packed entries");
       return;
     }
-    FreeVarCollector fv;
-    fv.defined.insert(op->loop_var.get());
-    fv.VisitStmt(op->body);
-    fv.VisitExpr(op->min);
+    std::vector<Var> captured = tir::FreeVars(GetRef<Stmt>(op));
     std::string id = absl::StrCat(fname_, "_par", outlined_++);
     std::string v = Name(op->loop_var.get());
     std::string t = CType(op->loop_var.dtype());
     std::ostringstream decl;
     decl << "typedef struct {";
-    for (const VarNode* x : fv.order) decl << " " << CType(x->dtype) << " " << Name(x) << ";";
-    decl << " void* self; } " << id << "_closure;\n";
+    for (const Var& x : captured) decl << " " << CType(x.dtype()) << " " << Name(x.get()) << ";";
+    decl << " void* self; kiln_Any* result; } " << id << "_closure;\n";
     decl << "static int32_t " << id << "(int64_t begin, int64_t end, void* closure_) {\n";
     decl << "  " << id << "_closure* c = (" << id << "_closure*)closure_;\n";
     decl << "  kiln_Arena arena_storage = {0};\n  kiln_Arena* arena = &arena_storage;\n";
-    decl << "  void* self = c->self;\n  (void)self;\n";
-    for (const VarNode* x : fv.order) decl << "  " << CType(x->dtype) << " " << Name(x) << " = c->" << Name(x) << ";\n";
+    decl << "  void* self = c->self;\n  (void)self;\n  kiln_Any* result = c->result;\n";
+    for (const Var& x : captured) {
+      decl << "  " << CType(x.dtype()) << " " << Name(x.get()) << " = c->" << Name(x.get()) << ";\n";
+    }
     decl << "  int32_t rc = 0;\n";
     decl << "  for (int64_t it = begin; it < end; ++it) {\n";
     // Generate the body into the outlined function, then restore the caller's buffer.
@@ -631,8 +589,8 @@ class CodegenC : public ExprFunctor<std::string(const PrimExpr&)>, public StmtFu
     Line("{");
     ++indent_;
     std::string init;
-    for (const VarNode* x : fv.order) init += Name(x) + ", ";
-    Line(absl::StrCat(id, "_closure c = {", init, "self};"));
+    for (const Var& x : captured) init += Name(x.get()) + ", ";
+    Line(absl::StrCat(id, "_closure c = {", init, "self, result};"));
     Line(absl::StrCat("int64_t n = (int64_t)(", VisitExpr(op->extent), ");"));
     Line("kiln_Env* env = (kiln_Env*)self;");
     Line(absl::StrCat("rc = (env && env->parallel_for) ? env->parallel_for(env->pool, n, ", id, ", &c) : ", id,
@@ -725,7 +683,7 @@ class CodegenC : public ExprFunctor<std::string(const PrimExpr&)>, public StmtFu
       VisitStmt(op->body);
     } else {
       Line(absl::StrCat("void* ", name, " = kiln_arena_alloc(arena, ", size_expr, ");"));
-      Line(absl::StrCat("if (", name, " == NULL) { rc = kiln_fail(\"MemoryError: cannot allocate ", b->name,
+      Line(absl::StrCat("if (", name, " == NULL) { rc = kiln_fail(result, \"MemoryError: cannot allocate ", b->name,
                         "\"); goto kiln_exit; }"));
       VisitStmt(op->body);
       Line("kiln_arena_pop(arena);");
@@ -755,6 +713,7 @@ std::string CodegenC::VisitExpr_(const CallNode* op) {
     std::vector<std::string> args;
     for (const PrimExpr& a : op->args) args.push_back(VisitExpr(a));
     args.push_back("arena");
+    args.push_back("result");
     auto it = funcs_.find(gv->name);
     std::string callee = it != funcs_.end() ? Symbol(gv->name, it->second) : gv->name;
     return absl::StrCat(callee, "(", absl::StrJoin(args, ", "), ")");
