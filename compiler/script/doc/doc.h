@@ -107,7 +107,7 @@ struct WithItem {
 
 // A comment on its own line, kept so the printer/parser can see "# with T.sblock("root"):".
 struct Comment {
-  std::string text;  // without the leading '#'
+  std::string text;  // without the leading '#' and one space after it (the writer adds "# ")
   Pos pos;
 };
 

@@ -400,15 +400,14 @@ TEST(ReaderTest, CorpusRoundTripAndFixedPoint) {
   }
   ASSERT_GT(files.size(), 100u);
   size_t bytes = 0;
-  double read_seconds = 0;
+  std::vector<std::string> sources;
   for (const auto& f : files) {
     SCOPED_TRACE(f.string());
     std::string src = Slurp(f);
     bytes += src.size();
-    auto t0 = std::chrono::steady_clock::now();
     absl::StatusOr<Module> m1 = Read(src, f.string());
-    read_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     ASSERT_TRUE(m1.ok()) << m1.status();
+    sources.push_back(std::move(src));
     std::string text = Write(*m1);
     absl::StatusOr<Module> m2 = Read(text, "written.py");
     ASSERT_TRUE(m2.ok()) << m2.status() << "\n" << text;
@@ -416,6 +415,11 @@ TEST(ReaderTest, CorpusRoundTripAndFixedPoint) {
     EXPECT_TRUE(StructurallyEqual(*m1, *m2, &why)) << why << "\n" << text;
     EXPECT_EQ(Write(*m2), text);
   }
+  // Throughput, on a second (warm) pass.
+  auto t0 = std::chrono::steady_clock::now();
+  for (const std::string& src : sources) ASSERT_TRUE(Read(src, "corpus.py").ok());
+  double read_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("read %zu corpus files (%zu bytes) in %.2f ms\n", files.size(), bytes,
               read_seconds * 1e3);
   // Well under 50 ms for the whole corpus (generous bound for loaded CI machines).

@@ -110,6 +110,7 @@ class Tokenizer {
            PosAt(bad, bad + 1));
       return std::move(out_);
     }
+    out_.tokens.reserve(src_.size() / 4 + 16);  // typical density; avoids regrowth copies
     while (Step()) {
     }
     return std::move(out_);
@@ -298,7 +299,7 @@ class Tokenizer {
     if (IsDigit(c) || (c == '.' && IsDigit(At(pos_ + 1)))) return Number();
     if (c == '\'' || c == '"') return String(pos_);
     for (absl::string_view op : kOps) {
-      if (src_.substr(pos_, op.size()) == op) return Operator(op);
+      if (op[0] == c && src_.substr(pos_, op.size()) == op) return Operator(op);
     }
     size_t e = pos_ + 1;
     while (!AtEnd(e) && (static_cast<unsigned char>(src_[e]) & 0xC0) == 0x80) ++e;

@@ -575,48 +575,15 @@ class Writer {
 std::string FormatFloat(double value) {
   if (std::isnan(value)) return "float(\"nan\")";
   if (std::isinf(value)) return value > 0 ? "1e999" : "-1e999";
-  char buf[64];
-  // Shortest digits that round-trip, in d.ddde±x form; then laid out as Python's repr does.
-  auto res = std::to_chars(buf, buf + sizeof(buf), value, std::chars_format::scientific);
-  std::string sci(buf, res.ptr);
-  std::string sign;
-  if (sci[0] == '-') {
-    sign = "-";
-    sci.erase(0, 1);
+  char buf[512];
+  // TVM's printer: integral values in fixed notation with one decimal ("1.0", "-3.0"), all others
+  // with 17 significant digits (%.17g), which reads back to the same double.
+  if (std::nearbyint(value) == value) {
+    std::snprintf(buf, sizeof(buf), "%.1f", value);
+  } else {
+    std::snprintf(buf, sizeof(buf), "%.17g", value);
   }
-  size_t epos = sci.find('e');
-  int exp = std::atoi(sci.c_str() + epos + 1);
-  std::string digits;
-  for (size_t i = 0; i < epos; ++i) {
-    if (sci[i] != '.') digits.push_back(sci[i]);
-  }
-  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
-  std::string out = sign;
-  if (exp >= -4 && exp < 16) {
-    if (exp < 0) {
-      out += "0.";
-      out.append(static_cast<size_t>(-exp - 1), '0');
-      out += digits;
-    } else if (static_cast<int>(digits.size()) <= exp + 1) {
-      out += digits;
-      out.append(static_cast<size_t>(exp + 1 - digits.size()), '0');
-      out += ".0";
-    } else {
-      out += digits.substr(0, exp + 1);
-      out += ".";
-      out += digits.substr(exp + 1);
-    }
-    return out;
-  }
-  out += digits.substr(0, 1);
-  if (digits.size() > 1) {
-    out += ".";
-    out += digits.substr(1);
-  }
-  char ebuf[16];
-  std::snprintf(ebuf, sizeof(ebuf), "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
-  out += ebuf;
-  return out;
+  return buf;
 }
 
 std::string QuoteString(const std::string& value) {

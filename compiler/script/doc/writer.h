@@ -21,8 +21,9 @@ std::string Write(const Module& module, const WriteOptions& options = {});
 // One expression, as it would appear on the right-hand side of an assignment.
 std::string WriteExpr(const Expr& expr, const WriteOptions& options = {});
 
-// Python's repr() of a float (shortest text that reads back to the same double): "1.0", "0.1",
-// "1e-05", "1.5e+300". Infinities and NaN have no literal; they are written as "1e999",
+// A float as TVM's printer writes it: integral values in fixed notation with one decimal ("1.0",
+// "1e16" as "10000000000000000.0"), others with 17 significant digits ("0.10000000000000001",
+// "1.0000000000000001e-05"); either reads back to the same double. Infinities and NaN have no literal; they are written as "1e999",
 // "-1e999" and "float(\"nan\")".
 std::string FormatFloat(double value);
 

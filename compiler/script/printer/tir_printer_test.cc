@@ -278,7 +278,7 @@ TEST(TirPrinterTest, Expressions) {
   EXPECT_EQ(Print(IntImm(i64, 128)), "T.int64(128)");
   EXPECT_EQ(Print(IntImm(DataType::Int(8), -3)), "T.int8(-3)");
   EXPECT_EQ(Print(FloatImm(DataType::Float(16), 0.5)), "T.float16(0.5)");
-  EXPECT_EQ(Print(FloatImm(f32, 1e-05)), "T.float32(1e-05)");
+  EXPECT_EQ(Print(FloatImm(f32, 1e-05)), "T.float32(1.0000000000000001e-05)");
   EXPECT_EQ(Print(True()), "T.bool(True)");
   EXPECT_EQ(Print(Div(x, y)), "T.truncdiv(x, y)");
   EXPECT_EQ(Print(Mod(x, y)), "T.truncmod(x, y)");
