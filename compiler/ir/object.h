@@ -25,7 +25,7 @@ enum class NodeKind : uint16_t {
   // containers
   kArray, kMap, kString,
   // shared IR
-  kSpanNode, kRange, kOp, kGlobalVar, kDictAttrs, kIRModule, kGlobalInfo,
+  kRange, kOp, kGlobalVar, kIRModule, kGlobalInfo,
   // types
   kPrimType, kPointerType, kTupleType, kFuncType, kTensorType, kShapeType, kAnyType, kPackedFuncType,
   // TIR expressions

@@ -44,8 +44,13 @@ struct FieldInfo {
   FieldKind kind;
   void* addr;
   uint32_t flags;
-  RefAccepts accepts;  // kRef only
+  RefAccepts accepts;     // kRef only
+  int32_t enum_max = -1;  // for enum fields: the largest valid value (deserializers check it)
 };
+
+// The largest value of a reflected enum; specialized next to each enum's definition.
+template <typename E>
+struct EnumRange;
 
 template <typename T, typename = void>
 struct RefTraits {
@@ -93,7 +98,7 @@ class FieldVisitor {
   template <typename E, typename std::enable_if_t<std::is_enum_v<E>, int> = 0>
   void Visit(const char* n, E* v, uint32_t f = 0) {
     static_assert(sizeof(E) == sizeof(int32_t), "reflected enums are int32_t");
-    Add(n, FieldKind::kInt32, v, f);
+    fields_.push_back({n, FieldKind::kInt32, v, f, nullptr, static_cast<int32_t>(EnumRange<E>::kMax)});
   }
   template <typename T, typename std::enable_if_t<std::is_base_of_v<ObjectRef, T>, int> = 0>
   void Visit(const char* n, T* v, uint32_t f = 0) {

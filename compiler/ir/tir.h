@@ -11,6 +11,10 @@
 namespace kiln::ir {
 
 enum class BufferKind : int32_t { kDefault = 0, kAutoBroadcast = 1 };
+template <>
+struct EnumRange<BufferKind> {
+  static constexpr BufferKind kMax = BufferKind::kAutoBroadcast;
+};
 
 // A typed view of memory: data pointer, element dtype, shape, strides (empty = compact row
 // major) and element offset. Identity matters, like Var.
@@ -106,6 +110,10 @@ class MatchBufferRegion : public ObjectRef {
 enum class IterVarType : int32_t {
   kDataPar = 0, kThreadIndex = 1, kCommReduce = 2, kOrdered = 3, kOpaque = 4,
   kUnrolled = 5, kVectorized = 6, kParallelized = 7, kTensorized = 8,
+};
+template <>
+struct EnumRange<IterVarType> {
+  static constexpr IterVarType kMax = IterVarType::kTensorized;
 };
 
 class IterVarNode : public SpannedNode {
@@ -231,6 +239,10 @@ class BufferStore : public Stmt {
 };
 
 enum class ForKind : int32_t { kSerial = 0, kParallel = 1, kVectorized = 2, kUnrolled = 3, kThreadBinding = 4 };
+template <>
+struct EnumRange<ForKind> {
+  static constexpr ForKind kMax = ForKind::kThreadBinding;
+};
 const char* ForKindName(ForKind k);
 
 class ForNode : public StmtNode {
