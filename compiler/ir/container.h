@@ -85,11 +85,11 @@ class Array : public ObjectRef {
 
   ArrayNode* Mutable() {
     if (!data_) {
-      data_ = ObjectPtr<Object>(make_object<ArrayNode>().release());
+      data_ = ObjectPtr<Object>(std::move(make_object<ArrayNode>()));
     } else if (!data_->unique()) {
       auto n = make_object<ArrayNode>();
       n->data = node()->data;
-      data_ = ObjectPtr<Object>(n.release());
+      data_ = ObjectPtr<Object>(std::move(n));
     }
     return static_cast<ArrayNode*>(data_.get());
   }
@@ -148,11 +148,11 @@ class Map : public ObjectRef {
 
   MapNode* Mutable() {
     if (!data_) {
-      data_ = ObjectPtr<Object>(make_object<MapNode>().release());
+      data_ = ObjectPtr<Object>(std::move(make_object<MapNode>()));
     } else if (!data_->unique()) {
       auto n = make_object<MapNode>();
       n->data = node()->data;
-      data_ = ObjectPtr<Object>(n.release());
+      data_ = ObjectPtr<Object>(std::move(n));
     }
     return static_cast<MapNode*>(data_.get());
   }

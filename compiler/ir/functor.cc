@@ -164,7 +164,7 @@ BufferRegion StmtExprMutator::VisitBufferRegion(const BufferRegion& br) {
     auto n = CloneNode(*op);                                        \
     n->a = std::move(a);                                            \
     n->b = std::move(b);                                            \
-    return PrimExpr(ObjectPtr<Object>(n.release()));                \
+    return PrimExpr(ObjectPtr<Object>(std::move(n)));                \
   }
 KILN_MUTATE_BINARY(Add) KILN_MUTATE_BINARY(Sub) KILN_MUTATE_BINARY(Mul) KILN_MUTATE_BINARY(Div)
 KILN_MUTATE_BINARY(Mod) KILN_MUTATE_BINARY(FloorDiv) KILN_MUTATE_BINARY(FloorMod) KILN_MUTATE_BINARY(Min)
@@ -179,7 +179,7 @@ template <typename Node, typename Ref, typename F>
 Ref Rebuild(const Node* op, F&& edit) {
   auto n = CloneNode(*op);
   edit(n.get());
-  return Ref(ObjectPtr<Object>(n.release()));
+  return Ref(ObjectPtr<Object>(std::move(n)));
 }
 }  // namespace
 

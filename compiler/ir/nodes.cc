@@ -13,7 +13,7 @@ void MapNode::VisitFields(FieldVisitor*) {}
 String::String(std::string s) {
   auto n = make_object<StringNode>();
   n->value = std::move(s);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 String::String(const char* s) : String(std::string(s)) {}
 
@@ -24,7 +24,7 @@ std::string Span::ToString() const {
 
 namespace {
 template <typename NodeT, typename RefT>
-RefT Wrap(ObjectPtr<NodeT> n) { return RefT(ObjectPtr<Object>(n.release())); }
+RefT Wrap(ObjectPtr<NodeT> n) { return RefT(ObjectPtr<Object>(std::move(n))); }
 }  // namespace
 
 PrimExpr::PrimExpr(int value) : PrimExpr(IntImm(DataType::Int(32), value)) {}
@@ -46,50 +46,50 @@ PrimType::PrimType(DataType dtype, PrimExpr value) {
   auto n = make_object<PrimTypeNode>();
   n->dtype = dtype;
   n->value = std::move(value);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 PointerType::PointerType(Type element_type, std::string storage_scope) {
   auto n = make_object<PointerTypeNode>();
   n->element_type = std::move(element_type);
   n->storage_scope = std::move(storage_scope);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 TupleType::TupleType(Array<Type> fields) {
   auto n = make_object<TupleTypeNode>();
   n->fields = std::move(fields);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 FuncType::FuncType(Array<Type> params, Type ret, bool purity) {
   auto n = make_object<FuncTypeNode>();
   n->params = std::move(params);
   n->ret = std::move(ret);
   n->purity = purity;
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 TensorType::TensorType(Array<PrimExpr> shape, DataType dtype) {
   auto n = make_object<TensorTypeNode>();
   n->ndim = static_cast<int32_t>(shape.size());
   n->shape = relax::ShapeExpr(std::move(shape));
   n->dtype = dtype;
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 TensorType::TensorType(DataType dtype, int ndim) {
   auto n = make_object<TensorTypeNode>();
   n->dtype = dtype;
   n->ndim = ndim;
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 ShapeType::ShapeType(Array<PrimExpr> values) {
   auto n = make_object<ShapeTypeNode>();
   n->ndim = static_cast<int32_t>(values.size());
   n->values = std::move(values);
   n->values_known = true;
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 ShapeType::ShapeType(int ndim) {
   auto n = make_object<ShapeTypeNode>();
   n->ndim = ndim;
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 AnyType AnyType::Make() { return Wrap<AnyTypeNode, AnyType>(make_object<AnyTypeNode>()); }
 PackedFuncType PackedFuncType::Make() {
@@ -102,7 +102,7 @@ Var::Var(std::string name, DataType dtype, Span span) {
   n->name = std::move(name);
   n->dtype = dtype;
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 Var::Var(std::string name, Type ty, Span span) {
   auto n = make_object<VarNode>();
@@ -116,42 +116,42 @@ Var::Var(std::string name, Type ty, Span span) {
   }
   n->ty = std::move(ty);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 SizeVar::SizeVar(std::string name, DataType dtype, Span span) {
   auto n = make_object<SizeVarNode>();
   n->name = std::move(name);
   n->dtype = dtype;
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 IntImm::IntImm(DataType dtype, int64_t value, Span span) {
   auto n = make_object<IntImmNode>();
   n->dtype = dtype;
   n->value = value;
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 FloatImm::FloatImm(DataType dtype, double value, Span span) {
   auto n = make_object<FloatImmNode>();
   n->dtype = dtype;
   n->value = value;
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 StringImm::StringImm(std::string value, Span span) {
   auto n = make_object<StringImmNode>();
   n->dtype = DataType::Handle();
   n->value = std::move(value);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 Cast::Cast(DataType dtype, PrimExpr value, Span span) {
   auto n = make_object<CastNode>();
   n->dtype = dtype;
   n->value = std::move(value);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 
 #define KILN_BINARY_CTOR(Name)                                                     \
@@ -161,7 +161,7 @@ Cast::Cast(DataType dtype, PrimExpr value, Span span) {
     n->a = std::move(a);                                                           \
     n->b = std::move(b);                                                           \
     n->span = std::move(span);                                                     \
-    data_ = ObjectPtr<Object>(n.release());                                        \
+    data_ = ObjectPtr<Object>(std::move(n));                                        \
   }
 KILN_BINARY_CTOR(Add)
 KILN_BINARY_CTOR(Sub)
@@ -187,7 +187,7 @@ Not::Not(PrimExpr a, Span span) {
   n->dtype = a.dtype();
   n->a = std::move(a);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 Select::Select(PrimExpr condition, PrimExpr true_value, PrimExpr false_value, Span span) {
   auto n = make_object<SelectNode>();
@@ -196,7 +196,7 @@ Select::Select(PrimExpr condition, PrimExpr true_value, PrimExpr false_value, Sp
   n->true_value = std::move(true_value);
   n->false_value = std::move(false_value);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 Ramp::Ramp(PrimExpr base, PrimExpr stride, int lanes, Span span) {
   auto n = make_object<RampNode>();
@@ -205,7 +205,7 @@ Ramp::Ramp(PrimExpr base, PrimExpr stride, int lanes, Span span) {
   n->stride = std::move(stride);
   n->lanes = lanes;
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 Broadcast::Broadcast(PrimExpr value, int lanes, Span span) {
   auto n = make_object<BroadcastNode>();
@@ -213,7 +213,7 @@ Broadcast::Broadcast(PrimExpr value, int lanes, Span span) {
   n->value = std::move(value);
   n->lanes = lanes;
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 Shuffle::Shuffle(Array<PrimExpr> vectors, Array<PrimExpr> indices, Span span) {
   auto n = make_object<ShuffleNode>();
@@ -222,7 +222,7 @@ Shuffle::Shuffle(Array<PrimExpr> vectors, Array<PrimExpr> indices, Span span) {
   n->vectors = std::move(vectors);
   n->indices = std::move(indices);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 Let::Let(Var var, PrimExpr value, PrimExpr body, Span span) {
   auto n = make_object<LetNode>();
@@ -231,18 +231,18 @@ Let::Let(Var var, PrimExpr value, PrimExpr body, Span span) {
   n->value = std::move(value);
   n->body = std::move(body);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 Op::Op(std::string name) {
   auto n = make_object<OpNode>();
   n->name = std::move(name);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 GlobalVar::GlobalVar(std::string name, Span span) {
   auto n = make_object<GlobalVarNode>();
   n->name = std::move(name);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 Call::Call(DataType dtype, Expr op, Array<PrimExpr> args, Span span) {
   auto n = make_object<CallNode>();
@@ -250,14 +250,14 @@ Call::Call(DataType dtype, Expr op, Array<PrimExpr> args, Span span) {
   n->op = std::move(op);
   n->args = std::move(args);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 Range::Range(PrimExpr min, PrimExpr extent, Span span) {
   auto n = make_object<RangeNode>();
   n->min = std::move(min);
   n->extent = std::move(extent);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 
 // ---- TIR buffers and statements ----
@@ -277,7 +277,7 @@ Buffer Buffer::Make(std::string name, Array<PrimExpr> shape, DataType dtype, std
   n->shape = std::move(shape);
   n->name = std::move(name);
   n->span = std::move(span);
-  return Buffer(ObjectPtr<Object>(n.release()));
+  return Buffer(ObjectPtr<Object>(std::move(n)));
 }
 
 BufferLoad::BufferLoad(Buffer buffer, Array<PrimExpr> indices, Span span) {
@@ -287,13 +287,13 @@ BufferLoad::BufferLoad(Buffer buffer, Array<PrimExpr> indices, Span span) {
   n->buffer = std::move(buffer);
   n->indices = std::move(indices);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 BufferRegion::BufferRegion(Buffer buffer, Array<Range> region) {
   auto n = make_object<BufferRegionNode>();
   n->buffer = std::move(buffer);
   n->region = std::move(region);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 BufferRegion BufferRegion::FullRegion(Buffer buffer) {
   Array<Range> region;
@@ -304,7 +304,7 @@ MatchBufferRegion::MatchBufferRegion(Buffer buffer, BufferRegion source) {
   auto n = make_object<MatchBufferRegionNode>();
   n->buffer = std::move(buffer);
   n->source = std::move(source);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 IterVar::IterVar(Range dom, Var var, IterVarType type, std::string thread_tag, Span span) {
   auto n = make_object<IterVarNode>();
@@ -313,7 +313,7 @@ IterVar::IterVar(Range dom, Var var, IterVarType type, std::string thread_tag, S
   n->iter_type = type;
   n->thread_tag = std::move(thread_tag);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 LetStmt::LetStmt(Var var, PrimExpr value, Stmt body, Span span) {
   auto n = make_object<LetStmtNode>();
@@ -321,7 +321,7 @@ LetStmt::LetStmt(Var var, PrimExpr value, Stmt body, Span span) {
   n->value = std::move(value);
   n->body = std::move(body);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 AttrStmt::AttrStmt(ObjectRef node, std::string attr_key, PrimExpr value, Stmt body, Span span) {
   auto n = make_object<AttrStmtNode>();
@@ -330,7 +330,7 @@ AttrStmt::AttrStmt(ObjectRef node, std::string attr_key, PrimExpr value, Stmt bo
   n->value = std::move(value);
   n->body = std::move(body);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 AssertStmt::AssertStmt(PrimExpr condition, std::string error_kind, Array<String> message_parts,
                        Stmt body, Span span) {
@@ -340,7 +340,7 @@ AssertStmt::AssertStmt(PrimExpr condition, std::string error_kind, Array<String>
   n->message_parts = std::move(message_parts);
   n->body = std::move(body);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 BufferStore::BufferStore(Buffer buffer, PrimExpr value, Array<PrimExpr> indices, Span span) {
   auto n = make_object<BufferStoreNode>();
@@ -348,7 +348,7 @@ BufferStore::BufferStore(Buffer buffer, PrimExpr value, Array<PrimExpr> indices,
   n->value = std::move(value);
   n->indices = std::move(indices);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 const char* ForKindName(ForKind k) {
   switch (k) {
@@ -371,24 +371,24 @@ For::For(Var loop_var, PrimExpr min, PrimExpr extent, ForKind kind, Stmt body, I
   n->thread_binding = std::move(thread_binding);
   n->annotations = std::move(annotations);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 While::While(PrimExpr condition, Stmt body, Span span) {
   auto n = make_object<WhileNode>();
   n->condition = std::move(condition);
   n->body = std::move(body);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 Break Break::Make(Span span) {
   auto n = make_object<BreakNode>();
   n->span = std::move(span);
-  return Break(ObjectPtr<Object>(n.release()));
+  return Break(ObjectPtr<Object>(std::move(n)));
 }
 Continue Continue::Make(Span span) {
   auto n = make_object<ContinueNode>();
   n->span = std::move(span);
-  return Continue(ObjectPtr<Object>(n.release()));
+  return Continue(ObjectPtr<Object>(std::move(n)));
 }
 IfThenElse::IfThenElse(PrimExpr condition, Stmt then_case, Stmt else_case, Span span) {
   auto n = make_object<IfThenElseNode>();
@@ -396,13 +396,13 @@ IfThenElse::IfThenElse(PrimExpr condition, Stmt then_case, Stmt else_case, Span 
   n->then_case = std::move(then_case);
   n->else_case = std::move(else_case);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 SeqStmt::SeqStmt(Array<Stmt> seq, Span span) {
   auto n = make_object<SeqStmtNode>();
   n->seq = std::move(seq);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 Stmt SeqStmt::Flatten(const std::vector<Stmt>& seq) {
   Array<Stmt> flat;
@@ -422,7 +422,7 @@ Evaluate::Evaluate(PrimExpr value, Span span) {
   auto n = make_object<EvaluateNode>();
   n->value = std::move(value);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 AllocBuffer::AllocBuffer(Buffer buffer, Stmt body, Map<String, ObjectRef> annotations, Span span) {
   auto n = make_object<AllocBufferNode>();
@@ -430,14 +430,14 @@ AllocBuffer::AllocBuffer(Buffer buffer, Stmt body, Map<String, ObjectRef> annota
   n->body = std::move(body);
   n->annotations = std::move(annotations);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 DeclBuffer::DeclBuffer(Buffer buffer, Stmt body, Span span) {
   auto n = make_object<DeclBufferNode>();
   n->buffer = std::move(buffer);
   n->body = std::move(body);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 SBlockRealize::SBlockRealize(Array<PrimExpr> iter_values, PrimExpr predicate, SBlock block, Span span) {
   auto n = make_object<SBlockRealizeNode>();
@@ -445,7 +445,7 @@ SBlockRealize::SBlockRealize(Array<PrimExpr> iter_values, PrimExpr predicate, SB
   n->predicate = std::move(predicate);
   n->block = std::move(block);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 PrimFunc::PrimFunc(Array<Var> params, Stmt body, Type ret_type, Map<Var, Buffer> buffer_map,
                    Map<String, ObjectRef> attrs, Span span) {
@@ -456,7 +456,7 @@ PrimFunc::PrimFunc(Array<Var> params, Stmt body, Type ret_type, Map<Var, Buffer>
   n->buffer_map = std::move(buffer_map);
   n->attrs = std::move(attrs);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 
 // ---- module ----
@@ -464,9 +464,9 @@ GlobalInfo::GlobalInfo(std::string kind, Map<String, ObjectRef> attrs) {
   auto n = make_object<GlobalInfoNode>();
   n->kind = std::move(kind);
   n->attrs = std::move(attrs);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
-IRModule IRModule::Make() { return IRModule(ObjectPtr<Object>(make_object<IRModuleNode>().release())); }
+IRModule IRModule::Make() { return IRModule(ObjectPtr<Object>(std::move(make_object<IRModuleNode>()))); }
 void IRModule::Add(const GlobalVar& gv, const BaseFunc& func) {
   IRModuleNode* n = CopyOnWrite();
   for (size_t i = 0; i < n->functions.size(); ++i) {
@@ -499,7 +499,7 @@ DataflowVar::DataflowVar(std::string name, Type ty, Span span) {
   n->dtype = DataType::Void();
   n->ty = std::move(ty);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 int64_t ConstantNode::NumElements() const {
   int64_t n = 1;
@@ -517,44 +517,44 @@ Constant::Constant(DataType dtype, std::vector<int64_t> shape, std::string data,
   n->data = std::move(data);
   n->ty = TensorType(dims, dtype);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 Tuple::Tuple(Array<Expr> fields, Span span) {
   auto n = make_object<TupleNode>();
   n->fields = std::move(fields);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 TupleGetItem::TupleGetItem(Expr tuple, int index, Span span) {
   auto n = make_object<TupleGetItemNode>();
   n->tuple = std::move(tuple);
   n->index = index;
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 ShapeExpr::ShapeExpr(Array<PrimExpr> values, Span span) {
   auto n = make_object<ShapeExprNode>();
   n->values = std::move(values);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 PrimValue::PrimValue(PrimExpr value, Span span) {
   auto n = make_object<PrimValueNode>();
   n->value = std::move(value);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 StringImm::StringImm(std::string value, Span span) {
   auto n = make_object<StringImmNode>();
   n->value = std::move(value);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 DataTypeImm::DataTypeImm(DataType value, Span span) {
   auto n = make_object<DataTypeImmNode>();
   n->value = value;
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 Call::Call(Expr op, Array<Expr> args, Map<String, ObjectRef> attrs, Array<Type> ty_args, Span span) {
   auto n = make_object<CallNode>();
@@ -563,7 +563,7 @@ Call::Call(Expr op, Array<Expr> args, Map<String, ObjectRef> attrs, Array<Type> 
   n->attrs = std::move(attrs);
   n->ty_args = std::move(ty_args);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 If::If(Expr cond, Expr true_branch, Expr false_branch, Span span) {
   auto n = make_object<IfNode>();
@@ -571,14 +571,14 @@ If::If(Expr cond, Expr true_branch, Expr false_branch, Span span) {
   n->true_branch = std::move(true_branch);
   n->false_branch = std::move(false_branch);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 VarBinding::VarBinding(Var var, Expr value, Span span) {
   auto n = make_object<VarBindingNode>();
   n->var = std::move(var);
   n->value = std::move(value);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 MatchCast::MatchCast(Var var, Expr value, Type cast_ty, Span span) {
   auto n = make_object<MatchCastNode>();
@@ -586,26 +586,26 @@ MatchCast::MatchCast(Var var, Expr value, Type cast_ty, Span span) {
   n->value = std::move(value);
   n->cast_ty = std::move(cast_ty);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 BindingBlock::BindingBlock(Array<Binding> bindings, Span span) {
   auto n = make_object<BindingBlockNode>();
   n->bindings = std::move(bindings);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 DataflowBlock::DataflowBlock(Array<Binding> bindings, Span span) {
   auto n = make_object<DataflowBlockNode>();
   n->bindings = std::move(bindings);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 SeqExpr::SeqExpr(Array<BindingBlock> blocks, Expr body, Span span) {
   auto n = make_object<SeqExprNode>();
   n->blocks = std::move(blocks);
   n->body = std::move(body);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 Function::Function(Array<Var> params, Expr body, Type ret_ty, bool is_pure, Map<String, ObjectRef> attrs,
                    Span span) {
@@ -616,13 +616,13 @@ Function::Function(Array<Var> params, Expr body, Type ret_ty, bool is_pure, Map<
   n->is_pure = is_pure;
   n->attrs = std::move(attrs);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 ExternFunc::ExternFunc(std::string global_symbol, Span span) {
   auto n = make_object<ExternFuncNode>();
   n->global_symbol = std::move(global_symbol);
   n->span = std::move(span);
-  data_ = ObjectPtr<Object>(n.release());
+  data_ = ObjectPtr<Object>(std::move(n));
 }
 }  // namespace relax
 

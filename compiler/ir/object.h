@@ -168,8 +168,8 @@ To Downcast(const ObjectRef& r) { return TryDowncast<To>(r); }
   /* A template so that abstract node types never instantiate it. */                        \
   template <typename N = Node>                                                              \
   N* CopyOnWrite() {                                                                        \
-    if (!data_->unique()) data_ = ::kiln::ir::ObjectPtr<::kiln::ir::Object>(               \
-        ::kiln::ir::CloneNode<N>(*static_cast<const N*>(data_.get())).release());           \
+    if (!data_->unique()) data_ = ::kiln::ir::ObjectPtr<::kiln::ir::Object>(std::move(               \
+        ::kiln::ir::CloneNode<N>(*static_cast<const N*>(data_.get()))));           \
     return static_cast<N*>(data_.get());                                                    \
   }
 

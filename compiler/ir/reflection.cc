@@ -40,7 +40,7 @@ void CopyFields(const Object& src, Object* dst) {
 namespace {
 template <typename T>
 TypeRegistry::Entry MakeEntry(bool is_binding = false) {
-  return {T::kTypeKey, T::kKind, []() { return ObjectPtr<Object>(make_object<T>().release()); },
+  return {T::kTypeKey, T::kKind, []() { return ObjectPtr<Object>(std::move(make_object<T>())); },
           is_binding};
 }
 }  // namespace

@@ -105,7 +105,7 @@ TEST(StructuralTest, IgnoredFieldsDoNotMatter) {
   auto n = CloneNode(*x.as<AddNode>());
   n->span.line = 42;
   n->ty = PrimType(DataType::Int(32));
-  EXPECT_TRUE(StructuralEqual(x, PrimExpr(ObjectPtr<Object>(n.release()))));
+  EXPECT_TRUE(StructuralEqual(x, PrimExpr(ObjectPtr<Object>(std::move(n)))));
 }
 
 TEST(StructuralTest, AlphaEquivalentModulesAreEqualAndHashEqual) {

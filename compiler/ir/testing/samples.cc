@@ -75,7 +75,7 @@ ObjectRef MakeSample(NodeKind kind) {
       n->rhs = {r};
       n->result = {Add(l, r)};
       n->identity_element = {FloatImm(DataType::Float(32), 0.0)};
-      return CommReducer(ObjectPtr<Object>(n.release()));
+      return CommReducer(ObjectPtr<Object>(std::move(n)));
     }
     case NodeKind::kLetStmt: return LetStmt(x, I32(1), Evaluate(x));
     case NodeKind::kAttrStmt: return AttrStmt(String("pragma"), "pragma_unroll", I32(1), Store(b));
@@ -97,7 +97,7 @@ ObjectRef MakeSample(NodeKind kind) {
       n->name = "blk";
       n->writes = {BufferRegion(b, {Range(vi, I32(1)), Range(I32(0), I32(8))})};
       n->body = BufferStore(b, FloatImm(DataType::Float(32), 2.0), {vi, I32(0)});
-      return SBlock(ObjectPtr<Object>(n.release()));
+      return SBlock(ObjectPtr<Object>(std::move(n)));
     }
     case NodeKind::kSBlockRealize: {
       SBlock blk = Downcast<SBlock>(MakeSample(NodeKind::kSBlock));
@@ -151,7 +151,7 @@ IRModule MakeModule(const std::string& tag) {
   blk->init = BufferStore(C, FloatImm(f32, 0.0), {vi, vj});
   blk->body = BufferStore(C, Add(BufferLoad(C, {vi, vj}), Mul(BufferLoad(A, {vi, vk}), BufferLoad(B, {vk, vj}))),
                           {vi, vj});
-  Stmt realize = SBlockRealize({i, j, k}, IntImm(DataType::Bool(), 1), SBlock(ObjectPtr<Object>(blk.release())));
+  Stmt realize = SBlockRealize({i, j, k}, IntImm(DataType::Bool(), 1), SBlock(ObjectPtr<Object>(std::move(blk))));
   Stmt loops = For(i, IntImm(DataType::Int(64), 0), n16, ForKind::kSerial,
                    For(j, IntImm(DataType::Int(64), 0), n16, ForKind::kSerial,
                        For(k, IntImm(DataType::Int(64), 0), n16, ForKind::kSerial, realize)));

@@ -206,7 +206,7 @@ Type SubstituteType(const Type& t, const std::unordered_map<const VarNode*, Prim
       for (const PrimExpr& v : values) out.push_back(Substitute(v, vmap));
       n->shape = ir::relax::ShapeExpr(out);
     }
-    return Type(ObjectPtr<Object>(n.release()));
+    return Type(ObjectPtr<Object>(std::move(n)));
   }
   if (const auto* st = t.as<ShapeTypeNode>()) {
     if (!st->values_known) return t;
@@ -229,7 +229,7 @@ Type SubstituteType(const Type& t, const std::unordered_map<const VarNode*, Prim
     for (const Type& p : ft->params) params.push_back(SubstituteType(p, vmap));
     n->params = params;
     n->ret = SubstituteType(ft->ret, vmap);
-    return Type(ObjectPtr<Object>(n.release()));
+    return Type(ObjectPtr<Object>(std::move(n)));
   }
   return t;
 }

@@ -45,7 +45,7 @@ SBlock MakeBlock(std::string name, Array<IterVar> iter_vars, Array<BufferRegion>
   n->body = std::move(body);
   n->init = std::move(init);
   n->span = std::move(span);
-  return SBlock(ObjectPtr<Object>(n.release()));
+  return SBlock(ObjectPtr<Object>(std::move(n)));
 }
 
 BufferRegion Region(const Buffer& b, const std::vector<PrimExpr>& mins) {
@@ -196,7 +196,7 @@ TEST(VerifierTest, MatchBufferBindsFreshShapeVars) {
   n->iter_vars = {IterVar(Range(I32(0), I32(16)), vi, IterVarType::kDataPar)};
   n->match_buffers = {MatchBufferRegion(sub, BufferRegion(A, {Range(vi, I32(1)), Range(I32(0), I32(16))}))};
   n->body = For(k, I32(0), m, ForKind::kSerial, BufferStore(sub, F32(0), {k}));
-  SBlock block(ObjectPtr<Object>(n.release()));
+  SBlock block(ObjectPtr<Object>(std::move(n)));
   ExpectOk(Func({A}, For(i, I32(0), I32(16), ForKind::kSerial, SBlockRealize({i}, True(), block))));
 
   // The match buffer's dtype must be its source's.
@@ -206,7 +206,7 @@ TEST(VerifierTest, MatchBufferBindsFreshShapeVars) {
   n2->match_buffers = {MatchBufferRegion(wrong, BufferRegion::FullRegion(A))};
   n2->body = Evaluate(I32(0));
   n2->span = S(6, 1);
-  ExpectError(Func({A}, SBlockRealize({}, True(), SBlock(ObjectPtr<Object>(n2.release())))),
+  ExpectError(Func({A}, SBlockRealize({}, True(), SBlock(ObjectPtr<Object>(std::move(n2))))),
               "mismatched types: match_buffer wrong is int32 but its source A is float32", S(6, 1));
 }
 
