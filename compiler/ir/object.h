@@ -98,9 +98,13 @@ class ObjectPtr {
   T* operator->() const { return p_; }
   T& operator*() const { return *p_; }
   explicit operator bool() const { return p_ != nullptr; }
-  T* release() { T* p = p_; p_ = nullptr; return p; }
 
  private:
+  template <typename U> friend class ObjectPtr;
+  // Private on purpose: ObjectPtr<Object>(p.release()) would count the reference twice and leak.
+  // Convert with ObjectPtr<Object>(std::move(p)) instead.
+  T* release() { T* p = p_; p_ = nullptr; return p; }
+
   T* p_ = nullptr;
 };
 

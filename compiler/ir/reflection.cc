@@ -78,6 +78,8 @@ TypeRegistry::TypeRegistry() {
       MakeEntry<DataflowBlockNode>(), MakeEntry<VarBindingNode>(), MakeEntry<MatchCastNode>(),
       MakeEntry<FunctionNode>(), MakeEntry<ExternFuncNode>(),
   };
+  by_kind_.assign(static_cast<size_t>(NodeKind::kNumKinds), -1);
+  for (size_t i = 0; i < entries_.size(); ++i) by_kind_[static_cast<size_t>(entries_[i].kind)] = static_cast<int>(i);
 }
 
 const TypeRegistry& TypeRegistry::Global() {
@@ -93,10 +95,9 @@ const TypeRegistry::Entry* TypeRegistry::Find(const std::string& type_key) const
 }
 
 const TypeRegistry::Entry* TypeRegistry::Find(NodeKind kind) const {
-  for (const Entry& e : entries_) {
-    if (e.kind == kind) return &e;
-  }
-  return nullptr;
+  size_t k = static_cast<size_t>(kind);
+  if (k >= by_kind_.size() || by_kind_[k] < 0) return nullptr;
+  return &entries_[by_kind_[k]];
 }
 
 }  // namespace kiln::ir

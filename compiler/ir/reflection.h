@@ -147,6 +147,7 @@ class TypeRegistry {
  private:
   TypeRegistry();
   std::vector<Entry> entries_;
+  std::vector<int> by_kind_;  // NodeKind -> index into entries_, -1 if none
 };
 
 }  // namespace kiln::ir

@@ -63,13 +63,13 @@ class Writer {
 
   static std::vector<const Object*> Children(const Object* o) {
     std::vector<const Object*> out;
-    if (const auto* a = dynamic_cast<const ArrayNode*>(o)) {
+    if (const auto* a = o->kind() == NodeKind::kArray ? static_cast<const ArrayNode*>(o) : nullptr) {
       for (const ObjectRef& x : a->data) {
         if (x.defined()) out.push_back(x.get());
       }
       return out;
     }
-    if (const auto* m = dynamic_cast<const MapNode*>(o)) {
+    if (const auto* m = o->kind() == NodeKind::kMap ? static_cast<const MapNode*>(o) : nullptr) {
       for (const auto& kv : m->data) {
         if (kv.first.defined()) out.push_back(kv.first.get());
         if (kv.second.defined()) out.push_back(kv.second.get());
@@ -99,14 +99,14 @@ class Writer {
   void Emit(const Object* o) {
     kiln::v1::IRNode* n = graph_.add_nodes();
     n->set_type(o->type_key());
-    if (const auto* a = dynamic_cast<const ArrayNode*>(o)) {
+    if (const auto* a = o->kind() == NodeKind::kArray ? static_cast<const ArrayNode*>(o) : nullptr) {
       for (const ObjectRef& x : a->data) n->add_items(Ref(x));
-    } else if (const auto* m = dynamic_cast<const MapNode*>(o)) {
+    } else if (const auto* m = o->kind() == NodeKind::kMap ? static_cast<const MapNode*>(o) : nullptr) {
       for (const auto& kv : m->data) {
         n->add_keys(Ref(kv.first));
         n->add_values(Ref(kv.second));
       }
-    } else if (const auto* s = dynamic_cast<const StringNode*>(o)) {
+    } else if (const auto* s = o->kind() == NodeKind::kString ? static_cast<const StringNode*>(o) : nullptr) {
       n->set_str(s->value);
     } else {
       for (const FieldInfo& f : ListFields(o)) {
@@ -148,9 +148,9 @@ class Writer {
 bool AcceptsNull(const FieldInfo& f) {
   if (f.flags & kFieldOptional) return true;
   // Array and Map fields read a null as empty.
-  static const ArrayNode* const kEmptyArray = make_object<ArrayNode>().release();
-  static const MapNode* const kEmptyMap = make_object<MapNode>().release();
-  return f.accepts(kEmptyArray) || f.accepts(kEmptyMap);
+  static const ObjectPtr<ArrayNode>* const kEmptyArray = new ObjectPtr<ArrayNode>(make_object<ArrayNode>());
+  static const ObjectPtr<MapNode>* const kEmptyMap = new ObjectPtr<MapNode>(make_object<MapNode>());
+  return f.accepts(kEmptyArray->get()) || f.accepts(kEmptyMap->get());
 }
 
 class Reader {

@@ -59,9 +59,11 @@ class Equal {
     if (x == nullptr || y == nullptr) return x == y ? true : Fail(x ? "defined vs null" : "null vs defined");
     if (x->kind() != y->kind()) return Fail(absl::StrCat(x->type_key(), " vs ", y->type_key()));
     if (IsBinding(x)) return Binding(x, y, def);
-    if (!def && proven_.count({x, y})) return true;
+    // Only shared subtrees can be met twice; memoizing them keeps DAGs linear.
+    bool shared = !def && x->use_count() > 1 && y->use_count() > 1;
+    if (shared && proven_.count({x, y})) return true;
     if (!Fields(x, y, def)) return false;
-    if (!def) proven_.insert({x, y});
+    if (shared) proven_.insert({x, y});
     return true;
   }
 
@@ -80,7 +82,7 @@ class Equal {
   }
 
   bool Fields(const Object* x, const Object* y, bool def) {
-    if (const auto* ax = dynamic_cast<const ArrayNode*>(x)) {
+    if (const auto* ax = x->kind() == NodeKind::kArray ? static_cast<const ArrayNode*>(x) : nullptr) {
       const auto* ay = static_cast<const ArrayNode*>(y);
       if (ax->data.size() != ay->data.size()) {
         return Fail(absl::StrCat("array size ", ax->data.size(), " vs ", ay->data.size()));
@@ -92,7 +94,7 @@ class Equal {
       }
       return true;
     }
-    if (const auto* mx = dynamic_cast<const MapNode*>(x)) {
+    if (const auto* mx = x->kind() == NodeKind::kMap ? static_cast<const MapNode*>(x) : nullptr) {
       const auto* my = static_cast<const MapNode*>(y);
       if (mx->data.size() != my->data.size()) {
         return Fail(absl::StrCat("map size ", mx->data.size(), " vs ", my->data.size()));
@@ -105,7 +107,7 @@ class Equal {
       }
       return true;
     }
-    if (const auto* sx = dynamic_cast<const StringNode*>(x)) {
+    if (const auto* sx = x->kind() == NodeKind::kString ? static_cast<const StringNode*>(x) : nullptr) {
       const auto* sy = static_cast<const StringNode*>(y);
       return sx->value == sy->value ? true : Fail(absl::StrCat("\"", sx->value, "\" vs \"", sy->value, "\""));
     }
@@ -180,24 +182,25 @@ class Hasher {
       bound_[x] = index;
       return Mix(Fields(x, true), index);
     }
-    if (!def) {
+    bool shared = !def && x->use_count() > 1;
+    if (shared) {
       auto it = memo_.find(x);
       if (it != memo_.end()) return it->second;
     }
     uint64_t h = Fields(x, def);
-    if (!def) memo_[x] = h;
+    if (shared) memo_[x] = h;
     return h;
   }
 
  private:
   uint64_t Fields(const Object* x, bool def) {
     uint64_t h = HashStr(x->type_key());
-    if (const auto* a = dynamic_cast<const ArrayNode*>(x)) {
+    if (const auto* a = x->kind() == NodeKind::kArray ? static_cast<const ArrayNode*>(x) : nullptr) {
       h = Mix(h, a->data.size());
       for (const ObjectRef& e : a->data) h = Mix(h, Run(e, def));
       return h;
     }
-    if (const auto* m = dynamic_cast<const MapNode*>(x)) {
+    if (const auto* m = x->kind() == NodeKind::kMap ? static_cast<const MapNode*>(x) : nullptr) {
       h = Mix(h, m->data.size());
       for (const auto& kv : m->data) {
         h = Mix(h, Run(kv.first, def));
@@ -205,7 +208,7 @@ class Hasher {
       }
       return h;
     }
-    if (const auto* s = dynamic_cast<const StringNode*>(x)) return Mix(h, HashStr(s->value));
+    if (const auto* s = x->kind() == NodeKind::kString ? static_cast<const StringNode*>(x) : nullptr) return Mix(h, HashStr(s->value));
     for (const FieldInfo& f : ListFields(x)) {
       if (f.flags & kFieldIgnoreEq) continue;
       uint64_t v = 0;

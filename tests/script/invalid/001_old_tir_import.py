@@ -1,0 +1,8 @@
+# expect-error: 2:24: tirx
+from tvm.script import tir as T
+
+
+@T.prim_func
+def main(A: T.Buffer((8,), "float32")):
+    for i in range(8):
+        A[i] = T.float32(0.0)

@@ -1,0 +1,8 @@
+# expect-error: 8:23: Undefined variable: scale
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+
+@T.prim_func
+def main(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):
+    for i in range(8):
+        B[i] = A[i] * scale

@@ -1,0 +1,10 @@
+# expect-error: 9:5: dataflow
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.script import relax as R
+
+@R.function
+def main(x: R.Tensor((2, 3), dtype="float32")) -> R.Tensor((2, 3), dtype="float32"):
+    z = R.add(x, x)
+    R.output(z)
+    return z
