@@ -39,8 +39,8 @@ absl::StatusOr<KilnKernelFn> KernelLibrary::GetKernel(const std::string& name) c
   return reinterpret_cast<KilnKernelFn>(sym);
 }
 
-absl::Status KernelLibrary::Call(const std::string& name, const KilnAny* args, int32_t num_args, KilnAny* result,
-                                 const KilnKernelEnv* env) const {
+absl::Status KernelModule::Call(const std::string& name, const KilnAny* args, int32_t num_args, KilnAny* result,
+                                const KilnKernelEnv* env) const {
   absl::StatusOr<KilnKernelFn> fn = GetKernel(name);
   if (!fn.ok()) return fn.status();
   return CallKernel(*fn, name, args, num_args, result, env);

@@ -17,22 +17,33 @@ namespace kiln::runtime {
 absl::Status CallKernel(KilnKernelFn fn, const std::string& name, const KilnAny* args, int32_t num_args,
                         KilnAny* result, const KilnKernelEnv* env);
 
-class KernelLibrary {
+// The kernels of one compiled module, wherever their code lives: a loaded shared library
+// (KernelLibrary) or code JIT-compiled in process (compiler/target/llvm/jit.h). Callers that only
+// call kernels hold this interface and work with either.
+class KernelModule {
  public:
-  // dlopen()s `path` (RTLD_LOCAL: two libraries may export the same kernel names).
-  static absl::StatusOr<std::unique_ptr<KernelLibrary>> Load(const std::string& path);
-  ~KernelLibrary();
-  KernelLibrary(const KernelLibrary&) = delete;
-  KernelLibrary& operator=(const KernelLibrary&) = delete;
-
-  const std::vector<std::string>& kernel_names() const { return names_; }
-  // NOT_FOUND if the library does not export that kernel.
-  absl::StatusOr<KilnKernelFn> GetKernel(const std::string& name) const;
+  virtual ~KernelModule() = default;
+  virtual const std::vector<std::string>& kernel_names() const = 0;
+  // NOT_FOUND if the module has no such kernel.
+  virtual absl::StatusOr<KilnKernelFn> GetKernel(const std::string& name) const = 0;
 
   // Calls a kernel. A non-zero return becomes an error status carrying the kernel's message
   // (e.g. "ValueError: Mismatched A.shape[0] on argument #0 ...").
   absl::Status Call(const std::string& name, const KilnAny* args, int32_t num_args, KilnAny* result,
                     const KilnKernelEnv* env = nullptr) const;
+};
+
+class KernelLibrary : public KernelModule {
+ public:
+  // dlopen()s `path` (RTLD_LOCAL: two libraries may export the same kernel names).
+  static absl::StatusOr<std::unique_ptr<KernelLibrary>> Load(const std::string& path);
+  ~KernelLibrary() override;
+  KernelLibrary(const KernelLibrary&) = delete;
+  KernelLibrary& operator=(const KernelLibrary&) = delete;
+
+  const std::vector<std::string>& kernel_names() const override { return names_; }
+  // NOT_FOUND if the library does not export that kernel.
+  absl::StatusOr<KilnKernelFn> GetKernel(const std::string& name) const override;
 
  private:
   KernelLibrary() = default;

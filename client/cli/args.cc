@@ -1,3 +1,4 @@
+// Args::Parse, the option parser every kiln subcommand shares (see args.h).
 #include "client/cli/args.h"
 
 #include "absl/strings/str_cat.h"

@@ -1,3 +1,4 @@
+// Tests for the shared subcommand argument parser.
 #include "client/cli/args.h"
 
 #include "gtest/gtest.h"

@@ -8,12 +8,34 @@
 
 #include "absl/strings/str_split.h"
 #include "client/cli/command.h"
+#include "client/cli/script_commands.h"
 #include "client/cli/version.h"
 
 namespace kiln::cli {
 namespace {
 
 const Command kCommands[] = {
+    {"check", "parse and verify TVMScript files",
+     "usage: kiln check FILE... [--name NAME]\n\n"
+     "Parses each file and runs the TIR verifier and Relax well-formedness checks. Diagnostics go to\n"
+     "stderr as FILE:LINE:COL: error: ...; exits 0 when every file is valid, 1 otherwise.\n"
+     "  --name NAME   with several top-level definitions, check the one named NAME\n",
+     "--name", "", &RunCheck},
+    {"fmt", "print TVMScript in canonical form",
+     "usage: kiln fmt FILE [-i] [--name NAME]\n\n"
+     "Prints FILE as TVM v0.26 prints it. -i rewrites FILE in place.\n",
+     "--name", "-i", &RunFmt},
+    {"roundtrip", "check parse -> print -> parse round trips",
+     "usage: kiln roundtrip FILE... [--summary]\n\n"
+     "For each file: parse, print, parse again (must be structurally equal) and print again (must be\n"
+     "identical text). Prints `ok FILE` or `FAIL FILE: reason`; --summary adds `N/M round-trip`.\n"
+     "Exits 1 if any file fails.\n",
+     "--name", "--summary", &RunRoundtrip},
+    {"ir", "convert between TVMScript and serialized IR",
+     "usage: kiln ir FILE --to json|bin|script [-o OUT]\n\n"
+     "FILE is TVMScript (.py), serialized IR (binary) or its JSON view (.json). Writes to OUT\n"
+     "(default stdout; --to bin needs -o).\n",
+     "--to -o --name", "", &RunIr},
     {"version", "print the kiln and LLVM versions", "usage: kiln version\n", "", "", &RunVersion},
 };
 

@@ -10,6 +10,11 @@
 namespace kiln::cli {
 
 int RunVersion(const Args& args) {
+  if (!args.positional().empty()) {
+    std::fprintf(stderr, "kiln version: unexpected argument '%s'\nusage: kiln version\n",
+                 args.positional()[0].c_str());
+    return 2;
+  }
   unsigned major = 0, minor = 0, patch = 0;
   LLVMGetVersion(&major, &minor, &patch);
   std::printf("kiln %s\nLLVM %u.%u.%u\n", kKilnVersion, major, minor, patch);

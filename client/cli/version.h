@@ -1,3 +1,4 @@
+// `kiln version`: prints the kiln version and the version of the libLLVM it runs with.
 #ifndef KILN_CLIENT_CLI_VERSION_H_
 #define KILN_CLIENT_CLI_VERSION_H_
 

@@ -48,7 +48,8 @@ InferFn DpsInfer(const std::string& op) {
     if (idx.size() != outs.size()) {
       return OpError(op, absl::StrCat("inplace_indices has ", idx.size(), " entries for ", outs.size(), " output(s)"));
     }
-    const auto* args = ArgType(call, 1).as<TupleTypeNode>();
+    const Type args_ty = ArgType(call, 1);  // keeps the node alive while `args` points into it
+    const auto* args = args_ty.as<TupleTypeNode>();
     for (size_t i = 0; i < idx.size(); ++i) {
       if (idx[i] < -1 || (args && idx[i] >= static_cast<int64_t>(args->fields.size()))) {
         return OpError(op, absl::StrCat("inplace index ", idx[i], " is out of range"));

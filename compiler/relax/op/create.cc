@@ -55,7 +55,8 @@ InferFn LikeInfer(const std::string& op) {
 
 PrimExpr PrimArg(const ir::relax::Call& call, size_t i) {
   if (const auto* p = call->args[i].as<ir::relax::PrimValueNode>()) return p->value;
-  if (const auto* pt = ArgType(call, i).as<PrimTypeNode>()) return pt->value;
+  const Type ty = ArgType(call, i);
+  if (const auto* pt = ty.as<PrimTypeNode>()) return pt->value;
   return PrimExpr();
 }
 

@@ -363,6 +363,11 @@ void Docsifier::PrintBinding(const rx::Binding& b, std::vector<StmtPtr>* out, si
       out->push_back(PrintIfBinding(var, if_node, scope));
       return;
     }
+    if (vb->value.as<rx::FunctionNode>()) {  // a local function: a nested def
+      ExprPtr id = DefineIn(scope, var.get(), var->name);
+      out->push_back(PrintRelaxFunc(Downcast<rx::Function>(vb->value), id->name));
+      return;
+    }
     ExprPtr value = PrintRelaxExpr(vb->value);
     ExprPtr id = DefineIn(scope, var.get(), var->name);
     if (IsUnannotatedCall(vb->value) || !var->ty.defined()) {
@@ -442,7 +447,7 @@ StmtPtr Docsifier::PrintRelaxFunc(const rx::Function& f, const std::string& name
 
   Kwargs deco_kw;
   if (!f->is_pure) deco_kw.emplace_back("pure", BoolLit(false));
-  if (!has_symbol) deco_kw.emplace_back("private", BoolLit(true));
+  if (!has_symbol && saved_stmts == nullptr) deco_kw.emplace_back("private", BoolLit(true));  // nested defs never have one
   ExprPtr deco = deco_kw.empty() ? R("function") : CallE(R("function"), {}, std::move(deco_kw));
   PopScope();
   func_stmts_ = saved_stmts;

@@ -2,7 +2,7 @@
 # from tvm.script import relax as R
 
 @R.function
-def main(x: R.Tensor(dtype="float32", ndim=2), s: R.Shape(ndim=1), o: R.Any) -> R.Tensor(("m", "n"), dtype="float32"):
+def main(x: R.Tensor(dtype="float32", ndim=2), s: R.Shape(ndim=1), o: R.Any) -> R.Tensor(dtype="float32", ndim=2):
     m = T.int64()
     n = T.int64()
     k = T.int64()

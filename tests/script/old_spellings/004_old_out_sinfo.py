@@ -1,4 +1,4 @@
-# expect-error: 16:14: out_ty
+# expect-warning: 16:14: out_ty
 # from tvm.script import ir as I
 # from tvm.script import tirx as T
 # from tvm.script import relax as R

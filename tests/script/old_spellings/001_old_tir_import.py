@@ -1,4 +1,4 @@
-# expect-error: 2:24: tirx
+# expect-warning: 2:24: tirx
 from tvm.script import tir as T
 
 

@@ -1,4 +1,4 @@
-# expect-error: 8:14: T.sblock
+# expect-warning: 8:14: T.sblock
 # from tvm.script import tirx as T
 # from tvm.tirx.layout import Axis
 

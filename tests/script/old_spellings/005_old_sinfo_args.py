@@ -1,4 +1,4 @@
-# expect-error: 8:9: ty_args
+# expect-warning: 8:9: ty_args
 # from tvm.script import ir as I
 # from tvm.script import tirx as T
 # from tvm.script import relax as R

@@ -1,4 +1,4 @@
-# expect-error: 10:13: T.sblock_attr
+# expect-warning: 10:13: T.sblock_attr
 # from tvm.script import tirx as T
 # from tvm.tirx.layout import Axis
 

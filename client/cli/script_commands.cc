@@ -1,0 +1,187 @@
+#include "client/cli/script_commands.h"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "compiler/ir/serialize.h"
+#include "compiler/script/printer/printer.h"
+#include "compiler/script/roundtrip.h"
+#include "compiler/script/script.h"
+
+namespace kiln::cli {
+
+absl::StatusOr<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot open ", path));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+namespace {
+
+absl::Status WriteFile(const std::string& path, const std::string& data) {
+  if (path == "-") {
+    std::fwrite(data.data(), 1, data.size(), stdout);
+    return absl::OkStatus();
+  }
+  std::ofstream out(path, std::ios::binary);
+  out << data;
+  out.close();
+  if (!out) return absl::InternalError(absl::StrCat("cannot write ", path));
+  return absl::OkStatus();
+}
+
+script::ParseOptions OptionsFrom(const Args& args) {
+  script::ParseOptions o;
+  o.name = args.Get("--name");
+  return o;
+}
+
+// Parses one TVMScript file, printing its diagnostics (warnings too) to stderr.
+absl::StatusOr<ir::ObjectRef> ParseFile(const std::string& path, const script::ParseOptions& options) {
+  absl::StatusOr<std::string> src = ReadFile(path);
+  if (!src.ok()) return src.status();
+  ir::DiagnosticList diags;
+  absl::StatusOr<ir::ObjectRef> r = script::ParseScript(*src, path, &diags, options);
+  std::string text = ir::RenderAll(diags, *src);
+  if (!text.empty()) std::fputs(text.c_str(), stderr);
+  if (!r.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": invalid TVMScript"));
+  return r;
+}
+
+}  // namespace
+
+absl::StatusOr<ir::IRModule> LoadModule(const std::string& path, const std::string& name) {
+  absl::StatusOr<std::string> data = ReadFile(path);
+  if (!data.ok()) return data.status();
+  if (ir::LooksLikeSerializedIR(*data) || absl::EndsWith(path, ".json")) {
+    absl::StatusOr<ir::ObjectRef> node = ir::LooksLikeSerializedIR(*data) ? ir::Deserialize(*data) : ir::DeserializeFromJson(*data);
+    if (!node.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", node.status().message()));
+    return script::AsModule(*node);
+  }
+  script::ParseOptions o;
+  o.name = name;
+  absl::StatusOr<ir::ObjectRef> r = ParseFile(path, o);
+  if (!r.ok()) return r.status();
+  return script::AsModule(*r);
+}
+
+int RunCheck(const Args& args) {
+  if (args.positional().empty()) {
+    std::fprintf(stderr, "kiln check: no input files\n");
+    return 2;
+  }
+  int bad = 0;
+  for (const std::string& path : args.positional()) {
+    absl::StatusOr<ir::ObjectRef> r = ParseFile(path, OptionsFrom(args));
+    if (!r.ok()) {
+      if (!absl::IsInvalidArgument(r.status())) std::fprintf(stderr, "kiln check: %s\n", std::string(r.status().message()).c_str());
+      ++bad;
+    }
+  }
+  return bad == 0 ? 0 : 1;
+}
+
+int RunFmt(const Args& args) {
+  if (args.positional().size() != 1) {
+    std::fprintf(stderr, "kiln fmt: expected one input file\n");
+    return 2;
+  }
+  const std::string& path = args.positional()[0];
+  absl::StatusOr<ir::ObjectRef> r = ParseFile(path, OptionsFrom(args));
+  if (!r.ok()) return 1;
+  script::printer::PrinterOptions po;
+  if (const auto* f = r->as<ir::BaseFuncNode>()) {
+    if (const auto* s = f->attrs.Get(ir::String("global_symbol")).as<ir::StringNode>()) po.func_name = s->value;
+  }
+  std::string text = script::printer::Print(*r, po);
+  absl::Status st = WriteFile(args.Has("-i") ? path : "-", text);
+  if (!st.ok()) {
+    std::fprintf(stderr, "kiln fmt: %s\n", std::string(st.message()).c_str());
+    return 1;
+  }
+  return 0;
+}
+
+int RunRoundtrip(const Args& args) {
+  if (args.positional().empty()) {
+    std::fprintf(stderr, "kiln roundtrip: no input files\n");
+    return 2;
+  }
+  size_t ok = 0;
+  for (const std::string& path : args.positional()) {
+    absl::StatusOr<std::string> src = ReadFile(path);
+    absl::Status st = src.ok() ? script::CheckRoundTrip(*src, path, nullptr, OptionsFrom(args)) : src.status();
+    if (st.ok()) {
+      ++ok;
+      std::printf("ok %s\n", path.c_str());
+    } else {
+      std::string reason(st.message());
+      size_t nl = reason.find('\n');
+      std::printf("FAIL %s: %s\n", path.c_str(), reason.substr(0, nl).c_str());
+      if (nl != std::string::npos) std::fputs(reason.substr(nl + 1).c_str(), stderr);
+    }
+    std::fflush(stdout);
+  }
+  if (args.Has("--summary")) std::printf("%zu/%zu round-trip\n", ok, args.positional().size());
+  return ok == args.positional().size() ? 0 : 1;
+}
+
+int RunIr(const Args& args) {
+  if (args.positional().size() != 1) {
+    std::fprintf(stderr, "kiln ir: expected one input file\n");
+    return 2;
+  }
+  std::string to = args.Get("--to", "json");
+  std::string out = args.Get("-o", "-");
+  absl::StatusOr<std::string> data = ReadFile(args.positional()[0]);
+  if (!data.ok()) {
+    std::fprintf(stderr, "kiln ir: %s\n", std::string(data.status().message()).c_str());
+    return 1;
+  }
+  absl::StatusOr<ir::ObjectRef> node;
+  const std::string& path = args.positional()[0];
+  if (ir::LooksLikeSerializedIR(*data)) {
+    node = ir::Deserialize(*data);
+  } else if (absl::EndsWith(path, ".json")) {
+    node = ir::DeserializeFromJson(*data);
+  } else {
+    node = ParseFile(path, OptionsFrom(args));
+    if (!node.ok()) return 1;
+  }
+  if (!node.ok()) {
+    std::fprintf(stderr, "kiln ir: %s: %s\n", path.c_str(), std::string(node.status().message()).c_str());
+    return 1;
+  }
+  absl::StatusOr<std::string> result;
+  if (to == "json") {
+    result = ir::SerializeToJson(*node);
+  } else if (to == "bin") {
+    if (out == "-") {
+      std::fprintf(stderr, "kiln ir: --to bin needs -o FILE\n");
+      return 2;
+    }
+    result = ir::Serialize(*node);
+  } else if (to == "script") {
+    result = script::printer::Print(*node);
+  } else {
+    std::fprintf(stderr, "kiln ir: --to must be json, bin or script\n");
+    return 2;
+  }
+  if (!result.ok()) {
+    std::fprintf(stderr, "kiln ir: %s\n", std::string(result.status().message()).c_str());
+    return 1;
+  }
+  absl::Status st = WriteFile(out, *result);
+  if (!st.ok()) {
+    std::fprintf(stderr, "kiln ir: %s\n", std::string(st.message()).c_str());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace kiln::cli

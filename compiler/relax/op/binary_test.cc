@@ -1,0 +1,59 @@
+#include "gtest/gtest.h"
+#include "compiler/relax/op/test_util.h"
+
+namespace kiln::relax::testing {
+namespace {
+
+TEST(Binary, SameShape) {
+  EXPECT_EQ(Str(Infer("add", {V("x", Tensor({4, 8})), V("y", Tensor({4, 8}))})), "R.Tensor((4, 8), dtype=\"float32\")");
+}
+
+TEST(Binary, BroadcastConstantsAndRanks) {
+  EXPECT_EQ(Str(Infer("multiply", {V("x", Tensor({2, 1, 4})), V("y", Tensor({3, 1}))})),
+            "R.Tensor((2, 3, 4), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("add", {V("x", Tensor({3, 4})), V("s", Tensor({}))})), "R.Tensor((3, 4), dtype=\"float32\")");
+}
+
+TEST(Binary, BroadcastSymbolic) {
+  ir::Var n = SymVar("n"), m = SymVar("m");
+  EXPECT_EQ(Str(Infer("add", {V("x", Tensor({n, 4})), V("y", Tensor({1, 4}))})), "R.Tensor((n, 4), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("add", {V("x", Tensor({n, 4})), V("y", Tensor({n, 1}))})), "R.Tensor((n, 4), dtype=\"float32\")");
+  // n vs m cannot be decided statically: rank known, shape unknown.
+  EXPECT_EQ(Str(Infer("add", {V("x", Tensor({n})), V("y", Tensor({m}))})), "R.Tensor(ndim=1, dtype=\"float32\")");
+  // n * 4 vs 4 * n after folding: equal.
+  EXPECT_EQ(Str(Infer("add", {V("x", Tensor({ir::Mul(n, Dim(4))})), V("y", Tensor({ir::Mul(n, Dim(4))}))})),
+            "R.Tensor((n * 4,), dtype=\"float32\")");
+}
+
+TEST(Binary, ImpossibleBroadcastIsRejected) {
+  absl::StatusOr<ir::Type> t = Infer("add", {V("x", Tensor({3, 4})), V("y", Tensor({5, 4}))});
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("broadcast"), std::string::npos) << t.status();
+  EXPECT_NE(t.status().message().find("R.add"), std::string::npos);
+}
+
+TEST(Binary, DtypeRules) {
+  EXPECT_EQ(Str(Infer("less", {V("x", Tensor({10})), V("y", Tensor({10}))})), "R.Tensor((10,), dtype=\"bool\")");
+  EXPECT_FALSE(Infer("add", {V("x", Tensor({2}, "float32")), V("y", Tensor({2}, "int32"))}).ok());
+  EXPECT_FALSE(Infer("bitwise_and", {V("x", Tensor({2})), V("y", Tensor({2}))}).ok());
+  EXPECT_EQ(Str(Infer("left_shift", {V("x", Tensor({2}, "int32")), V("y", Tensor({2}, "int32"))})),
+            "R.Tensor((2,), dtype=\"int32\")");
+}
+
+TEST(Binary, UnknownPartsPropagate) {
+  EXPECT_EQ(Str(Infer("add", {V("x", TensorNdim(-1, "void")), V("y", Tensor({2}))})), "R.Tensor()");
+  EXPECT_EQ(Str(Infer("add", {V("x", TensorNdim(2)), V("y", Tensor({2}))})), "R.Tensor(ndim=2, dtype=\"float32\")");
+}
+
+TEST(Binary, PrimOperands) {
+  ir::Expr p = V("p", ir::PrimType(ir::DataType::Float(32)));
+  EXPECT_EQ(Str(Infer("multiply", {p, p})), "R.Prim(\"float32\")");
+  EXPECT_EQ(Str(Infer("multiply", {V("x", Tensor({3})), p})), "R.Tensor((3,), dtype=\"float32\")");
+}
+
+TEST(Binary, NonTensorOperandIsRejected) {
+  EXPECT_FALSE(Infer("add", {V("x", Tensor({3})), Shape({3})}).ok());
+}
+
+}  // namespace
+}  // namespace kiln::relax::testing

@@ -1,0 +1,69 @@
+#include "gtest/gtest.h"
+#include "compiler/relax/op/test_util.h"
+
+namespace kiln::relax::testing {
+namespace {
+
+ir::IRModule ModuleWithPrimFunc(const std::string& name) {
+  ir::IRModule mod = ir::IRModule::Make();
+  mod.Add(ir::GlobalVar(name), ir::PrimFunc({}, ir::Stmt()));
+  return mod;
+}
+
+TEST(CallTir, ReturnsOutTy) {
+  ir::IRModule mod = ModuleWithPrimFunc("add_one");
+  ir::Var x = V("x", Tensor({16}));
+  ir::Expr args = ir::relax::Tuple({x});
+  EXPECT_EQ(Str(Infer("call_tir", {ir::GlobalVar("add_one"), args}, {}, {Tensor({16})}, mod)),
+            "R.Tensor((16,), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("call_tir", {ir::GlobalVar("add_one"), args}, {}, {Tensor({4}), Tensor({4})}, mod)),
+            "R.Tuple(R.Tensor((4,), dtype=\"float32\"), R.Tensor((4,), dtype=\"float32\"))");
+  // Symbolic prim args go inline in the tuple.
+  ir::Var n = SymVar("n");
+  ir::Expr sym_args = ir::relax::Tuple({V("x", Tensor({n, 4})), ir::relax::PrimValue(n)});
+  EXPECT_EQ(Str(Infer("call_tir", {ir::GlobalVar("add_one"), sym_args}, {}, {Tensor({n, 4})}, mod)),
+            "R.Tensor((n, 4), dtype=\"float32\")");
+}
+
+TEST(CallTir, Errors) {
+  ir::IRModule mod = ModuleWithPrimFunc("add_one");
+  ir::Expr args = ir::relax::Tuple({V("x", Tensor({16}))});
+  absl::StatusOr<ir::Type> missing = Infer("call_tir", {ir::GlobalVar("does_not_exist"), args}, {}, {Tensor({16})}, mod);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("does_not_exist"), std::string::npos);
+  EXPECT_FALSE(Infer("call_tir", {ir::GlobalVar("add_one"), args}, {}, {}, mod).ok());          // no out_ty
+  EXPECT_FALSE(Infer("call_tir", {ir::GlobalVar("add_one"), V("x", Tensor({16}))}, {}, {Tensor({16})}, mod).ok());
+  EXPECT_FALSE(Infer("call_tir", {ir::GlobalVar("add_one"), args}, {}, {ir::ShapeType(1)}, mod).ok());
+}
+
+TEST(CallTirInplace, IndicesChecked) {
+  ir::IRModule mod = ModuleWithPrimFunc("f");
+  ir::Expr args = ir::relax::Tuple(ir::Array<ir::Expr>{V("y", Tensor({8}))});
+  EXPECT_EQ(Str(Infer("call_tir_inplace", {ir::GlobalVar("f"), args}, {{"inplace_indices", Ints({0})}}, {Tensor({8})}, mod)),
+            "R.Tensor((8,), dtype=\"float32\")");
+  EXPECT_FALSE(Infer("call_tir_inplace", {ir::GlobalVar("f"), args}, {{"inplace_indices", Ints({1})}}, {Tensor({8})}, mod).ok());
+  EXPECT_FALSE(Infer("call_tir_inplace", {ir::GlobalVar("f"), args}, {{"inplace_indices", Ints({0})}}, {Tensor({9})}, mod).ok());
+}
+
+TEST(CallPacked, ImpureWithTyArgs) {
+  const OpSchema* s = OpRegistry::Global().FindByScriptName("call_packed");
+  ASSERT_NE(s, nullptr);
+  EXPECT_FALSE(s->is_pure);
+  EXPECT_EQ(s->ty_args_keyword, "ty_args");
+  ir::Expr f = ir::relax::ExternFunc("my_func");
+  EXPECT_EQ(Str(Infer("call_packed", {f, V("x", Tensor({2})), V("y", Tensor({2}))}, {}, {Tensor({2})})),
+            "R.Tensor((2,), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("call_pure_packed", {f})), "R.Any");
+  EXPECT_EQ(Str(Infer("call_dps_packed", {f, ir::relax::Tuple(ir::Array<ir::Expr>{})}, {}, {Tensor({3})})), "R.Tensor((3,), dtype=\"float32\")");
+  EXPECT_EQ(OpRegistry::Global().FindByScriptName("call_dps_packed")->ty_args_keyword, "out_ty");
+}
+
+TEST(Closures, MakeAndInvoke) {
+  ir::IRModule mod = ir::IRModule::Make();
+  EXPECT_EQ(Str(Infer("make_closure", {ir::GlobalVar("g"), ir::relax::Tuple(ir::Array<ir::Expr>{})})), "R.Any");
+  EXPECT_EQ(Str(Infer("invoke_closure", {V("c", ir::AnyType::Make()), ir::relax::Tuple(ir::Array<ir::Expr>{})}, {}, {Tensor({1})})),
+            "R.Tensor((1,), dtype=\"float32\")");
+}
+
+}  // namespace
+}  // namespace kiln::relax::testing

@@ -1,0 +1,103 @@
+#include "gtest/gtest.h"
+#include "compiler/relax/op/test_util.h"
+
+namespace kiln::relax::testing {
+namespace {
+
+TEST(Conv2d, PaddingStrideDilation) {
+  ir::Var x = V("x", Tensor({1, 3, 10, 10}));
+  ir::Var w = V("w", Tensor({4, 3, 3, 3}));
+  EXPECT_EQ(Str(Infer("nn.conv2d", {x, w}, {{"padding", Ints({1, 1, 1, 1})}})),
+            "R.Tensor((1, 4, 10, 10), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("nn.conv2d", {x, w})), "R.Tensor((1, 4, 8, 8), dtype=\"float32\")");
+  // (10 + 2 - 5) // 2 + 1 = 4 with dilation 2 (effective kernel 5), padding [1, 1] expanded.
+  EXPECT_EQ(Str(Infer("nn.conv2d", {x, w}, {{"strides", Ints({2})}, {"padding", Ints({1, 1})}, {"dilation", Ints({2, 2})}})),
+            "R.Tensor((1, 4, 4, 4), dtype=\"float32\")");
+  ir::Var n = SymVar("n"), h = SymVar("h");
+  EXPECT_EQ(Str(Infer("nn.conv2d", {V("x", Tensor({n, 3, h, 10})), w})), "R.Tensor((n, 4, h - 2, 8), dtype=\"float32\")");
+}
+
+TEST(Conv2d, AttrsNormalizedLikeTvm) {
+  absl::StatusOr<ir::relax::Call> c =
+      MakeOpCall("nn.conv2d", {V("x", Tensor({1, 3, 10, 10})), V("w", Tensor({4, 3, 3, 3}))},
+                 {{"padding", Ints({1, 1})}}, {}, ir::IRModule());
+  ASSERT_TRUE(c.ok()) << c.status();
+  const auto& attrs = (*c)->attrs;
+  ASSERT_EQ(attrs.size(), 8u);
+  EXPECT_EQ(attrs.key_at(0).str(), "strides");
+  EXPECT_EQ(attrs.key_at(7).str(), "out_dtype");
+  EXPECT_EQ(ir::Downcast<ir::Array<ir::IntImm>>(attrs.Get("padding")).size(), 4u);
+  EXPECT_EQ(ir::Downcast<ir::String>(attrs.Get("out_layout")).str(), "NCHW");
+  EXPECT_TRUE(attrs.Get("out_dtype").as<ir::relax::DataTypeImmNode>()->value.is_void());
+}
+
+TEST(Conv2d, LayoutsGroupsAndErrors) {
+  ir::Var x = V("x", Tensor({1, 10, 10, 8}));  // NHWC
+  ir::Var w = V("w", Tensor({3, 3, 4, 16}));   // HWIO, groups 2: I = 8 / 2
+  EXPECT_EQ(Str(Infer("nn.conv2d", {x, w}, {{"groups", I(2)}, {"data_layout", ir::String("NHWC")},
+                                             {"kernel_layout", ir::String("HWIO")}})),
+            "R.Tensor((1, 8, 8, 16), dtype=\"float32\")");
+  absl::StatusOr<ir::Type> bad = Infer("nn.conv2d", {V("x", Tensor({1, 3, 8, 8})), V("w", Tensor({4, 2, 3, 3}))});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("channels"), std::string::npos);
+  EXPECT_FALSE(Infer("nn.conv2d", {V("x", Tensor({1, 3, 2, 2})), V("w", Tensor({4, 3, 3, 3}))}).ok());
+  EXPECT_FALSE(Infer("nn.conv2d", {V("x", Tensor({1, 3, 8})), V("w", Tensor({4, 3, 3, 3}))}).ok());
+  EXPECT_FALSE(Infer("nn.conv2d", {V("x", Tensor({1, 3, 8, 8})), V("w", Tensor({4, 3, 3, 3}))}, {{"bogus", I(1)}}).ok());
+}
+
+TEST(Conv, OneDAndTranspose) {
+  EXPECT_EQ(Str(Infer("nn.conv1d", {V("x", Tensor({2, 4, 16})), V("w", Tensor({8, 4, 5}))}, {{"strides", Ints({3})}})),
+            "R.Tensor((2, 8, 4), dtype=\"float32\")");
+  // (8 - 1) * 2 - 2 + 3 + 1 = 16
+  EXPECT_EQ(Str(Infer("nn.conv2d_transpose", {V("x", Tensor({1, 4, 8, 8})), V("w", Tensor({4, 6, 3, 3}))},
+                      {{"strides", Ints({2, 2})}, {"padding", Ints({1, 1})}, {"output_padding", Ints({1, 1})}})),
+            "R.Tensor((1, 6, 16, 16), dtype=\"float32\")");
+}
+
+TEST(Pool, MaxAvgAdaptive) {
+  ir::Var x = V("x", Tensor({1, 3, 32, 32}));
+  EXPECT_EQ(Str(Infer("nn.max_pool2d", {x}, {{"pool_size", Ints({2, 2})}, {"strides", Ints({2, 2})}})),
+            "R.Tensor((1, 3, 16, 16), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("nn.avg_pool2d", {x}, {{"pool_size", Ints({3})}, {"strides", Ints({2})},
+                                              {"ceil_mode", ir::IntImm(ir::DataType::Bool(), 1)}})),
+            "R.Tensor((1, 3, 16, 16), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("nn.adaptive_avg_pool2d", {x}, {{"output_size", Ints({1})}})), "R.Tensor((1, 3, 1, 1), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("nn.adaptive_avg_pool2d", {x})), "R.Tensor((1, 3, 32, 32), dtype=\"float32\")");
+}
+
+TEST(NN, ActivationsSoftmaxNorms) {
+  ir::Var n = SymVar("n");
+  ir::Var x = V("x", Tensor({n, 16}));
+  EXPECT_EQ(Str(Infer("nn.relu", {x})), "R.Tensor((n, 16), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("nn.softmax", {x}, {{"axis", I(-1)}})), "R.Tensor((n, 16), dtype=\"float32\")");
+  EXPECT_FALSE(Infer("nn.softmax", {x}, {{"axis", I(2)}}).ok());
+  EXPECT_FALSE(Infer("nn.gelu", {V("i", Tensor({2}, "int32"))}).ok());
+  ir::Var g = V("g", Tensor({16})), b = V("b", Tensor({16}));
+  EXPECT_EQ(Str(Infer("nn.layer_norm", {x, g, b}, {{"axes", Ints({-1})}})), "R.Tensor((n, 16), dtype=\"float32\")");
+  EXPECT_FALSE(Infer("nn.layer_norm", {x, V("g2", Tensor({8})), b}, {{"axes", Ints({-1})}}).ok());
+  EXPECT_EQ(Str(Infer("nn.rms_norm", {x, g})), "R.Tensor((n, 16), dtype=\"float32\")");
+}
+
+TEST(NN, BatchNormDropoutPadAttention) {
+  ir::Var x = V("x", Tensor({2, 3, 4, 4}));
+  ir::Var c = V("c", Tensor({3}));
+  EXPECT_EQ(Str(Infer("nn.batch_norm", {x, c, c, c, c})),
+            "R.Tuple(R.Tensor((2, 3, 4, 4), dtype=\"float32\"), R.Tensor((3,), dtype=\"float32\"), "
+            "R.Tensor((3,), dtype=\"float32\"))");
+  EXPECT_EQ(Str(Infer("nn.dropout", {V("y", Tensor({5}))})),
+            "R.Tuple(R.Tensor((5,), dtype=\"float32\"), R.Tensor((5,), dtype=\"float32\"))");
+  EXPECT_EQ(Str(Infer("nn.pad", {V("y", Tensor({2, 3}))}, {{"pad_width", Ints({1, 1, 0, 2})}})),
+            "R.Tensor((4, 5), dtype=\"float32\")");
+  EXPECT_FALSE(Infer("nn.pad", {V("y", Tensor({2, 3}))}, {{"pad_width", Ints({1, 1})}}).ok());
+  EXPECT_EQ(Str(Infer("nn.attention", {V("q", Tensor({2, 7, 4, 8})), V("k", Tensor({2, 9, 4, 8})),
+                                       V("v", Tensor({2, 9, 4, 16}))})),
+            "R.Tensor((2, 7, 4, 16), dtype=\"float32\")");
+}
+
+TEST(Image, Resize2d) {
+  EXPECT_EQ(Str(Infer("image.resize2d", {V("x", Tensor({1, 3, 8, 8})), Shape({16, 12})})),
+            "R.Tensor((1, 3, 16, 12), dtype=\"float32\")");
+}
+
+}  // namespace
+}  // namespace kiln::relax::testing

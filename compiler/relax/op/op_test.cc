@@ -1,0 +1,153 @@
+#include <set>
+
+#include "gtest/gtest.h"
+#include "compiler/relax/op/test_util.h"
+
+namespace kiln::relax::testing {
+namespace {
+
+TEST(Registry, LookupAndCoverage) {
+  const OpRegistry& r = OpRegistry::Global();
+  const OpSchema* conv = r.FindByScriptName("nn.conv2d");
+  ASSERT_NE(conv, nullptr);
+  EXPECT_EQ(conv->name, "relax.nn.conv2d");
+  EXPECT_EQ(r.FindByName("relax.nn.conv2d"), conv);
+  EXPECT_EQ(r.FindByName("relax.nope"), nullptr);
+  for (const char* name :
+       {"add", "floor_divide", "logical_xor", "right_shift", "exp", "rsqrt", "isfinite", "clip", "matmul", "astype",
+        "reshape", "permute_dims", "expand_dims", "squeeze", "flatten", "concat", "split", "broadcast_to", "where",
+        "take", "strided_slice", "cumsum", "cumprod", "sum", "mean", "std", "variance", "argmax", "argmin", "full",
+        "zeros", "ones", "full_like", "zeros_like", "ones_like", "arange", "tril", "triu", "nn.relu", "nn.gelu",
+        "nn.silu", "nn.softmax", "nn.log_softmax", "nn.layer_norm", "nn.batch_norm", "nn.rms_norm", "nn.conv2d",
+        "nn.max_pool2d", "nn.avg_pool2d", "nn.adaptive_avg_pool2d", "nn.dropout", "nn.pad", "image.resize2d",
+        "memory.alloc_storage", "memory.alloc_tensor", "memory.kill_storage", "memory.kill_tensor",
+        "vm.alloc_storage", "vm.alloc_tensor", "vm.kill_object", "vm.call_tir_dyn", "builtin.alloc_tensor",
+        "shape_of", "tensor_to_shape", "shape_to_tensor", "print", "assert_op", "null_value", "make_closure",
+        "invoke_closure", "call_builtin_with_ctx", "call_tir", "call_tir_inplace", "call_dps_packed", "call_packed",
+        "call_pure_packed"}) {
+    EXPECT_NE(r.FindByScriptName(name), nullptr) << name;
+  }
+  // Every schema's IR name is "relax." + its script name, and names are unique.
+  std::set<std::string> names;
+  for (const OpSchema& s : r.ops()) {
+    EXPECT_EQ(s.name, "relax." + s.script_name);
+    EXPECT_TRUE(names.insert(s.name).second) << s.name;
+    EXPECT_TRUE(s.infer) << s.name;
+  }
+}
+
+TEST(NormalizeAttrs, DefaultsConversionAndOrder) {
+  const OpSchema& sum = *OpRegistry::Global().FindByScriptName("sum");
+  absl::StatusOr<ir::Map<ir::String, ir::ObjectRef>> a =
+      NormalizeAttrs(sum, {{"axis", ir::Array<ir::ObjectRef>{ir::IntImm(ir::DataType::Int(32), 1)}}});
+  ASSERT_TRUE(a.ok()) << a.status();
+  ASSERT_EQ(a->size(), 2u);
+  EXPECT_EQ(a->key_at(0).str(), "axis");
+  auto axis = ir::Downcast<ir::Array<ir::IntImm>>(a->value_at(0));
+  ASSERT_EQ(axis.size(), 1u);
+  EXPECT_EQ(axis[0]->dtype, ir::DataType::Int(64));
+  EXPECT_EQ(axis[0]->value, 1);
+  const auto* keep = a->value_at(1).as<ir::IntImmNode>();
+  ASSERT_NE(keep, nullptr);
+  EXPECT_TRUE(keep->dtype.is_bool());
+  EXPECT_EQ(keep->value, 0);
+
+  // axis=None stays a null ref.
+  absl::StatusOr<ir::Map<ir::String, ir::ObjectRef>> none = NormalizeAttrs(sum, {{"axis", ir::ObjectRef()}});
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->value_at(0).defined());
+
+  const OpSchema& ln = *OpRegistry::Global().FindByScriptName("nn.layer_norm");
+  absl::StatusOr<ir::Map<ir::String, ir::ObjectRef>> l =
+      NormalizeAttrs(ln, {{"axes", Ints({-1})}, {"epsilon", ir::FloatImm(ir::DataType::Float(32), 1e-5f)}});
+  ASSERT_TRUE(l.ok());
+  const auto* eps = l->Get("epsilon").as<ir::FloatImmNode>();
+  ASSERT_NE(eps, nullptr);
+  EXPECT_EQ(eps->dtype, ir::DataType::Float(64));
+
+  const OpSchema& astype = *OpRegistry::Global().FindByScriptName("astype");
+  absl::StatusOr<ir::Map<ir::String, ir::ObjectRef>> d = NormalizeAttrs(astype, {{"dtype", ir::String("float16")}});
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(d->Get("dtype").as<ir::relax::DataTypeImmNode>()->value, ir::DataType::Float(16));
+}
+
+TEST(NormalizeAttrs, Errors) {
+  const OpSchema& sum = *OpRegistry::Global().FindByScriptName("sum");
+  absl::StatusOr<ir::Map<ir::String, ir::ObjectRef>> bad = NormalizeAttrs(sum, {{"axes", Ints({1})}});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("unexpected keyword argument 'axes'"), std::string::npos);
+  EXPECT_FALSE(NormalizeAttrs(sum, {{"keepdims", ir::String("yes")}}).ok());
+  EXPECT_FALSE(NormalizeAttrs(sum, {{"axis", Ints({1})}, {"axis", Ints({2})}}).ok());
+  const OpSchema& astype = *OpRegistry::Global().FindByScriptName("astype");
+  EXPECT_FALSE(NormalizeAttrs(astype, {}).ok());
+  EXPECT_FALSE(NormalizeAttrs(astype, {{"dtype", ir::String("floaty")}}).ok());
+}
+
+TEST(NormalizeArgs, CountsAndDefaults) {
+  const OpSchema& add = *OpRegistry::Global().FindByScriptName("add");
+  EXPECT_FALSE(NormalizeArgs(add, {V("x", Tensor({1}))}).ok());
+  EXPECT_FALSE(NormalizeArgs(add, {V("x", Tensor({1})), V("y", Tensor({1})), V("z", Tensor({1}))}).ok());
+  const OpSchema& packed = *OpRegistry::Global().FindByScriptName("call_packed");
+  absl::StatusOr<ir::Array<ir::Expr>> p = NormalizeArgs(packed, {ir::relax::ExternFunc("f")});
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(p->size(), 1u);
+}
+
+TEST(AttrsInPrintOrder, FollowsSchema) {
+  const OpSchema& softmax = *OpRegistry::Global().FindByScriptName("nn.softmax");
+  auto printed = AttrsInPrintOrder(softmax, {});
+  ASSERT_EQ(printed.size(), 1u);
+  EXPECT_EQ(printed[0].first, "axis");
+  EXPECT_EQ(printed[0].second.as<ir::IntImmNode>()->value, -1);
+}
+
+TEST(InferCallType, GlobalVarCalleeBindsSymbolicDims) {
+  ir::Var n = SymVar("n");
+  ir::Var p = V("p", Tensor({n, 4}));
+  ir::relax::Function f({p}, ir::relax::SeqExpr({}, p), Tensor({ir::Mul(n, Dim(2))}));
+  ir::IRModule mod = ir::IRModule::Make();
+  mod.Add(ir::GlobalVar("f"), f);
+  mod.Add(ir::GlobalVar("prim"), ir::PrimFunc({}, ir::Stmt()));
+  ir::relax::Call call(ir::GlobalVar("f"), {V("x", Tensor({8, 4}))});
+  EXPECT_EQ(Str(InferCallType(call, mod)), "R.Tensor((16,), dtype=\"float32\")");
+  ir::relax::Call bad(ir::GlobalVar("f"), {V("x", Tensor({8, 5}))});
+  EXPECT_FALSE(InferCallType(bad, mod).ok());
+  ir::relax::Call arity(ir::GlobalVar("f"), {});
+  EXPECT_FALSE(InferCallType(arity, mod).ok());
+  ir::relax::Call prim(ir::GlobalVar("prim"), {});
+  EXPECT_FALSE(InferCallType(prim, mod).ok());
+  ir::relax::Call missing(ir::GlobalVar("nope"), {});
+  EXPECT_FALSE(InferCallType(missing, mod).ok());
+}
+
+TEST(InferCallType, FillsMissingAttrsForHandBuiltCalls) {
+  ir::relax::Call call(ir::Op("relax.sum"), {V("x", Tensor({3, 4}))});
+  EXPECT_EQ(Str(InferCallType(call, ir::IRModule())), "R.Tensor((), dtype=\"float32\")");
+  ir::relax::Call unknown(ir::Op("relax.frobnicate"), {});
+  EXPECT_FALSE(InferCallType(unknown, ir::IRModule()).ok());
+}
+
+TEST(InferExprType, LeavesAndControlFlow) {
+  ir::Var t = V("t", ir::TupleType({Tensor({4}), Tensor({2})}));
+  EXPECT_EQ(Str(InferExprType(ir::relax::TupleGetItem(t, 1), ir::IRModule())), "R.Tensor((2,), dtype=\"float32\")");
+  EXPECT_FALSE(InferExprType(ir::relax::TupleGetItem(t, 2), ir::IRModule()).ok());
+  ir::Var a = V("a", Tensor({4})), b = V("b", Tensor({5}));
+  ir::Expr ife = ir::relax::If(V("c", Tensor({}, "bool")), ir::relax::SeqExpr({}, a), ir::relax::SeqExpr({}, b));
+  EXPECT_EQ(Str(InferExprType(ife, ir::IRModule())), "R.Tensor(ndim=1, dtype=\"float32\")");
+  EXPECT_EQ(Str(InferExprType(Shape({2, 3}), ir::IRModule())), "R.Shape([2, 3])");
+}
+
+TEST(TypesCompatible, Rules) {
+  std::string why;
+  EXPECT_FALSE(TypesCompatible(Tensor({3}), Tensor({4}), &why));
+  EXPECT_NE(why.find("shape"), std::string::npos);
+  EXPECT_TRUE(TypesCompatible(TensorNdim(2), Tensor({3, 4}), &why));
+  EXPECT_FALSE(TypesCompatible(TensorNdim(1), Tensor({3, 4}), &why));
+  EXPECT_FALSE(TypesCompatible(Tensor({3}, "int32"), Tensor({3}), &why));
+  EXPECT_TRUE(TypesCompatible(Tensor({SymVar("n")}), Tensor({3}), &why));
+  EXPECT_FALSE(TypesCompatible(Tensor({3}), ir::ShapeType(1), &why));
+  EXPECT_TRUE(TypesCompatible(ir::AnyType::Make(), Tensor({3}), &why));
+}
+
+}  // namespace
+}  // namespace kiln::relax::testing

@@ -1,0 +1,32 @@
+#include "gtest/gtest.h"
+#include "compiler/relax/op/test_util.h"
+
+namespace kiln::relax::testing {
+namespace {
+
+TEST(Unary, KeepsShapeAndDtype) {
+  ir::Var n = SymVar("n");
+  EXPECT_EQ(Str(Infer("exp", {V("x", Tensor({n, 3}))})), "R.Tensor((n, 3), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("abs", {V("x", Tensor({4}, "int32"))})), "R.Tensor((4,), dtype=\"int32\")");
+  EXPECT_EQ(Str(Infer("sigmoid", {V("x", TensorNdim(3))})), "R.Tensor(ndim=3, dtype=\"float32\")");
+}
+
+TEST(Unary, FloatOnlyAndPredicates) {
+  absl::StatusOr<ir::Type> t = Infer("sqrt", {V("x", Tensor({4}, "int32"))});
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("floating"), std::string::npos);
+  EXPECT_EQ(Str(Infer("isnan", {V("x", Tensor({4}))})), "R.Tensor((4,), dtype=\"bool\")");
+  EXPECT_FALSE(Infer("bitwise_not", {V("x", Tensor({4}))}).ok());
+}
+
+TEST(Unary, ClipAndAstype) {
+  ir::Expr lo = ir::relax::PrimValue(ir::FloatImm(ir::DataType::Float(32), 0.0));
+  ir::Expr hi = ir::relax::PrimValue(ir::FloatImm(ir::DataType::Float(32), 6.0));
+  EXPECT_EQ(Str(Infer("clip", {V("x", Tensor({2, 2})), lo, hi})), "R.Tensor((2, 2), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("astype", {V("x", Tensor({6, 3}, "int32"))}, {{"dtype", ir::String("float16")}})),
+            "R.Tensor((6, 3), dtype=\"float16\")");
+  EXPECT_FALSE(Infer("astype", {V("x", Tensor({6}))}).ok());  // dtype is required
+}
+
+}  // namespace
+}  // namespace kiln::relax::testing

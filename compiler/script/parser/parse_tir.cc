@@ -1,0 +1,1135 @@
+// TVMScript parser, TIR half: `@T.prim_func` functions, their statements, and the `T.*` namespace
+// (dtype constructors, buffers, loops, blocks, axes, intrinsics). Every construct maps onto one
+// TIRBuilder frame or one IR node; see /work/shared/spec/000 (syntax tables) for the forms.
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "compiler/ir/structural.h"
+#include "compiler/script/parser/parser_impl.h"
+#include "compiler/tir/op/arith.h"
+#include "compiler/tir/op/op.h"
+
+namespace kiln::script::parser {
+
+using namespace ir;  // NOLINT: this file is about IR node types only
+using K = Value::Kind;
+
+namespace {
+
+const Value* Kwarg(const CallArgs& a, const std::string& name) {
+  for (const auto& [k, v] : a.kwargs) if (k == name) return &v;
+  return nullptr;
+}
+
+// Argument `i` (positional) or keyword `name`, or nullptr.
+const Value* Arg(const CallArgs& a, size_t i, const std::string& name) {
+  if (i < a.args.size()) return &a.args[i];
+  return Kwarg(a, name);
+}
+
+bool IsDTypeName(const std::string& name) {
+  if (name == "handle" || name == "void" || name == "let" || name.empty()) return false;
+  return DataType::Parse(name).ok();
+}
+
+Span SpanOr(const Value& v, const Span& fallback) { return v.span.defined() ? v.span : fallback; }
+
+}  // namespace
+
+// ------------------------------------------------------------------ functions
+
+Type Parser::ParamAnnotationTIR(const Value& ann, const Span& span, Buffer* buffer, const std::string& name) {
+  if (ann.kind == K::kBuffer) {
+    *buffer = Downcast<Buffer>(ann.obj);
+    return Type();
+  }
+  if (ann.kind == K::kName && ann.s == "T.Buffer" && !ann.items.empty()) {
+    CallArgs ca;
+    ca.span = ca.func_span = span;
+    ca.args = ann.items;
+    *buffer = MakeBuffer(name, ca, 0, "global");
+    return Type();
+  }
+  if (ann.kind == K::kName && ann.s == "T.handle") return PrimType(DataType::Handle());
+  if (ann.kind == K::kPrim && ann.fresh_var) return ann.obj.as<VarNode>()->ty.defined() ? ann.obj.as<VarNode>()->ty : Type(PrimType(ann.obj.as<VarNode>()->dtype));
+  return PrimType(ToDType(ann, span));
+}
+
+PrimFunc Parser::ParsePrimFunc(const doc::Stmt& def, const std::string& name, const CallArgs* deco) {
+  tir_.Reset();
+  tir_.BeginPrimFunc(name);
+  builder::PrimFuncData* fd = tir_.func();
+  if (deco) {
+    for (const auto& [k, v] : deco->kwargs) {
+      if (k == "private") fd->is_private = ToBool(v, SpanOr(v, deco->span));
+      else if (k == "s_tir") fd->s_tir = ToBool(v, SpanOr(v, deco->span));
+      else if (k == "check_well_formed") continue;
+      else Fail(deco->span, absl::StrCat("T.prim_func has no argument '", k, "'"));
+    }
+    if (!deco->args.empty()) Fail(deco->span, "T.prim_func takes keyword arguments only");
+  }
+  PushScope();
+  loop_ranges_.clear();
+  for (const doc::Arg& arg : def.args) {
+    Span span = SpanOf(arg.pos);
+    if (arg.kind != doc::Arg::Kind::kPositional) Fail(span, "*args and **kwargs are not supported in a T.prim_func");
+    if (!arg.annotation) Fail(span, absl::StrCat("parameter '", arg.name, "' needs a type annotation (T.Buffer, T.handle, T.int32, ...)"));
+    name_hint_ = arg.name;
+    Value ann = Eval(arg.annotation);
+    name_hint_.clear();
+    Buffer buf;
+    Type ty = ParamAnnotationTIR(ann, SpanOf(arg.annotation->pos), &buf, arg.name);
+    if (buf.defined()) {
+      Var handle(arg.name, DataType::Handle(), span);
+      fd->params.push_back(handle);
+      fd->buffer_map.Set(handle, buf);
+      Define(arg.name, Value::Obj(K::kBuffer, buf));
+      continue;
+    }
+    Var v(arg.name, ty, span);
+    fd->params.push_back(v);
+    Define(arg.name, Value::Obj(K::kPrim, v));
+  }
+  if (def.returns) {
+    Value r = Eval(def.returns);
+    fd->ret_type = PrimType(ToDType(r, SpanOf(def.returns->pos)));
+  }
+  ParseTIRBody(def.body);
+  PopScope();
+  absl::StatusOr<PrimFunc> f = tir_.EndPrimFunc(SpanOf(def.pos));
+  if (!f.ok()) Fail(def.pos, std::string(f.status().message()));
+  return *f;
+}
+
+void Parser::ParseTIRBody(const std::vector<doc::StmtPtr>& body) {
+  for (const doc::StmtPtr& s : body) {
+    try {
+      ParseTIRStmt(*s);
+    } catch (const ParseError& e) {
+      Report(e);
+      if (s->kind == doc::StmtKind::kAssign) for (const auto& t : s->targets) Poison(t);
+      if (s->kind == doc::StmtKind::kAnnAssign) Poison(s->target);
+    }
+  }
+}
+
+// ------------------------------------------------------------------ statements
+
+void Parser::ParseTIRStmt(const doc::Stmt& s) {
+  Span span = SpanOf(s.pos);
+  switch (s.kind) {
+    case doc::StmtKind::kAssign: return TIRAssign(s);
+    case doc::StmtKind::kAnnAssign: return TIRAnnAssign(s);
+    case doc::StmtKind::kAugAssign: return TIRAugAssign(s);
+    case doc::StmtKind::kFor: return TIRFor(s);
+    case doc::StmtKind::kWith: return TIRWith(s);
+    case doc::StmtKind::kExpr: return TIRExprStmt(s);
+    case doc::StmtKind::kPass: return;
+    case doc::StmtKind::kReturn: {
+      if (!s.value) Fail(span, "a T.prim_func returns a value with `return value`");
+      CallArgs ca;
+      ca.span = ca.func_span = span;
+      ca.args = {Eval(s.value)};
+      Value r = CallT("ret", ca);
+      tir_.Emit(Evaluate(ToPrim(r, span), span));
+      return;
+    }
+    case doc::StmtKind::kAssert: {
+      PrimExpr cond = ToPrim(Eval(s.test), SpanOf(s.test->pos));
+      std::string kind = "RuntimeError";
+      Array<String> parts;
+      if (s.msg) {
+        Value m = Eval(s.msg);
+        if (m.kind == K::kStr) {
+          parts.push_back(String(m.s));
+        } else if (m.kind == K::kTuple && m.items.size() == 2) {
+          kind = ToStr(m.items[0], SpanOr(m.items[0], span));
+          if (m.items[1].is_seq()) {
+            for (const Value& p : m.items[1].items) parts.push_back(String(ToStr(p, SpanOr(p, span))));
+          } else {
+            parts.push_back(String(ToStr(m.items[1], SpanOr(m.items[1], span))));
+          }
+        } else {
+          Fail(SpanOf(s.msg->pos), "an assert message is a string or (\"ErrorKind\", [\"message\", ...])");
+        }
+      }
+      tir_.Emit(AssertStmt(cond, kind, parts, Stmt(), span));
+      return;
+    }
+    case doc::StmtKind::kIf: {
+      Value test = Eval(s.test);
+      if (test.is_number()) {  // decided while parsing, as Python would
+        PushScope();
+        ParseTIRBody(ToBool(test, span) ? s.body : s.orelse);
+        PopScope();
+        return;
+      }
+      PrimExpr cond = ToPrim(test, SpanOf(s.test->pos));
+      tir_.BeginScope();
+      PushScope();
+      ParseTIRBody(s.body);
+      PopScope();
+      Stmt then_case = tir_.EndScope();
+      Stmt else_case;
+      if (!s.orelse.empty()) {
+        tir_.BeginScope();
+        PushScope();
+        ParseTIRBody(s.orelse);
+        PopScope();
+        else_case = tir_.EndScope();
+      }
+      tir_.Emit(IfThenElse(cond, then_case, else_case, span));
+      return;
+    }
+    case doc::StmtKind::kWhile: {
+      Value test = Eval(s.test);
+      if (test.is_number() || (test.kind == K::kPrim && test.obj.as<IntImmNode>())) {
+        Fail(SpanOf(s.test->pos), "the condition of a while loop must be a boolean expression, not a constant");
+      }
+      PrimExpr cond = ToPrim(test, SpanOf(s.test->pos));
+      tir_.BeginScope();
+      PushScope();
+      ++loop_depth_;
+      ParseTIRBody(s.body);
+      --loop_depth_;
+      PopScope();
+      tir_.Emit(While(cond, tir_.EndScope(), span));
+      return;
+    }
+    case doc::StmtKind::kBreak:
+    case doc::StmtKind::kContinue:
+      if (loop_depth_ == 0) Fail(span, absl::StrCat("'", s.kind == doc::StmtKind::kBreak ? "break" : "continue", "' outside loop"));
+      tir_.Emit(s.kind == doc::StmtKind::kBreak ? Stmt(Break::Make(span)) : Stmt(Continue::Make(span)));
+      return;
+    default:
+      Fail(span, "this statement is not supported in a T.prim_func");
+  }
+}
+
+void Parser::TIRExprStmt(const doc::Stmt& s) {
+  // A docstring or other bare constant does nothing.
+  if (s.value->kind == doc::ExprKind::kConstant) return;
+  Value v = Eval(s.value);
+  if (v.kind == K::kNone) return;  // statement-like calls (T.reads, T.func_attr, ...) act themselves
+  if (v.kind == K::kPrim) {
+    tir_.Emit(Evaluate(Downcast<PrimExpr>(v.obj), SpanOf(s.pos)));
+    return;
+  }
+  Fail(s.pos, absl::StrCat("a ", KindName(v.kind), " is not a statement"));
+}
+
+void Parser::BindTIRTarget(const doc::ExprPtr& target, const Value& v, const Span& span) {
+  if (target->kind == doc::ExprKind::kTuple || target->kind == doc::ExprKind::kList) {
+    std::vector<Value> items = ToSeq(v, span);
+    if (items.size() != target->elts.size()) {
+      Fail(span, absl::StrCat("cannot unpack ", items.size(), " values into ", target->elts.size(), " names"));
+    }
+    for (size_t i = 0; i < items.size(); ++i) BindTIRTarget(target->elts[i], items[i], span);
+    return;
+  }
+  if (target->kind != doc::ExprKind::kName) Fail(target->pos, "cannot assign to this expression");
+  const std::string& name = target->name;
+  if (v.kind == K::kPrim && !v.fresh_var && tir_.func()) {
+    // `x = expr` binds a new variable for the rest of the block, as `x: T.let[dtype] = expr`.
+    PrimExpr value = Downcast<PrimExpr>(v.obj);
+    Var var(name, value.dtype(), SpanOf(target->pos));
+    Define(name, Value::Obj(K::kPrim, var));
+    tir_.BeginImplicit([var, value, span](Stmt body) { return LetStmt(var, value, body, span); });
+    return;
+  }
+  Value stored = v;
+  stored.fresh_var = false;
+  Define(name, stored);
+}
+
+void Parser::TIRAssign(const doc::Stmt& s) {
+  Span span = SpanOf(s.pos);
+  if (s.targets.size() != 1) Fail(span, "chained assignment is not supported in TIR");
+  const doc::ExprPtr& target = s.targets[0];
+  if (target->kind == doc::ExprKind::kSubscript) {
+    Value value = Eval(s.value);
+    StoreTo(*target, value, span);
+    return;
+  }
+  if (target->kind == doc::ExprKind::kName) {
+    const Value* existing = Lookup(target->name);
+    if (existing && existing->kind == K::kBuffer && existing->b) {  // a local scalar
+      Value value = Eval(s.value);
+      StoreTo(*target, value, span);
+      return;
+    }
+    name_hint_ = target->name;
+  } else if (target->kind == doc::ExprKind::kTuple || target->kind == doc::ExprKind::kList) {
+    name_hints_.clear();
+    for (const auto& e : target->elts) name_hints_.push_back(e->kind == doc::ExprKind::kName ? e->name : "v");
+  }
+  Value value;
+  try {
+    value = Eval(s.value);
+  } catch (...) {
+    name_hint_.clear();
+    name_hints_.clear();
+    throw;
+  }
+  name_hint_.clear();
+  name_hints_.clear();
+  BindTIRTarget(target, value, span);
+}
+
+void Parser::TIRAnnAssign(const doc::Stmt& s) {
+  Span span = SpanOf(s.pos);
+  if (s.target->kind != doc::ExprKind::kName) Fail(s.target->pos, "an annotated assignment needs a plain name");
+  const std::string& name = s.target->name;
+  Value ann = Eval(s.annotation);
+  Span ann_span = SpanOf(s.annotation->pos);
+  if (ann.kind == K::kName && ann.s == "T.let") {
+    if (ann.items.size() != 1) Fail(ann_span, "T.let takes one dtype: T.let[T.int32]");
+    DataType dtype = ToDType(ann.items[0], SpanOr(ann.items[0], ann_span));
+    if (!s.value) Fail(span, "a T.let binding needs a value");
+    Value v = Eval(s.value);
+    PrimExpr value;
+    if (v.is_number()) {
+      absl::StatusOr<PrimExpr> c = tir::MakeConst(dtype, v.kind == K::kFloat ? tir::Operand::FloatLiteral(v.f)
+                                                         : v.kind == K::kBool ? tir::Operand::BoolLiteral(v.b)
+                                                                              : tir::Operand::IntLiteral(v.i));
+      if (!c.ok()) Fail(SpanOf(s.value->pos), std::string(c.status().message()));
+      value = *c;
+    } else {
+      value = ToPrim(v, SpanOf(s.value->pos));
+    }
+    if (value.dtype() != dtype) {
+      Fail(SpanOf(s.value->pos), absl::StrCat("mismatched types: T.let[", dtype.ToString(), "] bound to a ",
+                                              value.dtype().ToString(), " value"));
+    }
+    Var var(name, dtype, SpanOf(s.target->pos));
+    Define(name, Value::Obj(K::kPrim, var));
+    tir_.BeginImplicit([var, value, span](Stmt body) { return LetStmt(var, value, body, span); });
+    return;
+  }
+  if (ann.kind == K::kBuffer) {  // A: T.Buffer(...) = T.match_buffer / decl: just a typed binding
+    if (!s.value) Fail(span, "a buffer annotation needs a value");
+    name_hint_ = name;
+    Value v = Eval(s.value);
+    name_hint_.clear();
+    BindTIRTarget(s.target, v, span);
+    return;
+  }
+  // `x: T.int32` declares a local scalar: a rank-0 buffer in local scope.
+  DataType dtype = ToDType(ann, ann_span);
+  Buffer buf = Buffer::Make(name, {}, dtype, "local", SpanOf(s.target->pos));
+  Map<String, ObjectRef> annotations;
+  annotations.Set(String("tirx.local_scalar"), IntImm(DataType::Bool(), 1));
+  Value bv = Value::Obj(K::kBuffer, buf);
+  bv.b = true;
+  Define(name, bv);
+  tir_.BeginImplicit([buf, annotations, span](Stmt body) { return AllocBuffer(buf, body, annotations, span); });
+  if (s.value) StoreTo(*s.target, Eval(s.value), span);
+}
+
+void Parser::TIRAugAssign(const doc::Stmt& s) {
+  Span span = SpanOf(s.pos);
+  // a[i] op= v  is  a[i] = a[i] op v
+  auto bin = std::make_shared<doc::Expr>(doc::ExprKind::kBinOp);
+  bin->name = s.op;
+  bin->left = s.target;
+  bin->right = s.value;
+  bin->pos = s.pos;
+  Value v = Eval(bin);
+  if (s.target->kind == doc::ExprKind::kSubscript || s.target->kind == doc::ExprKind::kName) {
+    const Value* existing = s.target->kind == doc::ExprKind::kName ? Lookup(s.target->name) : nullptr;
+    if (s.target->kind == doc::ExprKind::kName && !(existing && existing->kind == K::kBuffer && existing->b)) {
+      Fail(s.target->pos, "augmented assignment needs a buffer element or a local scalar");
+    }
+    StoreTo(*s.target, v, span);
+    return;
+  }
+  Fail(s.target->pos, "augmented assignment needs a buffer element or a local scalar");
+}
+
+void Parser::StoreTo(const doc::Expr& target, const Value& value, const Span& span) {
+  Buffer buf;
+  Array<PrimExpr> indices;
+  Span tspan = SpanOf(target.pos);
+  if (target.kind == doc::ExprKind::kName) {
+    const Value* v = Lookup(target.name);
+    buf = Downcast<Buffer>(v->obj);
+  } else {
+    Value base = Eval(target.value);
+    if (base.kind == K::kPoison) throw ParseError{tspan, "", true};
+    if (base.kind != K::kBuffer) Fail(tspan, absl::StrCat("cannot store into a ", KindName(base.kind)));
+    buf = Downcast<Buffer>(base.obj);
+    std::vector<Value> idx;
+    bool tuple_index = target.slice->kind == doc::ExprKind::kTuple && !target.slice->parenthesized;
+    if (tuple_index) {
+      for (const auto& x : target.slice->elts) idx.push_back(Eval(x));
+    } else {
+      idx.push_back(Eval(target.slice));
+    }
+    bool has_slice = false;
+    indices = BufferIndices(buf, idx, tspan, &has_slice, nullptr);
+  }
+  PrimExpr v;
+  int lanes = indices.empty() ? 1 : indices.back().dtype().lanes();
+  if (value.is_number()) {
+    DataType t = buf->dtype.with_lanes(buf->dtype.lanes() * lanes);
+    absl::StatusOr<PrimExpr> c = tir::MakeConst(t, value.kind == K::kFloat ? tir::Operand::FloatLiteral(value.f)
+                                                  : value.kind == K::kBool ? tir::Operand::BoolLiteral(value.b)
+                                                                           : tir::Operand::IntLiteral(value.i));
+    if (!c.ok()) Fail(SpanOr(value, span), std::string(c.status().message()));
+    v = *c;
+  } else {
+    v = ToPrim(value, SpanOr(value, span));
+  }
+  tir_.Emit(BufferStore(buf, v, indices, span));
+}
+
+Array<PrimExpr> Parser::BufferIndices(const Buffer& b, const std::vector<Value>& given, const Span& span,
+                                      bool* has_slice, Array<Range>* region) {
+  std::vector<Value> idx = given;
+  if (idx.size() == 1 && idx[0].kind == K::kTuple && idx[0].items.empty()) idx.clear();  // A[()]
+  if (idx.size() != b->shape.size()) {
+    Fail(span, absl::StrCat("buffer ", b->name, " is ", b->shape.size(), "-dimensional but is indexed with ",
+                            idx.size(), " ", idx.size() == 1 ? "index" : "indices"));
+  }
+  Array<PrimExpr> out;
+  for (size_t d = 0; d < idx.size(); ++d) {
+    const Value& v = idx[d];
+    if (v.kind == K::kSlice) {
+      *has_slice = true;
+      PrimExpr lo = v.items[0].kind == K::kNone ? PrimExpr(IntImm(DataType::Int(32), 0)) : ToPrim(v.items[0], SpanOr(v.items[0], span));
+      PrimExpr hi = v.items[1].kind == K::kNone ? b->shape[d] : ToPrim(v.items[1], SpanOr(v.items[1], span));
+      PrimExpr extent;
+      const auto* l = lo.as<IntImmNode>();
+      const auto* h = hi.as<IntImmNode>();
+      const auto* add = hi.as<AddNode>();
+      if (l && h) {
+        extent = IntImm(h->dtype, h->value - l->value);
+      } else if (add && StructuralEqual(add->a, lo)) {
+        extent = add->b;  // A[i : i + n]: the printer's own spelling of extent n
+      } else {
+        absl::StatusOr<PrimExpr> e = tir::BinaryOp(tir::BinaryOpKind::kSub, tir::Operand(hi), tir::Operand(lo), span);
+        if (!e.ok()) Fail(span, std::string(e.status().message()));
+        extent = *e;
+      }
+      if (region) region->push_back(Range(lo, extent));
+      int64_t step = v.items[2].kind == K::kNone ? 1 : ToInt(v.items[2], SpanOr(v.items[2], span));
+      if (const auto* n = extent.as<IntImmNode>()) {
+        int64_t lanes = (n->value + step - 1) / step;
+        if (lanes > 1) {
+          out.push_back(Ramp(lo, IntImm(lo.dtype(), step), static_cast<int>(lanes)));
+        } else {
+          out.push_back(lo);
+        }
+      } else {
+        out.push_back(lo);
+      }
+      continue;
+    }
+    PrimExpr e = ToPrim(v, SpanOr(v, span));
+    if (region) region->push_back(Range(e, IntImm(e.dtype().with_lanes(1), 1)));
+    out.push_back(e);
+  }
+  return out;
+}
+
+Value Parser::LoadFromBuffer(const Buffer& b, const std::vector<Value>& idx, const Span& span) {
+  bool has_slice = false;
+  Array<Range> region;
+  Array<PrimExpr> indices = BufferIndices(b, idx, span, &has_slice, &region);
+  if (has_slice) {
+    Value v = Value::Obj(K::kRegion, BufferRegion(b, region));
+    v.items.push_back(Value::Obj(K::kPrim, BufferLoad(b, indices, span)));  // its vector-load reading
+    return v;
+  }
+  return Value::Obj(K::kPrim, BufferLoad(b, indices, span));
+}
+
+void Parser::TIRFor(const doc::Stmt& s) {
+  Span span = SpanOf(s.pos);
+  if (!s.orelse.empty()) Fail(span, "for ... else is not supported");
+  Value it = Eval(s.iter);
+  if (it.kind != K::kLoops) {
+    Fail(SpanOf(s.iter->pos), "a for loop iterates over range(), T.serial/parallel/vectorized/unroll/thread_binding or T.grid");
+  }
+  std::vector<doc::ExprPtr> targets;
+  if (s.target->kind == doc::ExprKind::kTuple || s.target->kind == doc::ExprKind::kList) {
+    targets = s.target->elts;
+  } else {
+    targets.push_back(s.target);
+  }
+  if (targets.size() != it.loops.size()) {
+    Fail(s.target->pos, absl::StrCat("the loop has ", it.loops.size(), " iterators but ", targets.size(), " names"));
+  }
+  PushScope();
+  std::vector<Var> vars;
+  for (size_t i = 0; i < targets.size(); ++i) {
+    if (targets[i]->kind != doc::ExprKind::kName) Fail(targets[i]->pos, "a loop variable must be a name");
+    Var v(targets[i]->name, it.loops[i].extent.dtype(), SpanOf(targets[i]->pos));
+    vars.push_back(v);
+    Define(targets[i]->name, Value::Obj(K::kPrim, v));
+    loop_ranges_[v.get()] = Range(it.loops[i].min, it.loops[i].extent);
+  }
+  tir_.BeginScope();
+  ++loop_depth_;
+  ParseTIRBody(s.body);
+  --loop_depth_;
+  Stmt body = tir_.EndScope();
+  PopScope();
+  for (size_t k = vars.size(); k-- > 0;) {
+    const LoopSpec& l = it.loops[k];
+    IterVar binding;
+    if (l.kind == ForKind::kThreadBinding) {
+      binding = IterVar(Range(l.min, l.extent), vars[k], IterVarType::kThreadIndex, l.thread);
+    }
+    For loop(vars[k], l.min, l.extent, l.kind, body, binding, l.annotations, span);
+    if (l.step.defined()) loop.CopyOnWrite()->step = l.step;
+    body = loop;
+  }
+  tir_.Emit(body);
+}
+
+void Parser::TIRWith(const doc::Stmt& s) {
+  Span span = SpanOf(s.pos);
+  if (s.items.size() != 1) Fail(span, "a with statement takes one context");
+  const doc::WithItem& item = s.items[0];
+  if (item.context_expr->kind != doc::ExprKind::kCall) Fail(item.context_expr->pos, "unsupported with context");
+  Value fn = Eval(item.context_expr->func);
+  Span cspan = SpanOf(item.context_expr->pos);
+  std::string name = fn.kind == K::kName ? fn.s : "";
+  if (name == "T.block") {
+    Warn(cspan, "T.block is spelled T.sblock in TVM v0.26");
+    name = "T.sblock";
+  }
+  if (name == "T.sblock") {
+    CallArgs a;
+    for (const auto& x : item.context_expr->args) a.args.push_back(Eval(x));
+    std::string block_name = a.args.empty() ? "" : ToStr(a.args[0], SpanOr(a.args[0], cspan));
+    tir_.BeginBlock(block_name);
+    PushScope();
+    ParseTIRBody(s.body);
+    PopScope();
+    tir_.EndBlock(span);
+    return;
+  }
+  if (name == "T.init") {
+    builder::BlockData* blk = tir_.block();
+    if (!blk) Fail(cspan, "T.init() must be used inside a T.sblock");
+    if (blk->init.defined()) Fail(cspan, "a block has one T.init()");
+    tir_.BeginScope();
+    PushScope();
+    ParseTIRBody(s.body);
+    PopScope();
+    tir_.block()->init = tir_.EndScope();
+    return;
+  }
+  if (name == "T.decl_buffer" || name == "T.alloc_buffer" || name == "T.launch_thread" ||
+      (name == "T.attr" && item.context_expr->args.size() == 3)) {
+    // `with T.decl_buffer(...) as B:`: the call's implicit frame scopes exactly the with body.
+    tir_.BeginScope();
+    PushScope();
+    if (item.optional_vars && item.optional_vars->kind == doc::ExprKind::kName) name_hint_ = item.optional_vars->name;
+    Value v;
+    try {
+      v = Eval(item.context_expr);
+    } catch (...) {
+      name_hint_.clear();
+      PopScope();
+      tir_.EndScope();
+      throw;
+    }
+    name_hint_.clear();
+    if (item.optional_vars) BindTIRTarget(item.optional_vars, v, span);
+    ParseTIRBody(s.body);
+    PopScope();
+    tir_.Emit(tir_.EndScope());
+    return;
+  }
+  if (name == "T.attr") {
+    Value d = Eval(item.context_expr->args.empty() ? nullptr : item.context_expr->args[0]);
+    if (d.kind != K::kDict || d.keys.size() != 1) Fail(cspan, "with T.attr({key: value}) takes one key");
+    std::string key = ToStr(d.keys[0], cspan);
+    PrimExpr value = ToPrim(d.items[0], SpanOr(d.items[0], cspan));
+    tir_.BeginScope();
+    PushScope();
+    ParseTIRBody(s.body);
+    PopScope();
+    tir_.Emit(AttrStmt(ObjectRef(), key, value, tir_.EndScope(), span));
+    return;
+  }
+  Fail(cspan, "unsupported with context in TIR: expected T.sblock, T.init or T.attr");
+}
+
+// ------------------------------------------------------------------ T.* calls
+
+Buffer Parser::MakeBuffer(const std::string& name, CallArgs& a, size_t first, const std::string& default_scope) {
+  auto pos = [&](size_t i, const char* kw) { return Arg(a, first + i, kw); };
+  const Value* shape_v = pos(0, "shape");
+  if (!shape_v) Fail(a.span, "a buffer needs a shape");
+  Array<PrimExpr> shape = ToPrimArray(*shape_v, SpanOr(*shape_v, a.span));
+  DataType dtype = DataType::Float(32);
+  if (const Value* d = pos(1, "dtype")) dtype = ToDType(*d, SpanOr(*d, a.span));
+  std::string scope = default_scope;
+  if (const Value* sc = pos(5, "scope")) scope = ToStr(*sc, SpanOr(*sc, a.span));
+  Buffer b = Buffer::Make(name.empty() ? "buffer" : name, shape, dtype, scope, a.span);
+  BufferNode* n = b.CopyOnWrite();
+  if (const Value* data = pos(2, "data")) {
+    if (data->kind != K::kNone) {
+      PrimExpr dv = ToPrim(*data, SpanOr(*data, a.span));
+      if (!dv.as<VarNode>()) Fail(SpanOr(*data, a.span), "data= must be a handle variable (e.g. A.data)");
+      n->data = Downcast<Var>(dv);
+    }
+  }
+  if (const Value* st = pos(3, "strides")) {
+    if (st->kind != K::kNone) {
+      for (const Value& s : ToSeq(*st, SpanOr(*st, a.span))) {
+        if (s.kind == K::kStr) {  // strides=("s0", "s1"): new symbolic variables
+          const Value* known = Lookup(s.s);
+          Var v = known && known->kind == K::kPrim && known->obj.as<VarNode>() ? Downcast<Var>(known->obj) : Var(s.s, DataType::Int(32), a.span);
+          if (!known) Define(s.s, Value::Obj(K::kPrim, v));
+          n->strides.push_back(v);
+        } else {
+          n->strides.push_back(ToPrim(s, SpanOr(s, a.span)));
+        }
+      }
+    }
+  }
+  if (const Value* eo = pos(4, "elem_offset")) {
+    if (eo->kind != K::kNone) n->elem_offset = ToPrim(*eo, SpanOr(*eo, a.span));
+  }
+  if (const Value* al = pos(6, "align")) n->data_alignment = static_cast<int32_t>(ToInt(*al, a.span) < 0 ? 0 : ToInt(*al, a.span));
+  if (const Value* of = pos(7, "offset_factor")) n->offset_factor = static_cast<int32_t>(ToInt(*of, a.span));
+  if (const Value* bt = pos(8, "buffer_type")) {
+    std::string t = ToStr(*bt, a.span);
+    if (t == "auto") n->buffer_type = BufferKind::kAutoBroadcast;
+    else if (t != "" && t != "default") Fail(SpanOr(*bt, a.span), "buffer_type is \"default\" or \"auto\"");
+  }
+  if (const Value* ax = pos(9, "axis_separators")) {
+    if (ax->kind != K::kNone) {
+      for (const Value& x : ToSeq(*ax, a.span)) n->axis_separators.push_back(IntImm(DataType::Int(32), ToInt(x, a.span)));
+    }
+  }
+  static const char* kKnown[] = {"shape", "dtype", "data", "strides", "elem_offset", "scope", "align",
+                                 "offset_factor", "buffer_type", "axis_separators", "annotations"};
+  for (const auto& [k, v] : a.kwargs) {
+    bool ok = false;
+    for (const char* known : kKnown) ok |= k == known;
+    if (!ok) Fail(SpanOr(v, a.span), absl::StrCat("unexpected keyword argument '", k, "' for a buffer"));
+  }
+  return b;
+}
+
+Value Parser::CallT(const std::string& name_in, CallArgs& a) {
+  std::string name = name_in;
+  const Span& span = a.span;
+  auto need = [&](size_t lo, size_t hi) {
+    if (a.args.size() < lo || a.args.size() > hi) {
+      Fail(span, absl::StrCat("T.", name, " expects ", lo == hi ? absl::StrCat(lo) : absl::StrCat(lo, " to ", hi),
+                              " positional argument", hi == 1 ? "" : "s", ", got ", a.args.size()));
+    }
+  };
+  auto prim = [&](size_t i) { return ToPrim(a.args[i], SpanOr(a.args[i], span)); };
+  auto operand = [&](size_t i) -> tir::Operand {
+    const Value& v = a.args[i];
+    switch (v.kind) {
+      case K::kInt: return tir::Operand::IntLiteral(v.i, v.span);
+      case K::kFloat: return tir::Operand::FloatLiteral(v.f, v.span);
+      case K::kBool: return tir::Operand::BoolLiteral(v.b, v.span);
+      default: return tir::Operand(prim(i));
+    }
+  };
+  auto ok_or_fail = [&](absl::StatusOr<PrimExpr> r) -> Value {
+    if (!r.ok()) Fail(span, std::string(r.status().message()));
+    return Value::Obj(K::kPrim, *r);
+  };
+  auto fresh_name = [&]() { return name_hint_.empty() ? std::string("v") : name_hint_; };
+
+  if (name == "block_attr") {
+    Warn(a.func_span, "T.block_attr is spelled T.sblock_attr in TVM v0.26");
+    name = "sblock_attr";
+  }
+
+  // ---- dtype constructors: T.int32(), T.int32(5), T.float16(x), T.bool(True)
+  if (IsDTypeName(name)) {
+    DataType dtype = *DataType::Parse(name);
+    if (a.args.empty()) {
+      bool size_var = false;
+      if (const Value* sv = Kwarg(a, "is_size_var")) size_var = ToBool(*sv, span);
+      Value v = Value::Obj(K::kPrim, size_var ? PrimExpr(SizeVar(fresh_name(), dtype, span)) : PrimExpr(Var(fresh_name(), dtype, span)));
+      v.fresh_var = true;
+      return v;
+    }
+    need(1, 1);
+    const Value& x = a.args[0];
+    if (x.kind == K::kStr && dtype.is_floating()) {
+      double f = x.s == "inf" ? std::numeric_limits<double>::infinity()
+               : x.s == "-inf" ? -std::numeric_limits<double>::infinity()
+               : x.s == "nan" ? std::numeric_limits<double>::quiet_NaN() : 0;
+      if (x.s != "inf" && x.s != "-inf" && x.s != "nan") Fail(SpanOr(x, span), "expected \"inf\", \"-inf\" or \"nan\"");
+      return Value::Obj(K::kPrim, FloatImm(dtype, f, span));
+    }
+    if (x.is_number()) return ok_or_fail(tir::MakeConst(dtype, operand(0), span));
+    return ok_or_fail(tir::CastTo(dtype, prim(0), span));
+  }
+  if (name == "handle") {
+    // T.handle() / T.handle("float32", "shared"): a fresh handle variable.
+    Type ty = PrimType(DataType::Handle());
+    if (!a.args.empty()) {
+      DataType elem = ToDType(a.args[0], SpanOr(a.args[0], span));
+      std::string scope = a.args.size() > 1 ? ToStr(a.args[1], span) : "global";
+      ty = PointerType(PrimType(elem), scope);
+    }
+    Value v = Value::Obj(K::kPrim, Var(fresh_name(), ty, span));
+    v.fresh_var = true;
+    return v;
+  }
+  if (name == "target") {  // a target is kept as its string (the printer spells it T.target(...)) or dict
+    need(1, 1);
+    if (a.args[0].kind == K::kDict) return a.args[0];
+    return Value::Str(ToStr(a.args[0], SpanOr(a.args[0], span)));
+  }
+  if (name == "call_intrin") {  // T.call_intrin(dtype, "op.name", args...): an operator by its IR name
+    if (a.args.size() < 2) Fail(span, "T.call_intrin(dtype, op_name, *args) needs a dtype and an operator name");
+    DataType dtype = ToDType(a.args[0], SpanOr(a.args[0], span));
+    std::string op = ToStr(a.args[1], SpanOr(a.args[1], span));
+    Array<PrimExpr> args;
+    for (size_t i = 2; i < a.args.size(); ++i) args.push_back(prim(i));
+    return Value::Obj(K::kPrim, Call(dtype, Op(op), args, span));
+  }
+  if (name == "meta_var") {
+    need(1, 1);
+    return a.args[0];
+  }
+
+  // ---- buffers
+  if (name == "Buffer") return Value::Obj(K::kBuffer, MakeBuffer(fresh_name(), a, 0, "global"));
+  if (name == "match_buffer") {
+    if (a.args.empty()) Fail(span, "T.match_buffer(param, shape, dtype, ...) needs the matched parameter");
+    Buffer b = MakeBuffer(fresh_name(), a, 1, "global");
+    const Value& src = a.args[0];
+    if (builder::BlockData* blk = tir_.block()) {
+      BufferRegion region;
+      if (src.kind == K::kRegion) {
+        region = Downcast<BufferRegion>(src.obj);
+      } else if (src.kind == K::kBuffer) {
+        Buffer sb = Downcast<Buffer>(src.obj);
+        Array<Range> full;
+        for (const PrimExpr& d : sb->shape) full.push_back(Range(IntImm(d.dtype(), 0), d));
+        region = BufferRegion(sb, full);
+      } else if (src.kind == K::kPrim && src.obj.as<BufferLoadNode>()) {
+        const auto* load = src.obj.as<BufferLoadNode>();
+        Array<Range> r;
+        for (const PrimExpr& i : load->indices) r.push_back(Range(i, IntImm(i.dtype(), 1)));
+        region = BufferRegion(load->buffer, r);
+      } else {
+        Fail(SpanOr(src, span), "T.match_buffer in a block matches a buffer region, e.g. A[vi, 0:16]");
+      }
+      blk->match_buffers.push_back(MatchBufferRegion(b, region));
+      return Value::Obj(K::kBuffer, b);
+    }
+    builder::PrimFuncData* fd = tir_.func();
+    const VarNode* param = src.kind == K::kPrim ? src.obj.as<VarNode>() : nullptr;
+    int64_t index = -1;
+    if (fd && param) {
+      for (size_t i = 0; i < fd->params.size(); ++i) if (fd->params[i].get() == param) index = static_cast<int64_t>(i);
+    }
+    if (index < 0) Fail(SpanOr(src, span), "T.match_buffer outside a block matches a T.handle parameter of the function");
+    if (fd->buffer_map.count(fd->params[index])) Fail(SpanOr(src, span), absl::StrCat("parameter ", param->name, " is already matched to a buffer"));
+    fd->buffer_map.Set(fd->params[index], b);
+    return Value::Obj(K::kBuffer, b);
+  }
+  if (name == "alloc_buffer" || name == "alloc_local" || name == "alloc_shared") {
+    std::string scope = name == "alloc_local" ? "local" : name == "alloc_shared" ? "shared" : "global";
+    Buffer b = MakeBuffer(fresh_name(), a, 0, scope);
+    Map<String, ObjectRef> ann;
+    if (const Value* an = Kwarg(a, "annotations")) ann = ToAttrMap(*an, span);
+    tir_.BeginImplicit([b, ann, span](Stmt body) { return AllocBuffer(b, body, ann, span); });
+    return Value::Obj(K::kBuffer, b);
+  }
+  if (name == "decl_buffer") {
+    Buffer b = MakeBuffer(fresh_name(), a, 0, "global");
+    tir_.BeginImplicit([b, span](Stmt body) { return DeclBuffer(b, body, span); });
+    return Value::Obj(K::kBuffer, b);
+  }
+  if (name == "sblock_alloc_buffer") {
+    Buffer b = MakeBuffer(fresh_name(), a, 0, "global");
+    if (builder::BlockData* blk = tir_.block()) {
+      blk->alloc_buffers.push_back(b);
+    } else if (tir_.func() && tir_.func()->s_tir) {
+      tir_.func()->root_alloc_buffers.push_back(b);
+    } else {
+      Fail(a.func_span, "T.sblock_alloc_buffer must be used inside a T.sblock (or at the top of an s_tir function)");
+    }
+    return Value::Obj(K::kBuffer, b);
+  }
+
+  // ---- loops
+  if (name == "serial" || name == "parallel" || name == "vectorized" || name == "unroll" || name == "thread_binding") {
+    LoopSpec l;
+    l.kind = name == "parallel" ? ForKind::kParallel : name == "vectorized" ? ForKind::kVectorized
+           : name == "unroll" ? ForKind::kUnrolled : name == "thread_binding" ? ForKind::kThreadBinding : ForKind::kSerial;
+    std::vector<Value> pos = a.args;
+    if (name == "thread_binding" && pos.size() == 3 && pos[2].kind == K::kStr) {
+      l.thread = pos[2].s;
+      pos.pop_back();
+    }
+    if (pos.size() == 3) {  // range(start, stop, step)
+      l.step = ToPrim(pos[2], SpanOr(pos[2], span));
+      pos.pop_back();
+    }
+    if (pos.empty() || pos.size() > 2) Fail(span, absl::StrCat(name_in == "serial" ? "range" : "T." + name, " expects (stop), (start, stop) or (start, stop, step)"));
+    if (pos.size() == 1) {
+      l.extent = ToPrim(pos[0], SpanOr(pos[0], span));
+      l.min = IntImm(l.extent.dtype(), 0);
+    } else {
+      PrimExpr stop = pos[1].is_number() ? PrimExpr() : ToPrim(pos[1], SpanOr(pos[1], span));
+      PrimExpr start = pos[0].is_number() ? PrimExpr() : ToPrim(pos[0], SpanOr(pos[0], span));
+      DataType t = stop.defined() ? stop.dtype() : start.defined() ? start.dtype() : DataType::Int(32);
+      if (!start.defined()) start = *tir::MakeConst(t, tir::Operand::IntLiteral(ToInt(pos[0], span)));
+      if (!stop.defined()) stop = *tir::MakeConst(t, tir::Operand::IntLiteral(ToInt(pos[1], span)));
+      l.min = start;
+      const auto* s0 = start.as<IntImmNode>();
+      const auto* s1 = stop.as<IntImmNode>();
+      const auto* add = stop.as<AddNode>();
+      if (s0 && s1) {
+        l.extent = IntImm(stop.dtype(), s1->value - s0->value);
+      } else if (add && StructuralEqual(add->a, start)) {
+        l.extent = add->b;  // range(m, m + n): the printer's spelling of extent n
+      } else {
+        absl::StatusOr<PrimExpr> e = tir::BinaryOp(tir::BinaryOpKind::kSub, tir::Operand(stop), tir::Operand(start), span);
+        if (!e.ok()) Fail(span, std::string(e.status().message()));
+        l.extent = *e;
+      }
+      if (l.min.dtype() != l.extent.dtype()) {
+        absl::StatusOr<PrimExpr> m = tir::CastTo(l.extent.dtype(), l.min, span);
+        if (m.ok()) l.min = *m;
+      }
+    }
+    for (const auto& [k, v] : a.kwargs) {
+      if (k == "annotations") l.annotations = ToAttrMap(v, span);
+      else if (k == "step") l.step = ToPrim(v, SpanOr(v, span));
+      else if (k == "thread" && name == "thread_binding") l.thread = ToStr(v, span);
+      else Fail(SpanOr(v, span), absl::StrCat("unexpected keyword argument '", k, "'"));
+    }
+    if (name == "thread_binding") {
+      bool valid = absl::StartsWith(l.thread, "vthread") || l.thread == "warp" ||
+                   ((absl::StartsWith(l.thread, "blockIdx.") || absl::StartsWith(l.thread, "threadIdx.")) &&
+                    l.thread.size() == 10 + (l.thread[0] == 't') && std::string("xyz").find(l.thread.back()) != std::string::npos);
+      if (!valid) {
+        Fail(span, absl::StrCat("invalid thread tag \"", l.thread, "\"; expected blockIdx.{x,y,z}, threadIdx.{x,y,z}, vthread* or warp"));
+      }
+    }
+    Value out = Value::Of(K::kLoops);
+    out.loops.push_back(l);
+    return out;
+  }
+  if (name == "grid") {
+    Value out = Value::Of(K::kLoops);
+    for (size_t i = 0; i < a.args.size(); ++i) {
+      LoopSpec l;
+      l.extent = prim(i);
+      l.min = IntImm(l.extent.dtype(), 0);
+      out.loops.push_back(l);
+    }
+    if (out.loops.empty()) Fail(span, "T.grid needs at least one extent");
+    return out;
+  }
+
+  // ---- blocks
+  if (absl::StartsWith(name, "axis.")) {
+    builder::BlockData* blk = tir_.block();
+    if (!blk) Fail(span, absl::StrCat("T.", name, " must be used inside a T.sblock"));
+    std::string kind = name.substr(5);
+    if (kind == "remap") {
+      need(2, 2);
+      std::string kinds = ToStr(a.args[0], SpanOr(a.args[0], span));
+      std::vector<Value> bindings = ToSeq(a.args[1], SpanOr(a.args[1], span));
+      if (kinds.size() != bindings.size()) {
+        Fail(span, absl::StrCat("T.axis.remap: the kinds string \"", kinds, "\" has size ", kinds.size(), " but ",
+                                bindings.size(), " bindings are given"));
+      }
+      std::vector<Value> out;
+      for (size_t i = 0; i < kinds.size(); ++i) {
+        PrimExpr bind = ToPrim(bindings[i], SpanOr(bindings[i], span));
+        const auto* lv = bind.as<VarNode>();
+        auto range = lv ? loop_ranges_.find(lv) : loop_ranges_.end();
+        if (range == loop_ranges_.end()) Fail(SpanOr(bindings[i], span), "T.axis.remap binds loop variables only");
+        IterVarType t = kinds[i] == 'S' ? IterVarType::kDataPar : kinds[i] == 'R' ? IterVarType::kCommReduce
+                      : IterVarType::kOpaque;
+        if (kinds[i] != 'S' && kinds[i] != 'R') Fail(span, "T.axis.remap kinds are 'S' (spatial) or 'R' (reduce)");
+        std::string vname = i < name_hints_.size() ? name_hints_[i] : (kinds.size() == 1 ? fresh_name() : "v");
+        Var var(vname, bind.dtype(), span);
+        blk->iter_vars.push_back(IterVar(range->second, var, t, "", span));
+        blk->iter_values.push_back(bind);
+        Value v = Value::Obj(K::kPrim, var);
+        v.fresh_var = true;
+        out.push_back(v);
+      }
+      if (out.size() == 1 && name_hints_.empty()) return out[0];
+      return Value::Seq(K::kTuple, std::move(out));
+    }
+    IterVarType t;
+    if (kind == "spatial" || kind == "S") t = IterVarType::kDataPar;
+    else if (kind == "reduce" || kind == "R") t = IterVarType::kCommReduce;
+    else if (kind == "scan") t = IterVarType::kOrdered;
+    else if (kind == "opaque") t = IterVarType::kOpaque;
+    else Fail(a.func_span, absl::StrCat("T.", name, " is not a TVMScript function"));
+    need(1, 2);
+    const Value& dom = a.args[0];
+    Range r;
+    if (dom.kind == K::kTuple || dom.kind == K::kList) {
+      if (dom.items.size() != 2) Fail(SpanOr(dom, span), "an axis domain is an extent or a (min, max) pair");
+      PrimExpr lo = ToPrim(dom.items[0], span), hi = ToPrim(dom.items[1], span);
+      const auto* l = lo.as<IntImmNode>();
+      const auto* h = hi.as<IntImmNode>();
+      const auto* add = hi.as<AddNode>();
+      PrimExpr ext = l && h ? PrimExpr(IntImm(hi.dtype(), h->value - l->value))
+                   : add && StructuralEqual(add->a, lo) ? add->b
+                   : *tir::BinaryOp(tir::BinaryOpKind::kSub, tir::Operand(hi), tir::Operand(lo), span);
+      r = Range(lo, ext);
+    } else if (dom.kind != K::kNone) {
+      PrimExpr ext = ToPrim(dom, SpanOr(dom, span));
+      r = Range(IntImm(ext.dtype(), 0), ext);
+    }
+    PrimExpr bind = a.args.size() > 1 ? prim(1) : PrimExpr();
+    DataType vt = bind.defined() ? bind.dtype() : r.defined() ? r->extent.dtype() : DataType::Int(32);
+    if (const Value* d = Kwarg(a, "dtype")) vt = ToDType(*d, span);
+    if (r.defined() && r->extent.dtype() != vt && r->min.as<IntImmNode>() && r->extent.as<IntImmNode>()) {
+      r = Range(IntImm(vt, r->min.as<IntImmNode>()->value), IntImm(vt, r->extent.as<IntImmNode>()->value));
+    }
+    Var var(fresh_name(), vt, span);
+    blk->iter_vars.push_back(IterVar(r, var, t, "", span));
+    if (bind.defined()) blk->iter_values.push_back(bind);
+    Value v = Value::Obj(K::kPrim, var);
+    v.fresh_var = true;
+    return v;
+  }
+  if (name == "reads" || name == "writes") {
+    builder::BlockData* blk = tir_.block();
+    if (!blk) Fail(span, absl::StrCat("T.", name, " must be used inside a T.sblock"));
+    Array<BufferRegion> regions;
+    std::vector<Value> flat;
+    for (const Value& v : a.args) {
+      if (v.is_seq()) flat.insert(flat.end(), v.items.begin(), v.items.end()); else flat.push_back(v);
+    }
+    for (const Value& v : flat) {
+      if (v.kind == K::kRegion) {
+        regions.push_back(Downcast<BufferRegion>(v.obj));
+      } else if (v.kind == K::kPrim && v.obj.as<BufferLoadNode>()) {
+        const auto* load = v.obj.as<BufferLoadNode>();
+        Array<Range> r;
+        for (const PrimExpr& i : load->indices) r.push_back(Range(i, IntImm(i.dtype(), 1)));
+        regions.push_back(BufferRegion(load->buffer, r));
+      } else if (v.kind == K::kBuffer) {
+        Buffer b = Downcast<Buffer>(v.obj);
+        Array<Range> r;
+        for (const PrimExpr& d : b->shape) r.push_back(Range(IntImm(d.dtype(), 0), d));
+        regions.push_back(BufferRegion(b, r));
+      } else {
+        Fail(SpanOr(v, span), absl::StrCat("T.", name, " takes buffer regions, e.g. A[vi, 0:16]"));
+      }
+    }
+    (name == "reads" ? blk->reads : blk->writes) = regions;
+    return Value::None();
+  }
+  if (name == "sblock_attr") {
+    builder::BlockData* blk = tir_.block();
+    if (!blk) Fail(span, "T.sblock_attr must be used inside a T.sblock");
+    need(1, 1);
+    for (const auto& [k, v] : ToAttrMap(a.args[0], span).items()) blk->annotations.Set(k, v);
+    return Value::None();
+  }
+  if (name == "where") {
+    builder::BlockData* blk = tir_.block();
+    if (!blk) Fail(span, "T.where must be used inside a T.sblock");
+    need(1, 1);
+    blk->predicate = prim(0);
+    return Value::None();
+  }
+  if (name == "func_attr") {
+    builder::PrimFuncData* fd = tir_.func();
+    if (!fd) Fail(span, "T.func_attr must be used inside a T.prim_func");
+    need(1, 1);
+    for (const auto& [k, v] : ToAttrMap(a.args[0], span).items()) fd->attrs.Set(k, v);
+    return Value::None();
+  }
+  if (name == "sblock" || name == "block" || name == "init") {
+    Fail(span, absl::StrCat("T.", name, "() is used as `with T.", name, "(...):`"));
+  }
+
+  // ---- statements as calls
+  if (name == "evaluate") {
+    need(1, 1);
+    tir_.Emit(Evaluate(prim(0), span));
+    return Value::None();
+  }
+  if (name == "launch_thread") {
+    need(2, 2);
+    PrimExpr extent = prim(1);
+    IterVar iv;
+    const Value& t = a.args[0];
+    if (t.kind == K::kStr) {
+      Var var(fresh_name(), extent.dtype(), span);
+      iv = IterVar(Range(IntImm(extent.dtype(), 0), extent), var, IterVarType::kThreadIndex, t.s, span);
+    } else {
+      const IterVarNode* known = t.kind == K::kIterVar ? t.obj.as<IterVarNode>() : nullptr;
+      if (!known && t.kind == K::kPrim) {
+        auto it = thread_ivs_.find(t.obj.get());
+        if (it != thread_ivs_.end()) known = it->second.get();
+      }
+      if (!known) Fail(SpanOr(t, span), "T.launch_thread takes a thread tag (\"threadIdx.x\") or a variable from T.env_thread");
+      iv = IterVar(Range(IntImm(extent.dtype(), 0), extent), known->var, IterVarType::kThreadIndex, known->thread_tag, span);
+    }
+    thread_ivs_[iv->var.get()] = iv;
+    std::string key = absl::StartsWith(iv->thread_tag, "vthread") ? "virtual_thread" : "thread_extent";
+    tir_.BeginImplicit([iv, key, extent, span](Stmt body) { return AttrStmt(iv, key, extent, body, span); });
+    Value v = Value::Obj(K::kPrim, iv->var);
+    v.fresh_var = true;
+    return t.kind == K::kStr ? v : Value::None();
+  }
+  if (name == "env_thread") {
+    need(1, 1);
+    Var var(fresh_name(), DataType::Int(32), span);
+    IterVar iv(Range(), var, IterVarType::kThreadIndex, ToStr(a.args[0], span), span);
+    thread_ivs_[var.get()] = iv;
+    return Value::Obj(K::kIterVar, iv);
+  }
+  if (name == "attr") {
+    need(3, 3);
+    ObjectRef node = ToAttrValue(a.args[0], span);
+    std::string key = ToStr(a.args[1], span);
+    PrimExpr value = prim(2);
+    tir_.BeginImplicit([node, key, value, span](Stmt body) { return AttrStmt(node, key, value, body, span); });
+    return Value::None();
+  }
+
+  // ---- expressions
+  if (name == "Cast") {
+    need(2, 2);
+    return Value::Obj(K::kPrim, Cast(ToDType(a.args[0], SpanOr(a.args[0], span)), prim(1), span));
+  }
+  if (name == "Select") {
+    need(3, 3);
+    PrimExpr cond = prim(0);
+    PrimExpr t, f;
+    if (a.args[1].is_number() && a.args[2].is_number()) {
+      t = prim(1);
+      f = prim(2);
+    } else if (a.args[1].is_number()) {
+      f = prim(2);
+      t = Downcast<PrimExpr>(ok_or_fail(tir::MakeConst(f.dtype(), operand(1), span)).obj);
+    } else if (a.args[2].is_number()) {
+      t = prim(1);
+      f = Downcast<PrimExpr>(ok_or_fail(tir::MakeConst(t.dtype(), operand(2), span)).obj);
+    } else {
+      t = prim(1);
+      f = prim(2);
+    }
+    if (t.dtype() != f.dtype()) {
+      Fail(span, absl::StrCat("mismatched types: ", t.dtype().ToString(), " vs ", f.dtype().ToString(), " in T.Select"));
+    }
+    return Value::Obj(K::kPrim, Select(cond, t, f, span));
+  }
+  if (name == "Ramp") {
+    need(3, 3);
+    PrimExpr base, stride;
+    if (!tir::MatchTypes(operand(0), operand(1), &base, &stride).ok()) Fail(span, "T.Ramp: base and stride need one integer dtype");
+    return Value::Obj(K::kPrim, Ramp(base, stride, static_cast<int>(ToInt(a.args[2], span)), span));
+  }
+  if (name == "Broadcast") {
+    need(2, 2);
+    return Value::Obj(K::kPrim, Broadcast(prim(0), static_cast<int>(ToInt(a.args[1], span)), span));
+  }
+  if (name == "Shuffle") {
+    need(2, 2);
+    return Value::Obj(K::kPrim, Shuffle(ToPrimArray(a.args[0], span), ToPrimArray(a.args[1], span), span));
+  }
+  static const std::pair<const char*, tir::BinaryOpKind> kBinary[] = {
+      {"min", tir::BinaryOpKind::kMin}, {"max", tir::BinaryOpKind::kMax},
+      {"truncdiv", tir::BinaryOpKind::kDiv}, {"truncmod", tir::BinaryOpKind::kMod},
+      {"floordiv", tir::BinaryOpKind::kFloorDiv}, {"floormod", tir::BinaryOpKind::kFloorMod},
+  };
+  for (const auto& [fn, kind] : kBinary) {
+    if (name != fn) continue;
+    need(2, 2);
+    if (a.args[0].is_number() && a.args[1].is_number() && (kind == tir::BinaryOpKind::kMin || kind == tir::BinaryOpKind::kMax)) {
+      return Value::Obj(K::kPrim, *tir::BinaryOp(kind, tir::Operand(prim(0)), operand(1), span));
+    }
+    return ok_or_fail(tir::BinaryOp(kind, operand(0), operand(1), span));
+  }
+
+  // ---- intrinsics from the registry (T.exp, T.if_then_else, T.call_extern, ...)
+  const tir::IntrinsicInfo* info = tir::IntrinsicRegistry::Global().FindByScriptName(name);
+  if (!info) {
+    // Spellings removed before TVM v0.26 get a pointer to their replacement.
+    static const std::pair<const char*, const char*> kRemoved[] = {
+        {"allocate", "T.alloc_buffer"}, {"allocate_const", "T.alloc_buffer"}, {"realize", "T.sblock"},
+        {"store", "buffer element assignment A[i] = v"}, {"load", "buffer element access A[i]"},
+    };
+    for (const auto& [old_name, v026] : kRemoved) {
+      if (name == old_name) Fail(a.func_span, absl::StrCat("T.", name, " is not a TVMScript function in TVM v0.26; use ", v026));
+    }
+    Fail(a.func_span, absl::StrCat("T.", name, " is not a TVMScript function"));
+  }
+  using Rule = tir::IntrinsicInfo::DTypeRule;
+  std::vector<Value> args = a.args;
+  DataType explicit_dtype;
+  if (info->dtype_rule == Rule::kExplicit) {
+    bool last = info->script_name == "tvm_struct_get";
+    if (args.empty()) Fail(span, absl::StrCat("T.", name, " needs a dtype argument"));
+    const Value& d = last ? args.back() : args.front();
+    explicit_dtype = ToDType(d, SpanOr(d, span));
+    if (last) args.pop_back(); else args.erase(args.begin());
+  }
+  int n = static_cast<int>(args.size());
+  if (n < info->min_args || (info->max_args >= 0 && n > info->max_args)) {
+    std::string expect = info->max_args < 0 ? absl::StrCat("at least ", info->min_args)
+                       : info->min_args == info->max_args ? absl::StrCat(info->min_args)
+                       : absl::StrCat(info->min_args, " to ", info->max_args);
+    Fail(span, absl::StrCat("T.", name, " expects ", expect, " argument", expect == "1" ? "" : "s", ", got ", n));
+  }
+  Array<PrimExpr> call_args;
+  std::vector<PrimExpr> conv(args.size());
+  auto op_of = [&](size_t i) -> tir::Operand {
+    const Value& v = args[i];
+    switch (v.kind) {
+      case K::kInt: return tir::Operand::IntLiteral(v.i, v.span);
+      case K::kFloat: return tir::Operand::FloatLiteral(v.f, v.span);
+      case K::kBool: return tir::Operand::BoolLiteral(v.b, v.span);
+      default: return tir::Operand(ToPrim(v, SpanOr(v, span)));
+    }
+  };
+  size_t pair = info->dtype_rule == Rule::kSecondArg ? 1 : 0;  // if_then_else unifies its branches
+  bool unify = info->match_binary_args || info->dtype_rule == Rule::kSecondArg;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (unify && (i == pair || i == pair + 1) && args.size() > pair + 1) {
+      if (i == pair) {
+        absl::Status st = tir::MatchTypes(op_of(pair), op_of(pair + 1), &conv[pair], &conv[pair + 1]);
+        if (!st.ok()) Fail(span, absl::StrCat(st.message(), " in T.", name));
+      }
+      continue;
+    }
+    conv[i] = op_of(i).Materialize();
+  }
+  for (PrimExpr& e : conv) call_args.push_back(e);
+  DataType dtype;
+  switch (info->dtype_rule) {
+    case Rule::kSameAsFirstArg: dtype = call_args.empty() ? DataType::Int(32) : call_args[0].dtype(); break;
+    case Rule::kBool: dtype = DataType::Bool(); break;
+    case Rule::kExplicit: dtype = explicit_dtype; break;
+    case Rule::kSecondArg: dtype = call_args[1].dtype(); break;
+    case Rule::kInt32: dtype = DataType::Int(32); break;
+    case Rule::kHandle: dtype = DataType::Handle(); break;
+    case Rule::kVoid: dtype = DataType::Void(); break;
+    case Rule::kUInt32: dtype = DataType::UInt(32); break;
+    case Rule::kBoolLanesOfFirstArg: dtype = DataType::Bool(call_args[0].dtype().lanes()); break;
+  }
+  if (info->float_only && !call_args.empty() && !call_args[0].dtype().is_floating()) {
+    Fail(span, absl::StrCat("T.", name, " expects a floating-point argument, got ", call_args[0].dtype().ToString()));
+  }
+  return Value::Obj(K::kPrim, Call(dtype, Op(info->name), call_args, span));
+}
+
+}  // namespace kiln::script::parser

@@ -1,0 +1,932 @@
+// TVMScript parser, module level and the Python-level expression evaluator. The dispatch on the
+// `T.` / `R.` / `I.` namespaces follows the architecture spec: an expression evaluates to a Value
+// (a Python number, string or container, an IR object, or the name of a TVMScript function), and
+// calls of TVMScript functions go to CallT / CallR / CallI.
+#include <cmath>
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "compiler/relax/op/op.h"
+#include "compiler/script/parser/parser_impl.h"
+#include "compiler/tir/op/arith.h"
+#include "compiler/tir/op/op.h"
+
+namespace kiln::script::parser {
+
+using namespace ir;  // NOLINT: this file is about IR node types only
+namespace rx = ir::relax;
+using K = Value::Kind;
+
+const char* KindName(Value::Kind k) {
+  switch (k) {
+    case K::kNone: return "None";
+    case K::kBool: return "bool";
+    case K::kInt: return "int";
+    case K::kFloat: return "float";
+    case K::kStr: return "str";
+    case K::kPrim: return "PrimExpr";
+    case K::kRelax: return "Relax expression";
+    case K::kType: return "type";
+    case K::kBuffer: return "Buffer";
+    case K::kRegion: return "buffer region";
+    case K::kTuple: return "tuple";
+    case K::kList: return "list";
+    case K::kDict: return "dict";
+    case K::kName: return "function";
+    case K::kSlice: return "slice";
+    case K::kLoops: return "loop iterator";
+    case K::kIterVar: return "IterVar";
+    case K::kModule: return "module";
+    case K::kPoison: return "invalid value";
+  }
+  return "value";
+}
+
+Span Parser::SpanOf(const doc::Pos& p) const {
+  Span s;
+  s.source = filename_;
+  s.line = p.line;
+  s.column = p.col;
+  s.end_line = p.end_line;
+  s.end_column = p.end_col;
+  return s;
+}
+
+void Parser::Fail(const Span& span, std::string message) const { throw ParseError{span, std::move(message)}; }
+
+void Parser::Report(const ParseError& e) {
+  if (e.silent) return;
+  ++error_count_;
+  if (diags_) diags_->Error(e.span, e.message);
+}
+
+void Parser::Warn(const Span& span, std::string message) {
+  if (diags_) diags_->Warning(span, std::move(message));
+}
+
+const Value* Parser::Lookup(const std::string& name) const {
+  for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+    auto f = it->find(name);
+    if (f != it->end()) return &f->second;
+  }
+  return nullptr;
+}
+
+void Parser::Poison(const doc::ExprPtr& target) {
+  if (!target || scopes_.empty()) return;
+  if (target->kind == doc::ExprKind::kName) {
+    Define(target->name, Value::Of(K::kPoison));
+  } else if (target->kind == doc::ExprKind::kTuple || target->kind == doc::ExprKind::kList) {
+    for (const auto& e : target->elts) Poison(e);
+  }
+}
+
+// ------------------------------------------------------------------ conversions
+
+PrimExpr Parser::ToPrim(const Value& v, const Span& span) const {
+  switch (v.kind) {
+    case K::kInt: return tir::Operand::IntLiteral(v.i).Materialize();
+    case K::kFloat: return FloatImm(DataType::Float(32), v.f);
+    case K::kBool: return IntImm(DataType::Bool(), v.b);
+    case K::kPrim: return Downcast<PrimExpr>(v.obj);
+    case K::kIterVar: return v.obj.as<IterVarNode>()->var;
+    case K::kRegion: return Downcast<PrimExpr>(v.items[0].obj);  // A[0:8] read as a vector load
+    case K::kRelax:
+      if (const auto* pv = v.obj.as<rx::PrimValueNode>()) return pv->value;
+      break;
+    case K::kStr: return StringImm(v.s);
+    case K::kPoison: throw ParseError{span, "", true};
+    default: break;
+  }
+  Fail(span, absl::StrCat("expected a PrimExpr, got a ", KindName(v.kind)));
+}
+
+DataType Parser::ToDType(const Value& v, const Span& span) const {
+  std::string s;
+  if (v.kind == K::kStr) {
+    s = v.s;
+  } else if (v.kind == K::kName && absl::StartsWith(v.s, "T.")) {
+    s = v.s.substr(2);
+  } else if (v.kind == K::kRelax && v.obj.as<rx::DataTypeImmNode>()) {
+    return v.obj.as<rx::DataTypeImmNode>()->value;
+  } else {
+    Fail(span, absl::StrCat("expected a dtype, got a ", KindName(v.kind)));
+  }
+  if (s == "handle") return DataType::Handle();
+  if (s == "void") return DataType::Void();
+  absl::StatusOr<DataType> t = DataType::Parse(s);
+  if (!t.ok()) Fail(span, absl::StrCat("unknown dtype \"", s, "\""));
+  return *t;
+}
+
+int64_t Parser::ToInt(const Value& v, const Span& span) const {
+  if (v.kind == K::kInt) return v.i;
+  if (v.kind == K::kBool) return v.b;
+  if (v.kind == K::kPrim) {
+    if (const auto* imm = v.obj.as<IntImmNode>()) return imm->value;
+  }
+  if (v.kind == K::kPoison) throw ParseError{span, "", true};
+  Fail(span, absl::StrCat("expected an integer constant, got a ", KindName(v.kind)));
+}
+
+std::string Parser::ToStr(const Value& v, const Span& span) const {
+  if (v.kind == K::kStr) return v.s;
+  if (v.kind == K::kPrim) {
+    if (const auto* s = v.obj.as<StringImmNode>()) return s->value;
+  }
+  if (v.kind == K::kRelax) {
+    if (const auto* s = v.obj.as<rx::StringImmNode>()) return s->value;
+  }
+  Fail(span, absl::StrCat("expected a string, got a ", KindName(v.kind)));
+}
+
+bool Parser::ToBool(const Value& v, const Span& span) const {
+  if (v.kind == K::kBool) return v.b;
+  if (v.kind == K::kInt) return v.i != 0;
+  if (v.kind == K::kPrim) {
+    if (const auto* imm = v.obj.as<IntImmNode>()) return imm->value != 0;
+  }
+  Fail(span, absl::StrCat("expected a constant bool, got a ", KindName(v.kind)));
+}
+
+std::vector<Value> Parser::ToSeq(const Value& v, const Span& span) const {
+  if (v.is_seq()) return v.items;
+  if (v.kind == K::kRelax) {
+    if (const auto* s = v.obj.as<rx::ShapeExprNode>()) {
+      std::vector<Value> out;
+      for (const PrimExpr& e : s->values) out.push_back(Value::Obj(K::kPrim, e));
+      return out;
+    }
+  }
+  Fail(span, absl::StrCat("expected a tuple or list, got a ", KindName(v.kind)));
+}
+
+Array<PrimExpr> Parser::ToPrimArray(const Value& v, const Span& span) const {
+  Array<PrimExpr> out;
+  if (!v.is_seq() && v.kind != K::kRelax) {
+    out.push_back(ToPrim(v, span));
+    return out;
+  }
+  for (const Value& x : ToSeq(v, span)) out.push_back(ToPrim(x, x.span.defined() ? x.span : span));
+  return out;
+}
+
+ObjectRef Parser::ToAttrValue(const Value& v, const Span& span) const {
+  switch (v.kind) {
+    case K::kNone: return ObjectRef();
+    case K::kBool: return IntImm(DataType::Bool(), v.b);
+    case K::kInt: return IntImm(DataType::Int(v.i == static_cast<int32_t>(v.i) ? 32 : 64), v.i);
+    case K::kFloat: return FloatImm(DataType::Float(32), v.f);
+    case K::kStr: return String(v.s);
+    case K::kTuple:
+    case K::kList: {
+      Array<ObjectRef> out;
+      for (const Value& x : v.items) out.push_back(ToAttrValue(x, span));
+      return out;
+    }
+    case K::kDict: return ToAttrMap(v, span);
+    case K::kPrim:
+    case K::kRelax:
+    case K::kType:
+    case K::kBuffer:
+    case K::kIterVar:
+      return v.obj;
+    default:
+      Fail(v.span.defined() ? v.span : span, absl::StrCat("a ", KindName(v.kind), " cannot be an attribute value"));
+  }
+}
+
+Map<String, ObjectRef> Parser::ToAttrMap(const Value& v, const Span& span) const {
+  if (v.kind != K::kDict) Fail(span, absl::StrCat("expected a dict, got a ", KindName(v.kind)));
+  Map<String, ObjectRef> out;
+  for (size_t i = 0; i < v.keys.size(); ++i) {
+    out.Set(String(ToStr(v.keys[i], v.keys[i].span.defined() ? v.keys[i].span : span)), ToAttrValue(v.items[i], span));
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ expressions
+
+namespace {
+
+// Canonical dotted names: every way of spelling a TVMScript namespace maps to T / R / I.
+std::string Canonical(const std::string& path) {
+  static const std::pair<const char*, const char*> kPrefixes[] = {
+      {"tvm.script.tirx", "T"}, {"tvm.script.tir", "T"}, {"tvm.tirx", "T"}, {"tvm.tir", "T"},
+      {"tvm.script.relax", "R"}, {"tvm.relax", "R"}, {"tvm.script.ir", "I"}, {"tvm.ir", "I"},
+      {"tvm.script.ir_module", "I.ir_module"}, {"kiln.script.tirx", "T"}, {"kiln.script.relax", "R"},
+      {"kiln.script.ir", "I"},
+  };
+  for (const auto& [from, to] : kPrefixes) {
+    size_t n = std::char_traits<char>::length(from);
+    if (path.compare(0, n, from) == 0 && (path.size() == n || path[n] == '.')) return to + path.substr(n);
+  }
+  return path;
+}
+
+}  // namespace
+
+Value Parser::Eval(const doc::ExprPtr& ep) {
+  const doc::Expr& e = *ep;
+  Value v;
+  switch (e.kind) {
+    case doc::ExprKind::kName: v = EvalName(e); break;
+    case doc::ExprKind::kConstant:
+      switch (e.const_kind) {
+        case doc::Expr::ConstKind::kNone: v = Value::None(); break;
+        case doc::Expr::ConstKind::kBool: v = Value::Bool(e.bool_value); break;
+        case doc::Expr::ConstKind::kInt:
+          if (e.int_overflow) Fail(e.pos, absl::StrCat("integer literal ", e.int_text, " does not fit in 64 bits"));
+          v = Value::Int(e.int_value);
+          break;
+        case doc::Expr::ConstKind::kFloat: v = Value::Float(e.float_value); break;
+        case doc::Expr::ConstKind::kStr: v = Value::Str(e.str_value); break;
+        case doc::Expr::ConstKind::kEllipsis: Fail(e.pos, "'...' is not supported here");
+      }
+      break;
+    case doc::ExprKind::kAttribute: v = EvalAttribute(e); break;
+    case doc::ExprKind::kSubscript: v = EvalSubscript(e); break;
+    case doc::ExprKind::kSlice: {
+      std::vector<Value> parts;
+      for (const doc::ExprPtr& p : {e.lower, e.upper, e.step}) parts.push_back(p ? Eval(p) : Value::None());
+      v = Value::Seq(K::kSlice, std::move(parts));
+      break;
+    }
+    case doc::ExprKind::kCall: v = EvalCall(e); break;
+    case doc::ExprKind::kBinOp: v = EvalBinOp(e); break;
+    case doc::ExprKind::kUnaryOp: v = EvalUnary(e); break;
+    case doc::ExprKind::kBoolOp: v = EvalBoolOp(e); break;
+    case doc::ExprKind::kCompare: v = EvalCompare(e); break;
+    case doc::ExprKind::kIfExp: {
+      Value test = Eval(e.test);
+      if (test.kind == K::kPrim) Fail(e.pos, "a conditional expression needs a constant condition; use T.Select or T.if_then_else");
+      v = ToBool(test, SpanOf(e.test->pos)) ? Eval(e.value) : Eval(e.orelse);
+      break;
+    }
+    case doc::ExprKind::kTuple:
+    case doc::ExprKind::kList: {
+      std::vector<Value> items;
+      for (const auto& x : e.elts) items.push_back(Eval(x));
+      v = Value::Seq(e.kind == doc::ExprKind::kTuple ? K::kTuple : K::kList, std::move(items));
+      break;
+    }
+    case doc::ExprKind::kDict: {
+      v.kind = K::kDict;
+      for (size_t i = 0; i < e.keys.size(); ++i) {
+        if (!e.keys[i]) Fail(e.pos, "'**' in a dict is not supported");
+        v.keys.push_back(Eval(e.keys[i]));
+        v.items.push_back(Eval(e.values[i]));
+      }
+      break;
+    }
+    default:
+      Fail(e.pos, "this Python expression is not supported in TVMScript");
+  }
+  if (!v.span.defined()) v.span = SpanOf(e.pos);
+  return v;
+}
+
+Value Parser::EvalName(const doc::Expr& e) {
+  if (const Value* v = Lookup(e.name)) {
+    if (v->kind == K::kPoison) throw ParseError{SpanOf(e.pos), "", true};
+    // A local scalar (`x: T.int32`) reads as the value stored in it.
+    if (v->kind == K::kBuffer && v->b) return Value::Obj(K::kPrim, BufferLoad(Downcast<Buffer>(v->obj), {}, SpanOf(e.pos)));
+    Value out = *v;
+    out.span = SpanOf(e.pos);
+    out.fresh_var = false;
+    return out;
+  }
+  auto alias = aliases_.find(e.name);
+  if (alias != aliases_.end()) return Value::Name(alias->second);
+  if (e.name == "range") return Value::Name("range");
+  if (!module_name_.empty() && e.name == module_name_) return Value::Of(K::kModule);
+  Fail(e.pos, "Undefined variable: " + e.name);
+}
+
+Value Parser::EvalAttribute(const doc::Expr& e) {
+  Value base = Eval(e.value);
+  Span span = SpanOf(e.pos);
+  switch (base.kind) {
+    case K::kName: return Value::Name(Canonical(base.s + "." + e.name));
+    case K::kModule: {
+      auto it = gvars_.find(e.name);
+      if (it == gvars_.end()) Fail(span, absl::StrCat("module ", module_name_, " has no function '", e.name, "'"));
+      return Value::Obj(K::kRelax, it->second);
+    }
+    case K::kBuffer: {
+      Buffer b = Downcast<Buffer>(base.obj);
+      if (e.name == "data") return Value::Obj(K::kPrim, b->data);
+      if (e.name == "dtype") return Value::Str(b->dtype.ToString());
+      if (e.name == "name") return Value::Str(b->name);
+      if (e.name == "scope") return Value::Str(b->scope());
+      if (e.name == "elem_offset") return Value::Obj(K::kPrim, b->elem_offset.defined() ? b->elem_offset : PrimExpr(IntImm(DataType::Int(32), 0)));
+      if (e.name == "shape" || e.name == "strides") {
+        std::vector<Value> items;
+        for (const PrimExpr& x : e.name == "shape" ? b->shape : b->strides) items.push_back(Value::Obj(K::kPrim, x));
+        return Value::Seq(K::kTuple, std::move(items));
+      }
+      Fail(span, absl::StrCat("Buffer has no attribute '", e.name, "'"));
+    }
+    case K::kIterVar:
+      if (e.name == "var") return Value::Obj(K::kPrim, base.obj.as<IterVarNode>()->var);
+      break;
+    case K::kPoison: throw ParseError{span, "", true};
+    default: break;
+  }
+  Fail(span, absl::StrCat("a ", KindName(base.kind), " has no attribute '", e.name, "'"));
+}
+
+Value Parser::EvalSubscript(const doc::Expr& e) {
+  Value base = Eval(e.value);
+  Span span = SpanOf(e.pos);
+  std::vector<Value> idx;
+  bool tuple_index = e.slice->kind == doc::ExprKind::kTuple && !e.slice->parenthesized;
+  if (tuple_index) {
+    for (const auto& x : e.slice->elts) idx.push_back(Eval(x));
+  } else {
+    idx.push_back(Eval(e.slice));
+  }
+  switch (base.kind) {
+    case K::kBuffer: return LoadFromBuffer(Downcast<Buffer>(base.obj), idx, span);
+    case K::kName:
+      // T.let[T.int32], T.Buffer[(4,), "float32"] (old sugar): keep the arguments for the caller.
+      base.items = idx;
+      base.span = span;
+      return base;
+    case K::kTuple:
+    case K::kList: {
+      if (idx.size() != 1) Fail(span, "a tuple index must be a single integer");
+      int64_t i = ToInt(idx[0], idx[0].span);
+      int64_t n = static_cast<int64_t>(base.items.size());
+      if (i < 0) i += n;
+      if (i < 0 || i >= n) Fail(span, "tuple index out of range");
+      return base.items[i];
+    }
+    case K::kRelax: {
+      if (idx.size() != 1) Fail(span, "a Relax tuple index must be a single integer");
+      int64_t i = ToInt(idx[0], idx[0].span);
+      rx::TupleGetItem item(Downcast<Expr>(base.obj), static_cast<int>(i), span);
+      Type t = kiln::relax::ExprType(item);
+      if (t.defined()) item.CopyOnWrite()->ty = t;
+      return Value::Obj(K::kRelax, item);
+    }
+    case K::kPoison: throw ParseError{span, "", true};
+    default: break;
+  }
+  Fail(span, absl::StrCat("a ", KindName(base.kind), " cannot be indexed"));
+}
+
+Value Parser::EvalCall(const doc::Expr& e) {
+  CallArgs a;
+  a.span = SpanOf(e.pos);
+  a.func_span = SpanOf(e.func->pos);
+  Value callee = Eval(e.func);
+  // T.Let(body, where={v: value}) names `v` before the body is evaluated.
+  if (callee.kind == K::kName && callee.s == "T.Let") {
+    const doc::Keyword* where = nullptr;
+    for (const auto& kw : e.keywords) if (kw.arg == "where") where = &kw;
+    if (!where || e.args.size() != 1 || where->value->kind != doc::ExprKind::kDict) {
+      Fail(a.span, "T.Let expects T.Let(body, where={var: value})");
+    }
+    PushScope();
+    std::vector<std::pair<Var, PrimExpr>> lets;
+    for (size_t i = 0; i < where->value->keys.size(); ++i) {
+      const doc::ExprPtr& key = where->value->keys[i];
+      if (!key || key->kind != doc::ExprKind::kName) Fail(a.span, "T.Let's where= keys must be names");
+      PrimExpr value = ToPrim(Eval(where->value->values[i]), SpanOf(where->value->values[i]->pos));
+      Var var(key->name, value.dtype(), SpanOf(key->pos));
+      Define(key->name, Value::Obj(K::kPrim, var));
+      lets.emplace_back(var, value);
+    }
+    PrimExpr body = ToPrim(Eval(e.args[0]), SpanOf(e.args[0]->pos));
+    PopScope();
+    for (auto it = lets.rbegin(); it != lets.rend(); ++it) body = Let(it->first, it->second, body, a.span);
+    return Value::Obj(K::kPrim, body);
+  }
+  for (const auto& x : e.args) {
+    if (x->kind == doc::ExprKind::kStarred) {
+      Value s = Eval(x->value);
+      for (Value& item : ToSeq(s, SpanOf(x->pos))) a.args.push_back(std::move(item));
+      continue;
+    }
+    a.args.push_back(Eval(x));
+  }
+  for (const auto& kw : e.keywords) {
+    if (kw.arg.empty()) Fail(kw.pos, "'**kwargs' is not supported");
+    a.kwargs.emplace_back(kw.arg, Eval(kw.value));
+  }
+  switch (callee.kind) {
+    case K::kName: return CallName(callee.s, a);
+    case K::kRelax: return CallRelaxFunction(Downcast<Expr>(callee.obj), a);
+    case K::kPoison: throw ParseError{a.span, "", true};
+    default: break;
+  }
+  Fail(a.func_span, absl::StrCat("a ", KindName(callee.kind), " is not callable"));
+}
+
+Value Parser::CallName(const std::string& path, CallArgs& a) {
+  if (path == "range") return CallT("serial", a);
+  if (absl::StartsWith(path, "T.")) return CallT(path.substr(2), a);
+  if (absl::StartsWith(path, "R.")) return CallR(path.substr(2), a);
+  if (absl::StartsWith(path, "I.")) return CallI(path.substr(2), a);
+  Fail(a.func_span, absl::StrCat("'", path, "' is not a TVMScript function"));
+}
+
+namespace {
+
+bool PythonArith(const std::string& op, const Value& a, const Value& b, Value* out) {
+  if (!a.is_number() || !b.is_number()) return false;
+  bool is_float = a.kind == K::kFloat || b.kind == K::kFloat;
+  auto fv = [](const Value& v) { return v.kind == K::kFloat ? v.f : static_cast<double>(v.kind == K::kBool ? v.b : v.i); };
+  auto iv = [](const Value& v) { return v.kind == K::kBool ? static_cast<int64_t>(v.b) : v.i; };
+  if (op == "/") { *out = Value::Float(fv(a) / fv(b)); return fv(b) != 0; }
+  if (is_float) {
+    double x = fv(a), y = fv(b);
+    if (op == "+") *out = Value::Float(x + y);
+    else if (op == "-") *out = Value::Float(x - y);
+    else if (op == "*") *out = Value::Float(x * y);
+    else if (op == "**") *out = Value::Float(std::pow(x, y));
+    else if (op == "//" && y != 0) *out = Value::Float(std::floor(x / y));
+    else if (op == "%" && y != 0) *out = Value::Float(x - std::floor(x / y) * y);
+    else return false;
+    return true;
+  }
+  int64_t x = iv(a), y = iv(b);
+  if (op == "+") *out = Value::Int(x + y);
+  else if (op == "-") *out = Value::Int(x - y);
+  else if (op == "*") *out = Value::Int(x * y);
+  else if (op == "//" && y != 0) *out = Value::Int(x / y - ((x % y != 0) && ((x < 0) != (y < 0))));
+  else if (op == "%" && y != 0) { int64_t r = x % y; if (r != 0 && ((r < 0) != (y < 0))) r += y; *out = Value::Int(r); }
+  else if (op == "<<" && y >= 0 && y < 63) *out = Value::Int(x << y);
+  else if (op == ">>" && y >= 0 && y < 64) *out = Value::Int(x >> y);
+  else if (op == "&") *out = Value::Int(x & y);
+  else if (op == "|") *out = Value::Int(x | y);
+  else if (op == "^") *out = Value::Int(x ^ y);
+  else if (op == "**" && y >= 0) { int64_t r = 1; for (int64_t k = 0; k < y; ++k) r *= x; *out = Value::Int(r); }
+  else return false;
+  return true;
+}
+
+tir::Operand OperandOf(const Value& v, const PrimExpr& expr) {
+  switch (v.kind) {
+    case K::kInt: return tir::Operand::IntLiteral(v.i, v.span);
+    case K::kFloat: return tir::Operand::FloatLiteral(v.f, v.span);
+    case K::kBool: return tir::Operand::BoolLiteral(v.b, v.span);
+    default: return tir::Operand(expr);
+  }
+}
+
+}  // namespace
+
+Value Parser::EvalBinOp(const doc::Expr& e) {
+  Value a = Eval(e.left), b = Eval(e.right);
+  Span span = SpanOf(e.pos);
+  const std::string& op = e.name;
+  Value out;
+  if (PythonArith(op, a, b, &out)) return out;
+  if (a.is_number() && b.is_number()) Fail(span, "division by zero in a constant expression");
+  if (a.kind == K::kRelax || b.kind == K::kRelax) {
+    static const std::pair<const char*, const char*> kRelaxOps[] = {
+        {"+", "add"}, {"-", "subtract"}, {"*", "multiply"}, {"/", "divide"}, {"//", "floor_divide"},
+        {"%", "floor_mod"}, {"**", "power"}, {"&", "bitwise_and"}, {"|", "bitwise_or"}, {"^", "bitwise_xor"},
+        {"<<", "left_shift"}, {">>", "right_shift"},
+    };
+    for (const auto& [sym, name] : kRelaxOps) {
+      if (op != sym) continue;
+      CallArgs ca;
+      ca.span = ca.func_span = span;
+      ca.args = {a, b};
+      return CallR(name, ca);
+    }
+    Fail(span, "operator " + op + " is not supported on Relax values");
+  }
+  if (a.kind == K::kTuple && b.kind == K::kTuple && op == "+") {
+    Value t = a;
+    t.items.insert(t.items.end(), b.items.begin(), b.items.end());
+    return t;
+  }
+  PrimExpr pa = a.is_number() ? PrimExpr() : ToPrim(a, a.span);
+  PrimExpr pb = b.is_number() ? PrimExpr() : ToPrim(b, b.span);
+  tir::Operand oa = OperandOf(a, pa), ob = OperandOf(b, pb);
+  static const std::pair<const char*, tir::BinaryOpKind> kOps[] = {
+      {"+", tir::BinaryOpKind::kAdd}, {"-", tir::BinaryOpKind::kSub}, {"*", tir::BinaryOpKind::kMul},
+      {"/", tir::BinaryOpKind::kDiv}, {"//", tir::BinaryOpKind::kFloorDiv}, {"%", tir::BinaryOpKind::kFloorMod},
+  };
+  for (const auto& [sym, kind] : kOps) {
+    if (op != sym) continue;
+    absl::StatusOr<PrimExpr> r = tir::BinaryOp(kind, oa, ob, span);
+    if (!r.ok()) Fail(span, std::string(r.status().message()));
+    return Value::Obj(K::kPrim, *r);
+  }
+  static const std::pair<const char*, const char*> kIntrin[] = {
+      {"<<", "shift_left"}, {">>", "shift_right"}, {"&", "bitwise_and"}, {"|", "bitwise_or"},
+      {"^", "bitwise_xor"}, {"**", "pow"},
+  };
+  for (const auto& [sym, name] : kIntrin) {
+    if (op != sym) continue;
+    CallArgs ca;
+    ca.span = ca.func_span = span;
+    ca.args = {a, b};
+    return CallT(name, ca);
+  }
+  Fail(span, "operator " + op + " is not supported in TIR");
+}
+
+Value Parser::EvalUnary(const doc::Expr& e) {
+  Value x = Eval(e.value);
+  Span span = SpanOf(e.pos);
+  const std::string& op = e.name;
+  if (op == "+") return x;
+  if (x.is_number()) {
+    if (op == "-") return x.kind == K::kFloat ? Value::Float(-x.f) : Value::Int(-(x.kind == K::kBool ? x.b : x.i));
+    if (op == "not") return Value::Bool(!(x.kind == K::kFloat ? x.f != 0 : (x.kind == K::kBool ? x.b : x.i != 0)));
+    if (op == "~" && x.kind != K::kFloat) return Value::Int(~(x.kind == K::kBool ? static_cast<int64_t>(x.b) : x.i));
+  }
+  if (x.kind == K::kRelax) {
+    CallArgs ca;
+    ca.span = ca.func_span = span;
+    ca.args = {x};
+    if (op == "-") return CallR("negative", ca);
+    if (op == "not") return CallR("logical_not", ca);
+    if (op == "~") return CallR("bitwise_not", ca);
+  }
+  PrimExpr px = ToPrim(x, x.span);
+  absl::StatusOr<PrimExpr> r;
+  if (op == "-") {
+    r = tir::Negate(tir::Operand(px), span);
+  } else if (op == "not") {
+    r = tir::LogicalNot(tir::Operand(px), span);
+  } else if (op == "~") {
+    CallArgs ca;
+    ca.span = ca.func_span = span;
+    ca.args = {x};
+    return CallT("bitwise_not", ca);
+  } else {
+    Fail(span, "unary operator " + op + " is not supported");
+  }
+  if (!r.ok()) Fail(span, std::string(r.status().message()));
+  return Value::Obj(K::kPrim, *r);
+}
+
+Value Parser::EvalBoolOp(const doc::Expr& e) {
+  bool is_and = e.name == "and";
+  Span span = SpanOf(e.pos);
+  Value acc = Eval(e.values[0]);
+  for (size_t i = 1; i < e.values.size(); ++i) {
+    if (acc.is_number()) {
+      bool truth = acc.kind == K::kFloat ? acc.f != 0 : (acc.kind == K::kBool ? acc.b : acc.i != 0);
+      if (truth != is_and) return acc;  // Python short-circuit on constants
+      acc = Eval(e.values[i]);
+      continue;
+    }
+    Value next = Eval(e.values[i]);
+    PrimExpr pn = next.is_number() ? PrimExpr() : ToPrim(next, next.span);
+    absl::StatusOr<PrimExpr> r = tir::BinaryOp(is_and ? tir::BinaryOpKind::kAnd : tir::BinaryOpKind::kOr,
+                                               tir::Operand(ToPrim(acc, acc.span)), OperandOf(next, pn), span);
+    if (!r.ok()) Fail(span, std::string(r.status().message()));
+    acc = Value::Obj(K::kPrim, *r);
+  }
+  return acc;
+}
+
+Value Parser::EvalCompare(const doc::Expr& e) {
+  Span span = SpanOf(e.pos);
+  Value left = Eval(e.left);
+  Value result;
+  for (size_t i = 0; i < e.ops.size(); ++i) {
+    Value right = Eval(e.comparators[i]);
+    const std::string& op = e.ops[i];
+    Value cmp;
+    if (left.is_number() && right.is_number()) {
+      double x = left.kind == K::kFloat ? left.f : static_cast<double>(left.kind == K::kBool ? left.b : left.i);
+      double y = right.kind == K::kFloat ? right.f : static_cast<double>(right.kind == K::kBool ? right.b : right.i);
+      bool r = op == "<" ? x < y : op == "<=" ? x <= y : op == ">" ? x > y : op == ">=" ? x >= y
+             : op == "==" ? x == y : op == "!=" ? x != y : false;
+      if (op != "<" && op != "<=" && op != ">" && op != ">=" && op != "==" && op != "!=") {
+        Fail(span, "comparison " + op + " is not supported");
+      }
+      cmp = Value::Bool(r);
+    } else if (left.kind == K::kStr && right.kind == K::kStr && (op == "==" || op == "!=")) {
+      cmp = Value::Bool((left.s == right.s) == (op == "=="));
+    } else if (left.kind == K::kRelax || right.kind == K::kRelax) {
+      static const std::pair<const char*, const char*> kRelaxCmp[] = {
+          {"<", "less"}, {"<=", "less_equal"}, {">", "greater"}, {">=", "greater_equal"}, {"==", "equal"}, {"!=", "not_equal"}};
+      const char* name = nullptr;
+      for (const auto& [sym, n] : kRelaxCmp) if (op == sym) name = n;
+      if (!name) Fail(span, "comparison " + op + " is not supported on Relax values");
+      CallArgs ca;
+      ca.span = ca.func_span = span;
+      ca.args = {left, right};
+      cmp = CallR(name, ca);
+    } else {
+      static const std::pair<const char*, tir::BinaryOpKind> kCmp[] = {
+          {"<", tir::BinaryOpKind::kLT}, {"<=", tir::BinaryOpKind::kLE}, {">", tir::BinaryOpKind::kGT},
+          {">=", tir::BinaryOpKind::kGE}, {"==", tir::BinaryOpKind::kEQ}, {"!=", tir::BinaryOpKind::kNE}};
+      bool found = false;
+      for (const auto& [sym, kind] : kCmp) {
+        if (op != sym) continue;
+        found = true;
+        PrimExpr pl = left.is_number() ? PrimExpr() : ToPrim(left, left.span);
+        PrimExpr pr = right.is_number() ? PrimExpr() : ToPrim(right, right.span);
+        absl::StatusOr<PrimExpr> r = tir::BinaryOp(kind, OperandOf(left, pl), OperandOf(right, pr), span);
+        if (!r.ok()) Fail(span, std::string(r.status().message()));
+        cmp = Value::Obj(K::kPrim, *r);
+      }
+      if (!found) Fail(span, "comparison " + op + " is not supported in TIR");
+    }
+    if (i == 0) {
+      result = cmp;
+    } else if (result.kind == K::kBool && cmp.kind == K::kBool) {
+      result = Value::Bool(result.b && cmp.b);
+    } else {
+      absl::StatusOr<PrimExpr> r = tir::BinaryOp(tir::BinaryOpKind::kAnd, tir::Operand(ToPrim(result, span)),
+                                                 tir::Operand(ToPrim(cmp, span)), span);
+      if (!r.ok()) Fail(span, std::string(r.status().message()));
+      result = Value::Obj(K::kPrim, *r);
+    }
+    left = right;
+  }
+  return result;
+}
+
+// ------------------------------------------------------------------ module level
+
+Value Parser::CallI(const std::string& name, CallArgs& a) {
+  if (name == "module_attrs") {
+    if (!module_.defined() || a.args.size() != 1) Fail(a.span, "I.module_attrs({...}) belongs in an @I.ir_module class");
+    for (const auto& [k, v] : ToAttrMap(a.args[0], a.args[0].span).items()) module_.CopyOnWrite()->attrs.Set(k, v);
+    return Value::None();
+  }
+  if (name == "module_global_infos") {
+    if (!module_.defined() || a.args.size() != 1 || a.args[0].kind != K::kDict) {
+      Fail(a.span, "I.module_global_infos({...}) belongs in an @I.ir_module class");
+    }
+    const Value& d = a.args[0];
+    for (size_t i = 0; i < d.keys.size(); ++i) {
+      Array<GlobalInfo> infos;
+      for (const Value& x : ToSeq(d.items[i], d.items[i].span)) {
+        if (x.kind != K::kType || !x.obj.as<GlobalInfoNode>()) Fail(x.span, "expected I.vdevice(...) or another global info");
+        infos.push_back(Downcast<GlobalInfo>(x.obj));
+      }
+      module_.CopyOnWrite()->global_infos.Set(String(ToStr(d.keys[i], d.keys[i].span)), infos);
+    }
+    return Value::None();
+  }
+  if (name == "vdevice") {
+    Map<String, ObjectRef> attrs;
+    static const char* kNames[] = {"target", "vdevice_id", "memory_scope"};
+    for (size_t i = 0; i < a.args.size() && i < 3; ++i) attrs.Set(String(kNames[i]), ToAttrValue(a.args[i], a.span));
+    for (const auto& [k, v] : a.kwargs) attrs.Set(String(k), ToAttrValue(v, a.span));
+    return Value::Obj(K::kType, GlobalInfo("vdevice", attrs));
+  }
+  if (name == "dummy_global_info") return Value::Obj(K::kType, GlobalInfo("dummy", {}));
+  Fail(a.func_span, absl::StrCat("I.", name, " is not a TVMScript function"));
+}
+
+namespace {
+
+// The decorator's kind: "T.prim_func", "R.function", "I.ir_module", or "" for others.
+struct Decorator {
+  std::string name;
+  CallArgs args;
+  bool called = false;
+};
+
+}  // namespace
+
+ObjectRef Parser::ParseModule(const doc::Module& m, const std::string& select_name) {
+  PushScope();
+  aliases_ = {{"T", "T"}, {"R", "R"}, {"I", "I"}, {"tvm", "tvm"}};
+  std::vector<std::pair<std::string, ObjectRef>> defs;
+
+  auto decorator_of = [&](const doc::Stmt& s, Decorator* d) -> bool {
+    for (const doc::ExprPtr& deco : s.decorators) {
+      const doc::Expr* fn = deco.get();
+      if (deco->kind == doc::ExprKind::kCall) {
+        fn = deco->func.get();
+        d->called = true;
+      }
+      Value v = Eval(fn->kind == doc::ExprKind::kCall ? deco : (deco->kind == doc::ExprKind::kCall ? deco->func : deco));
+      if (v.kind != K::kName) Fail(deco->pos, "unsupported decorator");
+      std::string name = v.s;
+      if (name == "I.ir_module" || name == "tvm.script.ir_module" || name == "ir_module") name = "I.ir_module";
+      if (name != "T.prim_func" && name != "R.function" && name != "I.ir_module") {
+        Fail(deco->pos, absl::StrCat("unsupported decorator '", v.s, "': expected @T.prim_func, @R.function or @I.ir_module"));
+      }
+      d->name = name;
+      d->args.span = SpanOf(deco->pos);
+      if (deco->kind == doc::ExprKind::kCall) {
+        for (const auto& x : deco->args) d->args.args.push_back(Eval(x));
+        for (const auto& kw : deco->keywords) d->args.kwargs.emplace_back(kw.arg, Eval(kw.value));
+      }
+      return true;
+    }
+    return false;
+  };
+
+  for (const doc::StmtPtr& sp : m.body) {
+    const doc::Stmt& s = *sp;
+    try {
+      switch (s.kind) {
+        case doc::StmtKind::kImport:
+          for (const doc::Alias& a : s.names) {
+            if (a.name == "tvm" || absl::StartsWith(a.name, "tvm.") || a.name == "kiln" || absl::StartsWith(a.name, "kiln.")) {
+              std::string local = a.asname.empty() ? a.name.substr(0, a.name.find('.')) : a.asname;
+              aliases_[local] = a.asname.empty() ? local : Canonical(a.name);
+              continue;
+            }
+            Fail(a.pos, absl::StrCat("import of '", a.name, "' is not supported at module level (only tvm and kiln)"));
+          }
+          break;
+        case doc::StmtKind::kImportFrom: {
+          bool tvm_like = s.module == "tvm" || absl::StartsWith(s.module, "tvm.") || absl::StartsWith(s.module, "kiln.");
+          if (!tvm_like) Fail(s.pos, absl::StrCat("import from '", s.module, "' is not supported at module level"));
+          for (const doc::Alias& a : s.names) {
+            std::string full = Canonical(absl::StrCat(s.module == "kiln.script" ? "tvm.script" : s.module, ".", a.name));
+            std::string local = a.asname.empty() ? a.name : a.asname;
+            if (full == "T" && absl::EndsWith(s.module + "." + a.name, ".tir")) {
+              Warn(SpanOf(a.pos), "'tvm.script.tir' is spelled 'tirx' in TVM v0.26: from tvm.script import tirx as T");
+            }
+            if (full != "T" && full != "R" && full != "I" && full != "I.ir_module" && !absl::StartsWith(full, "T.") &&
+                !absl::StartsWith(full, "R.") && !absl::StartsWith(full, "I.")) {
+              // Other tvm imports (e.g. `from tvm.tirx.layout import Axis` in printed headers) are
+              // harmless: their names are simply not used by the definitions.
+              continue;
+            }
+            aliases_[local] = full;
+          }
+          break;
+        }
+        case doc::StmtKind::kAssign: {
+          if (s.targets.size() != 1 || s.targets[0]->kind != doc::ExprKind::kName) {
+            Fail(s.pos, "only simple constant assignments (NAME = value) are supported at module level");
+          }
+          Value v = Eval(s.value);
+          if (!v.is_number() && v.kind != K::kStr && !v.is_seq()) {
+            Fail(s.value->pos, "only constant assignments are supported at module level");
+          }
+          Define(s.targets[0]->name, v);
+          break;
+        }
+        case doc::StmtKind::kClassDef: {
+          Decorator d;
+          if (!decorator_of(s, &d) || d.name != "I.ir_module") Fail(s.pos, "a class must be decorated with @I.ir_module");
+          defs.emplace_back(s.name, ParseIRModule(s));
+          break;
+        }
+        case doc::StmtKind::kFunctionDef: {
+          Decorator d;
+          if (!decorator_of(s, &d)) Fail(s.pos, "a function must be decorated with @T.prim_func or @R.function");
+          if (d.name == "T.prim_func") {
+            defs.emplace_back(s.name, ParsePrimFunc(s, s.name, &d.args));
+          } else if (d.name == "R.function") {
+            defs.emplace_back(s.name, ParseRelaxFunc(s, s.name, &d.args, true));
+          } else {
+            Fail(s.pos, "@I.ir_module decorates a class");
+          }
+          break;
+        }
+        case doc::StmtKind::kPass:
+          break;
+        default:
+          Fail(s.pos, "this statement is not supported at module level");
+      }
+    } catch (const ParseError& e) {
+      Report(e);
+    }
+  }
+  PopScope();
+  if (error_count_ > 0) return ObjectRef();
+  if (defs.empty()) {
+    Span span;
+    span.source = filename_;
+    span.line = 1;
+    span.column = 1;
+    Report({span, "no TVMScript definition found (@I.ir_module, @T.prim_func or @R.function)"});
+    return ObjectRef();
+  }
+  if (select_name.empty()) return defs.back().second;
+  for (const auto& [name, node] : defs) if (name == select_name) return node;
+  std::vector<std::string> names;
+  for (const auto& [name, node] : defs) names.push_back(name);
+  Span span;
+  span.source = filename_;
+  span.line = 1;
+  span.column = 1;
+  Report({span, absl::StrCat("no definition named '", select_name, "' (found: ", absl::StrJoin(names, ", "), ")")});
+  return ObjectRef();
+}
+
+IRModule Parser::ParseIRModule(const doc::Stmt& cls) {
+  module_ = IRModule::Make();
+  module_name_ = cls.name;
+  gvars_.clear();
+  PushScope();
+  // Functions may refer to each other in any order: declare every name first, parse PrimFuncs
+  // (which refer to nothing Relax), give Relax GlobalVars their signature types, then parse Relax
+  // functions. The module keeps the source order.
+  std::vector<std::pair<const doc::Stmt*, std::string>> funcs;  // def, decorator kind
+  std::vector<std::pair<const doc::Stmt*, CallArgs>> deco_args;
+  for (const doc::StmtPtr& sp : cls.body) {
+    const doc::Stmt& s = *sp;
+    if (s.kind != doc::StmtKind::kFunctionDef) continue;
+    std::string kind;
+    CallArgs args;
+    try {
+      for (const doc::ExprPtr& deco : s.decorators) {
+        const doc::ExprPtr& fn = deco->kind == doc::ExprKind::kCall ? deco->func : deco;
+        Value v = Eval(fn);
+        if (v.kind == K::kName) kind = v.s;
+        if (deco->kind == doc::ExprKind::kCall) {
+          for (const auto& x : deco->args) args.args.push_back(Eval(x));
+          for (const auto& kw : deco->keywords) args.kwargs.emplace_back(kw.arg, Eval(kw.value));
+        }
+      }
+      if (kind != "T.prim_func" && kind != "R.function") Fail(s.pos, "a function in an @I.ir_module class must be decorated with @T.prim_func or @R.function");
+      if (gvars_.count(s.name)) Fail(s.pos, absl::StrCat("function '", s.name, "' is defined twice"));
+    } catch (const ParseError& e) {
+      Report(e);
+      continue;
+    }
+    gvars_[s.name] = GlobalVar(s.name, SpanOf(s.pos));
+    if (kind == "T.prim_func") {
+      DataType ret = DataType::Void();
+      if (s.returns) {
+        try {
+          ret = ToDType(Eval(s.returns), SpanOf(s.returns->pos));
+        } catch (const ParseError&) {
+          // Reported when the function itself is parsed.
+        }
+      }
+      tir_ret_[s.name] = ret;
+    }
+    funcs.emplace_back(&s, kind);
+    deco_args.emplace_back(&s, std::move(args));
+  }
+  std::map<std::string, BaseFunc> parsed;
+  for (size_t i = 0; i < funcs.size(); ++i) {
+    if (funcs[i].second != "T.prim_func") continue;
+    const doc::Stmt& s = *funcs[i].first;
+    try {
+      PrimFunc f = ParsePrimFunc(s, s.name, &deco_args[i].second);
+      if (f.defined()) {
+        parsed[s.name] = f;
+        module_.Add(gvars_[s.name], f);
+      }
+    } catch (const ParseError& e) {
+      Report(e);
+    }
+  }
+  for (size_t i = 0; i < funcs.size(); ++i) {
+    if (funcs[i].second != "R.function") continue;
+    try {
+      Type sig = ParseRelaxSignature(*funcs[i].first);
+      gvars_[funcs[i].first->name].CopyOnWrite()->ty = sig;
+    } catch (const ParseError& e) {
+      // Reported again, with context, when the function itself is parsed.
+    }
+  }
+  // Class-level statements other than functions: module attributes and global infos.
+  for (const doc::StmtPtr& sp : cls.body) {
+    const doc::Stmt& s = *sp;
+    if (s.kind == doc::StmtKind::kFunctionDef || s.kind == doc::StmtKind::kPass) continue;
+    try {
+      if (s.kind == doc::StmtKind::kExpr && s.value->kind == doc::ExprKind::kCall) {
+        Eval(s.value);
+      } else {
+        Fail(s.pos, "only functions, I.module_attrs and I.module_global_infos may appear in an @I.ir_module class");
+      }
+    } catch (const ParseError& e) {
+      Report(e);
+    }
+  }
+  for (size_t i = 0; i < funcs.size(); ++i) {
+    if (funcs[i].second != "R.function") continue;
+    const doc::Stmt& s = *funcs[i].first;
+    try {
+      rx::Function f = ParseRelaxFunc(s, s.name, &deco_args[i].second, true);
+      if (f.defined()) {
+        parsed[s.name] = f;
+        module_.Add(gvars_[s.name], f);
+      }
+    } catch (const ParseError& e) {
+      Report(e);
+    }
+  }
+  PopScope();
+  // Rebuild in source order.
+  IRModule out = IRModule::Make();
+  out.CopyOnWrite()->attrs = module_->attrs;
+  out.CopyOnWrite()->global_infos = module_->global_infos;
+  for (const auto& [s, kind] : funcs) {
+    auto it = parsed.find(s->name);
+    if (it != parsed.end()) out.Add(gvars_[s->name], it->second);
+  }
+  module_ = IRModule();
+  module_name_.clear();
+  return out;
+}
+
+}  // namespace kiln::script::parser

@@ -1,0 +1,188 @@
+// Internal to the TVMScript parser (compiler/script/parser): the values the evaluator works with
+// and the Parser class shared by parser.cc (module level, expressions), parse_tir.cc and
+// parse_relax.cc. Not a public interface: use compiler/script/script.h.
+//
+// Errors inside the parser are thrown as ParseError and caught at statement boundaries, where the
+// diagnostic is recorded and parsing resumes with the next statement (names the failed statement
+// would have defined are "poisoned" so their later uses do not cascade into more errors). The
+// exception never leaves the parser: ParseScript returns absl::Status like everything else.
+#ifndef KILN_COMPILER_SCRIPT_PARSER_PARSER_IMPL_H_
+#define KILN_COMPILER_SCRIPT_PARSER_PARSER_IMPL_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "compiler/ir/diagnostic.h"
+#include "compiler/ir/ir.h"
+#include "compiler/script/builder/relax_builder.h"
+#include "compiler/script/builder/tir_builder.h"
+#include "compiler/script/doc/doc.h"
+
+namespace kiln::script::parser {
+
+struct ParseError {
+  ir::Span span;
+  std::string message;
+  bool silent = false;  // a consequence of an earlier, already reported error
+};
+
+struct LoopSpec {
+  ir::ForKind kind = ir::ForKind::kSerial;
+  ir::PrimExpr min, extent, step;
+  std::string thread;  // kThreadBinding
+  ir::Map<ir::String, ir::ObjectRef> annotations;
+};
+
+// A value of the Python-level evaluation: Python numbers/strings/containers, IR objects, and names
+// of TVMScript functions or namespaces (kName: "T.axis.remap", "R.nn", "range", ...).
+struct Value {
+  enum class Kind {
+    kNone, kBool, kInt, kFloat, kStr, kPrim, kRelax, kType, kBuffer, kRegion, kTuple, kList,
+    kDict, kName, kSlice, kLoops, kIterVar, kModule, kPoison,
+  };
+  Kind kind = Kind::kNone;
+  bool b = false;
+  int64_t i = 0;
+  double f = 0;
+  std::string s;             // kStr, kName
+  ir::ObjectRef obj;         // kPrim, kRelax, kType, kBuffer, kRegion, kIterVar
+  std::vector<Value> items;  // kTuple, kList, kDict (values), kSlice (lower, upper, step)
+  std::vector<Value> keys;   // kDict
+  std::vector<LoopSpec> loops;  // kLoops: one per loop variable
+  bool fresh_var = false;    // kPrim/kRelax: a variable made by T.int32() / T.handle() / T.var(...)
+  ir::Span span;
+
+  static Value None() { return Value(); }
+  static Value Of(Kind k) { Value v; v.kind = k; return v; }
+  static Value Int(int64_t x) { Value v; v.kind = Kind::kInt; v.i = x; return v; }
+  static Value Float(double x) { Value v; v.kind = Kind::kFloat; v.f = x; return v; }
+  static Value Bool(bool x) { Value v; v.kind = Kind::kBool; v.b = x; return v; }
+  static Value Str(std::string x) { Value v; v.kind = Kind::kStr; v.s = std::move(x); return v; }
+  static Value Name(std::string x) { Value v; v.kind = Kind::kName; v.s = std::move(x); return v; }
+  static Value Obj(Kind k, ir::ObjectRef o) { Value v; v.kind = k; v.obj = std::move(o); return v; }
+  static Value Seq(Kind k, std::vector<Value> items) { Value v; v.kind = k; v.items = std::move(items); return v; }
+
+  bool is_number() const { return kind == Kind::kInt || kind == Kind::kFloat || kind == Kind::kBool; }
+  bool is_seq() const { return kind == Kind::kTuple || kind == Kind::kList; }
+};
+
+const char* KindName(Value::Kind k);
+
+// Positional and keyword arguments of a call, with their source positions.
+struct CallArgs {
+  std::vector<Value> args;
+  std::vector<std::pair<std::string, Value>> kwargs;
+  ir::Span span;       // the whole call
+  ir::Span func_span;  // the callee expression
+};
+
+class Parser {
+ public:
+  Parser(std::string source, std::string filename, ir::DiagnosticList* diags)
+      : source_(std::move(source)), filename_(std::make_shared<const std::string>(std::move(filename))), diags_(diags) {}
+
+  // Parses the doc module; returns the selected top-level definition (IRModule, PrimFunc or Relax
+  // Function) or a null ref when errors were reported.
+  ir::ObjectRef ParseModule(const doc::Module& m, const std::string& select_name);
+
+  // ---- shared helpers (parser.cc)
+  ir::Span SpanOf(const doc::Pos& p) const;
+  [[noreturn]] void Fail(const ir::Span& span, std::string message) const;
+  [[noreturn]] void Fail(const doc::Pos& p, std::string message) const { Fail(SpanOf(p), std::move(message)); }
+  void Report(const ParseError& e);
+  void Warn(const ir::Span& span, std::string message);
+
+  Value Eval(const doc::ExprPtr& e);
+  Value EvalName(const doc::Expr& e);
+  Value EvalAttribute(const doc::Expr& e);
+  Value EvalSubscript(const doc::Expr& e);
+  Value EvalCall(const doc::Expr& e);
+  Value EvalBinOp(const doc::Expr& e);
+  Value EvalUnary(const doc::Expr& e);
+  Value EvalBoolOp(const doc::Expr& e);
+  Value EvalCompare(const doc::Expr& e);
+  Value CallName(const std::string& path, CallArgs& a);
+
+  // Conversions (raise ParseError at `span` with a clear message).
+  ir::PrimExpr ToPrim(const Value& v, const ir::Span& span) const;
+  ir::DataType ToDType(const Value& v, const ir::Span& span) const;
+  int64_t ToInt(const Value& v, const ir::Span& span) const;
+  std::string ToStr(const Value& v, const ir::Span& span) const;
+  bool ToBool(const Value& v, const ir::Span& span) const;
+  std::vector<Value> ToSeq(const Value& v, const ir::Span& span) const;
+  ir::ObjectRef ToAttrValue(const Value& v, const ir::Span& span) const;
+  ir::Map<ir::String, ir::ObjectRef> ToAttrMap(const Value& v, const ir::Span& span) const;
+  ir::Array<ir::PrimExpr> ToPrimArray(const Value& v, const ir::Span& span) const;
+
+  // ---- variable table: a stack of frames of name -> value
+  void PushScope() { scopes_.emplace_back(); }
+  void PopScope() { scopes_.pop_back(); }
+  void Define(const std::string& name, Value v) { scopes_.back()[name] = std::move(v); }
+  const Value* Lookup(const std::string& name) const;
+  void Poison(const doc::ExprPtr& target);
+
+  // ---- TIR (parse_tir.cc)
+  ir::PrimFunc ParsePrimFunc(const doc::Stmt& def, const std::string& name, const CallArgs* deco);
+  void ParseTIRBody(const std::vector<doc::StmtPtr>& body);
+  void ParseTIRStmt(const doc::Stmt& s);
+  void TIRAssign(const doc::Stmt& s);
+  void TIRAnnAssign(const doc::Stmt& s);
+  void TIRAugAssign(const doc::Stmt& s);
+  void TIRFor(const doc::Stmt& s);
+  void TIRWith(const doc::Stmt& s);
+  void TIRExprStmt(const doc::Stmt& s);
+  void BindTIRTarget(const doc::ExprPtr& target, const Value& v, const ir::Span& span);
+  void StoreTo(const doc::Expr& target, const Value& value, const ir::Span& span);
+  Value CallT(const std::string& name, CallArgs& a);
+  ir::Buffer MakeBuffer(const std::string& name, CallArgs& a, size_t first, const std::string& default_scope);
+  ir::Type ParamAnnotationTIR(const Value& ann, const ir::Span& span, ir::Buffer* buffer, const std::string& name);
+  Value LoadFromBuffer(const ir::Buffer& b, const std::vector<Value>& idx, const ir::Span& span);
+  ir::Array<ir::PrimExpr> BufferIndices(const ir::Buffer& b, const std::vector<Value>& idx, const ir::Span& span, bool* has_slice, ir::Array<ir::Range>* region);
+
+  // ---- Relax (parse_relax.cc)
+  ir::relax::Function ParseRelaxFunc(const doc::Stmt& def, const std::string& name, const CallArgs* deco, bool top_level);
+  ir::Type ParseRelaxSignature(const doc::Stmt& def);  // FuncType from annotations only (pre-pass)
+  void ParseRelaxBody(const std::vector<doc::StmtPtr>& body, ir::Expr* result, const doc::Stmt** ret_stmt);
+  void ParseRelaxStmt(const doc::Stmt& s, ir::Expr* result);
+  void RelaxAssign(const doc::ExprPtr& target, const doc::ExprPtr& ann, const doc::ExprPtr& value, const doc::Stmt& s);
+  void RelaxIf(const doc::Stmt& s);
+  ir::Type ToRelaxType(const Value& v, const ir::Span& span);
+  ir::Expr ToRelax(const Value& v, const ir::Span& span);
+  Value CallR(const std::string& name, CallArgs& a);
+  Value CallRelaxFunction(const ir::Expr& callee, CallArgs& a);
+  ir::PrimExpr SymbolicDim(const Value& v, const ir::Span& span, ir::DataType dtype);
+  ir::Var NewRelaxVar(const std::string& name, ir::Type ty, const ir::Span& span);
+
+  // ---- module
+  Value CallI(const std::string& name, CallArgs& a);
+  ir::IRModule ParseIRModule(const doc::Stmt& cls);
+
+  std::string source_;
+  std::shared_ptr<const std::string> filename_;
+  ir::DiagnosticList* diags_;
+  std::vector<std::unordered_map<std::string, Value>> scopes_;
+  std::map<std::string, std::string> aliases_;  // local name -> "T" | "R" | "I" | "tvm"
+  builder::TIRBuilder tir_;
+  builder::RelaxBuilder relax_;
+  ir::IRModule module_;        // the module being built (class body), or null
+  std::string module_name_;    // the class name ("Module")
+  std::map<std::string, ir::GlobalVar> gvars_;  // the class's functions, declared before parsing
+  std::map<std::string, ir::DataType> tir_ret_;  // PrimFunc name -> its return dtype (TIR calls)
+  std::string name_hint_;      // the assignment target a call's result will be bound to
+  std::vector<std::string> name_hints_;  // the targets of a tuple assignment
+  int loop_depth_ = 0;         // enclosing TIR loops (for break / continue)
+  std::unordered_map<const ir::Object*, ir::IterVar> thread_ivs_;  // launch_thread var -> IterVar
+  std::unordered_map<const ir::Object*, ir::Range> loop_ranges_;   // loop var -> its range (axis.remap)
+  int error_count_ = 0;
+  int relax_depth_ = 0;        // > 0 while parsing a Relax function
+  std::vector<std::unordered_map<std::string, ir::Var>> symbolic_;  // per Relax function: "n" -> var
+  std::vector<std::string> dataflow_outputs_;  // names listed in the open dataflow block's R.output
+};
+
+}  // namespace kiln::script::parser
+
+#endif  // KILN_COMPILER_SCRIPT_PARSER_PARSER_IMPL_H_

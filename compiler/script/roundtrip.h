@@ -1,0 +1,28 @@
+// The round-trip property TVMScript tooling relies on: parse -> print -> parse gives a
+// structurally equal IR, and printing that IR again gives identical text (a fixed point). Used by
+// `kiln roundtrip`, `kiln fmt` and the corpus tests.
+#ifndef KILN_COMPILER_SCRIPT_ROUNDTRIP_H_
+#define KILN_COMPILER_SCRIPT_ROUNDTRIP_H_
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "compiler/script/script.h"
+
+namespace kiln::script {
+
+// OK, or an error whose message says which step failed: the first parse (with its diagnostics),
+// the re-parse of the printed text, a structural mismatch (with the path of the first difference),
+// or a non-fixed-point print (with the first differing line). `printed` (optional) receives the
+// canonical text.
+absl::Status CheckRoundTrip(absl::string_view source, const std::string& filename, std::string* printed = nullptr,
+                            const ParseOptions& options = {});
+
+// Canonical TVMScript for `source` (what `kiln fmt` prints).
+absl::StatusOr<std::string> Format(absl::string_view source, const std::string& filename,
+                                   const ParseOptions& options = {});
+
+}  // namespace kiln::script
+
+#endif  // KILN_COMPILER_SCRIPT_ROUNDTRIP_H_

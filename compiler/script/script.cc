@@ -1,0 +1,50 @@
+#include "compiler/script/script.h"
+
+#include "compiler/relax/analysis/well_formed.h"
+#include "compiler/script/doc/reader.h"
+#include "compiler/script/parser/parser_impl.h"
+#include "compiler/tir/analysis/verifier.h"
+
+namespace kiln::script {
+
+using namespace ir;  // NOLINT
+
+IRModule AsModule(const ObjectRef& parsed) {
+  if (const auto* m = parsed.as<IRModuleNode>()) return Downcast<IRModule>(parsed);
+  IRModule mod = IRModule::Make();
+  const auto* f = parsed.as<BaseFuncNode>();
+  if (!f) return mod;
+  std::string name = "main";
+  if (const auto* s = f->attrs.Get(String("global_symbol")).as<StringNode>()) name = s->value;
+  mod.Add(GlobalVar(name), Downcast<BaseFunc>(parsed));
+  return mod;
+}
+
+absl::StatusOr<ObjectRef> ParseScript(absl::string_view source, const std::string& filename,
+                                      DiagnosticList* diags, const ParseOptions& options) {
+  DiagnosticList local;
+  DiagnosticList* d = diags ? diags : &local;
+  size_t first = d->items().size();
+  auto fail = [&]() -> absl::Status {
+    DiagnosticList mine;
+    for (size_t i = first; i < d->items().size(); ++i) mine.Add(d->items()[i]);
+    std::string text = RenderAll(mine, std::string(source));
+    return absl::InvalidArgumentError(text.empty() ? "invalid TVMScript" : text);
+  };
+  doc::ReadOptions ro;
+  ro.max_depth = options.max_depth;
+  absl::StatusOr<doc::Module> m = doc::Read(source, filename, d, ro);
+  if (!m.ok()) return fail();
+  parser::Parser p(std::string(source), filename, d);
+  ObjectRef result = p.ParseModule(*m, options.name);
+  if (!result.defined() || d->has_errors()) return fail();
+  if (options.verify) {
+    IRModule mod = AsModule(result);
+    absl::Status tir = kiln::tir::VerifyModuleTIR(mod, d);
+    absl::Status rel = kiln::relax::CheckWellFormed(mod, d);
+    if (!tir.ok() || !rel.ok()) return fail();
+  }
+  return result;
+}
+
+}  // namespace kiln::script

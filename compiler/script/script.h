@@ -1,0 +1,46 @@
+// The TVMScript front door: source text -> IR, with diagnostics. Reads the Python subset
+// (compiler/script/doc), parses it on the IRBuilder (compiler/script/parser), and verifies the
+// result (the TIR verifier and Relax well-formedness), so that a successful parse is valid IR.
+//
+// A source holds optional comments and `import tvm` / `from tvm.script import ir as I, tirx as T,
+// relax as R` lines (any subset, any alias; `kiln.script` works too; without imports the names T,
+// R and I are predefined, as in TVM's printed output), simple constant assignments, then decorated
+// definitions: `@I.ir_module` classes, `@T.prim_func` and `@R.function` functions.
+//
+// Older spellings: `from tvm.script import tir as T`, `T.block`, `T.block_attr`, `out_sinfo=`,
+// `sinfo_args=` are accepted with a warning naming the v0.26 spelling; `tir_vars=` is rejected
+// (v0.26 passes symbolic values inside the call_tir argument tuple).
+#ifndef KILN_COMPILER_SCRIPT_SCRIPT_H_
+#define KILN_COMPILER_SCRIPT_SCRIPT_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "compiler/ir/diagnostic.h"
+#include "compiler/ir/ir.h"
+
+namespace kiln::script {
+
+struct ParseOptions {
+  // With several top-level definitions, the one to return; empty: the last.
+  std::string name;
+  // Run the TIR verifier and Relax well-formedness checks on the result.
+  bool verify = true;
+  // Nesting deeper than this is an error (never a stack overflow).
+  int max_depth = 200;
+};
+
+// Returns the selected definition: an IRModule, a PrimFunc or a Relax Function. On failure returns
+// INVALID_ARGUMENT whose message is the rendered diagnostics ("file:line:col: error: ..." with the
+// source line and a caret); `diags` (optional) receives every diagnostic, warnings included.
+absl::StatusOr<ir::ObjectRef> ParseScript(absl::string_view source, const std::string& filename,
+                                          ir::DiagnosticList* diags = nullptr, const ParseOptions& options = {});
+
+// The module a parse result denotes: the IRModule itself, or a module holding the lone function
+// under its global_symbol (else `main`).
+ir::IRModule AsModule(const ir::ObjectRef& parsed);
+
+}  // namespace kiln::script
+
+#endif  // KILN_COMPILER_SCRIPT_SCRIPT_H_

@@ -1,0 +1,206 @@
+// ParseScript: what each TVMScript construct becomes, selection of definitions, diagnostics with
+// positions and recovery, hostile input.
+#include "compiler/script/script.h"
+
+#include <string>
+
+#include "compiler/script/printer/printer.h"
+#include "compiler/script/roundtrip.h"
+#include "gtest/gtest.h"
+
+namespace kiln::script {
+namespace {
+
+using namespace ir;  // NOLINT
+
+constexpr char kTwoFuncs[] = R"(
+@T.prim_func
+def first(A: T.Buffer((4,), "float32")):
+    for i in range(4):
+        A[i] = T.float32(1.0)
+
+@T.prim_func
+def second(A: T.Buffer((4,), "int32")):
+    A[0] = 7
+)";
+
+TEST(ParseScriptTest, SelectsTheLastDefinitionOrTheNamedOne) {
+  absl::StatusOr<ObjectRef> last = ParseScript(kTwoFuncs, "two.py");
+  ASSERT_TRUE(last.ok()) << last.status();
+  const auto* f = last->as<PrimFuncNode>();
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->attrs.Get(String("global_symbol")).as<StringNode>()->value, "second");
+  ParseOptions o;
+  o.name = "first";
+  absl::StatusOr<ObjectRef> first = ParseScript(kTwoFuncs, "two.py", nullptr, o);
+  ASSERT_TRUE(first.ok());
+  EXPECT_EQ(first->as<PrimFuncNode>()->attrs.Get(String("global_symbol")).as<StringNode>()->value, "first");
+  o.name = "third";
+  absl::StatusOr<ObjectRef> missing = ParseScript(kTwoFuncs, "two.py", nullptr, o);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("found: first, second"), std::string::npos);
+  EXPECT_EQ(AsModule(*first).Functions().size(), 1u);
+}
+
+TEST(ParseScriptTest, ImportsAndAliases) {
+  const char* src = R"(import tvm
+from tvm.script import tirx as TT
+
+@tvm.script.tirx.prim_func
+def f(A: TT.Buffer((2,), "int8")):
+    A[1] = TT.int8(-3)
+)";
+  absl::StatusOr<ObjectRef> r = ParseScript(src, "alias.py");
+  ASSERT_TRUE(r.ok()) << r.status();
+  const auto* store = r->as<PrimFuncNode>()->body.as<BufferStoreNode>();
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(store->value.as<IntImmNode>()->value, -3);
+  EXPECT_EQ(store->value.dtype(), DataType::Int(8));
+}
+
+TEST(ParseScriptTest, ModuleLevelPythonIsRejectedExceptConstants) {
+  absl::StatusOr<ObjectRef> r = ParseScript("import numpy as np\n" + std::string(kTwoFuncs), "np.py");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("np.py:1:8: error: import of 'numpy' is not supported at module level"), std::string::npos)
+      << r.status();
+  const char* with_const = R"(N = 16
+@T.prim_func
+def f(A: T.Buffer((N,), "float32")):
+    for i in range(N // 2):
+        A[i] = T.float32(0.0)
+)";
+  absl::StatusOr<ObjectRef> ok = ParseScript(with_const, "c.py");
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  const auto* loop = ok->as<PrimFuncNode>()->body.as<ForNode>();
+  ASSERT_NE(loop, nullptr);
+  EXPECT_EQ(loop->extent.as<IntImmNode>()->value, 8);
+}
+
+TEST(ParseScriptTest, DiagnosticsCarryPositionsCaretsAndRecover) {
+  const char* src = R"(@T.prim_func
+def f(A: T.Buffer((4,), "float32")):
+    A[0] = B[0]
+    A[1] = C[1]
+    A[2] = A[0]
+)";
+  DiagnosticList diags;
+  absl::StatusOr<ObjectRef> r = ParseScript(src, "bad.py", &diags);
+  ASSERT_FALSE(r.ok());
+  // Both undefined names are reported, not just the first.
+  ASSERT_EQ(diags.items().size(), 2u);
+  EXPECT_EQ(diags.items()[0].span.line, 3);
+  EXPECT_EQ(diags.items()[0].span.column, 12);
+  EXPECT_EQ(diags.items()[1].span.line, 4);
+  const std::string msg(r.status().message());
+  EXPECT_NE(msg.find("bad.py:3:12: error: Undefined variable: B\n        A[0] = B[0]\n               ^"), std::string::npos) << msg;
+}
+
+TEST(ParseScriptTest, PoisonedNamesDoNotCascade) {
+  const char* src = R"(@T.prim_func
+def f(A: T.Buffer((4,), "float32")):
+    x: T.let[T.int32] = T.nonexistent(1)
+    A[x] = T.float32(0.0)
+)";
+  DiagnosticList diags;
+  ASSERT_FALSE(ParseScript(src, "p.py", &diags).ok());
+  EXPECT_EQ(diags.items().size(), 1u) << RenderAll(diags, src);
+}
+
+TEST(ParseScriptTest, LocalScalarsLetsAndLetExpressions) {
+  const char* src = R"(@T.prim_func
+def f(A: T.Buffer((4,), "float32")):
+    acc: T.float32
+    acc = T.float32(0.0)
+    for i in range(4):
+        k: T.let[T.int32] = 3 - i
+        acc = acc + A[k]
+    A[0] = T.Let(v + v, where={v: acc})
+)";
+  absl::StatusOr<ObjectRef> r = ParseScript(src, "s.py");
+  ASSERT_TRUE(r.ok()) << r.status();
+  const auto* alloc = r->as<PrimFuncNode>()->body.as<AllocBufferNode>();
+  ASSERT_NE(alloc, nullptr);
+  EXPECT_TRUE(alloc->buffer->shape.empty());
+  EXPECT_EQ(alloc->buffer->scope(), "local");
+  EXPECT_TRUE(alloc->annotations.count(String("tirx.local_scalar")));
+  std::string printed = printer::Print(*r);
+  EXPECT_NE(printed.find("k: T.let[T.int32] = 3 - i"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("T.Let(v + v, where={v: acc})"), std::string::npos) << printed;
+  EXPECT_TRUE(CheckRoundTrip(src, "s.py").ok());
+}
+
+TEST(ParseScriptTest, RelaxCallTirPassesSymbolicValuesAsPrimValues) {
+  const char* src = R"(@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def k(a: T.handle, b: T.handle, n: T.int64):
+        A = T.match_buffer(a, (n,))
+        B = T.match_buffer(b, (n,))
+        for i in range(n):
+            B[i] = A[i]
+
+    @R.function
+    def main(x: R.Tensor(("n",), dtype="float32")) -> R.Tensor(("n",), dtype="float32"):
+        n = T.int64()
+        cls = Module
+        y = R.call_tir(cls.k, (x, n), out_ty=R.Tensor((n,), dtype="float32"))
+        return y
+)";
+  absl::StatusOr<ObjectRef> r = ParseScript(src, "m.py");
+  ASSERT_TRUE(r.ok()) << r.status();
+  IRModule mod = Downcast<IRModule>(*r);
+  const auto* main = mod.Lookup("main").as<relax::FunctionNode>();
+  ASSERT_NE(main, nullptr);
+  const auto* seq = main->body.as<relax::SeqExprNode>();
+  const auto* call = seq->blocks[0]->bindings[0].as<relax::VarBindingNode>()->value.as<relax::CallNode>();
+  ASSERT_NE(call, nullptr);
+  const auto* args = call->args[1].as<relax::TupleNode>();
+  ASSERT_NE(args, nullptr);
+  ASSERT_EQ(args->fields.size(), 2u);
+  const auto* pv = args->fields[1].as<relax::PrimValueNode>();
+  ASSERT_NE(pv, nullptr);
+  // The `n` of the body is the `n` of the signature.
+  const auto* param_shape = main->params[0]->ty.as<TensorTypeNode>()->shape.as<relax::ShapeExprNode>();
+  EXPECT_TRUE(pv->value.same_as(param_shape->values[0]));
+}
+
+TEST(ParseScriptTest, OldSpellingsWarnAndTirVarsIsRejected) {
+  const char* src = R"(from tvm.script import tir as T
+@T.prim_func
+def f(A: T.Buffer((4,), "float32")):
+    for i in range(4):
+        with T.block("b"):
+            vi = T.axis.spatial(4, i)
+            A[vi] = T.float32(0.0)
+)";
+  DiagnosticList diags;
+  ASSERT_TRUE(ParseScript(src, "old.py", &diags).ok());
+  ASSERT_EQ(diags.items().size(), 2u);
+  EXPECT_EQ(diags.items()[0].severity, Severity::kWarning);
+  EXPECT_NE(diags.items()[1].message.find("T.sblock"), std::string::npos);
+}
+
+TEST(ParseScriptTest, DeepNestingIsAnErrorNotACrash) {
+  std::string expr;
+  for (int i = 0; i < 5000; ++i) expr += "(";
+  expr += "1";
+  for (int i = 0; i < 5000; ++i) expr += ")";
+  std::string src = "@T.prim_func\ndef f(A: T.Buffer((1,), \"int32\")):\n    A[0] = " + expr + "\n";
+  absl::StatusOr<ObjectRef> r = ParseScript(src, "deep.py");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("deep.py:3:"), std::string::npos) << r.status();
+}
+
+TEST(ParseScriptTest, VerifierErrorsPointAtTheSource) {
+  const char* src = R"(@T.prim_func
+def f(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "int32")):
+    for i in range(4):
+        A[i] = B[i]
+)";
+  absl::StatusOr<ObjectRef> r = ParseScript(src, "v.py");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("v.py:4:"), std::string::npos) << r.status();
+}
+
+}  // namespace
+}  // namespace kiln::script

@@ -1,0 +1,42 @@
+// The LLVM CPU target: parsing "llvm -mtriple=... -mcpu=... -mattr=... -opt-level=N" and making
+// the llvm::TargetMachine it names. The default is the machine kiln runs on (host triple, its CPU
+// and features, as -mcpu=native), so a plain "llvm" compiles for the host.
+#ifndef KILN_COMPILER_TARGET_LLVM_TARGET_H_
+#define KILN_COMPILER_TARGET_LLVM_TARGET_H_
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace llvm {
+class TargetMachine;
+}  // namespace llvm
+
+namespace kiln::codegen {
+
+struct LLVMTarget {
+  std::string triple;    // e.g. "x86_64-pc-linux-gnu"
+  std::string cpu;       // e.g. "skylake"; resolved (never "native")
+  std::string features;  // e.g. "+avx2,+fma"; for -mcpu=native the host's features
+  int opt_level = 3;     // 0..3
+
+  // Canonical spelling: every option explicit, so equal targets print equally (cache keys).
+  std::string ToString() const;
+};
+
+// Parses a target string. Options: -mtriple=<triple>, -mcpu=<name>|native, -mattr=<+f,-g,...>,
+// -opt-level=<0..3>. Errors (INVALID_ARGUMENT) name the offending token: an unknown option, a
+// target kind other than "llvm", a triple LLVM has no backend for, a CPU that target lacks.
+absl::StatusOr<LLVMTarget> ParseLLVMTarget(absl::string_view spec);
+
+// A TargetMachine for `target` with PIC relocations (its objects go into shared libraries).
+absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> CreateTargetMachine(const LLVMTarget& target);
+
+// Registers LLVM's targets once per process (thread-safe; every entry point here calls it).
+void InitializeLLVM();
+
+}  // namespace kiln::codegen
+
+#endif  // KILN_COMPILER_TARGET_LLVM_TARGET_H_

@@ -1,0 +1,63 @@
+#include "compiler/target/llvm/target.h"
+
+#include "gtest/gtest.h"
+#include "llvm/Target/TargetMachine.h"
+
+namespace kiln::codegen {
+namespace {
+
+TEST(LLVMTargetTest, PlainLLVMIsTheHost) {
+  absl::StatusOr<LLVMTarget> t = ParseLLVMTarget("llvm");
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_FALSE(t->triple.empty());
+  EXPECT_NE(t->cpu, "native");
+  EXPECT_FALSE(t->cpu.empty());
+  EXPECT_EQ(t->opt_level, 3);
+  // The canonical spelling parses back to the same target.
+  absl::StatusOr<LLVMTarget> again = ParseLLVMTarget(t->ToString());
+  ASSERT_TRUE(again.ok()) << again.status() << " " << t->ToString();
+  EXPECT_EQ(again->ToString(), t->ToString());
+}
+
+TEST(LLVMTargetTest, ExplicitOptions) {
+  absl::StatusOr<LLVMTarget> t =
+      ParseLLVMTarget("llvm  -mtriple=x86_64-linux-gnu -mcpu=skylake -mattr=+avx2,-avx512f -opt-level=2");
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(t->cpu, "skylake");
+  EXPECT_EQ(t->features, "+avx2,-avx512f");
+  EXPECT_EQ(t->opt_level, 2);
+  EXPECT_NE(t->triple.find("x86_64"), std::string::npos);
+  auto tm = CreateTargetMachine(*t);
+  ASSERT_TRUE(tm.ok()) << tm.status();
+  EXPECT_EQ((*tm)->getTargetCPU(), "skylake");
+}
+
+TEST(LLVMTargetTest, CrossTargetDefaultsToGenericCpu) {
+  absl::StatusOr<LLVMTarget> t = ParseLLVMTarget("llvm -mtriple=aarch64-linux-gnu");
+  ASSERT_TRUE(t.ok()) << t.status();
+  if (t->triple.rfind("aarch64", 0) == 0 && t->cpu != "generic") GTEST_SKIP() << "running on aarch64";
+  EXPECT_EQ(t->cpu, "generic");
+}
+
+void ExpectError(const std::string& spec, const std::string& fragment) {
+  absl::StatusOr<LLVMTarget> t = ParseLLVMTarget(spec);
+  ASSERT_FALSE(t.ok()) << spec;
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(t.status().message().find(fragment), std::string::npos) << t.status();
+}
+
+TEST(LLVMTargetTest, ErrorsNameTheProblem) {
+  ExpectError("cuda -arch=sm_90", "not an LLVM CPU target");
+  ExpectError("", "not an LLVM CPU target");
+  ExpectError("llvm -mfoo=bar", "unknown LLVM target option \"-mfoo\"");
+  ExpectError("llvm -mcpu", "needs a value");
+  ExpectError("llvm -mcpu=pentium-9000", "unknown -mcpu=pentium-9000");
+  ExpectError("llvm -mtriple=nonsense-cpu-none", "no backend for -mtriple=nonsense-cpu-none");
+  ExpectError("llvm -mattr=+notafeature", "unknown -mattr feature \"notafeature\"");
+  ExpectError("llvm -mattr=avx2", "+feature or -feature");
+  ExpectError("llvm -opt-level=7", "-opt-level must be");
+  ExpectError("llvm -mtriple=aarch64-linux-gnu -mcpu=native", "not the host");
+}
+
+}  // namespace
+}  // namespace kiln::codegen

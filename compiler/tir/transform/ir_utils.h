@@ -1,0 +1,33 @@
+// Small IR utilities shared by the lowering passes.
+#ifndef KILN_COMPILER_TIR_TRANSFORM_IR_UTILS_H_
+#define KILN_COMPILER_TIR_TRANSFORM_IR_UTILS_H_
+
+#include <unordered_map>
+
+#include "compiler/ir/ir.h"
+
+namespace kiln::tir::transform {
+
+using VarMap = std::unordered_map<const ir::VarNode*, ir::PrimExpr>;
+
+// Replaces uses of the mapped variables (the map's keys must be kept alive by the caller).
+ir::PrimExpr Substitute(const ir::PrimExpr& e, const VarMap& vmap);
+ir::Stmt Substitute(const ir::Stmt& s, const VarMap& vmap);
+
+// Substitute, and also gives every variable and buffer that `s` itself defines (let vars, loop
+// vars, allocated buffers) a fresh copy, so the result can sit next to `s` (or other copies) without
+// one variable being defined twice. Used to duplicate loop bodies.
+ir::Stmt CopyWithFreshDefs(const ir::Stmt& s, const VarMap& vmap);
+
+// A copy of `b` with a different shape (and strides / elem_offset cleared), sharing b's data var.
+ir::Buffer WithFlatShape(const ir::Buffer& b, ir::PrimExpr extent);
+
+// e converted to `t` (a Cast unless it already has that dtype; vector lanes are kept).
+ir::PrimExpr CastTo(ir::DataType t, const ir::PrimExpr& e);
+
+// The integer dtype able to hold both: the wider of two integer types (int64 wins).
+ir::DataType WiderIndexType(ir::DataType a, ir::DataType b);
+
+}  // namespace kiln::tir::transform
+
+#endif  // KILN_COMPILER_TIR_TRANSFORM_IR_UTILS_H_

@@ -1,0 +1,52 @@
+// The TIR lowering passes, one per .cc file; compiler/driver/tir_pipeline.cc runs them in order
+// and documents the lowered form they produce together. Each pass takes and returns one PrimFunc;
+// `name` (the function's global symbol, or its module name) only labels error messages.
+#ifndef KILN_COMPILER_TIR_TRANSFORM_PASSES_H_
+#define KILN_COMPILER_TIR_TRANSFORM_PASSES_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "compiler/ir/ir.h"
+
+namespace kiln::tir::transform {
+
+// host_only.cc: fails (INVALID_ARGUMENT) if `f` binds GPU threads (thread_binding loops,
+// launch_thread / virtual_thread attributes), which a CPU target cannot run; otherwise removes
+// the remaining AttrStmts (scheduling hints such as pragmas, which no CPU backend reads).
+absl::StatusOr<ir::PrimFunc> CheckHostOnly(const ir::PrimFunc& f, const std::string& name,
+                                           const std::string& target_kind);
+
+// lower_sblocks.cc: SBlockRealize/SBlock -> plain loops, ifs and allocations.
+absl::StatusOr<ir::PrimFunc> LowerSBlocks(const ir::PrimFunc& f, const std::string& name);
+
+// flatten_buffer.cc: every buffer access becomes a 1-D access of a flat buffer sharing the data
+// var; DeclBuffer disappears; buffer_map keeps the original N-D buffers (MakePackedAPI reads them).
+ir::PrimFunc FlattenBuffer(const ir::PrimFunc& f);
+
+// simplify.cc: Analyzer::Simplify on every expression, with loop variable ranges in scope;
+// statically decided ifs and asserts, empty loops and no-op statements removed.
+ir::PrimFunc Simplify(const ir::PrimFunc& f);
+
+// vectorize.cc: vectorized loops with a constant extent -> Ramp/Broadcast vector statements, or
+// serial loops when the body is not vectorizable.
+ir::PrimFunc VectorizeLoops(const ir::PrimFunc& f, int max_lanes = 64);
+
+// unroll.cc: unrolled loops with a constant extent up to `max_extent` -> a sequence of copies of
+// the body; other unrolled loops -> serial.
+ir::PrimFunc UnrollLoops(const ir::PrimFunc& f, int max_extent = 64);
+
+// lower_intrin.cc: integer floordiv/floormod into cheaper exact forms where that is possible.
+ir::PrimFunc LowerIntrin(const ir::PrimFunc& f);
+
+// make_packed_api.cc: exported functions -> kernel ABI entries with argument checks.
+struct PackedApiOptions {
+  int device_type = 1;              // DLDeviceType every tensor argument must have (kDLCPU)
+  std::string device_name = "cpu";  // for messages
+};
+absl::StatusOr<ir::PrimFunc> MakePackedAPI(const ir::PrimFunc& f, const std::string& name,
+                                           const PackedApiOptions& options = {});
+
+}  // namespace kiln::tir::transform
+
+#endif  // KILN_COMPILER_TIR_TRANSFORM_PASSES_H_
