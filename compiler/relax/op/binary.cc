@@ -1,5 +1,7 @@
 // Elementwise binary operators (R.add, R.less, R.bitwise_and, ...): numpy broadcasting over
-// possibly symbolic shapes; arithmetic keeps the operand dtype, comparisons give bool.
+// possibly symbolic shapes; arithmetic keeps the operand dtype, comparisons give bool. Also the
+// ternary R.ewise_fma(x1, x2, x3) = x1 * x2 + x3, whose operands must agree exactly (no
+// broadcasting).
 #include "absl/strings/str_cat.h"
 #include "compiler/relax/op/infer_util.h"
 #include "compiler/relax/op/op_families.h"
@@ -38,6 +40,42 @@ InferFn BinaryInfer(const std::string& op, Result result) {
   };
 }
 
+absl::StatusOr<Type> InferEwiseFma(const ir::relax::Call& call) {
+  std::vector<TensorInfo> in;
+  for (size_t i = 0; i < 3; ++i) {
+    absl::StatusOr<TensorInfo> t = GetTensorInfo(ArgType(call, i), "ewise_fma", absl::StrCat("x", i + 1));
+    if (!t.ok()) return t.status();
+    in.push_back(*t);
+  }
+  absl::StatusOr<DataType> dtype = CommonDType("ewise_fma", in);
+  if (!dtype.ok()) return dtype.status();
+  TensorInfo out = in[0];
+  out.dtype = *dtype;
+  for (const TensorInfo& t : in) {
+    if (t.ndim < 0) continue;
+    if (out.ndim >= 0 && out.ndim != t.ndim) return OpError("ewise_fma", "the operands must have the same rank");
+    if (out.ndim < 0) {
+      out = t;
+      out.dtype = *dtype;
+    }
+  }
+  for (const TensorInfo& t : in) {
+    if (!t.shape_known) continue;
+    if (!out.shape_known) {
+      out.shape = t.shape;
+      out.shape_known = true;
+      continue;
+    }
+    for (size_t d = 0; d < t.shape.size(); ++d) {
+      if (ProveNotEqual(t.shape[d], out.shape[d])) {
+        return OpError("ewise_fma", "the operands must have the same shape: " + ShapeToString(out.shape) + " vs " +
+                                        ShapeToString(t.shape));
+      }
+    }
+  }
+  return MakeTensorType(out);
+}
+
 }  // namespace
 
 void RegisterBinaryOps(std::vector<OpSchema>* ops) {
@@ -57,6 +95,7 @@ void RegisterBinaryOps(std::vector<OpSchema>* ops) {
       {"left_shift", Result::kSameIntDType}, {"right_shift", Result::kSameIntDType},
   };
   for (const auto& [name, result] : kOps) AddOp(ops, name, {"x1", "x2"}, {}, BinaryInfer(name, result));
+  AddOp(ops, "ewise_fma", {"x1", "x2", "x3"}, {}, InferEwiseFma);
 }
 
 }  // namespace kiln::relax

@@ -55,5 +55,13 @@ TEST(Binary, NonTensorOperandIsRejected) {
   EXPECT_FALSE(Infer("add", {V("x", Tensor({3})), Shape({3})}).ok());
 }
 
+TEST(Ternary, EwiseFma) {
+  ir::Var a = V("a", Tensor({2, 3})), b = V("b", Tensor({2, 3})), c = V("c", Tensor({2, 3}));
+  EXPECT_EQ(Str(Infer("ewise_fma", {a, b, c})), "R.Tensor((2, 3), dtype=\"float32\")");
+  EXPECT_FALSE(Infer("ewise_fma", {a, b, V("d", Tensor({1, 3}))}).ok());  // no broadcasting
+  EXPECT_FALSE(Infer("ewise_fma", {a, b, V("d", Tensor({2, 3}, "float16"))}).ok());
+  EXPECT_FALSE(Infer("ewise_fma", {a, b, V("d", Tensor({6}))}).ok());
+}
+
 }  // namespace
 }  // namespace kiln::relax::testing

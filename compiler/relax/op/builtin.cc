@@ -1,7 +1,9 @@
 // Runtime-facing operators: explicit memory (R.memory.*, R.vm.*, R.builtin.alloc_tensor), shape
-// conversions (shape_of, tensor_to_shape, shape_to_tensor) and effects (print, assert_op,
-// null_value). Their operands are Relax leaf values (ShapeExpr, PrimValue, StringImm,
+// conversions (shape_of, size, tensor_to_shape, shape_to_tensor), device placement (to_vdevice,
+// hint_on_device), R.builtin.stop_lift_params and effects (print, assert_op, null_value). Their operands are Relax leaf values (ShapeExpr, PrimValue, StringImm,
 // DataTypeImm), as TVM builds them after lowering.
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "compiler/relax/op/infer_util.h"
 #include "compiler/relax/op/op_families.h"
@@ -77,6 +79,54 @@ absl::StatusOr<Type> InferAssert(const ir::relax::Call& call) {
   return VoidType();
 }
 
+absl::StatusOr<Type> InferSize(const ir::relax::Call& call) {
+  Type t = ArgType(call, 0);
+  if (t.defined() && !t.as<TensorTypeNode>() && !t.as<AnyTypeNode>()) {
+    return OpError("size", "expects a tensor, got " + TypeToString(t));
+  }
+  return MakeTensorType(std::vector<PrimExpr>{}, DataType::Int(64));
+}
+
+// A vdevice "kind[:index[:scope]]" in the form TVM prints for to_vdevice: all three parts.
+std::string CanonicalVDevice(const std::string& v) {
+  size_t colons = std::count(v.begin(), v.end(), ':');
+  if (colons == 0) return v + ":0:global";
+  if (colons == 1) return v + ":global";
+  return v;
+}
+
+// R.to_vdevice(data, dst_vdevice="cuda:0:global"): data's type placed on that vdevice, spelled as
+// tensor annotations spell it ("cuda:0", with the scope only when it is not "global").
+absl::StatusOr<Type> InferToVDevice(const ir::relax::Call& call) {
+  absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), "to_vdevice", "data");
+  if (!x.ok()) return x.status();
+  std::string v = CanonicalVDevice(StringAttr(call, "dst_vdevice", ""));
+  const std::string kGlobal = ":global";
+  if (v.size() > kGlobal.size() && v.compare(v.size() - kGlobal.size(), kGlobal.size(), kGlobal) == 0) {
+    v.resize(v.size() - kGlobal.size());
+  }
+  TensorType t = Downcast<TensorType>(MakeTensorType(*x));
+  t.CopyOnWrite()->vdevice = v;
+  return Type(t);
+}
+
+absl::StatusOr<Type> InferHintOnDevice(const ir::relax::Call& call) {
+  Type t = ArgType(call, 0);
+  absl::StatusOr<TensorInfo> x = GetTensorInfo(t, "hint_on_device", "data");
+  if (!x.ok()) return x.status();
+  if (t.as<TensorTypeNode>()) return t;
+  return MakeTensorType(*x);
+}
+
+// stop_lift_params marks a value; it has the operand's type.
+absl::StatusOr<Type> InferStopLiftParams(const ir::relax::Call& call) {
+  Type t = ArgType(call, 0);
+  absl::StatusOr<TensorInfo> x = GetTensorInfo(t, "builtin.stop_lift_params", "x", /*allow_prim=*/true);
+  if (!x.ok()) return x.status();
+  if (t.as<TensorTypeNode>() || t.as<PrimTypeNode>()) return t;
+  return MakeTensorType(*x);
+}
+
 }  // namespace
 
 void RegisterBuiltinOps(std::vector<OpSchema>* ops) {
@@ -86,22 +136,44 @@ void RegisterBuiltinOps(std::vector<OpSchema>* ops) {
   OpSchema& mat = AddOp(ops, "memory.alloc_tensor", {"storage", "offset", "shape", "dtype", "runtime_device_index"},
                         {}, AllocTensorInfer("memory.alloc_tensor", 2, 3));
   mat.is_pure = false;
+  // TVM's Python wrappers always pass runtime_device_index (default R.prim_value(0)) and
+  // storage_scope (default "global"), so the printed calls carry them.
   mat.min_args = 4;
+  mat.arg_defaults = {ir::relax::PrimValue(IntImm(DataType::Int(64), 0))};
   AddOp(ops, "memory.kill_storage", {"storage"}, {}, Returns(VoidType())).is_pure = false;
   AddOp(ops, "memory.kill_tensor", {"tensor"}, {}, Returns(VoidType())).is_pure = false;
-  AddOp(ops, "vm.alloc_storage", {"size", "runtime_device_index", "dtype", "storage_scope"}, {}, Returns(any))
-      .is_pure = false;
+  OpSchema& vas = AddOp(ops, "vm.alloc_storage", {"size", "runtime_device_index", "dtype", "storage_scope"}, {},
+                        Returns(any));
+  vas.is_pure = false;
+  vas.min_args = 3;
+  vas.arg_defaults = {ir::relax::StringImm("global")};
   OpSchema& vat = AddOp(ops, "vm.alloc_tensor", {"storage", "offset", "shape", "dtype", "runtime_device_index"}, {},
                         AllocTensorInfer("vm.alloc_tensor", 2, 3));
   vat.is_pure = false;
   vat.min_args = 4;
+  vat.arg_defaults = {ir::relax::PrimValue(IntImm(DataType::Int(64), 0))};
   AddOp(ops, "vm.kill_object", {"obj"}, {}, Returns(VoidType())).is_pure = false;
   AddOp(ops, "vm.call_tir_dyn", {"func", "args"}, {}, Returns(VoidType())).is_pure = false;
   OpSchema& bat = AddOp(ops, "builtin.alloc_tensor", {"shape", "dtype", "runtime_device_index", "storage_scope"}, {},
                         AllocTensorInfer("builtin.alloc_tensor", 0, 1));
   bat.is_pure = false;
   bat.min_args = 3;
+  bat.arg_defaults = {ir::relax::StringImm("global")};
   AddOp(ops, "shape_of", {"input"}, {}, InferShapeOf);
+  AddOp(ops, "size", {"input"}, {}, InferSize);
+  OpSchema& to_vdevice = AddOp(ops, "to_vdevice", {"data"}, {{"dst_vdevice", AttrSpec::Kind::kString, ObjectRef()}},
+                               InferToVDevice);
+  to_vdevice.finalize_attrs = [](Map<String, ObjectRef>* attrs) {
+    if (const auto* v = attrs->Get(String("dst_vdevice")).as<StringNode>()) {
+      attrs->Set(String("dst_vdevice"), String(CanonicalVDevice(v->value)));
+    }
+  };
+  // R.hint_on_device(data, R.device(device_type, index), memory_scope): the device's fields are
+  // attributes (the parser spreads R.device(...) into them; the printer gathers them back).
+  AddOp(ops, "hint_on_device", {"data"},
+        {RequiredIntAttrSpec("device_type"), RequiredIntAttrSpec("index"), StringAttrSpec("memory_scope", "global")},
+        InferHintOnDevice);
+  AddOp(ops, "builtin.stop_lift_params", {"x"}, {}, InferStopLiftParams);
   AddOp(ops, "tensor_to_shape", {"input"}, {}, InferTensorToShape);
   AddOp(ops, "shape_to_tensor", {"input"}, {}, InferShapeToTensor);
   // R.print(*values, format=""): TVM stores the format string as the first argument.

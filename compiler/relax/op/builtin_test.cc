@@ -34,5 +34,36 @@ TEST(Builtin, Effects) {
   EXPECT_EQ(Str(Infer("null_value", {})), "R.Any");
 }
 
+TEST(Builtin, SizeDevicesAndStopLiftParams) {
+  ir::Var x = V("x", Tensor({2, 3}));
+  EXPECT_EQ(Str(Infer("size", {x})), "R.Tensor((), dtype=\"int64\")");
+  EXPECT_FALSE(Infer("size", {Shape({2})}).ok());
+  absl::StatusOr<ir::relax::Call> c = MakeOpCall("to_vdevice", {x}, {{"dst_vdevice", ir::String("cuda:0")}}, {}, ir::IRModule());
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(ir::Downcast<ir::String>((*c)->attrs.Get(ir::String("dst_vdevice"))).str(), "cuda:0:global");
+  const auto* tt = (*c)->ty.as<ir::TensorTypeNode>();
+  ASSERT_NE(tt, nullptr);
+  EXPECT_EQ(tt->vdevice, "cuda:0");
+  EXPECT_FALSE(Infer("to_vdevice", {x}).ok());  // dst_vdevice is required
+  EXPECT_EQ(Str(Infer("hint_on_device", {x}, {{"device_type", I(2)}, {"index", I(0)}})), "R.Tensor((2, 3), dtype=\"float32\")");
+  EXPECT_FALSE(Infer("hint_on_device", {x}, {{"device_type", I(2)}}).ok());  // index is required
+  EXPECT_EQ(Str(Infer("builtin.stop_lift_params", {x})), "R.Tensor((2, 3), dtype=\"float32\")");
+}
+
+TEST(Builtin, AllocTensorDtypeAsString) {
+  // R.vm.alloc_tensor(storage, offset=0, shape=..., dtype="int32"): the string becomes a dtype.
+  ir::Var storage = V("s", ir::AnyType::Make());
+  absl::StatusOr<ir::relax::Call> c = MakeOpCall(
+      "vm.alloc_tensor", {storage, ir::relax::PrimValue(I(0)), Shape({4}), ir::relax::StringImm("int32")}, {}, {},
+      ir::IRModule());
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(Str((*c)->ty), "R.Tensor((4,), dtype=\"int32\")");
+  ASSERT_NE((*c)->args[3].as<ir::relax::DataTypeImmNode>(), nullptr);
+  // runtime_device_index is filled in as TVM's wrapper does: R.prim_value(0).
+  ASSERT_EQ((*c)->args.size(), 5u);
+  EXPECT_EQ(AsConst((*c)->args[4].as<ir::relax::PrimValueNode>()->value), std::optional<int64_t>(0));
+  EXPECT_FALSE(Infer("vm.alloc_tensor", {storage, ir::relax::PrimValue(I(0)), Shape({4}), ir::relax::StringImm("int33x")}).ok());
+}
+
 }  // namespace
 }  // namespace kiln::relax::testing

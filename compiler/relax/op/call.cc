@@ -1,6 +1,8 @@
 // The call forms: R.call_tir / call_tir_inplace / call_tir_with_grad / call_dps_packed (destination
 // passing: the output type is given in ty_args as out_ty), R.call_packed / call_pure_packed /
-// call_builtin_with_ctx / invoke_closure (result type in ty_args) and R.make_closure.
+// call_builtin_with_ctx / invoke_closure / invoke_pure_closure (result type in ty_args),
+// R.call_inplace_packed (a pure packed call whose outputs overwrite some of its arguments) and
+// R.make_closure.
 #include "absl/strings/str_cat.h"
 #include "compiler/relax/op/infer_util.h"
 #include "compiler/relax/op/op_families.h"
@@ -63,6 +65,37 @@ InferFn DpsInfer(const std::string& op) {
   };
 }
 
+// R.call_inplace_packed(func, *args, inplace_indices, ty_args): output i overwrites argument
+// inplace_indices[i] (or is fresh for -1), so its declared type must fit that argument.
+absl::StatusOr<Type> InferCallInplacePacked(const ir::relax::Call& call) {
+  const std::string op = "call_inplace_packed";
+  if (call->args.size() < 2) return OpError(op, "expects a function and at least one argument");
+  Type out = DeclaredResult(call);
+  std::vector<int64_t> idx = IntArrayAttr(call, "inplace_indices").value_or(std::vector<int64_t>{});
+  int64_t num_args = static_cast<int64_t>(call->args.size()) - 1;
+  std::vector<bool> used(num_args, false);
+  bool any = false;
+  for (int64_t i : idx) {
+    if (i < -1 || i >= num_args) return OpError(op, absl::StrCat("inplace index ", i, " is out of range"));
+    if (i == -1) continue;
+    if (used[i]) return OpError(op, absl::StrCat("inplace index ", i, " appears more than once"));
+    used[i] = true;
+    any = true;
+  }
+  if (!any) return OpError(op, "at least one inplace index must not be -1 (else use call_pure_packed)");
+  const auto* tuple = out.as<TupleTypeNode>();
+  if (idx.size() > 1 && tuple == nullptr) return OpError(op, "several inplace indices need a tuple result type");
+  for (size_t k = 0; k < idx.size(); ++k) {
+    if (idx[k] < 0) continue;
+    Type want = idx.size() == 1 ? out : (k < tuple->fields.size() ? tuple->fields[k] : Type());
+    std::string why;
+    if (want.defined() && !TypesCompatible(want, ArgType(call, idx[k] + 1), &why)) {
+      return OpError(op, absl::StrCat("output ", k, " does not match argument ", idx[k], " it overwrites: ", why));
+    }
+  }
+  return out;
+}
+
 InferFn DeclaredInfer() {
   return [](const ir::relax::Call& call) -> absl::StatusOr<Type> { return DeclaredResult(call); };
 }
@@ -91,6 +124,21 @@ void RegisterCallOps(std::vector<OpSchema>* ops) {
   OpSchema& invoke = AddOp(ops, "invoke_closure", {"closure", "args"}, {}, DeclaredInfer());
   invoke.is_pure = false;
   invoke.ty_args_keyword = "ty_args";
+  OpSchema& invoke_pure = AddOp(ops, "invoke_pure_closure", {"closure", "args"}, {}, DeclaredInfer());
+  invoke_pure.ty_args_keyword = "ty_args";
+  OpSchema& inplace = AddOp(ops, "call_inplace_packed", {"func", "args"}, {RequiredIntArrayAttrSpec("inplace_indices")},
+                            InferCallInplacePacked);
+  inplace.variadic = true;
+  inplace.ty_args_keyword = "ty_args";
+  // The callee may be written as a string, as for R.call_packed: it names a packed function.
+  inplace.finalize_args = [](Array<Expr>* args) {
+    if (args->empty()) return;
+    if (const auto* s = (*args)[0].as<ir::relax::StringImmNode>()) {
+      ir::relax::ExternFunc f(s->value, s->span);
+      f.CopyOnWrite()->ty = PackedFuncType::Make();
+      args->Set(0, f);
+    }
+  };
   AddOp(ops, "make_closure", {"func", "args"}, {}, [](const ir::relax::Call&) -> absl::StatusOr<Type> {
     return Type(AnyType::Make());
   });

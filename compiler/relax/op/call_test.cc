@@ -65,5 +65,32 @@ TEST(Closures, MakeAndInvoke) {
             "R.Tensor((1,), dtype=\"float32\")");
 }
 
+TEST(Closures, InvokePure) {
+  const OpSchema* s = OpRegistry::Global().FindByScriptName("invoke_pure_closure");
+  ASSERT_NE(s, nullptr);
+  EXPECT_TRUE(s->is_pure);
+  EXPECT_EQ(Str(Infer("invoke_pure_closure", {V("c", ir::AnyType::Make()), ir::relax::Tuple({V("x", Tensor({2}))})}, {},
+                      {Tensor({2}, "int32")})),
+            "R.Tensor((2,), dtype=\"int32\")");
+}
+
+TEST(CallInplacePacked, IndicesAndTypes) {
+  ir::Var x = V("x", Tensor({4})), y = V("y", Tensor({4}));
+  absl::StatusOr<ir::relax::Call> c = MakeOpCall("call_inplace_packed", {ir::relax::StringImm("my_add"), x, y},
+                                                 {{"inplace_indices", Ints({0})}}, {Tensor({4})}, ir::IRModule());
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(Str((*c)->ty), "R.Tensor((4,), dtype=\"float32\")");
+  EXPECT_NE((*c)->args[0].as<ir::relax::ExternFuncNode>(), nullptr);  // the string names a packed function
+  auto call = [&](std::vector<int64_t> idx, ir::Array<ir::Type> ty) {
+    return Infer("call_inplace_packed", {ir::relax::StringImm("f"), x, y}, {{"inplace_indices", Ints(idx)}}, ty);
+  };
+  EXPECT_FALSE(call({2}, {Tensor({4})}).ok());         // out of range
+  EXPECT_FALSE(call({-1}, {Tensor({4})}).ok());        // nothing in place
+  EXPECT_FALSE(call({0, 0}, {ir::TupleType({Tensor({4}), Tensor({4})})}).ok());  // duplicate
+  EXPECT_FALSE(call({0}, {Tensor({5})}).ok());         // does not fit x
+  EXPECT_EQ(Str(call({1, -1}, {ir::TupleType({Tensor({4}), Tensor({2})})})),
+            "R.Tuple(R.Tensor((4,), dtype=\"float32\"), R.Tensor((2,), dtype=\"float32\"))");
+}
+
 }  // namespace
 }  // namespace kiln::relax::testing

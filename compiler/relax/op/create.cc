@@ -1,5 +1,6 @@
-// Tensor creation: R.full/zeros/ones (from a shape), the *_like variants, R.arange and
-// R.tril/triu (shape-preserving masks).
+// Tensor creation: R.full/zeros/ones (from a shape), the *_like variants, R.arange, R.eye /
+// eye_like, R.hamming_window and R.tril/triu (shape-preserving masks). Scalar operands (arange's
+// bounds, eye's n/m/k, the window size) are PrimValue arguments, as TVM builds them.
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
@@ -102,6 +103,45 @@ InferFn TriInfer(const std::string& op) {
   };
 }
 
+absl::StatusOr<Type> InferEye(const ir::relax::Call& call) {
+  PrimExpr n = PrimArgValue(call, 0), m = PrimArgValue(call, 1);
+  if (!n.defined() || !m.defined()) {
+    for (size_t i = 0; i < 2; ++i) {
+      Type t = ArgType(call, i);
+      if (t.defined() && !t.as<PrimTypeNode>() && !t.as<AnyTypeNode>()) {
+        return OpError("eye", absl::StrCat("expects a prim value for argument '", i == 0 ? "n" : "m", "', got ",
+                                           TypeToString(t)));
+      }
+    }
+    return MakeTensorType(DTypeAttr(call, "dtype"), 2);
+  }
+  return MakeTensorType({n, m}, DTypeAttr(call, "dtype"));
+}
+
+absl::StatusOr<Type> InferEyeLike(const ir::relax::Call& call) {
+  absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), "eye_like", "x");
+  if (!x.ok()) return x.status();
+  if (x->ndim >= 0 && x->ndim != 2) {
+    return OpError("eye_like", absl::StrCat("expects a 2-D tensor, got rank ", x->ndim));
+  }
+  DataType dtype = DTypeAttr(call, "dtype");
+  if (!dtype.is_void()) x->dtype = dtype;
+  return MakeTensorType(*x);
+}
+
+absl::StatusOr<Type> InferHammingWindow(const ir::relax::Call& call) {
+  DataType dtype = DTypeAttr(call, "dtype");
+  if (dtype.is_int() || dtype.is_uint()) {
+    return OpError("hamming_window", "expects a floating-point dtype, got " + dtype.ToString());
+  }
+  PrimExpr size = PrimArgValue(call, 0);
+  if (!size.defined()) return MakeTensorType(dtype, 1);
+  if (auto c = AsConst(size); c && *c < 1) {
+    return OpError("hamming_window", absl::StrCat("window_size must be positive, got ", *c));
+  }
+  return MakeTensorType({size}, dtype);
+}
+
 }  // namespace
 
 void RegisterCreateOps(std::vector<OpSchema>* ops) {
@@ -112,6 +152,18 @@ void RegisterCreateOps(std::vector<OpSchema>* ops) {
   AddOp(ops, "zeros_like", {"x"}, {DTypeAttrSpec("dtype", DataType::Void())}, LikeInfer("zeros_like"));
   AddOp(ops, "ones_like", {"x"}, {DTypeAttrSpec("dtype", DataType::Void())}, LikeInfer("ones_like"));
   AddOp(ops, "arange", {"start", "end", "step"}, {DTypeAttrSpec("dtype", DataType::Void())}, InferArange);
+  // R.eye(n, m=None, k=0, dtype="float32"): m defaults to n.
+  OpSchema& eye = AddOp(ops, "eye", {"n", "m", "k"}, {DTypeAttrSpec("dtype", DataType::Float(32))}, InferEye);
+  eye.min_args = 1;
+  eye.finalize_args = [](Array<Expr>* args) {
+    if (args->size() == 1) args->push_back((*args)[0]);
+    if (args->size() == 2) args->push_back(ir::relax::PrimValue(IntImm(DataType::Int(64), 0)));
+  };
+  OpSchema& eye_like = AddOp(ops, "eye_like", {"x", "k"}, {DTypeAttrSpec("dtype", DataType::Void())}, InferEyeLike);
+  eye_like.min_args = 1;
+  eye_like.arg_defaults = {ir::relax::PrimValue(IntImm(DataType::Int(64), 0))};
+  AddOp(ops, "hamming_window", {"window_size", "periodic", "alpha", "beta"}, {RequiredDTypeAttrSpec("dtype")},
+        InferHammingWindow);
   for (const char* name : {"tril", "triu"}) {
     OpSchema& s = AddOp(ops, name, {"x", "k"}, {}, TriInfer(name));
     s.min_args = 1;

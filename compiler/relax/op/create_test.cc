@@ -37,5 +37,36 @@ TEST(Create, TrilFillsDefaultK) {
   EXPECT_FALSE(Infer("triu", {V("x", Tensor({3}))}).ok());
 }
 
+TEST(Create, EyeAndEyeLike) {
+  ir::Expr three = ir::relax::PrimValue(I(3)), four = ir::relax::PrimValue(I(4));
+  // m defaults to n and k to 0; dtype defaults to float32.
+  absl::StatusOr<ir::relax::Call> c = MakeOpCall("eye", {three}, {}, {}, ir::IRModule());
+  ASSERT_TRUE(c.ok()) << c.status();
+  ASSERT_EQ((*c)->args.size(), 3u);
+  EXPECT_EQ(Str((*c)->ty), "R.Tensor((3, 3), dtype=\"float32\")");
+  EXPECT_EQ(AsConst((*c)->args[2].as<ir::relax::PrimValueNode>()->value), std::optional<int64_t>(0));
+  EXPECT_EQ(Str(Infer("eye", {three, four, ir::relax::PrimValue(I(1))}, {{"dtype", ir::String("int32")}})),
+            "R.Tensor((3, 4), dtype=\"int32\")");
+  ir::Var n = SymVar("n");
+  EXPECT_EQ(Str(Infer("eye", {ir::relax::PrimValue(n)})), "R.Tensor((n, n), dtype=\"float32\")");
+  EXPECT_FALSE(Infer("eye", {V("x", Tensor({3}))}).ok());
+  ir::Var x = V("x", Tensor({2, 5}, "float16"));
+  EXPECT_EQ(Str(Infer("eye_like", {x})), "R.Tensor((2, 5), dtype=\"float16\")");
+  EXPECT_EQ(Str(Infer("eye_like", {x, ir::relax::PrimValue(I(1))}, {{"dtype", ir::String("int8")}})),
+            "R.Tensor((2, 5), dtype=\"int8\")");
+  EXPECT_FALSE(Infer("eye_like", {V("y", Tensor({2, 5, 1}))}).ok());  // must be 2-D
+}
+
+TEST(Create, HammingWindow) {
+  ir::Expr t = ir::relax::PrimValue(ir::IntImm(ir::DataType::Bool(), 1));
+  ir::Expr a = ir::relax::PrimValue(ir::FloatImm(ir::DataType::Float(64), 0.54));
+  ir::Expr b = ir::relax::PrimValue(ir::FloatImm(ir::DataType::Float(64), 0.46));
+  EXPECT_EQ(Str(Infer("hamming_window", {ir::relax::PrimValue(I(10)), t, a, b}, {{"dtype", ir::String("float32")}})),
+            "R.Tensor((10,), dtype=\"float32\")");
+  EXPECT_FALSE(Infer("hamming_window", {ir::relax::PrimValue(I(10)), t, a, b}, {{"dtype", ir::String("int32")}}).ok());
+  EXPECT_FALSE(Infer("hamming_window", {ir::relax::PrimValue(I(0)), t, a, b}, {{"dtype", ir::String("float32")}}).ok());
+  EXPECT_FALSE(Infer("hamming_window", {ir::relax::PrimValue(I(10)), t, a, b}).ok());  // dtype is required
+}
+
 }  // namespace
 }  // namespace kiln::relax::testing

@@ -1,5 +1,6 @@
 // Indexing and selection: R.take, R.strided_slice (axes/begin/end/strides as tuple arguments of
-// prim values, as TVM builds them) and R.where (three-way broadcasting).
+// prim values, as TVM builds them), R.dynamic_strided_slice (bounds in int64 tensors, so only the
+// rank is known) and R.where (three-way broadcasting).
 #include <algorithm>
 #include <limits>
 
@@ -136,6 +137,30 @@ absl::StatusOr<Type> InferWhere(const ir::relax::Call& call) {
   return MakeTensorType(*out);
 }
 
+absl::StatusOr<Type> InferDynamicStridedSlice(const ir::relax::Call& call) {
+  absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), "dynamic_strided_slice", "x");
+  if (!x.ok()) return x.status();
+  const char* names[] = {"begin", "end", "strides"};
+  for (size_t i = 1; i <= 3; ++i) {
+    absl::StatusOr<TensorInfo> b = GetTensorInfo(ArgType(call, i), "dynamic_strided_slice", names[i - 1]);
+    if (!b.ok()) return b.status();
+    if (b->ndim >= 0 && b->ndim != 1) {
+      return OpError("dynamic_strided_slice", absl::StrCat(names[i - 1], " must be a 1-D tensor"));
+    }
+    if (!b->dtype.is_void() && b->dtype != DataType::Int(64)) {
+      return OpError("dynamic_strided_slice", absl::StrCat(names[i - 1], " must be int64, got ", b->dtype.ToString()));
+    }
+    if (x->ndim >= 0 && b->shape_known) {
+      if (auto n = AsConst(b->shape[0]); n && *n != x->ndim) {
+        return OpError("dynamic_strided_slice", absl::StrCat(names[i - 1], " has ", *n, " entries for a tensor of rank ",
+                                                             x->ndim));
+      }
+    }
+  }
+  // The extents depend on the run-time values of the bounds.
+  return MakeTensorType(x->dtype, x->ndim);
+}
+
 }  // namespace
 
 void RegisterIndexOps(std::vector<OpSchema>* ops) {
@@ -144,6 +169,7 @@ void RegisterIndexOps(std::vector<OpSchema>* ops) {
                        {BoolAttrSpec("assume_inbound", false)}, InferStridedSlice);
   ss.min_args = 4;  // strides may be omitted (all ones)
   AddOp(ops, "where", {"condition", "x1", "x2"}, {}, InferWhere);
+  AddOp(ops, "dynamic_strided_slice", {"x", "begin", "end", "strides"}, {}, InferDynamicStridedSlice);
 }
 
 }  // namespace kiln::relax

@@ -44,5 +44,13 @@ TEST(Where, ThreeWayBroadcast) {
   EXPECT_FALSE(Infer("where", {V("c", Tensor({4}, "bool")), V("x", Tensor({4})), V("y", Tensor({4}, "int32"))}).ok());
 }
 
+TEST(DynamicStridedSlice, RankOnly) {
+  ir::Var x = V("x", Tensor({8, 9}));
+  ir::Var b = V("b", Tensor({2}, "int64"));
+  EXPECT_EQ(Str(Infer("dynamic_strided_slice", {x, b, b, b})), "R.Tensor(ndim=2, dtype=\"float32\")");
+  EXPECT_FALSE(Infer("dynamic_strided_slice", {x, V("c", Tensor({3}, "int64")), b, b}).ok());
+  EXPECT_FALSE(Infer("dynamic_strided_slice", {x, V("c", Tensor({2}, "int32")), b, b}).ok());
+}
+
 }  // namespace
 }  // namespace kiln::relax::testing

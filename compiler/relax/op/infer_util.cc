@@ -383,6 +383,42 @@ DataType DTypeAttr(const ir::relax::Call& call, const std::string& name) {
   return DataType::Void();
 }
 
+PrimExpr PrimArgValue(const ir::relax::Call& call, size_t i) {
+  if (i >= call->args.size()) return PrimExpr();
+  if (const auto* p = call->args[i].as<ir::relax::PrimValueNode>()) return p->value;
+  const Type ty = ArgType(call, i);
+  if (const auto* pt = ty.as<PrimTypeNode>()) return pt->value;
+  return PrimExpr();
+}
+
+absl::StatusOr<std::optional<std::vector<TensorInfo>>> GetTupleTensorInfos(const ir::relax::Call& call, size_t i,
+                                                                          const std::string& op,
+                                                                          const std::string& arg) {
+  const Type t = ArgType(call, i);
+  if (!t.defined() || t.as<AnyTypeNode>()) return std::optional<std::vector<TensorInfo>>();
+  const auto* tup = t.as<TupleTypeNode>();
+  if (tup == nullptr) return OpError(op, "expects a tuple of tensors for argument '" + arg + "', got " + TypeToString(t));
+  std::vector<TensorInfo> out;
+  for (size_t k = 0; k < tup->fields.size(); ++k) {
+    absl::StatusOr<TensorInfo> x = GetTensorInfo(tup->fields[k], op, absl::StrCat(arg, "[", k, "]"));
+    if (!x.ok()) return x.status();
+    out.push_back(*x);
+  }
+  return std::optional<std::vector<TensorInfo>>(std::move(out));
+}
+
+absl::StatusOr<DataType> CommonDType(const std::string& op, const std::vector<TensorInfo>& ins) {
+  DataType dtype = DataType::Void();
+  for (const TensorInfo& x : ins) {
+    if (x.dtype.is_void()) continue;
+    if (!dtype.is_void() && dtype != x.dtype) {
+      return OpError(op, "dtype mismatch: " + dtype.ToString() + " vs " + x.dtype.ToString());
+    }
+    dtype = x.dtype;
+  }
+  return dtype;
+}
+
 // ---- axes and broadcasting ----
 
 absl::StatusOr<int> NormalizeAxis(const std::string& op, int64_t axis, int ndim) {

@@ -78,6 +78,19 @@ bool BoolAttr(const ir::relax::Call& call, const std::string& name, bool dflt);
 std::string StringAttr(const ir::relax::Call& call, const std::string& name, const std::string& dflt);
 ir::DataType DTypeAttr(const ir::relax::Call& call, const std::string& name);
 
+// The value of a PrimExpr argument: a PrimValue's value, or the value of a PrimType-typed
+// expression; null when unknown or not a prim value.
+ir::PrimExpr PrimArgValue(const ir::relax::Call& call, size_t i);
+// The tensors of a tuple-typed argument (R.concat, R.stack, R.einsum, ...). Returns nullopt when
+// the argument's type is unknown (AnyType or untyped); an error for a non-tuple or non-tensor
+// field.
+absl::StatusOr<std::optional<std::vector<TensorInfo>>> GetTupleTensorInfos(const ir::relax::Call& call, size_t i,
+                                                                          const std::string& op,
+                                                                          const std::string& arg);
+// The common dtype of several tensors (void when none is known); an error when two known ones
+// differ.
+absl::StatusOr<ir::DataType> CommonDType(const std::string& op, const std::vector<TensorInfo>& ins);
+
 // ---- axes and broadcasting ----
 
 // Maps axis in [-ndim, ndim) to [0, ndim).

@@ -36,5 +36,38 @@ TEST(Outer, Shape) {
   EXPECT_EQ(Str(Infer("outer", {V("a", Tensor({3})), V("b", Tensor({5}))})), "R.Tensor((3, 5), dtype=\"float32\")");
 }
 
+TEST(Einsum, ExplicitImplicitEllipsis) {
+  ir::Var a = V("a", Tensor({2, 3})), b = V("b", Tensor({3, 4}));
+  ir::Expr ab = ir::relax::Tuple({a, b});
+  EXPECT_EQ(Str(Infer("einsum", {ab}, {{"subscripts", ir::String("ij,jk->ik")}})), "R.Tensor((2, 4), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("einsum", {ab}, {{"subscripts", ir::String("ij,jk")}})), "R.Tensor((2, 4), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("einsum", {ir::relax::Tuple({a, a})}, {{"subscripts", ir::String("ij,ij->")}})),
+            "R.Tensor((), dtype=\"float32\")");
+  ir::Expr batched = ir::relax::Tuple({V("x", Tensor({5, 1, 2, 3})), V("y", Tensor({7, 3, 4}))});
+  EXPECT_EQ(Str(Infer("einsum", {batched}, {{"subscripts", ir::String("...ij,...jk->...ik")}})),
+            "R.Tensor((5, 7, 2, 4), dtype=\"float32\")");
+  EXPECT_FALSE(Infer("einsum", {ab}, {{"subscripts", ir::String("ij,kj->ik")}}).ok());  // j: 3 vs 4
+  EXPECT_FALSE(Infer("einsum", {ab}, {{"subscripts", ir::String("ij->ij")}}).ok());     // two operands
+  EXPECT_FALSE(Infer("einsum", {ab}, {{"subscripts", ir::String("ij,jk->iz")}}).ok());
+  EXPECT_FALSE(Infer("einsum", {ab}).ok());  // subscripts is required
+}
+
+TEST(Linear, ExpandsToMatmulOfTransposedWeight) {
+  ir::Var x = V("x", Tensor({4, 16})), w = V("w", Tensor({8, 16})), b = V("b", Tensor({8}));
+  absl::StatusOr<ir::relax::Call> c = MakeOpCall("linear", {x, w, b}, {}, {}, ir::IRModule());
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(Str((*c)->ty), "R.Tensor((4, 8), dtype=\"float32\")");
+  EXPECT_EQ((*c)->op.as<ir::OpNode>()->name, "relax.add");
+  const auto* mm = (*c)->args[0].as<ir::relax::CallNode>();
+  ASSERT_NE(mm, nullptr);
+  EXPECT_EQ(mm->op.as<ir::OpNode>()->name, "relax.matmul");
+  EXPECT_EQ(mm->args[1].as<ir::relax::CallNode>()->op.as<ir::OpNode>()->name, "relax.permute_dims");
+  absl::StatusOr<ir::relax::Call> nb = MakeOpCall("linear", {x, w}, {}, {}, ir::IRModule());
+  ASSERT_TRUE(nb.ok());
+  EXPECT_EQ((*nb)->op.as<ir::OpNode>()->name, "relax.matmul");
+  EXPECT_FALSE(Infer("linear", {x, V("w2", Tensor({8, 15}))}).ok());
+  EXPECT_EQ(OpRegistry::Global().FindByName("relax.linear"), nullptr);  // not an operator of its own
+}
+
 }  // namespace
 }  // namespace kiln::relax::testing

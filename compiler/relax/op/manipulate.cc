@@ -1,5 +1,7 @@
 // Shape manipulation: R.reshape (with -1), permute_dims, expand_dims, squeeze, flatten, concat,
-// split, broadcast_to, collapse_sum_to, flip.
+// stack, split, broadcast_to, collapse_sum_to/like, flip, repeat, tile, reverse_sequence,
+// meshgrid, one_hot, and the gather/scatter family (gather_elements, gather_nd, scatter_elements,
+// scatter_nd, slice_scatter, index_tensor, index_put), grouped here as TVM groups them.
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
@@ -286,6 +288,386 @@ absl::StatusOr<Type> InferFlip(const ir::relax::Call& call) {
   return MakeTensorType(*x);
 }
 
+
+absl::StatusOr<Type> InferStack(const ir::relax::Call& call) {
+  absl::StatusOr<std::optional<std::vector<TensorInfo>>> ins = GetTupleTensorInfos(call, 0, "stack", "tensors");
+  if (!ins.ok()) return ins.status();
+  if (!ins->has_value()) return MakeTensorType(DataType::Void(), -1);
+  const std::vector<TensorInfo>& xs = **ins;
+  if (xs.empty()) return OpError("stack", "expects at least one tensor");
+  absl::StatusOr<DataType> dtype = CommonDType("stack", xs);
+  if (!dtype.ok()) return dtype.status();
+  int ndim = -1;
+  for (const TensorInfo& x : xs) {
+    if (x.ndim < 0) continue;
+    if (ndim >= 0 && ndim != x.ndim) return OpError("stack", absl::StrCat("rank mismatch: ", ndim, " vs ", x.ndim));
+    ndim = x.ndim;
+  }
+  if (ndim < 0) return MakeTensorType(*dtype, -1);
+  absl::StatusOr<int> axis = NormalizeAxis("stack", IntAttr(call, "axis").value_or(0), ndim + 1);
+  if (!axis.ok()) return axis.status();
+  bool known = true;
+  for (const TensorInfo& x : xs) known &= x.shape_known;
+  if (!known) return MakeTensorType(*dtype, ndim + 1);
+  for (size_t k = 1; k < xs.size(); ++k) {
+    for (int d = 0; d < ndim; ++d) {
+      if (ProveNotEqual(xs[0].shape[d], xs[k].shape[d])) {
+        return OpError("stack", absl::StrCat("all tensors must have the same shape: ", ShapeToString(xs[0].shape), " vs ",
+                                             ShapeToString(xs[k].shape)));
+      }
+      if (!ProveEqual(xs[0].shape[d], xs[k].shape[d])) known = false;
+    }
+  }
+  if (!known) return MakeTensorType(*dtype, ndim + 1);
+  std::vector<PrimExpr> shape = xs[0].shape;
+  shape.insert(shape.begin() + *axis, Dim(static_cast<int64_t>(xs.size())));
+  return MakeTensorType(shape, *dtype);
+}
+
+absl::StatusOr<Type> InferCollapseSumLike(const ir::relax::Call& call) {
+  absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), "collapse_sum_like", "data");
+  if (!x.ok()) return x.status();
+  absl::StatusOr<TensorInfo> t = GetTensorInfo(ArgType(call, 1), "collapse_sum_like", "collapse_target");
+  if (!t.ok()) return t.status();
+  if (x->shape_known && t->shape_known) {
+    bool unknown = false;
+    absl::StatusOr<std::vector<PrimExpr>> b = BroadcastShapes("collapse_sum_like", t->shape, x->shape, &unknown);
+    if (!b.ok() || b->size() != x->shape.size()) {
+      return OpError("collapse_sum_like", "cannot collapse shape " + ShapeToString(x->shape) + " to " +
+                                              ShapeToString(t->shape));
+    }
+  }
+  TensorInfo out = *t;
+  out.dtype = x->dtype;
+  return MakeTensorType(out);
+}
+
+absl::StatusOr<Type> InferRepeat(const ir::relax::Call& call) {
+  absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), "repeat", "data");
+  if (!x.ok()) return x.status();
+  int64_t repeats = IntAttr(call, "repeats").value_or(1);
+  if (repeats <= 0) return OpError("repeat", absl::StrCat("repeats must be positive, got ", repeats));
+  std::optional<int64_t> axis_attr = IntAttr(call, "axis");
+  if (!axis_attr) {
+    // Without an axis the input is flattened first.
+    if (!x->shape_known) return MakeTensorType(x->dtype, 1);
+    return MakeTensorType({MulDim(Product(x->shape), Dim(repeats))}, x->dtype);
+  }
+  if (x->ndim < 0) return MakeTensorType(*x);
+  absl::StatusOr<int> axis = NormalizeAxis("repeat", *axis_attr, x->ndim);
+  if (!axis.ok()) return axis.status();
+  if (!x->shape_known) return MakeTensorType(*x);
+  x->shape[*axis] = MulDim(x->shape[*axis], Dim(repeats));
+  return MakeTensorType(*x);
+}
+
+absl::StatusOr<Type> InferTile(const ir::relax::Call& call) {
+  absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), "tile", "data");
+  if (!x.ok()) return x.status();
+  std::vector<int64_t> reps = IntArrayAttr(call, "repeats").value_or(std::vector<int64_t>{});
+  for (int64_t r : reps) {
+    if (r < 0) return OpError("tile", absl::StrCat("repeats must be non-negative, got ", r));
+  }
+  int l = static_cast<int>(reps.size());
+  if (x->ndim < 0) return MakeTensorType(x->dtype, -1);
+  int out_ndim = std::max(l, x->ndim);
+  if (!x->shape_known) return MakeTensorType(x->dtype, out_ndim);
+  // Both sides are right-aligned; the shorter one counts as padded with ones in front.
+  std::vector<PrimExpr> shape;
+  for (int i = 0; i < out_ndim; ++i) {
+    int xi = i - (out_ndim - x->ndim), ri = i - (out_ndim - l);
+    PrimExpr d = xi >= 0 ? x->shape[xi] : Dim(1);
+    shape.push_back(ri >= 0 ? MulDim(d, Dim(reps[ri])) : d);
+  }
+  return MakeTensorType(shape, x->dtype);
+}
+
+absl::StatusOr<Type> InferReverseSequence(const ir::relax::Call& call) {
+  absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), "reverse_sequence", "data");
+  if (!x.ok()) return x.status();
+  absl::StatusOr<TensorInfo> len = GetTensorInfo(ArgType(call, 1), "reverse_sequence", "seq_lengths");
+  if (!len.ok()) return len.status();
+  if (len->ndim >= 0 && len->ndim != 1) return OpError("reverse_sequence", "seq_lengths must be 1-D");
+  if (!len->dtype.is_void() && !len->dtype.is_int()) {
+    return OpError("reverse_sequence", "seq_lengths must have an integer dtype, got " + len->dtype.ToString());
+  }
+  if (x->ndim >= 0) {
+    absl::StatusOr<int> seq = NormalizeAxis("reverse_sequence", IntAttr(call, "seq_axis").value_or(1), x->ndim);
+    if (!seq.ok()) return seq.status();
+    absl::StatusOr<int> batch = NormalizeAxis("reverse_sequence", IntAttr(call, "batch_axis").value_or(0), x->ndim);
+    if (!batch.ok()) return batch.status();
+    if (*seq == *batch) return OpError("reverse_sequence", "seq_axis and batch_axis must differ");
+    if (x->shape_known && len->shape_known && ProveNotEqual(x->shape[*batch], len->shape[0])) {
+      return OpError("reverse_sequence", "seq_lengths has " + DimToString(len->shape[0]) +
+                                             " entries but the batch dimension is " + DimToString(x->shape[*batch]));
+    }
+  }
+  return MakeTensorType(*x);
+}
+
+absl::Status CheckIntegerIndices(const std::string& op, const TensorInfo& idx) {
+  if (!idx.dtype.is_void() && !idx.dtype.is_int() && !idx.dtype.is_uint()) {
+    return OpError(op, "indices must have an integer dtype, got " + idx.dtype.ToString());
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Type> InferGatherElements(const ir::relax::Call& call) {
+  absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), "gather_elements", "data");
+  if (!x.ok()) return x.status();
+  absl::StatusOr<TensorInfo> idx = GetTensorInfo(ArgType(call, 1), "gather_elements", "indices");
+  if (!idx.ok()) return idx.status();
+  absl::Status st = CheckIntegerIndices("gather_elements", *idx);
+  if (!st.ok()) return st;
+  if (x->ndim >= 0 && idx->ndim >= 0 && x->ndim != idx->ndim) {
+    return OpError("gather_elements", absl::StrCat("data and indices must have the same rank, got ", x->ndim, " and ",
+                                                   idx->ndim));
+  }
+  int ndim = x->ndim >= 0 ? x->ndim : idx->ndim;
+  if (ndim >= 0) {
+    absl::StatusOr<int> axis = NormalizeAxis("gather_elements", IntAttr(call, "axis").value_or(0), ndim);
+    if (!axis.ok()) return axis.status();
+  }
+  TensorInfo out = *idx;
+  out.dtype = x->dtype;
+  out.ndim = ndim;
+  return MakeTensorType(out);
+}
+
+absl::StatusOr<Type> InferGatherND(const ir::relax::Call& call) {
+  absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), "gather_nd", "data");
+  if (!x.ok()) return x.status();
+  absl::StatusOr<TensorInfo> idx = GetTensorInfo(ArgType(call, 1), "gather_nd", "indices");
+  if (!idx.ok()) return idx.status();
+  absl::Status st = CheckIntegerIndices("gather_nd", *idx);
+  if (!st.ok()) return st;
+  int64_t batch = IntAttr(call, "batch_dims").value_or(0);
+  if (batch < 0) return OpError("gather_nd", "batch_dims must be non-negative");
+  if (idx->ndim == 0) return OpError("gather_nd", "indices must have rank >= 1");
+  if (x->ndim >= 0 && batch > x->ndim) return OpError("gather_nd", "batch_dims exceeds the rank of data");
+  if (x->ndim < 0 || idx->ndim < 0 || !idx->shape_known) return MakeTensorType(x->dtype, -1);
+  // indices[..., :] addresses the first m dims of data after the batch dims.
+  auto m = AsConst(idx->shape.back());
+  if (!m) return MakeTensorType(x->dtype, -1);
+  if (batch + *m > x->ndim) {
+    return OpError("gather_nd", absl::StrCat("indices address ", *m, " dimensions after ", batch,
+                                             " batch dimension(s) of a tensor of rank ", x->ndim));
+  }
+  int out_ndim = idx->ndim - 1 + x->ndim - static_cast<int>(batch + *m);
+  if (!x->shape_known) return MakeTensorType(x->dtype, out_ndim);
+  for (int64_t b = 0; b < batch; ++b) {
+    if (ProveNotEqual(x->shape[b], idx->shape[b])) return OpError("gather_nd", "batch dimensions of data and indices differ");
+  }
+  std::vector<PrimExpr> shape(idx->shape.begin(), idx->shape.end() - 1);
+  shape.insert(shape.end(), x->shape.begin() + batch + *m, x->shape.end());
+  return MakeTensorType(shape, x->dtype);
+}
+
+// scatter_elements / scatter_nd / index_put / slice_scatter: the result is data's type; the
+// updates must share its dtype.
+absl::StatusOr<TensorInfo> ScatterCommon(const ir::relax::Call& call, const std::string& op, const std::string& data_name,
+                                         size_t updates_i, const std::string& updates_name) {
+  absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), op, data_name);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<TensorInfo> u = GetTensorInfo(ArgType(call, updates_i), op, updates_name);
+  if (!u.ok()) return u.status();
+  if (!x->dtype.is_void() && !u->dtype.is_void() && x->dtype != u->dtype) {
+    return OpError(op, absl::StrCat(data_name, " and ", updates_name, " must have the same dtype, got ",
+                                    x->dtype.ToString(), " and ", u->dtype.ToString()));
+  }
+  return *x;
+}
+
+absl::Status CheckReduction(const std::string& op, const std::string& r, const std::vector<std::string>& allowed) {
+  for (const std::string& a : allowed) {
+    if (a == r) return absl::OkStatus();
+  }
+  return OpError(op, "unsupported reduction \"" + r + "\"");
+}
+
+absl::StatusOr<Type> InferScatterElements(const ir::relax::Call& call) {
+  absl::StatusOr<TensorInfo> x = ScatterCommon(call, "scatter_elements", "data", 2, "updates");
+  if (!x.ok()) return x.status();
+  absl::StatusOr<TensorInfo> idx = GetTensorInfo(ArgType(call, 1), "scatter_elements", "indices");
+  if (!idx.ok()) return idx.status();
+  absl::Status st = CheckIntegerIndices("scatter_elements", *idx);
+  if (!st.ok()) return st;
+  st = CheckReduction("scatter_elements", StringAttr(call, "reduction", "update"),
+                      {"update", "add", "mul", "mean", "max", "min"});
+  if (!st.ok()) return st;
+  absl::StatusOr<TensorInfo> u = GetTensorInfo(ArgType(call, 2), "scatter_elements", "updates");
+  if (x->ndim >= 0 && idx->ndim >= 0 && x->ndim != idx->ndim) {
+    return OpError("scatter_elements", "data and indices must have the same rank");
+  }
+  if (idx->shape_known && u->shape_known) {
+    bool bad = idx->shape.size() != u->shape.size();
+    for (size_t i = 0; !bad && i < idx->shape.size(); ++i) bad = ProveNotEqual(idx->shape[i], u->shape[i]);
+    if (bad) return OpError("scatter_elements", "indices and updates must have the same shape");
+  }
+  if (x->ndim >= 0) {
+    absl::StatusOr<int> axis = NormalizeAxis("scatter_elements", IntAttr(call, "axis").value_or(0), x->ndim);
+    if (!axis.ok()) return axis.status();
+  }
+  return MakeTensorType(*x);
+}
+
+absl::StatusOr<Type> InferScatterND(const ir::relax::Call& call) {
+  absl::StatusOr<TensorInfo> x = ScatterCommon(call, "scatter_nd", "data", 2, "updates");
+  if (!x.ok()) return x.status();
+  absl::StatusOr<TensorInfo> idx = GetTensorInfo(ArgType(call, 1), "scatter_nd", "indices");
+  if (!idx.ok()) return idx.status();
+  absl::Status st = CheckIntegerIndices("scatter_nd", *idx);
+  if (!st.ok()) return st;
+  st = CheckReduction("scatter_nd", StringAttr(call, "reduction", "update"), {"update", "add", "mul", "min", "max"});
+  if (!st.ok()) return st;
+  absl::StatusOr<TensorInfo> u = GetTensorInfo(ArgType(call, 2), "scatter_nd", "updates");
+  // updates.shape == indices.shape[:-1] + data.shape[indices.shape[-1]:]
+  if (x->shape_known && idx->shape_known && u->shape_known && !idx->shape.empty()) {
+    if (auto m = AsConst(idx->shape.back())) {
+      if (*m > x->ndim) return OpError("scatter_nd", "indices address more dimensions than data has");
+      std::vector<PrimExpr> want(idx->shape.begin(), idx->shape.end() - 1);
+      want.insert(want.end(), x->shape.begin() + *m, x->shape.end());
+      bool bad = want.size() != u->shape.size();
+      for (size_t i = 0; !bad && i < want.size(); ++i) bad = ProveNotEqual(want[i], u->shape[i]);
+      if (bad) {
+        return OpError("scatter_nd", "updates has shape " + ShapeToString(u->shape) + ", expected " + ShapeToString(want));
+      }
+    }
+  }
+  return MakeTensorType(*x);
+}
+
+absl::StatusOr<Type> InferSliceScatter(const ir::relax::Call& call) {
+  absl::StatusOr<TensorInfo> x = ScatterCommon(call, "slice_scatter", "input_tensor", 1, "src");
+  if (!x.ok()) return x.status();
+  absl::StatusOr<TensorInfo> src = GetTensorInfo(ArgType(call, 1), "slice_scatter", "src");
+  if (x->ndim >= 0 && src->ndim >= 0 && x->ndim != src->ndim) {
+    return OpError("slice_scatter", "input_tensor and src must have the same rank");
+  }
+  if (x->ndim < 0) return MakeTensorType(*x);
+  absl::StatusOr<int> axis = NormalizeAxis("slice_scatter", IntAttr(call, "axis").value_or(0), x->ndim);
+  if (!axis.ok()) return axis.status();
+  auto step = AsConst(Simplify(PrimArgValue(call, 4).defined() ? PrimArgValue(call, 4) : Dim(1)));
+  if (step && *step <= 0) return OpError("slice_scatter", "step must be positive");
+  if (x->shape_known && src->shape_known) {
+    for (int d = 0; d < x->ndim; ++d) {
+      if (d != *axis && ProveNotEqual(x->shape[d], src->shape[d])) {
+        return OpError("slice_scatter", absl::StrCat("src differs from input_tensor in dimension ", d));
+      }
+    }
+    PrimExpr start = PrimArgValue(call, 2), end = PrimArgValue(call, 3);
+    auto cs = start.defined() ? AsConst(Simplify(start)) : std::nullopt;
+    auto ce = end.defined() ? AsConst(Simplify(end)) : std::nullopt;
+    if (cs && ce && step) {
+      int64_t n = *ce > *cs ? (*ce - *cs + *step - 1) / *step : 0;
+      if (ProveNotEqual(src->shape[*axis], Dim(n))) {
+        return OpError("slice_scatter", absl::StrCat("src has ", DimToString(src->shape[*axis]),
+                                                     " elements along the axis but the slice has ", n));
+      }
+    }
+  }
+  return MakeTensorType(*x);
+}
+
+absl::StatusOr<Type> InferIndexTensor(const ir::relax::Call& call) {
+  absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), "index_tensor", "data");
+  if (!x.ok()) return x.status();
+  absl::StatusOr<std::optional<std::vector<TensorInfo>>> ins = GetTupleTensorInfos(call, 1, "index_tensor", "indices");
+  if (!ins.ok()) return ins.status();
+  if (!ins->has_value()) return MakeTensorType(x->dtype, -1);
+  const std::vector<TensorInfo>& idx = **ins;
+  if (idx.empty()) return OpError("index_tensor", "expects at least one index tensor");
+  for (const TensorInfo& i : idx) {
+    if (!i.dtype.is_void() && !i.dtype.is_int()) {
+      return OpError("index_tensor", "index tensors must have an integer dtype, got " + i.dtype.ToString());
+    }
+  }
+  int n = static_cast<int>(idx.size());
+  if (x->ndim >= 0 && n > x->ndim) {
+    return OpError("index_tensor", absl::StrCat(n, " index tensors for a tensor of rank ", x->ndim));
+  }
+  // The index tensors broadcast together; the remaining data dims follow.
+  TensorInfo b = idx[0];
+  for (int k = 1; k < n; ++k) {
+    absl::StatusOr<TensorInfo> r = BroadcastInfos("index_tensor", b, idx[k]);
+    if (!r.ok()) return r.status();
+    b = *r;
+  }
+  if (x->ndim < 0 || b.ndim < 0) return MakeTensorType(x->dtype, -1);
+  int out_ndim = b.ndim + x->ndim - n;
+  if (!b.shape_known || !x->shape_known) return MakeTensorType(x->dtype, out_ndim);
+  std::vector<PrimExpr> shape = b.shape;
+  shape.insert(shape.end(), x->shape.begin() + n, x->shape.end());
+  return MakeTensorType(shape, x->dtype);
+}
+
+absl::StatusOr<Type> InferIndexPut(const ir::relax::Call& call) {
+  absl::StatusOr<TensorInfo> x = ScatterCommon(call, "index_put", "data", 2, "values");
+  if (!x.ok()) return x.status();
+  absl::StatusOr<std::optional<std::vector<TensorInfo>>> ins = GetTupleTensorInfos(call, 1, "index_put", "indices");
+  if (!ins.ok()) return ins.status();
+  if (ins->has_value()) {
+    if ((*ins)->empty()) return OpError("index_put", "expects at least one index tensor");
+    if (x->ndim >= 0 && static_cast<int>((*ins)->size()) > x->ndim) {
+      return OpError("index_put", absl::StrCat((*ins)->size(), " index tensors for a tensor of rank ", x->ndim));
+    }
+    for (const TensorInfo& i : **ins) {
+      absl::Status st = CheckIntegerIndices("index_put", i);
+      if (!st.ok()) return st;
+    }
+  }
+  return MakeTensorType(*x);
+}
+
+absl::StatusOr<Type> InferMeshgrid(const ir::relax::Call& call) {
+  absl::StatusOr<std::optional<std::vector<TensorInfo>>> ins = GetTupleTensorInfos(call, 0, "meshgrid", "tensors");
+  if (!ins.ok()) return ins.status();
+  std::string indexing = StringAttr(call, "indexing", "ij");
+  if (indexing != "ij" && indexing != "xy") return OpError("meshgrid", "indexing must be \"ij\" or \"xy\"");
+  if (!ins->has_value()) return Type(AnyType::Make());
+  const std::vector<TensorInfo>& xs = **ins;
+  if (xs.empty()) return OpError("meshgrid", "expects at least one tensor");
+  absl::StatusOr<DataType> dtype = CommonDType("meshgrid", xs);
+  if (!dtype.ok()) return dtype.status();
+  std::vector<PrimExpr> shape;
+  bool known = true;
+  for (const TensorInfo& x : xs) {
+    if (x.ndim >= 0 && x.ndim > 1) return OpError("meshgrid", "expects 0-D or 1-D tensors");
+    if (!x.shape_known) {
+      known = false;
+      continue;
+    }
+    shape.push_back(x.ndim == 0 ? Dim(1) : x.shape[0]);
+  }
+  int n = static_cast<int>(xs.size());
+  if (known && indexing == "xy" && n >= 2) std::swap(shape[0], shape[1]);
+  Array<Type> fields;
+  for (int i = 0; i < n; ++i) fields.push_back(known ? MakeTensorType(shape, *dtype) : MakeTensorType(*dtype, n));
+  return Type(TupleType(fields));
+}
+
+absl::StatusOr<Type> InferOneHot(const ir::relax::Call& call) {
+  absl::StatusOr<TensorInfo> idx = GetTensorInfo(ArgType(call, 0), "one_hot", "indices");
+  if (!idx.ok()) return idx.status();
+  absl::Status st = CheckIntegerIndices("one_hot", *idx);
+  if (!st.ok()) return st;
+  PrimExpr on = PrimArgValue(call, 1), off = PrimArgValue(call, 2);
+  if (!on.defined() || !off.defined()) return OpError("one_hot", "on_value and off_value must be prim values");
+  if (on.dtype() != off.dtype()) {
+    return OpError("one_hot", "on_value and off_value must have the same dtype, got " + on.dtype().ToString() +
+                                  " and " + off.dtype().ToString());
+  }
+  int64_t depth = IntAttr(call, "depth").value_or(0);
+  if (depth <= 0) return OpError("one_hot", absl::StrCat("depth must be positive, got ", depth));
+  if (idx->ndim < 0) return MakeTensorType(on.dtype(), -1);
+  absl::StatusOr<int> axis = NormalizeAxis("one_hot", IntAttr(call, "axis").value_or(-1), idx->ndim + 1);
+  if (!axis.ok()) return axis.status();
+  if (!idx->shape_known) return MakeTensorType(on.dtype(), idx->ndim + 1);
+  std::vector<PrimExpr> shape = idx->shape;
+  shape.insert(shape.begin() + *axis, Dim(depth));
+  return MakeTensorType(shape, on.dtype());
+}
+
 }  // namespace
 
 void RegisterManipulateOps(std::vector<OpSchema>* ops) {
@@ -301,6 +683,25 @@ void RegisterManipulateOps(std::vector<OpSchema>* ops) {
   AddOp(ops, "broadcast_to", {"x", "shape"}, {}, ToShapeInfer("broadcast_to", true));
   AddOp(ops, "collapse_sum_to", {"data", "shape"}, {}, ToShapeInfer("collapse_sum_to", false));
   AddOp(ops, "flip", {"data"}, {RequiredIntAttrSpec("axis")}, InferFlip);
+  AddOp(ops, "stack", {"tensors"}, {{"axis", AttrSpec::Kind::kOptionalInt, IntImm(DataType::Int(64), 0)}},
+        InferStack);
+  AddOp(ops, "collapse_sum_like", {"data", "collapse_target"}, {}, InferCollapseSumLike);
+  AddOp(ops, "repeat", {"data"}, {RequiredIntAttrSpec("repeats"), OptionalIntAttrSpec("axis")}, InferRepeat);
+  AddOp(ops, "tile", {"data"}, {RequiredIntArrayAttrSpec("repeats")}, InferTile);
+  AddOp(ops, "reverse_sequence", {"data", "seq_lengths"}, {IntAttrSpec("seq_axis", 1), IntAttrSpec("batch_axis", 0)},
+        InferReverseSequence);
+  AddOp(ops, "gather_elements", {"data", "indices"}, {IntAttrSpec("axis", 0)}, InferGatherElements);
+  AddOp(ops, "gather_nd", {"data", "indices"}, {IntAttrSpec("batch_dims", 0)}, InferGatherND);
+  AddOp(ops, "index_tensor", {"data", "indices"}, {}, InferIndexTensor);
+  AddOp(ops, "index_put", {"data", "indices", "values"}, {BoolAttrSpec("accumulate", false)}, InferIndexPut);
+  AddOp(ops, "meshgrid", {"tensors"}, {{"indexing", AttrSpec::Kind::kOptionalString, String("ij")}}, InferMeshgrid);
+  AddOp(ops, "scatter_elements", {"data", "indices", "updates"},
+        {IntAttrSpec("axis", 0), StringAttrSpec("reduction", "update")}, InferScatterElements);
+  AddOp(ops, "scatter_nd", {"data", "indices", "updates"}, {StringAttrSpec("reduction", "update")}, InferScatterND);
+  AddOp(ops, "slice_scatter", {"input_tensor", "src", "start", "end", "step"}, {IntAttrSpec("axis", 0)},
+        InferSliceScatter);
+  AddOp(ops, "one_hot", {"indices", "on_value", "off_value"}, {RequiredIntAttrSpec("depth"), IntAttrSpec("axis", -1)},
+        InferOneHot);
 }
 
 }  // namespace kiln::relax

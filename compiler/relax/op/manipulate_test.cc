@@ -69,5 +69,91 @@ TEST(BroadcastTo, Checks) {
   EXPECT_EQ(Str(Infer("collapse_sum_to", {V("x", Tensor({4, 3})), Shape({1, 3})})), "R.Tensor((1, 3), dtype=\"float32\")");
 }
 
+TEST(Stack, NewAxis) {
+  ir::Expr t = ir::relax::Tuple({V("a", Tensor({2, 3})), V("b", Tensor({2, 3}))});
+  EXPECT_EQ(Str(Infer("stack", {t})), "R.Tensor((2, 2, 3), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("stack", {t}, {{"axis", I(-1)}})), "R.Tensor((2, 3, 2), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("stack", {t}, {{"axis", I(2)}})), "R.Tensor((2, 3, 2), dtype=\"float32\")");
+  EXPECT_FALSE(Infer("stack", {t}, {{"axis", I(3)}}).ok());
+  ir::Expr bad = ir::relax::Tuple({V("a", Tensor({2, 3})), V("b", Tensor({3, 2}))});
+  EXPECT_FALSE(Infer("stack", {bad}).ok());
+  ir::Var n = SymVar("n"), m = SymVar("m");
+  ir::Expr sym = ir::relax::Tuple({V("a", Tensor({n})), V("b", Tensor({m}))});
+  EXPECT_EQ(Str(Infer("stack", {sym})), "R.Tensor(ndim=2, dtype=\"float32\")");  // n == m is not provable
+}
+
+TEST(Manipulate, RepeatTileCollapseSumLike) {
+  ir::Var x = V("x", Tensor({2, 3}));
+  EXPECT_EQ(Str(Infer("repeat", {x}, {{"repeats", I(2)}, {"axis", I(0)}})), "R.Tensor((4, 3), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("repeat", {x}, {{"repeats", I(3)}})), "R.Tensor((18,), dtype=\"float32\")");  // flattened
+  EXPECT_FALSE(Infer("repeat", {x}, {{"repeats", I(2)}, {"axis", I(2)}}).ok());
+  EXPECT_EQ(Str(Infer("tile", {x}, {{"repeats", Ints({2, 3})}})), "R.Tensor((4, 9), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("tile", {x}, {{"repeats", Ints({2, 1, 2})}})), "R.Tensor((2, 2, 6), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("tile", {x}, {{"repeats", I(2)}})), "R.Tensor((2, 6), dtype=\"float32\")");
+  ir::Var n = SymVar("n");
+  EXPECT_EQ(Str(Infer("tile", {V("y", Tensor({n}))}, {{"repeats", Ints({3})}})), "R.Tensor((n * 3,), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("collapse_sum_like", {V("g", Tensor({4, 3})), V("t", Tensor({1, 3}, "int32"))})),
+            "R.Tensor((1, 3), dtype=\"float32\")");
+  EXPECT_FALSE(Infer("collapse_sum_like", {V("g", Tensor({4, 3})), V("t", Tensor({2, 3}))}).ok());
+}
+
+TEST(Manipulate, ReverseSequenceMeshgridOneHot) {
+  ir::Var x = V("x", Tensor({4, 5, 2}));
+  EXPECT_EQ(Str(Infer("reverse_sequence", {x, V("l", Tensor({4}, "int64"))})), "R.Tensor((4, 5, 2), dtype=\"float32\")");
+  EXPECT_FALSE(Infer("reverse_sequence", {x, V("l", Tensor({5}, "int64"))}).ok());  // batch is dim 0 (4)
+  EXPECT_FALSE(Infer("reverse_sequence", {x, V("l", Tensor({4}, "int64"))}, {{"seq_axis", I(0)}}).ok());
+  ir::Expr grids = ir::relax::Tuple({V("a", Tensor({3})), V("b", Tensor({5}))});
+  EXPECT_EQ(Str(Infer("meshgrid", {grids})),
+            "R.Tuple(R.Tensor((3, 5), dtype=\"float32\"), R.Tensor((3, 5), dtype=\"float32\"))");
+  EXPECT_EQ(Str(Infer("meshgrid", {grids}, {{"indexing", ir::String("xy")}})),
+            "R.Tuple(R.Tensor((5, 3), dtype=\"float32\"), R.Tensor((5, 3), dtype=\"float32\"))");
+  EXPECT_FALSE(Infer("meshgrid", {grids}, {{"indexing", ir::String("ji")}}).ok());
+  ir::Var idx = V("i", Tensor({2, 3}, "int64"));
+  ir::Expr on = ir::relax::PrimValue(ir::FloatImm(ir::DataType::Float(32), 1.0));
+  ir::Expr off = ir::relax::PrimValue(ir::FloatImm(ir::DataType::Float(32), 0.0));
+  EXPECT_EQ(Str(Infer("one_hot", {idx, on, off}, {{"depth", I(4)}})), "R.Tensor((2, 3, 4), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("one_hot", {idx, on, off}, {{"depth", I(4)}, {"axis", I(0)}})),
+            "R.Tensor((4, 2, 3), dtype=\"float32\")");
+  EXPECT_FALSE(Infer("one_hot", {idx, on, ir::relax::PrimValue(I(0))}, {{"depth", I(4)}}).ok());  // dtypes differ
+  EXPECT_FALSE(Infer("one_hot", {V("f", Tensor({2})), on, off}, {{"depth", I(4)}}).ok());  // float indices
+}
+
+TEST(Manipulate, GatherScatter) {
+  ir::Var x = V("x", Tensor({4, 5, 6}));
+  ir::Var i3 = V("i", Tensor({2, 5, 6}, "int64"));
+  EXPECT_EQ(Str(Infer("gather_elements", {x, i3})), "R.Tensor((2, 5, 6), dtype=\"float32\")");
+  EXPECT_FALSE(Infer("gather_elements", {x, V("j", Tensor({2, 5}, "int64"))}).ok());  // ranks differ
+  // gather_nd: indices (3, 2) address the first two dims -> (3, 6).
+  EXPECT_EQ(Str(Infer("gather_nd", {x, V("j", Tensor({3, 2}, "int64"))})), "R.Tensor((3, 6), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("gather_nd", {x, V("j", Tensor({4, 1}, "int64"))}, {{"batch_dims", I(1)}})),
+            "R.Tensor((4, 6), dtype=\"float32\")");
+  EXPECT_FALSE(Infer("gather_nd", {x, V("j", Tensor({3, 4}, "int64"))}).ok());
+  ir::Var u = V("u", Tensor({2, 5, 6}));
+  EXPECT_EQ(Str(Infer("scatter_elements", {x, i3, u}, {{"axis", I(0)}, {"reduction", ir::String("add")}})),
+            "R.Tensor((4, 5, 6), dtype=\"float32\")");
+  EXPECT_FALSE(Infer("scatter_elements", {x, i3, u}, {{"reduction", ir::String("xor")}}).ok());
+  EXPECT_FALSE(Infer("scatter_elements", {x, i3, V("v", Tensor({2, 5, 6}, "int32"))}).ok());
+  EXPECT_EQ(Str(Infer("scatter_nd", {x, V("j", Tensor({3, 2}, "int64")), V("v", Tensor({3, 6}))})),
+            "R.Tensor((4, 5, 6), dtype=\"float32\")");
+  EXPECT_FALSE(Infer("scatter_nd", {x, V("j", Tensor({3, 2}, "int64")), V("v", Tensor({3, 5}))}).ok());
+  ir::Expr start = ir::relax::PrimValue(I(1)), end = ir::relax::PrimValue(I(5)), step = ir::relax::PrimValue(I(2));
+  EXPECT_EQ(Str(Infer("slice_scatter", {x, V("s", Tensor({4, 2, 6})), start, end, step}, {{"axis", I(1)}})),
+            "R.Tensor((4, 5, 6), dtype=\"float32\")");
+  EXPECT_FALSE(Infer("slice_scatter", {x, V("s", Tensor({4, 3, 6})), start, end, step}, {{"axis", I(1)}}).ok());
+}
+
+TEST(Manipulate, IndexTensorAndIndexPut) {
+  ir::Var x = V("x", Tensor({4, 5, 6}));
+  ir::Expr two = ir::relax::Tuple({V("a", Tensor({3, 1}, "int64")), V("b", Tensor({2}, "int64"))});
+  EXPECT_EQ(Str(Infer("index_tensor", {x, two})), "R.Tensor((3, 2, 6), dtype=\"float32\")");
+  ir::Expr four = ir::relax::Tuple({V("a", Tensor({1}, "int64")), V("b", Tensor({1}, "int64")),
+                                    V("c", Tensor({1}, "int64")), V("d", Tensor({1}, "int64"))});
+  EXPECT_FALSE(Infer("index_tensor", {x, four}).ok());
+  EXPECT_FALSE(Infer("index_tensor", {x, ir::relax::Tuple({V("f", Tensor({2}))})}).ok());
+  EXPECT_EQ(Str(Infer("index_put", {x, two, V("v", Tensor({3, 2, 6}))}, {{"accumulate", ir::IntImm(ir::DataType::Bool(), 1)}})),
+            "R.Tensor((4, 5, 6), dtype=\"float32\")");
+  EXPECT_FALSE(Infer("index_put", {x, two, V("v", Tensor({3, 2, 6}, "int32"))}).ok());
+}
+
 }  // namespace
 }  // namespace kiln::relax::testing

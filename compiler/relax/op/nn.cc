@@ -1,6 +1,9 @@
-// Neural-network operators (R.nn.*) and R.image.resize2d: convolutions and pooling in any
-// N/C/spatial layout, activations, softmax, normalizations, dropout, pad and attention. Spatial
-// output sizes follow the usual formula and are built as folded PrimExprs for symbolic inputs.
+// Neural-network operators (R.nn.*) and R.image.*: convolutions and pooling in any N/C/spatial
+// layout, activations, softmax, normalizations, losses, dropout, pad, pixel_shuffle, attention,
+// and image resize/grid_sample/affine_grid. Spatial output sizes follow the usual formula and are
+// built as folded PrimExprs for symbolic inputs. R.nn.relu6 and R.nn.attention[_bias] are script
+// functions (see OpSchema::expand): relu6 is a clip, and attention with a bias is
+// relax.nn.attention_bias, as TVM's Python builds them.
 #include "absl/strings/str_cat.h"
 #include "compiler/relax/op/infer_util.h"
 #include "compiler/relax/op/op_families.h"
@@ -274,44 +277,252 @@ absl::StatusOr<Type> InferPad(const ir::relax::Call& call) {
   return MakeTensorType(shape, x->dtype);
 }
 
-absl::StatusOr<Type> InferAttention(const ir::relax::Call& call) {
-  absl::StatusOr<TensorInfo> q = GetTensorInfo(ArgType(call, 0), "nn.attention", "query");
-  if (!q.ok()) return q.status();
-  absl::StatusOr<TensorInfo> k = GetTensorInfo(ArgType(call, 1), "nn.attention", "key");
-  if (!k.ok()) return k.status();
-  absl::StatusOr<TensorInfo> v = GetTensorInfo(ArgType(call, 2), "nn.attention", "value");
-  if (!v.ok()) return v.status();
-  for (const TensorInfo* t : {&*q, &*k, &*v}) {
-    if (t->ndim >= 0 && t->ndim != 4) return OpError("nn.attention", "expects rank-4 (batch, seq, heads, dim) inputs");
-  }
-  if (!q->shape_known || !k->shape_known || !v->shape_known) return MakeTensorType(q->dtype, 4);
-  if (ProveNotEqual(q->shape[3], k->shape[3])) {
-    return OpError("nn.attention", "query and key head dims differ: " + DimToString(q->shape[3]) + " vs " +
-                                       DimToString(k->shape[3]));
-  }
-  if (ProveNotEqual(k->shape[1], v->shape[1])) {
-    return OpError("nn.attention", "key and value sequence lengths differ");
-  }
-  return MakeTensorType({q->shape[0], q->shape[1], q->shape[2], v->shape[3]}, q->dtype);
+// nn.attention / attention_bias / attention_var_len: query, key and value are (batch, seq, heads,
+// head_dim); query heads are a multiple of key/value heads (grouped-query attention).
+InferFn AttentionInfer(const std::string& op) {
+  return [op](const ir::relax::Call& call) -> absl::StatusOr<Type> {
+    const char* names[] = {"query", "key", "value", "bias"};
+    bool has_bias = op == "nn.attention_bias";
+    std::vector<TensorInfo> in;
+    for (size_t i = 0; i < (has_bias ? 4u : 3u); ++i) {
+      absl::StatusOr<TensorInfo> t = GetTensorInfo(ArgType(call, i), op, names[i]);
+      if (!t.ok()) return t.status();
+      if (t->ndim >= 0 && t->ndim != 4) {
+        return OpError(op, absl::StrCat(names[i], " must be 4-D (batch, seq, heads, dim), got rank ", t->ndim));
+      }
+      in.push_back(*t);
+    }
+    const TensorInfo &q = in[0], &k = in[1], &v = in[2];
+    for (int i = 0; i < 3; ++i) {
+      if (!in[i].shape_known) return MakeTensorType(q.dtype, 4);
+    }
+    auto differ = [&](const PrimExpr& a, const PrimExpr& b, const std::string& what) -> absl::Status {
+      if (ProveNotEqual(a, b)) return OpError(op, what + " differ: " + DimToString(a) + " vs " + DimToString(b));
+      return absl::OkStatus();
+    };
+    for (const absl::Status& st : {differ(q.shape[0], k.shape[0], "query and key batch sizes"),
+                                   differ(q.shape[0], v.shape[0], "query and value batch sizes"),
+                                   differ(k.shape[1], v.shape[1], "key and value sequence lengths"),
+                                   differ(q.shape[3], k.shape[3], "query and key head dims")}) {
+      if (!st.ok()) return st;
+    }
+    for (const TensorInfo* kv : {&k, &v}) {
+      auto hq = AsConst(q.shape[2]), hk = AsConst(kv->shape[2]);
+      if (hq && hk && (*hk == 0 || *hq % *hk != 0)) {
+        return OpError(op, absl::StrCat("query heads (", *hq, ") must be a multiple of key/value heads (", *hk, ")"));
+      }
+    }
+    if (has_bias && in[3].shape_known) {
+      // bias is (batch, heads, seq_q, seq_k); the first three may broadcast from 1.
+      const std::vector<PrimExpr>& b = in[3].shape;
+      const PrimExpr want[] = {q.shape[0], q.shape[2], q.shape[1]};
+      for (int i = 0; i < 3; ++i) {
+        if (ProveNotEqual(b[i], want[i]) && ProveNotEqual(b[i], Dim(1))) {
+          return OpError(op, absl::StrCat("bias dimension ", i, " (", DimToString(b[i]), ") is neither ",
+                                          DimToString(want[i]), " nor 1"));
+        }
+      }
+      absl::Status st = differ(b[3], k.shape[1], "bias and key sequence lengths");
+      if (!st.ok()) return st;
+    }
+    return MakeTensorType({q.shape[0], q.shape[1], q.shape[2], v.shape[3]}, q.dtype);
+  };
 }
 
-absl::StatusOr<Type> InferResize2D(const ir::relax::Call& call) {
-  absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), "image.resize2d", "data");
+// R.nn.attention(q, k, v, bias=None, ...) and R.nn.attention_bias(...): the operator is chosen by
+// whether a bias is given.
+absl::StatusOr<ir::relax::Call> ExpandAttention(const ir::relax::Call& call, const IRModule& module) {
+  std::vector<std::pair<std::string, ObjectRef>> attrs;
+  for (const auto& [k, v] : call->attrs.items()) attrs.emplace_back(k.str(), v);
+  return MakeOpCallByName(call->args.size() == 4 ? "relax.nn.attention_bias" : "relax.nn.attention", call->args, attrs,
+                          module, call->span);
+}
+
+// R.nn.relu6(x) = R.clip(x, 0, 6).
+absl::StatusOr<ir::relax::Call> ExpandRelu6(const ir::relax::Call& call, const IRModule& module) {
+  return MakeOpCallByName("relax.clip",
+                          {call->args[0], ir::relax::PrimValue(IntImm(DataType::Int(64), 0)),
+                           ir::relax::PrimValue(IntImm(DataType::Int(64), 6))},
+                          {}, module, call->span);
+}
+
+absl::StatusOr<Type> InferInstanceNorm(const ir::relax::Call& call) {
+  const std::string op = "nn.instance_norm";
+  absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), op, "data");
   if (!x.ok()) return x.status();
-  DataType dtype = DTypeAttr(call, "out_dtype");
-  if (dtype.is_void()) dtype = x->dtype;
-  if (x->ndim >= 0 && x->ndim != 4) return OpError("image.resize2d", "expects rank-4 data");
-  absl::StatusOr<std::vector<int>> pos = LayoutPositions("image.resize2d", StringAttr(call, "layout", ""), "NCHW");
+  if (!x->dtype.is_void() && !x->dtype.is_floating()) {
+    return OpError(op, "expects a floating-point input, got " + x->dtype.ToString());
+  }
+  if (x->ndim < 0) return MakeTensorType(*x);
+  absl::StatusOr<int> c = NormalizeAxis(op, IntAttr(call, "channel_axis").value_or(1), x->ndim);
+  if (!c.ok()) return c.status();
+  absl::StatusOr<std::vector<int>> axes =
+      NormalizeAxes(op, IntArrayAttr(call, "axes").value_or(std::vector<int64_t>{}), x->ndim);
+  if (!axes.ok()) return axes.status();
+  const char* names[] = {"gamma", "beta"};
+  for (size_t i = 1; i < 3 && i < call->args.size(); ++i) {
+    absl::StatusOr<TensorInfo> p = GetTensorInfo(ArgType(call, i), op, names[i - 1]);
+    if (!p.ok()) return p.status();
+    if (p->ndim >= 0 && p->ndim != 1) return OpError(op, std::string(names[i - 1]) + " must be 1-D");
+    if (p->shape_known && x->shape_known && ProveNotEqual(p->shape[0], x->shape[*c])) {
+      return OpError(op, absl::StrCat(names[i - 1], " has ", DimToString(p->shape[0]), " entries but there are ",
+                                      DimToString(x->shape[*c]), " channels"));
+    }
+  }
+  return MakeTensorType(*x);
+}
+
+absl::StatusOr<Type> InferNllLoss(const ir::relax::Call& call) {
+  const std::string op = "nn.nll_loss";
+  absl::StatusOr<TensorInfo> pred = GetTensorInfo(ArgType(call, 0), op, "predictions");
+  if (!pred.ok()) return pred.status();
+  absl::StatusOr<TensorInfo> tgt = GetTensorInfo(ArgType(call, 1), op, "targets");
+  if (!tgt.ok()) return tgt.status();
+  if (!tgt->dtype.is_void() && !tgt->dtype.is_int()) {
+    return OpError(op, "targets must have an integer dtype, got " + tgt->dtype.ToString());
+  }
+  std::string reduction = StringAttr(call, "reduction", "mean");
+  if (reduction != "mean" && reduction != "sum" && reduction != "none") {
+    return OpError(op, "reduction must be \"mean\", \"sum\" or \"none\", got \"" + reduction + "\"");
+  }
+  // predictions is (C,) with a scalar target, or (N, C, d1, ...) with targets (N, d1, ...).
+  if (pred->ndim == 0) return OpError(op, "predictions must have rank >= 1");
+  if (pred->ndim >= 0 && tgt->ndim >= 0 && tgt->ndim != std::max(pred->ndim - 1, 0)) {
+    return OpError(op, absl::StrCat("targets must have rank ", pred->ndim - 1, ", got ", tgt->ndim));
+  }
+  if (call->args.size() > 2) {
+    absl::StatusOr<TensorInfo> w = GetTensorInfo(ArgType(call, 2), op, "weights");
+    if (!w.ok()) return w.status();
+    if (w->ndim >= 0 && w->ndim != 1) return OpError(op, "weights must be 1-D");
+    if (w->shape_known && pred->shape_known) {
+      PrimExpr classes = pred->ndim == 1 ? pred->shape[0] : pred->shape[1];
+      if (ProveNotEqual(w->shape[0], classes)) return OpError(op, "weights must have one entry per class");
+    }
+  }
+  if (pred->shape_known && tgt->shape_known && pred->ndim >= 2) {
+    for (int i = 0; i < tgt->ndim; ++i) {
+      if (ProveNotEqual(tgt->shape[i], pred->shape[i == 0 ? 0 : i + 1])) {
+        return OpError(op, "targets shape " + ShapeToString(tgt->shape) + " does not match predictions " +
+                               ShapeToString(pred->shape));
+      }
+    }
+  }
+  if (reduction != "none") return MakeTensorType(std::vector<PrimExpr>{}, pred->dtype);
+  TensorInfo out = *tgt;
+  out.dtype = pred->dtype;
+  return MakeTensorType(out);
+}
+
+absl::StatusOr<Type> InferCrossEntropyWithLogits(const ir::relax::Call& call) {
+  const std::string op = "nn.cross_entropy_with_logits";
+  absl::StatusOr<TensorInfo> pred = GetTensorInfo(ArgType(call, 0), op, "predictions");
+  if (!pred.ok()) return pred.status();
+  absl::StatusOr<TensorInfo> labels = GetTensorInfo(ArgType(call, 1), op, "labels");
+  if (!labels.ok()) return labels.status();
+  absl::StatusOr<DataType> dtype = CommonDType(op, {*pred, *labels});
+  if (!dtype.ok()) return dtype.status();
+  if (pred->ndim >= 0 && labels->ndim >= 0 && pred->ndim != labels->ndim) {
+    return OpError(op, "predictions and labels must have the same rank");
+  }
+  if (pred->shape_known && labels->shape_known) {
+    for (size_t i = 0; i < pred->shape.size(); ++i) {
+      if (ProveNotEqual(pred->shape[i], labels->shape[i])) {
+        return OpError(op, "predictions and labels must have the same shape: " + ShapeToString(pred->shape) + " vs " +
+                               ShapeToString(labels->shape));
+      }
+    }
+  }
+  return MakeTensorType(std::vector<PrimExpr>{}, *dtype);
+}
+
+absl::StatusOr<Type> InferPixelShuffle(const ir::relax::Call& call) {
+  const std::string op = "nn.pixel_shuffle";
+  absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), op, "data");
+  if (!x.ok()) return x.status();
+  int64_t r = IntAttr(call, "upscale_factor").value_or(1);
+  if (r <= 0) return OpError(op, absl::StrCat("upscale_factor must be positive, got ", r));
+  if (x->ndim >= 0 && x->ndim < 3) return OpError(op, absl::StrCat("expects rank >= 3 (..., C, H, W), got ", x->ndim));
+  if (!x->shape_known) return MakeTensorType(*x);
+  int c = x->ndim - 3;
+  if (auto cc = AsConst(x->shape[c]); cc && *cc % (r * r) != 0) {
+    return OpError(op, absl::StrCat("channels (", *cc, ") must be divisible by upscale_factor^2 (", r * r, ")"));
+  }
+  x->shape[c] = FloorDivDim(x->shape[c], Dim(r * r));
+  x->shape[c + 1] = MulDim(x->shape[c + 1], Dim(r));
+  x->shape[c + 2] = MulDim(x->shape[c + 2], Dim(r));
+  return MakeTensorType(*x);
+}
+
+absl::StatusOr<Type> InferBatchFlatten(const ir::relax::Call& call) {
+  absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), "nn.batch_flatten", "data");
+  if (!x.ok()) return x.status();
+  if (x->ndim >= 0 && x->ndim < 2) {
+    return OpError("nn.batch_flatten", absl::StrCat("expects rank >= 2, got ", x->ndim));
+  }
+  if (!x->shape_known) return MakeTensorType(x->dtype, 2);
+  return MakeTensorType({x->shape[0], Product(std::vector<PrimExpr>(x->shape.begin() + 1, x->shape.end()))}, x->dtype);
+}
+
+// image.resize2d / resize3d: the spatial dims become `size` (1 entry means all equal).
+InferFn ResizeInfer(const std::string& op, int s) {
+  return [op, s](const ir::relax::Call& call) -> absl::StatusOr<Type> {
+    absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), op, "data");
+    if (!x.ok()) return x.status();
+    DataType dtype = DTypeAttr(call, "out_dtype");
+    if (dtype.is_void()) dtype = x->dtype;
+    if (x->ndim >= 0 && x->ndim != 2 + s) return OpError(op, absl::StrCat("expects rank-", 2 + s, " data"));
+    std::string canonical = std::string("NC") + SpatialLetters(s);
+    absl::StatusOr<std::vector<int>> pos = LayoutPositions(op, StringAttr(call, "layout", ""), canonical);
+    if (!pos.ok()) return pos.status();
+    std::vector<PrimExpr> size;
+    int n = -1;
+    if (!x->shape_known || !GetShapeValues(call->args[1], &size, &n)) return MakeTensorType(dtype, 2 + s);
+    if (size.size() == 1) size.assign(s, size[0]);
+    if (static_cast<int>(size.size()) != s) return OpError(op, absl::StrCat("size must have 1 or ", s, " entries"));
+    std::vector<PrimExpr> shape = x->shape;
+    for (int i = 0; i < s; ++i) shape[(*pos)[2 + i]] = size[i];
+    return MakeTensorType(shape, dtype);
+  };
+}
+
+// image.grid_sample: data NCHW (or NCDHW), grid (N, 2, H_out, W_out) (or (N, 3, D, H, W)).
+absl::StatusOr<Type> InferGridSample(const ir::relax::Call& call) {
+  const std::string op = "image.grid_sample";
+  absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), op, "data");
+  if (!x.ok()) return x.status();
+  absl::StatusOr<TensorInfo> g = GetTensorInfo(ArgType(call, 1), op, "grid");
+  if (!g.ok()) return g.status();
+  std::string layout = StringAttr(call, "layout", "NCHW");
+  int s = layout == "NCDHW" ? 3 : 2;
+  absl::StatusOr<std::vector<int>> pos = LayoutPositions(op, layout, std::string("NC") + SpatialLetters(s));
   if (!pos.ok()) return pos.status();
-  std::vector<PrimExpr> size;
-  int n = -1;
-  if (!x->shape_known || !GetShapeValues(call->args[1], &size, &n)) return MakeTensorType(dtype, 4);
-  if (size.size() == 1) size.push_back(size[0]);
-  if (size.size() != 2) return OpError("image.resize2d", "size must have 1 or 2 entries");
+  if (x->ndim >= 0 && x->ndim != 2 + s) return OpError(op, absl::StrCat("expects rank-", 2 + s, " data"));
+  if (g->ndim >= 0 && g->ndim != 2 + s) return OpError(op, absl::StrCat("expects a rank-", 2 + s, " grid"));
+  if (!x->shape_known || !g->shape_known) return MakeTensorType(x->dtype, 2 + s);
   std::vector<PrimExpr> shape = x->shape;
-  shape[(*pos)[2]] = size[0];
-  shape[(*pos)[3]] = size[1];
-  return MakeTensorType(shape, dtype);
+  for (int i = 0; i < s; ++i) shape[(*pos)[2 + i]] = g->shape[2 + i];
+  return MakeTensorType(shape, x->dtype);
+}
+
+// image.affine_grid: theta (N, s, s + 1) and a target size of s dims give (N, s, *size).
+absl::StatusOr<Type> InferAffineGrid(const ir::relax::Call& call) {
+  const std::string op = "image.affine_grid";
+  absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), op, "data");
+  if (!x.ok()) return x.status();
+  std::vector<PrimExpr> size;
+  int s = -1;
+  bool size_known = GetShapeValues(call->args[1], &size, &s);
+  if (s != 2 && s != 3) return OpError(op, "size must be a shape of 2 or 3 dims");
+  if (x->ndim >= 0 && x->ndim != 3) return OpError(op, absl::StrCat("expects 3-D data (N, ", s, ", ", s + 1, ")"));
+  if (x->shape_known) {
+    if (ProveNotEqual(x->shape[1], Dim(s)) || ProveNotEqual(x->shape[2], Dim(s + 1))) {
+      return OpError(op, absl::StrCat("data must have shape (N, ", s, ", ", s + 1, "), got ", ShapeToString(x->shape)));
+    }
+  }
+  if (!x->shape_known || !size_known) return MakeTensorType(x->dtype, s + 2);
+  std::vector<PrimExpr> shape = {x->shape[0], Dim(s)};
+  shape.insert(shape.end(), size.begin(), size.end());
+  return MakeTensorType(shape, x->dtype);
 }
 
 void AddConv(std::vector<OpSchema>* ops, const std::string& name, int s, bool transpose) {
@@ -338,14 +549,16 @@ void RegisterNNOps(std::vector<OpSchema>* ops) {
     AddConv(ops, absl::StrCat("nn.conv", s, "d"), s, false);
     AddConv(ops, absl::StrCat("nn.conv", s, "d_transpose"), s, true);
     std::string layout = std::string("NC") + SpatialLetters(s);
-    for (const char* kind : {"max", "avg"}) {
+    for (const std::string kind : {"max", "avg"}) {
       std::string name = absl::StrCat("nn.", kind, "_pool", s, "d");
+      // TVM's attribute order (dilation before padding); avg_pool1d/3d count the padding by default.
+      bool count_pad = kind == "avg" && s != 2;
       OpSchema& op = AddOp(ops, name, {"data"},
                            {IntArrayAttrSpec("pool_size", std::vector<int64_t>(s, 1)),
                             IntArrayAttrSpec("strides", std::vector<int64_t>(s, 1)),
-                            IntArrayAttrSpec("padding", std::vector<int64_t>(2 * s, 0)),
                             IntArrayAttrSpec("dilation", std::vector<int64_t>(s, 1)),
-                            BoolAttrSpec("ceil_mode", false), BoolAttrSpec("count_include_pad", false),
+                            IntArrayAttrSpec("padding", std::vector<int64_t>(2 * s, 0)),
+                            BoolAttrSpec("ceil_mode", false), BoolAttrSpec("count_include_pad", count_pad),
                             StringAttrSpec("layout", layout), OptionalStringAttrSpec("out_layout")},
                            PoolInfer(name, s));
       op.finalize_attrs = ExpandWindowAttrs(s, "layout", {"pool_size", "strides", "dilation"});
@@ -358,6 +571,7 @@ void RegisterNNOps(std::vector<OpSchema>* ops) {
     op.finalize_attrs = ExpandWindowAttrs(s, "layout", {});
   }
   for (const char* name : {"nn.relu", "nn.silu", "nn.selu"}) AddOp(ops, name, {"data"}, {}, SameTypeInfer(name, false));
+  AddOp(ops, "nn.relu6", {"data"}, {}, nullptr).expand = ExpandRelu6;
   for (const char* name : {"nn.gelu", "nn.gelu_tanh"}) AddOp(ops, name, {"data"}, {}, SameTypeInfer(name, true));
   AddOp(ops, "nn.leakyrelu", {"data"}, {FloatAttrSpec("alpha", 0.01)}, SameTypeInfer("nn.leakyrelu", false));
   AddOp(ops, "nn.softplus", {"data"}, {FloatAttrSpec("beta", 1.0), FloatAttrSpec("threshold", 20.0)},
@@ -384,18 +598,46 @@ void RegisterNNOps(std::vector<OpSchema>* ops) {
   AddOp(ops, "nn.pad", {"data"},
         {RequiredIntArrayAttrSpec("pad_width"), FloatAttrSpec("pad_value", 0.0), StringAttrSpec("pad_mode", "constant")},
         InferPad);
-  OpSchema& attn = AddOp(ops, "nn.attention", {"query", "key", "value", "bias"},
-                         {OptionalFloatAttrSpec("scale"), OptionalStringAttrSpec("causal_mask"),
-                          OptionalIntAttrSpec("window_size")},
-                         InferAttention);
-  attn.min_args = 3;
-  AddOp(ops, "image.resize2d", {"data", "size"},
-        {FloatArrayAttrSpec("roi", {0.0, 0.0, 0.0, 0.0}), StringAttrSpec("layout", "NCHW"),
-         StringAttrSpec("method", "linear"), StringAttrSpec("coordinate_transformation_mode", "half_pixel"),
-         StringAttrSpec("rounding_method", "round"), FloatAttrSpec("cubic_alpha", -0.5),
-         IntAttrSpec("cubic_exclude", 0), FloatAttrSpec("extrapolation_value", 0.0),
-         DTypeAttrSpec("out_dtype", DataType::Void())},
-        InferResize2D);
+  auto attention_attrs = [] {
+    return std::vector<AttrSpec>{OptionalFloatAttrSpec("scale"), OptionalStringAttrSpec("causal_mask"),
+                                 OptionalIntAttrSpec("window_size")};
+  };
+  AddOp(ops, "nn.attention", {"query", "key", "value"}, attention_attrs(), AttentionInfer("nn.attention"));
+  AddOp(ops, "nn.attention_bias", {"query", "key", "value", "bias"}, attention_attrs(),
+        AttentionInfer("nn.attention_bias"));
+  for (const char* name : {"nn.attention", "nn.attention_bias"}) {
+    OpSchema& f = AddOp(ops, name, {"query", "key", "value", "bias"}, attention_attrs(), nullptr);
+    f.min_args = 3;
+    f.expand = ExpandAttention;
+  }
+  // Arguments in the operator's order (TVM prints them so); TVM also types it with attention's rule.
+  AddOp(ops, "nn.attention_var_len",
+        {"queries", "keys", "values", "seqstart_q", "seqstart_k", "max_seqlen_q", "max_seqlen_k"}, attention_attrs(),
+        AttentionInfer("nn.attention_var_len"));
+  AddOp(ops, "nn.instance_norm", {"data", "gamma", "beta"},
+        {RequiredIntAttrSpec("channel_axis"), RequiredIntArrayAttrSpec("axes"), FloatAttrSpec("epsilon", 1e-5),
+         BoolAttrSpec("center", true), BoolAttrSpec("scale", true)},
+        InferInstanceNorm);
+  OpSchema& nll = AddOp(ops, "nn.nll_loss", {"predictions", "targets", "weights"},
+                        {StringAttrSpec("reduction", "mean"), IntAttrSpec("ignore_index", -100)}, InferNllLoss);
+  nll.min_args = 2;
+  AddOp(ops, "nn.cross_entropy_with_logits", {"predictions", "labels"}, {}, InferCrossEntropyWithLogits);
+  AddOp(ops, "nn.pixel_shuffle", {"data"}, {RequiredIntAttrSpec("upscale_factor")}, InferPixelShuffle);
+  AddOp(ops, "nn.batch_flatten", {"data"}, {}, InferBatchFlatten);
+  for (int s = 2; s <= 3; ++s) {
+    AddOp(ops, absl::StrCat("image.resize", s, "d"), {"data", "size"},
+          {FloatArrayAttrSpec("roi", std::vector<double>(2 * s, 0.0)), StringAttrSpec("layout", std::string("NC") + SpatialLetters(s)),
+           StringAttrSpec("method", "linear"), StringAttrSpec("coordinate_transformation_mode", "half_pixel"),
+           StringAttrSpec("rounding_method", s == 2 ? "round" : ""), FloatAttrSpec("cubic_alpha", -0.75),
+           IntAttrSpec("cubic_exclude", 0), FloatAttrSpec("extrapolation_value", 0.0),
+           DTypeAttrSpec("out_dtype", DataType::Void())},
+          ResizeInfer(absl::StrCat("image.resize", s, "d"), s));
+  }
+  AddOp(ops, "image.grid_sample", {"data", "grid"},
+        {StringAttrSpec("method", "bilinear"), StringAttrSpec("layout", "NCHW"), StringAttrSpec("padding_mode", "zeros"),
+         BoolAttrSpec("align_corners", false)},
+        InferGridSample);
+  AddOp(ops, "image.affine_grid", {"data", "size"}, {BoolAttrSpec("align_corners", true)}, InferAffineGrid);
 }
 
 }  // namespace kiln::relax

@@ -99,5 +99,84 @@ TEST(Image, Resize2d) {
             "R.Tensor((1, 3, 16, 12), dtype=\"float32\")");
 }
 
+TEST(NN, Relu6IsClip) {
+  absl::StatusOr<ir::relax::Call> c = MakeOpCall("nn.relu6", {V("x", Tensor({3}))}, {}, {}, ir::IRModule());
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ((*c)->op.as<ir::OpNode>()->name, "relax.clip");
+  EXPECT_EQ(AsConst((*c)->args[2].as<ir::relax::PrimValueNode>()->value), std::optional<int64_t>(6));
+  EXPECT_EQ(Str((*c)->ty), "R.Tensor((3,), dtype=\"float32\")");
+}
+
+TEST(NN, AttentionVariants) {
+  ir::Var q = V("q", Tensor({2, 8, 4, 16})), k = V("k", Tensor({2, 10, 2, 16})), v = V("v", Tensor({2, 10, 2, 32}));
+  absl::StatusOr<ir::relax::Call> plain = MakeOpCall("nn.attention", {q, k, v}, {}, {}, ir::IRModule());
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_EQ((*plain)->op.as<ir::OpNode>()->name, "relax.nn.attention");
+  EXPECT_EQ(Str((*plain)->ty), "R.Tensor((2, 8, 4, 32), dtype=\"float32\")");
+  ir::Var bias = V("b", Tensor({1, 4, 8, 10}));
+  absl::StatusOr<ir::relax::Call> biased = MakeOpCall("nn.attention", {q, k, v, bias}, {}, {}, ir::IRModule());
+  ASSERT_TRUE(biased.ok()) << biased.status();
+  EXPECT_EQ((*biased)->op.as<ir::OpNode>()->name, "relax.nn.attention_bias");
+  absl::StatusOr<ir::relax::Call> nobias = MakeOpCall("nn.attention_bias", {q, k, v}, {}, {}, ir::IRModule());
+  ASSERT_TRUE(nobias.ok());
+  EXPECT_EQ((*nobias)->op.as<ir::OpNode>()->name, "relax.nn.attention");
+  EXPECT_FALSE(Infer("nn.attention", {q, k, v, V("b", Tensor({1, 4, 8, 9}))}).ok());  // key length 10
+  EXPECT_FALSE(Infer("nn.attention", {q, V("k3", Tensor({2, 10, 3, 16})), v}).ok());  // 4 heads vs 3
+  EXPECT_FALSE(Infer("nn.attention", {q, V("k", Tensor({2, 10, 2, 8})), v}).ok());    // head dims differ
+  ir::Var s = V("s", Tensor({3}, "int32"));
+  ir::Var m = V("m", Tensor({}, "int32"));
+  EXPECT_EQ(Str(Infer("nn.attention_var_len", {q, k, v, s, s, m, m})), "R.Tensor((2, 8, 4, 32), dtype=\"float32\")");
+}
+
+TEST(NN, NormsLossesShuffleFlatten) {
+  ir::Var x = V("x", Tensor({2, 3, 8, 8}));
+  ir::Var g = V("g", Tensor({3}));
+  EXPECT_EQ(Str(Infer("nn.instance_norm", {x, g, g}, {{"channel_axis", I(1)}, {"axes", Ints({2, 3})}})),
+            "R.Tensor((2, 3, 8, 8), dtype=\"float32\")");
+  EXPECT_FALSE(Infer("nn.instance_norm", {x, V("g4", Tensor({4})), g}, {{"channel_axis", I(1)}, {"axes", Ints({2, 3})}}).ok());
+  ir::Var pred = V("p", Tensor({5, 10})), tgt = V("t", Tensor({5}, "int64"));
+  EXPECT_EQ(Str(Infer("nn.nll_loss", {pred, tgt})), "R.Tensor((), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("nn.nll_loss", {pred, tgt, V("w", Tensor({10}))}, {{"reduction", ir::String("none")}})),
+            "R.Tensor((5,), dtype=\"float32\")");
+  EXPECT_FALSE(Infer("nn.nll_loss", {pred, tgt, V("w", Tensor({9}))}).ok());
+  EXPECT_FALSE(Infer("nn.nll_loss", {pred, V("t2", Tensor({6}, "int64"))}).ok());
+  EXPECT_EQ(Str(Infer("nn.cross_entropy_with_logits", {pred, V("l", Tensor({5, 10}))})), "R.Tensor((), dtype=\"float32\")");
+  EXPECT_FALSE(Infer("nn.cross_entropy_with_logits", {pred, V("l", Tensor({5, 9}))}).ok());
+  EXPECT_EQ(Str(Infer("nn.pixel_shuffle", {V("y", Tensor({1, 8, 3, 5}))}, {{"upscale_factor", I(2)}})),
+            "R.Tensor((1, 2, 6, 10), dtype=\"float32\")");
+  EXPECT_FALSE(Infer("nn.pixel_shuffle", {V("y", Tensor({1, 6, 3, 5}))}, {{"upscale_factor", I(2)}}).ok());
+  EXPECT_EQ(Str(Infer("nn.batch_flatten", {x})), "R.Tensor((2, 192), dtype=\"float32\")");
+  EXPECT_FALSE(Infer("nn.batch_flatten", {V("z", Tensor({4}))}).ok());
+}
+
+TEST(NN, PoolAttributeOrderAndDefaults) {
+  // TVM's attribute order puts dilation before padding; avg_pool1d/3d count padding by default.
+  const OpSchema* mp = OpRegistry::Global().FindByScriptName("nn.max_pool2d");
+  ASSERT_NE(mp, nullptr);
+  EXPECT_EQ(mp->attrs[2].name, "dilation");
+  EXPECT_EQ(mp->attrs[3].name, "padding");
+  auto count_pad = [](const char* op) {
+    for (const AttrSpec& a : OpRegistry::Global().FindByScriptName(op)->attrs) {
+      if (a.name == "count_include_pad") return a.default_value.as<ir::IntImmNode>()->value;
+    }
+    return int64_t{-1};
+  };
+  EXPECT_EQ(count_pad("nn.avg_pool1d"), 1);
+  EXPECT_EQ(count_pad("nn.avg_pool2d"), 0);
+  EXPECT_EQ(count_pad("nn.avg_pool3d"), 1);
+  EXPECT_EQ(count_pad("nn.max_pool1d"), 0);
+}
+
+TEST(Image, Resize3dGridSampleAffineGrid) {
+  ir::Var x = V("x", Tensor({1, 3, 4, 8, 8}));
+  EXPECT_EQ(Str(Infer("image.resize3d", {x, Shape({8, 16, 16})})), "R.Tensor((1, 3, 8, 16, 16), dtype=\"float32\")");
+  EXPECT_FALSE(Infer("image.resize3d", {V("y", Tensor({1, 3, 8, 8})), Shape({8, 16, 16})}).ok());  // rank 4
+  ir::Var img = V("img", Tensor({2, 3, 16, 16}));
+  EXPECT_EQ(Str(Infer("image.grid_sample", {img, V("g", Tensor({2, 2, 7, 9}))})), "R.Tensor((2, 3, 7, 9), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("image.affine_grid", {V("theta", Tensor({2, 2, 3})), Shape({5, 6})})),
+            "R.Tensor((2, 2, 5, 6), dtype=\"float32\")");
+  EXPECT_FALSE(Infer("image.affine_grid", {V("theta", Tensor({2, 3, 3})), Shape({5, 6})}).ok());
+}
+
 }  // namespace
 }  // namespace kiln::relax::testing

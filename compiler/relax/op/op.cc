@@ -91,9 +91,16 @@ OpRegistry::OpRegistry() {
   RegisterNNOps(&ops_);
   RegisterBuiltinOps(&ops_);
   RegisterCallOps(&ops_);
+  // Script functions share the family files with the operators they build; keep them apart.
+  std::vector<OpSchema> all = std::move(ops_);
+  ops_.clear();
+  for (OpSchema& s : all) (s.expand ? script_functions_ : ops_).push_back(std::move(s));
   for (size_t i = 0; i < ops_.size(); ++i) {
     by_name_.emplace(ops_[i].name, i);
     by_script_name_.emplace(ops_[i].script_name, i);
+  }
+  for (size_t i = 0; i < script_functions_.size(); ++i) {
+    script_function_by_name_.emplace(script_functions_[i].script_name, i);
   }
 }
 
@@ -108,6 +115,8 @@ const OpSchema* OpRegistry::FindByName(const std::string& name) const {
 }
 
 const OpSchema* OpRegistry::FindByScriptName(const std::string& script) const {
+  auto f = script_function_by_name_.find(script);
+  if (f != script_function_by_name_.end()) return &script_functions_[f->second];
   auto it = by_script_name_.find(script);
   return it == by_script_name_.end() ? nullptr : &ops_[it->second];
 }
@@ -299,12 +308,25 @@ absl::StatusOr<Array<Expr>> NormalizeArgs(const OpSchema& schema, const Array<Ex
     return OpError(schema.script_name, absl::StrCat("expects ", expect, " positional argument(s), got ",
                                                     given.size()));
   }
-  Array<Expr> out = given;
+  Array<Expr> out;
+  for (size_t i = 0; i < given.size(); ++i) {
+    // A dtype written as a plain string (R.vm.alloc_tensor(..., dtype="float32")) is a DataTypeImm,
+    // as TVM's Python wrappers make it.
+    const auto* s = given[i].as<ir::relax::StringImmNode>();
+    if (s != nullptr && i < n && schema.args[i] == "dtype") {
+      absl::StatusOr<DataType> dt = DataType::Parse(s->value);
+      if (!dt.ok()) return OpError(schema.script_name, "'" + s->value + "' is not a valid dtype");
+      out.push_back(ir::relax::DataTypeImm(*dt, s->span));
+    } else {
+      out.push_back(given[i]);
+    }
+  }
   for (size_t i = given.size(); i < n && !schema.variadic; ++i) {
     size_t d = i - min;
     if (d >= schema.arg_defaults.size() || !schema.arg_defaults[d].defined()) break;
     out.push_back(schema.arg_defaults[d]);
   }
+  if (schema.finalize_args) schema.finalize_args(&out);
   return out;
 }
 
@@ -552,20 +574,39 @@ absl::StatusOr<Type> InferExprType(const Expr& expr, const IRModule& module) {
   return t.defined() ? t : Type(AnyType::Make());
 }
 
+namespace {
+
+absl::StatusOr<ir::relax::Call> MakeCallWithSchema(const OpSchema& schema, const Array<Expr>& args,
+                                                   const std::vector<std::pair<std::string, ObjectRef>>& attrs,
+                                                   const Array<Type>& ty_args, const IRModule& module, Span span) {
+  absl::StatusOr<Array<Expr>> full_args = NormalizeArgs(schema, args);
+  if (!full_args.ok()) return full_args.status();
+  absl::StatusOr<Map<String, ObjectRef>> full_attrs = NormalizeAttrs(schema, attrs);
+  if (!full_attrs.ok()) return full_attrs.status();
+  ir::relax::Call call(Op(schema.name), *full_args, *full_attrs, ty_args, span);
+  if (schema.expand) return schema.expand(call, module);
+  absl::StatusOr<Type> ty = InferCallType(call, module);
+  if (!ty.ok()) return ty.status();
+  call.CopyOnWrite()->ty = *ty;
+  return call;
+}
+
+}  // namespace
+
 absl::StatusOr<ir::relax::Call> MakeOpCall(const std::string& script_name, const Array<Expr>& args,
                                        const std::vector<std::pair<std::string, ObjectRef>>& attrs,
                                        const Array<Type>& ty_args, const IRModule& module, Span span) {
   const OpSchema* schema = OpRegistry::Global().FindByScriptName(script_name);
   if (schema == nullptr) return absl::InvalidArgumentError("unknown Relax operator R." + script_name);
-  absl::StatusOr<Array<Expr>> full_args = NormalizeArgs(*schema, args);
-  if (!full_args.ok()) return full_args.status();
-  absl::StatusOr<Map<String, ObjectRef>> full_attrs = NormalizeAttrs(*schema, attrs);
-  if (!full_attrs.ok()) return full_attrs.status();
-  ir::relax::Call call(Op(schema->name), *full_args, *full_attrs, ty_args, span);
-  absl::StatusOr<Type> ty = InferCallType(call, module);
-  if (!ty.ok()) return ty.status();
-  call.CopyOnWrite()->ty = *ty;
-  return call;
+  return MakeCallWithSchema(*schema, args, attrs, ty_args, module, span);
+}
+
+absl::StatusOr<ir::relax::Call> MakeOpCallByName(const std::string& name, const Array<Expr>& args,
+                                                 const std::vector<std::pair<std::string, ObjectRef>>& attrs,
+                                                 const IRModule& module, Span span) {
+  const OpSchema* schema = OpRegistry::Global().FindByName(name);
+  if (schema == nullptr) return absl::InvalidArgumentError("unknown Relax operator '" + name + "'");
+  return MakeCallWithSchema(*schema, args, attrs, {}, module, span);
 }
 
 bool TypesCompatible(const Type& annotated, const Type& actual, std::string* why) {

@@ -49,6 +49,15 @@ struct OpSchema {
   // Optional rewrite after defaults are filled, mirroring TVM's Python wrappers (conv2d's
   // out_layout None -> data_layout, padding [p] -> [p, p, p, p], ...).
   std::function<void(ir::Map<ir::String, ir::ObjectRef>*)> finalize_attrs;
+  // Optional rewrite of the positional arguments after defaults are filled, for defaults that
+  // depend on other arguments (R.eye's m defaults to n).
+  std::function<void(ir::Array<ir::Expr>*)> finalize_args;
+  // Set only for script functions that are not operators of their own but build calls to other
+  // operators, as TVM's Python wrappers do (R.linear is permute_dims + matmul [+ add]; R.nn.relu6
+  // is clip; R.nn.attention with a bias is relax.nn.attention_bias). It receives a call holding
+  // the normalized arguments and attributes of this schema and returns the call it stands for.
+  // Such schemas are found by script name only; `name` and `infer` are unused.
+  std::function<absl::StatusOr<ir::relax::Call>(const ir::relax::Call&, const ir::IRModule&)> expand;
   // Infers the result type of a call whose argument types (ExprNode::ty) are known. Returns
   // INVALID_ARGUMENT with a readable message on ill-typed calls (shape or dtype mismatch).
   std::function<absl::StatusOr<ir::Type>(const ir::relax::Call&)> infer;
@@ -59,12 +68,17 @@ class OpRegistry {
   // Built once, immutable afterwards; safe from any thread.
   static const OpRegistry& Global();
   const OpSchema* FindByName(const std::string& name) const;          // "relax.add"
+  // The schema a script call R.<script>(...) is parsed with: a script function (`expand` set) when
+  // one has that name, else the operator.
   const OpSchema* FindByScriptName(const std::string& script) const;  // "add", "nn.conv2d"
+  // Operators only (never script functions).
   const std::vector<OpSchema>& ops() const { return ops_; }
 
  private:
   OpRegistry();
   std::vector<OpSchema> ops_;
+  std::vector<OpSchema> script_functions_;
+  std::unordered_map<std::string, size_t> script_function_by_name_;
   std::unordered_map<std::string, size_t> by_name_;
   std::unordered_map<std::string, size_t> by_script_name_;
 };
@@ -102,11 +116,17 @@ std::vector<std::pair<std::string, ir::ObjectRef>> AttrsInPrintOrder(
     const OpSchema& schema, const ir::Map<ir::String, ir::ObjectRef>& attrs);
 
 // Parser convenience: finds the op by script name, normalizes args and attrs, builds the Call,
-// infers its type and sets call->ty.
+// infers its type and sets call->ty. For a script function (OpSchema::expand) the result is the
+// call it expands to.
 absl::StatusOr<ir::relax::Call> MakeOpCall(const std::string& script_name, const ir::Array<ir::Expr>& args,
                                            const std::vector<std::pair<std::string, ir::ObjectRef>>& attrs,
                                            const ir::Array<ir::Type>& ty_args, const ir::IRModule& module,
                                            ir::Span span = {});
+
+// As MakeOpCall, for the operator with IR name `name` ("relax.matmul"); used by script functions.
+absl::StatusOr<ir::relax::Call> MakeOpCallByName(const std::string& name, const ir::Array<ir::Expr>& args,
+                                                 const std::vector<std::pair<std::string, ir::ObjectRef>>& attrs,
+                                                 const ir::IRModule& module, ir::Span span = {});
 
 // Whether a value of type `actual` may be bound to a variable annotated `annotated`. False only
 // when they provably disagree (different kinds, known dtypes, known ranks, or constant dims);

@@ -149,5 +149,30 @@ TEST(TypesCompatible, Rules) {
   EXPECT_TRUE(TypesCompatible(ir::AnyType::Make(), Tensor({3}), &why));
 }
 
+TEST(Registry, ScriptFunctions) {
+  const OpRegistry& r = OpRegistry::Global();
+  for (const char* name : {"linear", "nn.relu6"}) {
+    const OpSchema* s = r.FindByScriptName(name);
+    ASSERT_NE(s, nullptr) << name;
+    EXPECT_TRUE(s->expand) << name;
+  }
+  // R.nn.attention parses through the script function; printing finds the 3-argument operator.
+  EXPECT_TRUE(r.FindByScriptName("nn.attention")->expand);
+  ASSERT_NE(r.FindByName("relax.nn.attention"), nullptr);
+  EXPECT_EQ(r.FindByName("relax.nn.attention")->args.size(), 3u);
+  for (const OpSchema& s : r.ops()) EXPECT_FALSE(s.expand) << s.name;
+  for (const char* name :
+       {"argsort", "sort", "topk", "bucketize", "collapse_sum_like", "einsum", "ewise_fma", "eye", "eye_like",
+        "hamming_window", "gather_elements", "gather_nd", "scatter_elements", "scatter_nd", "slice_scatter",
+        "index_put", "index_tensor", "dynamic_strided_slice", "median", "meshgrid", "multinomial_from_uniform",
+        "nonzero", "one_hot", "quantize", "dequantize", "repeat", "reverse_sequence", "stack", "tile", "unique",
+        "hint_on_device", "to_vdevice", "invoke_pure_closure", "call_inplace_packed", "builtin.stop_lift_params",
+        "wrap_param", "size", "nn.pixel_shuffle", "nn.instance_norm", "nn.cross_entropy_with_logits", "nn.nll_loss",
+        "nn.attention_bias", "nn.attention_var_len", "nn.batch_flatten", "image.resize3d", "image.grid_sample",
+        "image.affine_grid"}) {
+    EXPECT_NE(r.FindByScriptName(name), nullptr) << name;
+  }
+}
+
 }  // namespace
 }  // namespace kiln::relax::testing

@@ -38,5 +38,59 @@ TEST(Reduce, ArgmaxAndScan) {
   EXPECT_EQ(Str(Infer("cumprod", {x})), "R.Tensor((12,), dtype=\"float32\")");
 }
 
+TEST(Median, TupleForOneAxis) {
+  ir::Var x = V("x", Tensor({3, 4, 5}));
+  EXPECT_EQ(Str(Infer("median", {x})), "R.Tensor((), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("median", {x}, {{"axis", Ints({1})}})),
+            "R.Tuple(R.Tensor((3, 5), dtype=\"float32\"), R.Tensor((3, 5), dtype=\"int64\"))");
+  EXPECT_EQ(Str(Infer("median", {x}, {{"axis", Ints({0, 2})}, {"keepdims", ir::IntImm(ir::DataType::Bool(), 1)}})),
+            "R.Tensor((1, 4, 1), dtype=\"float32\")");
+}
+
+TEST(Sorting, SortArgsortTopk) {
+  ir::Var x = V("x", Tensor({4, 8}));
+  EXPECT_EQ(Str(Infer("sort", {x})), "R.Tensor((4, 8), dtype=\"float32\")");
+  EXPECT_FALSE(Infer("sort", {x}, {{"axis", I(2)}}).ok());
+  EXPECT_EQ(Str(Infer("argsort", {x})), "R.Tensor((4, 8), dtype=\"int32\")");  // dtype defaults to int32
+  EXPECT_EQ(Str(Infer("argsort", {x}, {{"dtype", ir::String("int64")}})), "R.Tensor((4, 8), dtype=\"int64\")");
+  EXPECT_EQ(Str(Infer("topk", {x}, {{"k", I(3)}})),
+            "R.Tuple(R.Tensor((4, 3), dtype=\"float32\"), R.Tensor((4, 3), dtype=\"int32\"))");
+  EXPECT_EQ(Str(Infer("topk", {x}, {{"k", I(2)}, {"axis", I(0)}, {"ret_type", ir::String("values")}})),
+            "R.Tensor((2, 8), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("topk", {x}, {{"k", I(20)}, {"ret_type", ir::String("indices")}})),
+            "R.Tensor((4, 8), dtype=\"int32\")");  // k beyond the extent keeps it
+  EXPECT_FALSE(Infer("topk", {x}, {{"ret_type", ir::String("all")}}).ok());
+}
+
+TEST(Search, BucketizeUniqueNonzero) {
+  ir::Var x = V("x", Tensor({3, 4}));
+  ir::Var b = V("b", Tensor({5}));
+  EXPECT_EQ(Str(Infer("bucketize", {x, b})), "R.Tensor((3, 4), dtype=\"int64\")");
+  EXPECT_EQ(Str(Infer("bucketize", {x, b}, {{"out_int32", ir::IntImm(ir::DataType::Bool(), 1)}})),
+            "R.Tensor((3, 4), dtype=\"int32\")");
+  EXPECT_FALSE(Infer("bucketize", {x, V("c", Tensor({5, 1}))}).ok());
+  absl::StatusOr<ir::relax::Call> u = MakeOpCall("unique", {x}, {}, {}, ir::IRModule());
+  ASSERT_TRUE(u.ok()) << u.status();
+  EXPECT_EQ((*u)->args.size(), 5u);  // sorted and the three flags are filled in
+  EXPECT_EQ(Str((*u)->ty), "R.Tensor(ndim=1, dtype=\"float32\")");
+  ir::Expr t = ir::relax::PrimValue(ir::IntImm(ir::DataType::Bool(), 1));
+  ir::Expr f = ir::relax::PrimValue(ir::IntImm(ir::DataType::Bool(), 0));
+  EXPECT_EQ(Str(Infer("unique", {x, t, t, f, t})),
+            "R.Tuple(R.Tensor(ndim=1, dtype=\"float32\"), R.Tensor(ndim=1, dtype=\"int64\"), "
+            "R.Tensor(ndim=1, dtype=\"int64\"))");
+  EXPECT_EQ(Str(Infer("unique", {x, t, f, f, f, ir::relax::PrimValue(I(1))})), "R.Tensor(ndim=2, dtype=\"float32\")");
+  EXPECT_FALSE(Infer("unique", {x, t, f, f, f, ir::relax::PrimValue(I(2))}).ok());
+  EXPECT_EQ(Str(Infer("nonzero", {x})), "R.Tensor(ndim=2, dtype=\"int64\")");
+}
+
+TEST(Sampling, MultinomialFromUniform) {
+  ir::Var p = V("p", Tensor({2, 10}));
+  ir::Var u = V("u", Tensor({3, 1}));
+  ir::Var i = V("i", Tensor({3, 1}, "int64"));
+  EXPECT_EQ(Str(Infer("multinomial_from_uniform", {p, u, i})), "R.Tensor((3, 1), dtype=\"int64\")");
+  EXPECT_FALSE(Infer("multinomial_from_uniform", {p, u, V("j", Tensor({4, 1}, "int64"))}).ok());
+  EXPECT_FALSE(Infer("multinomial_from_uniform", {p, u, V("j", Tensor({3, 1}))}).ok());  // float indices
+}
+
 }  // namespace
 }  // namespace kiln::relax::testing

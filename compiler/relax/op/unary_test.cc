@@ -28,5 +28,21 @@ TEST(Unary, ClipAndAstype) {
   EXPECT_FALSE(Infer("astype", {V("x", Tensor({6}))}).ok());  // dtype is required
 }
 
+TEST(Unary, WrapParamQuantizeDequantize) {
+  ir::Var w = V("w", Tensor({4, 8}, "float16"));
+  EXPECT_EQ(Str(Infer("wrap_param", {w})), "R.Tensor((4, 8), dtype=\"float32\")");
+  ir::Var x = V("x", Tensor({4, 8}));
+  ir::Var s = V("s", Tensor({8}));
+  ir::Var z = V("z", Tensor({8}, "int8"));
+  EXPECT_EQ(Str(Infer("quantize", {x, s, z})), "R.Tensor((4, 8), dtype=\"int8\")");
+  EXPECT_EQ(Str(Infer("quantize", {x, V("s1", Tensor({})), V("z1", Tensor({}, "int8"))}, {{"axis", I(0)}})),
+            "R.Tensor((4, 8), dtype=\"int8\")");
+  EXPECT_FALSE(Infer("quantize", {x, s, z}, {{"axis", I(0)}}).ok());  // 8 params for 4 rows
+  EXPECT_FALSE(Infer("quantize", {x, s, z}, {{"out_dtype", ir::String("int32")}}).ok());
+  ir::Var q = V("q", Tensor({4, 8}, "int8"));
+  EXPECT_EQ(Str(Infer("dequantize", {q, s, z})), "R.Tensor((4, 8), dtype=\"float32\")");
+  EXPECT_FALSE(Infer("dequantize", {q, V("si", Tensor({8}, "int32")), z}).ok());  // scale must be float
+}
+
 }  // namespace
 }  // namespace kiln::relax::testing

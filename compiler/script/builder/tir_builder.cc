@@ -59,7 +59,13 @@ absl::StatusOr<PrimFunc> TIRBuilder::EndPrimFunc(Span span) {
     root->alloc_buffers = d.root_alloc_buffers;
     body = SBlockRealize({}, IntImm(DataType::Bool(), 1), SBlock(ObjectPtr<Object>(std::move(root))));
   }
-  return PrimFunc(d.params, body, d.ret_type, d.buffer_map, attrs, span);
+  // The buffer map in parameter order, however the buffers were declared (T.Buffer annotation or a
+  // T.match_buffer statement): the printer may move one to the other.
+  Map<Var, Buffer> buffer_map;
+  for (const Var& p : d.params) {
+    if (d.buffer_map.count(p)) buffer_map.Set(p, d.buffer_map.Get(p));
+  }
+  return PrimFunc(d.params, body, d.ret_type, buffer_map, attrs, span);
 }
 
 void TIRBuilder::BeginScope() { frames_.push_back(Frame{Kind::kScope, {}, nullptr, nullptr, nullptr}); }

@@ -614,8 +614,11 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
   }
   if (name == "prim_value") {
     if (a.args.size() != 1) Fail(span, "R.prim_value takes one value");
+    // A typed value (R.prim_value(T.bool(True)), T.int32(3)) keeps its dtype; plain ints are int64.
     PrimExpr p = a.args[0].kind == K::kInt ? PrimExpr(IntImm(DataType::Int(64), a.args[0].i))
                : a.args[0].kind == K::kFloat ? PrimExpr(FloatImm(DataType::Float(64), a.args[0].f))
+               : a.args[0].kind == K::kBool ? PrimExpr(IntImm(DataType::Bool(), a.args[0].b ? 1 : 0))
+               : a.args[0].kind == K::kPrim ? ToPrim(a.args[0], SpanOr(a.args[0], span))
                : SymbolicDim(a.args[0], SpanOr(a.args[0], span), DataType::Int(64));
     rx::PrimValue pv(p, span);
     pv.CopyOnWrite()->ty = PrimType(p.dtype(), p);
@@ -657,6 +660,58 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
     v.s = "match_cast";
     v.items.push_back(Value::Obj(K::kType, ty));
     return v;
+  }
+
+  if (name == "tuple") {
+    // R.tuple(*fields) builds a Tuple; TVM prints the empty tuple this way.
+    if (!a.kwargs.empty()) Fail(span, "R.tuple takes only positional fields");
+    Array<Expr> fields;
+    for (const Value& v : a.args) fields.push_back(ToRelax(v, SpanOr(v, span)));
+    rx::Tuple t(fields, span);
+    t.CopyOnWrite()->ty = kiln::relax::ExprType(t);
+    return Value::Obj(K::kRelax, t);
+  }
+  if (name == "device") {
+    // R.device(device_type, index=0): a runtime device, only meaningful as R.hint_on_device's
+    // argument; kept as a dict of the two ints that op stores as attributes.
+    const Value* type = arg_or_kw(0, "device_type");
+    if (!type) type = kw("dev_type");
+    const Value* index = arg_or_kw(1, "index");
+    if (!type) Fail(span, "R.device(device_type, index=0) needs a device type");
+    int64_t code = 0;
+    if (type->kind == K::kStr) {
+      static const std::pair<const char*, int64_t> kCodes[] = {
+          {"cpu", 1}, {"llvm", 1}, {"cuda", 2}, {"gpu", 2}, {"nvptx", 2}, {"opencl", 4}, {"vulkan", 7},
+          {"metal", 8}, {"rocm", 10}, {"ext_dev", 12}, {"webgpu", 15}, {"hexagon", 16}};
+      for (const auto& [n, c] : kCodes) if (type->s == n) code = c;
+      if (code == 0) Fail(SpanOr(*type, span), "unknown device type '" + type->s + "'");
+    } else {
+      code = ToInt(*type, SpanOr(*type, span));
+    }
+    Value dict = Value::Of(K::kDict);
+    dict.keys = {Value::Str("device_type"), Value::Str("index")};
+    dict.items = {Value::Int(code), Value::Int(index ? ToInt(*index, SpanOr(*index, span)) : 0)};
+    dict.span = span;
+    return dict;
+  }
+  if (name == "hint_on_device") {
+    // R.hint_on_device(data, R.device(...), memory_scope="global"): spread the device into the
+    // op's device_type/index attributes.
+    CallArgs b;
+    b.span = a.span;
+    b.func_span = a.func_span;
+    const Value* dev = arg_or_kw(1, "dst_vdevice");
+    const Value* scope = arg_or_kw(2, "memory_scope");
+    if (a.args.empty() || !dev || dev->kind != K::kDict || a.args.size() > 3) {
+      Fail(span, "R.hint_on_device(data, R.device(device_type, index), memory_scope) takes a tensor and a device");
+    }
+    b.args.push_back(a.args[0]);
+    for (size_t i = 0; i < dev->keys.size(); ++i) b.kwargs.emplace_back(dev->keys[i].s, dev->items[i]);
+    if (scope) b.kwargs.emplace_back("memory_scope", *scope);
+    for (const auto& [k, v] : a.kwargs) {
+      if (k != "dst_vdevice" && k != "memory_scope") Fail(SpanOr(v, span), "R.hint_on_device got an unexpected keyword '" + k + "'");
+    }
+    a = std::move(b);
   }
 
   // ---- operators from the registry

@@ -53,7 +53,9 @@ Type Parser::ParamAnnotationTIR(const Value& ann, const Span& span, Buffer* buff
     *buffer = MakeBuffer(name, ca, 0, "global");
     return Type();
   }
-  if (ann.kind == K::kName && ann.s == "T.handle") return PrimType(DataType::Handle());
+  // A plain handle has no type annotation beyond its dtype, like the handle behind a T.Buffer
+  // parameter: the printer may turn one into the other (match_buffer sugar).
+  if (ann.kind == K::kName && ann.s == "T.handle") return Type();
   if (ann.kind == K::kPrim && ann.fresh_var) return ann.obj.as<VarNode>()->ty.defined() ? ann.obj.as<VarNode>()->ty : Type(PrimType(ann.obj.as<VarNode>()->dtype));
   return PrimType(ToDType(ann, span));
 }
@@ -89,13 +91,14 @@ PrimFunc Parser::ParsePrimFunc(const doc::Stmt& def, const std::string& name, co
       Define(arg.name, Value::Obj(K::kBuffer, buf));
       continue;
     }
-    Var v(arg.name, ty, span);
+    Var v = ty.defined() ? Var(arg.name, ty, span) : Var(arg.name, DataType::Handle(), span);
     fd->params.push_back(v);
     Define(arg.name, Value::Obj(K::kPrim, v));
   }
   if (def.returns) {
     Value r = Eval(def.returns);
-    fd->ret_type = PrimType(ToDType(r, SpanOf(def.returns->pos)));
+    // `-> None` (common in hand-written kernels) means no return value, the default.
+    if (r.kind != K::kNone) fd->ret_type = PrimType(ToDType(r, SpanOf(def.returns->pos)));
   }
   ParseTIRBody(def.body);
   PopScope();
@@ -597,7 +600,8 @@ Buffer Parser::MakeBuffer(const std::string& name, CallArgs& a, size_t first, co
     }
   }
   if (const Value* eo = pos(4, "elem_offset")) {
-    if (eo->kind != K::kNone) n->elem_offset = ToPrim(*eo, SpanOr(*eo, a.span));
+    // An explicit elem_offset=0 is the default (an undefined offset means 0): one canonical form.
+    if (eo->kind != K::kNone && !(eo->kind == K::kInt && eo->i == 0)) n->elem_offset = ToPrim(*eo, SpanOr(*eo, a.span));
   }
   if (const Value* al = pos(6, "align")) n->data_alignment = static_cast<int32_t>(ToInt(*al, a.span) < 0 ? 0 : ToInt(*al, a.span));
   if (const Value* of = pos(7, "offset_factor")) n->offset_factor = static_cast<int32_t>(ToInt(*of, a.span));
@@ -771,8 +775,10 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
     l.kind = name == "parallel" ? ForKind::kParallel : name == "vectorized" ? ForKind::kVectorized
            : name == "unroll" ? ForKind::kUnrolled : name == "thread_binding" ? ForKind::kThreadBinding : ForKind::kSerial;
     std::vector<Value> pos = a.args;
-    if (name == "thread_binding" && pos.size() == 3 && pos[2].kind == K::kStr) {
-      l.thread = pos[2].s;
+    // T.thread_binding(extent, "threadIdx.x") or (start, stop, "threadIdx.x"): the tag may be the
+    // last positional argument.
+    if (name == "thread_binding" && pos.size() >= 2 && pos.back().kind == K::kStr) {
+      l.thread = pos.back().s;
       pos.pop_back();
     }
     if (pos.size() == 3) {  // range(start, stop, step)
@@ -787,8 +793,9 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
       PrimExpr stop = pos[1].is_number() ? PrimExpr() : ToPrim(pos[1], SpanOr(pos[1], span));
       PrimExpr start = pos[0].is_number() ? PrimExpr() : ToPrim(pos[0], SpanOr(pos[0], span));
       DataType t = stop.defined() ? stop.dtype() : start.defined() ? start.dtype() : DataType::Int(32);
-      if (!start.defined()) start = *tir::MakeConst(t, tir::Operand::IntLiteral(ToInt(pos[0], span)));
-      if (!stop.defined()) stop = *tir::MakeConst(t, tir::Operand::IntLiteral(ToInt(pos[1], span)));
+      if (!t.is_int() && !t.is_uint()) Fail(span, absl::StrCat("loop bounds must be integers, got ", t.ToString()));
+      if (!start.defined()) start = ToPrimAs(t, pos[0], span);
+      if (!stop.defined()) stop = ToPrimAs(t, pos[1], span);
       l.min = start;
       const auto* s0 = start.as<IntImmNode>();
       const auto* s1 = stop.as<IntImmNode>();
@@ -811,6 +818,8 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
       if (k == "annotations") l.annotations = ToAttrMap(v, span);
       else if (k == "step") l.step = ToPrim(v, SpanOr(v, span));
       else if (k == "thread" && name == "thread_binding") l.thread = ToStr(v, span);
+      else if (k == "unroll" && name != "thread_binding") AddUnrollAnnotation(v, &l.annotations, SpanOr(v, span));
+      else if (k == "dtype" && name != "thread_binding") RetypeLoop(ToDType(v, SpanOr(v, span)), &l, SpanOr(v, span));
       else Fail(SpanOr(v, span), absl::StrCat("unexpected keyword argument '", k, "'"));
     }
     if (name == "thread_binding") {
@@ -1130,6 +1139,37 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
     Fail(span, absl::StrCat("T.", name, " expects a floating-point argument, got ", call_args[0].dtype().ToString()));
   }
   return Value::Obj(K::kPrim, Call(dtype, Op(info->name), call_args, span));
+}
+
+PrimExpr Parser::ToPrimAs(DataType dtype, const Value& v, const Span& span) const {
+  if (v.kind == K::kInt || v.kind == K::kBool) {
+    absl::StatusOr<PrimExpr> c = tir::MakeConst(dtype, tir::Operand::IntLiteral(ToInt(v, span)), span);
+    if (!c.ok()) Fail(SpanOr(v, span), std::string(c.status().message()));
+    return *c;
+  }
+  return ToPrim(v, span);
+}
+
+void Parser::AddUnrollAnnotation(const Value& v, Map<String, ObjectRef>* annotations, const Span& span) const {
+  if (v.kind == K::kBool) {
+    annotations->Set(ToBool(v, span) ? "pragma_unroll" : "disable_unroll", IntImm(DataType::Bool(), 1));
+    return;
+  }
+  int64_t n = ToInt(v, span);
+  if (n < 1) Fail(span, "unroll must be True, False or a positive integer");
+  annotations->Set("pragma_unroll", IntImm(DataType::Int(32), n));
+}
+
+void Parser::RetypeLoop(DataType dtype, LoopSpec* loop, const Span& span) const {
+  if (dtype != DataType::Int(32) && dtype != DataType::UInt(32) && dtype != DataType::Int(64)) {
+    Fail(span, absl::StrCat("a loop variable is int32, uint32 or int64, not ", dtype.ToString()));
+  }
+  for (PrimExpr* e : {&loop->min, &loop->extent, &loop->step}) {
+    if (!e->defined() || e->dtype() == dtype) continue;
+    absl::StatusOr<PrimExpr> c = tir::CastTo(dtype, *e, span);
+    if (!c.ok()) Fail(span, std::string(c.status().message()));
+    *e = *c;
+  }
 }
 
 }  // namespace kiln::script::parser

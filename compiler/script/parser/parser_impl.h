@@ -117,6 +117,12 @@ class Parser {
   ir::ObjectRef ToAttrValue(const Value& v, const ir::Span& span) const;
   ir::Map<ir::String, ir::ObjectRef> ToAttrMap(const Value& v, const ir::Span& span) const;
   ir::Array<ir::PrimExpr> ToPrimArray(const Value& v, const ir::Span& span) const;
+  // An integer literal as a constant of `dtype`; an expression as it is.
+  ir::PrimExpr ToPrimAs(ir::DataType dtype, const Value& v, const ir::Span& span) const;
+  // T.serial(..., unroll=True|False|N): the loop annotation TVM's builder adds for it.
+  void AddUnrollAnnotation(const Value& v, ir::Map<ir::String, ir::ObjectRef>* annotations, const ir::Span& span) const;
+  // T.serial(..., dtype="int64"): converts the loop bounds to the loop variable's dtype.
+  void RetypeLoop(ir::DataType dtype, LoopSpec* loop, const ir::Span& span) const;
 
   // ---- variable table: a stack of frames of name -> value
   void PushScope() { scopes_.emplace_back(); }

@@ -207,6 +207,21 @@ ExprPtr Docsifier::PrintRelaxCall(const rx::CallNode* call) {
   const kiln::relax::OpSchema* schema = kiln::relax::OpRegistry::Global().FindByName(op->name);
   std::string script = schema ? schema->script_name
                               : (op->name.rfind("relax.", 0) == 0 ? op->name.substr(6) : op->name);
+  if (op->name == "relax.hint_on_device" && schema && call->args.size() == 1) {
+    // TVM's form: the device attributes gathered into R.device(...), the scope positional.
+    Kwargs dev;
+    ExprPtr scope;
+    for (const auto& [name, value] : kiln::relax::AttrsInPrintOrder(*schema, call->attrs)) {
+      if (name == "memory_scope") {
+        scope = PrintAttrValue(value, /*bare_numbers=*/true);
+      } else {
+        dev.emplace_back(name, PrintAttrValue(value, /*bare_numbers=*/true));
+      }
+    }
+    used_r_ = true;
+    return CallE(Dotted(Id("R"), "hint_on_device"),
+                 {PrintRelaxExpr(call->args[0]), CallE(R("device"), {}, std::move(dev)), scope});
+  }
   bool tir_like = IsCallTirLike(op->name);
   for (size_t i = 0; i < call->args.size(); ++i) {
     const Expr& a = call->args[i];
@@ -289,7 +304,8 @@ ExprPtr Docsifier::PrintRelaxExpr(const Expr& e) {
     case NodeKind::kTuple: {
       std::vector<ExprPtr> fields;
       for (const Expr& f : static_cast<const rx::TupleNode*>(e.get())->fields) fields.push_back(PrintRelaxExpr(f));
-      result = TupleE(std::move(fields));
+      // TVM spells the empty tuple R.tuple().
+      result = fields.empty() ? CallE(R("tuple"), {}) : TupleE(std::move(fields));
       break;
     }
     case NodeKind::kTupleGetItem: {

@@ -185,7 +185,9 @@ StmtPtr Docsifier::PrintPrimFunc(const PrimFunc& f, const std::string& name) {
       inlined[i] = true;
       continue;
     }
-    ExprPtr ann = p->dtype.is_handle() || p->dtype.is_void() ? T("handle") : DtypeAnn(p->dtype);
+    // A typed pointer keeps its element type and scope: `A_data: T.handle("float32", "shared")`.
+    ExprPtr ann = p->ty.as<PointerTypeNode>() ? VarCreation(p.get())
+                : p->dtype.is_handle() || p->dtype.is_void() ? T("handle") : DtypeAnn(p->dtype);
     ExprPtr id = Define(p.get(), p->name);
     args.push_back(ArgOf(id->name, ann));
   }
