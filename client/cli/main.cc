@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_split.h"
 #include "client/cli/command.h"
+#include "client/cli/run_commands.h"
 #include "client/cli/script_commands.h"
 #include "client/cli/version.h"
 
@@ -36,6 +37,38 @@ const Command kCommands[] = {
      "FILE is TVMScript (.py), serialized IR (binary) or its JSON view (.json). Writes to OUT\n"
      "(default stdout; --to bin needs -o).\n",
      "--to -o --name", "", &RunIr},
+    {"build", "compile a module's PrimFuncs into a kernel library",
+     "usage: kiln build FILE [--target llvm|c] [-o OUT] [--name NAME] [--emit-c | --emit-llvm]\n\n"
+     "Lowers every PrimFunc of FILE (TVMScript or serialized IR) and builds a kernel library (a shared\n"
+     "object that runtime::KernelLibrary loads; one kernel ABI entry per exported PrimFunc).\n"
+     "  --target T    llvm (default; LLVM options allowed: \"llvm -mcpu=skylake\") or c\n"
+     "  -o OUT        the library (default: FILE's stem + .so in the current directory); with\n"
+     "                --target c an OUT ending in .c, with llvm one ending in .ll, writes source\n"
+     "  --emit-c      write the generated C source instead (to OUT, default stdout)\n"
+     "  --emit-llvm   write the optimized LLVM assembly instead (to OUT, default stdout)\n"
+     "  --name NAME   with several top-level definitions, build the one named NAME\n"
+     "A summary line goes to stderr. Exits 1 on a compile error, 2 on a usage error.\n",
+     "--target -o --name", "--emit-c --emit-llvm", &RunBuild},
+    {"run", "run a PrimFunc on .npy inputs",
+     "usage: kiln run FILE [--entry NAME] [--target llvm|c|interp] --input A.npy ... [--output-dir D]\n"
+     "                [--view K:SHAPE:STRIDES[:OFFSET]] [--threads N] [--name NAME] [--quiet]\n\n"
+     "Runs PrimFunc NAME of FILE. The inputs are its parameters in order, one .npy file each: arrays for\n"
+     "buffers, 0-d arrays for scalars (--input values first, then any further files after FILE).\n"
+     "Buffers are updated in place; with --output-dir every buffer parameter K is written to\n"
+     "D/argK.npy afterwards. A returned scalar is printed on stdout.\n"
+     "  --entry NAME   the PrimFunc (global_symbol or name); default: the only exported one\n"
+     "  --target T     llvm (default: JIT-compiled in process), c (built with the C compiler) or\n"
+     "                 interp (the reference interpreter)\n"
+     "  --view K:SHAPE:STRIDES[:OFFSET]   pass input K as a strided view of its file's data: SHAPE\n"
+     "                 and STRIDES comma-separated, STRIDES and OFFSET in elements, e.g.\n"
+     "                 --view 0:16,16:32,1 reads a (16, 16) view with row stride 32 of a (16, 32) file;\n"
+     "                 OFFSET reaches the kernel as the DLTensor's byte_offset, which a buffer accepts\n"
+     "                 when it declares a matching elem_offset\n"
+     "  --threads N    threads for parallel loops (default: one per core)\n"
+     "  --quiet        no timing summary on stderr\n"
+     "Exits 1 with the message on a compile error or a rejected argument (count, shape, dtype,\n"
+     "strides) or a failed assert, 2 on a usage error.\n",
+     "--entry --target --input --output-dir --view --threads --name", "--quiet", &RunRun},
     {"version", "print the kiln and LLVM versions", "usage: kiln version\n", "", "", &RunVersion},
 };
 

@@ -1,0 +1,31 @@
+// Compile-and-execute commands: `kiln build` (a kernel library, C source or LLVM assembly from a
+// TVMScript module) and `kiln run` (one PrimFunc on .npy inputs, on the interpreter, the LLVM JIT
+// or the C backend). The logic lives in compiler/driver (kernel_build.h, run.h); this file only
+// reads arguments and files and reports.
+#ifndef KILN_CLIENT_CLI_RUN_COMMANDS_H_
+#define KILN_CLIENT_CLI_RUN_COMMANDS_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "client/cli/args.h"
+#include "runtime/tensor.h"
+
+namespace kiln::cli {
+
+int RunBuild(const Args& args);
+int RunRun(const Args& args);
+
+// A `--view K:SHAPE:STRIDES[:OFFSET]` option: input K is a view (shape, element strides, element
+// offset) of the data its .npy file holds. Exposed for tests.
+struct ViewSpec {
+  int index = 0;
+  std::vector<int64_t> shape, strides;
+  int64_t offset = 0;
+};
+absl::StatusOr<ViewSpec> ParseViewSpec(const std::string& text);
+
+}  // namespace kiln::cli
+
+#endif  // KILN_CLIENT_CLI_RUN_COMMANDS_H_

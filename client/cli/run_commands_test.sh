@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# Drives `kiln build` and `kiln run` end to end: usage and help, libraries and sources written,
+# results on every target checked with numpy (/usr/bin/python3), scalar inputs and return values,
+# --view for strided inputs, and the exit status and message of each kind of error.
+set -u
+KILN=$PWD/client/cli/kiln
+PY=/usr/bin/python3
+fail() { echo "FAIL: $*"; exit 1; }
+T=${TEST_TMPDIR:-$(mktemp -d)}
+cd "$T" || fail "no temp dir"
+
+cat > prog.py <<'EOF'
+@I.ir_module
+class Module:
+    @T.prim_func
+    def scale(A: T.Buffer((4, 8), "float32"), s: T.float32, B: T.Buffer((4, 8), "float32")):
+        for i in T.parallel(4):
+            for j in range(8):
+                B[i, j] = A[i, j] * s
+
+    @T.prim_func
+    def shift(A: T.Buffer((4, 8), "float32", strides=(16, 1)), B: T.Buffer((4, 8), "float32")):
+        for i, j in T.grid(4, 8):
+            B[i, j] = A[i, j] + T.float32(1.0)
+
+    @T.prim_func
+    def shift_at(a: T.handle, B: T.Buffer((4, 8), "float32")):
+        off = T.int32()
+        A = T.match_buffer(a, (4, 8), "float32", strides=(16, 1), elem_offset=off)
+        for i, j in T.grid(4, 8):
+            B[i, j] = A[i, j] + T.float32(1.0)
+
+    @T.prim_func
+    def total(x: T.handle) -> T.int64:
+        n = T.int32()
+        X = T.match_buffer(x, (n,), "int64")
+        assert n > 0, ("ValueError", ["X must not be empty"])
+        acc: T.int64 = T.int64(0)
+        for i in range(n):
+            acc = acc + X[i]
+        return acc
+EOF
+
+# Help for both commands.
+$KILN build --help | grep -q '^usage: kiln build' || fail "build --help"
+$KILN run --help | grep -q '^usage: kiln run' || fail "run --help"
+$KILN help | grep -qE '^  run +run a PrimFunc' || fail "help does not list run"
+$KILN help | grep -qE '^  build +compile' || fail "help does not list build"
+
+# build: libraries for both targets, C source, LLVM assembly, and usage errors.
+$KILN build prog.py --target c -o lib_c.so 2> build.err || fail "build c: $(cat build.err)"
+grep -q '4 kernels (scale, shift, shift_at, total)' build.err || fail "no build summary: $(cat build.err)"
+grep -q kiln_kernel_names lib_c.so || fail "lib_c.so lacks the kernel table"
+$KILN build prog.py -o lib_llvm.so 2>/dev/null || fail "build llvm"
+grep -q kiln_kernel_names lib_llvm.so || fail "lib_llvm.so lacks the kernel table"
+(cd "$T" && $KILN build prog.py --target c 2>/dev/null) && [ -f prog.so ] || fail "default output prog.so"
+$KILN build prog.py --target c --emit-c 2>/dev/null | grep -q 'int32_t scale(' || fail "--emit-c"
+$KILN build prog.py --target c -o src.c 2>/dev/null && grep -q 'int32_t total(' src.c || fail "-o x.c"
+$KILN build prog.py --emit-llvm 2>/dev/null | grep -q 'define .*@scale' || fail "--emit-llvm"
+$KILN build prog.py --target cuda >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown target must exit 2"
+$KILN build prog.py --emit-c >/dev/null 2>&1; [ $? -eq 2 ] || fail "--emit-c with llvm must exit 2"
+echo 'def broken(:' > bad.py
+$KILN build bad.py --target c >/dev/null 2>&1; [ $? -eq 1 ] || fail "a parse error must exit 1"
+
+# Inputs: big (4, 16); a its first 8 columns, compact; s a 0-d array. --view passes big's columns
+# 0..7 (offset 0) or 8..15 (offset 8, which reaches the kernel as byte_offset = elem_offset * 4).
+$PY - <<'EOF' || fail "making inputs"
+import numpy as np
+rng = np.random.default_rng(0)
+np.save("big.npy", rng.standard_normal((4, 16)).astype("float32"))
+np.save("a.npy", np.load("big.npy")[:, :8].copy())
+np.save("s.npy", np.array(2.5))
+np.save("b.npy", np.zeros((4, 8), "float32"))
+np.save("x.npy", np.arange(1, 11, dtype=np.int64))
+np.save("empty.npy", np.zeros(0, np.int64))
+np.save("xf.npy", np.arange(10, dtype=np.float64))
+np.save("wrong.npy", np.zeros((8, 4), "float32"))
+EOF
+
+for t in interp llvm c; do
+  $KILN run prog.py --entry scale --target $t --input a.npy s.npy b.npy --output-dir out_$t --quiet \
+    || fail "run scale on $t"
+  $KILN run prog.py --entry shift --target $t --input big.npy b.npy --view 0:4,8:16,1 \
+    --output-dir view_$t --quiet || fail "run shift on $t with --view"
+  $KILN run prog.py --entry shift_at --target $t --input big.npy b.npy --view 0:4,8:16,1:8 \
+    --output-dir offset_$t --quiet || fail "run shift_at on $t with an offset --view"
+  got=$($KILN run prog.py --entry total --target $t x.npy --quiet) || fail "run total on $t"
+  [ "$got" = "55" ] || fail "total on $t printed '$got', expected 55"
+done
+$PY - <<'EOF' || fail "outputs differ from numpy"
+import numpy as np, sys
+a, s = np.load("a.npy"), np.load("s.npy")
+want = a * np.float32(s)
+for t in ["interp", "llvm", "c"]:
+    for path, w in [("out_%s/arg2.npy" % t, want), ("view_%s/arg1.npy" % t, a + np.float32(1)),
+                    ("offset_%s/arg1.npy" % t, np.load("big.npy")[:, 8:] + np.float32(1))]:
+        b = np.load(path)
+        if b.dtype != np.float32 or b.shape != (4, 8) or not np.allclose(b, w, rtol=1e-6, atol=1e-6):
+            sys.exit("%s: %r" % (path, b))
+    a_out = np.load("out_" + t + "/arg0.npy")
+    if not np.array_equal(a_out, a):
+        sys.exit("arg0 on %s changed" % t)
+EOF
+[ -f out_llvm/arg1.npy ] && fail "a scalar param must not be written"
+
+# Errors exit 1 with the message.
+expect_error() {  # expect_error PATTERN ARGS...
+  local pattern=$1; shift
+  local err rc
+  err=$($KILN run prog.py --quiet "$@" 2>&1 >/dev/null); rc=$?
+  [ $rc -eq 1 ] || fail "kiln run $* exited $rc, expected 1"
+  echo "$err" | grep -q -- "$pattern" || fail "kiln run $*: no '$pattern' in: $err"
+}
+for t in interp llvm c; do
+  expect_error "B.shape" --entry scale --target $t --input a.npy s.npy wrong.npy
+  expect_error "X must not be empty" --entry total --target $t --input empty.npy
+done
+expect_error "takes 3 inputs (A, s, B), got 2" --entry scale --input a.npy s.npy
+expect_error "float32 scalar" --entry scale --target interp --input a.npy a.npy b.npy
+expect_error "dtype" --entry total --target interp --input xf.npy
+expect_error "no PrimFunc named \"nope\"" --entry nope --input a.npy
+expect_error "choose one with --entry" --input a.npy
+expect_error "malformed .npy" --entry total --input prog.py
+expect_error "reaches outside" --entry shift --input big.npy b.npy --view 0:4,8:16,1:9
+expect_error "A must be compact" --entry scale --input big.npy s.npy b.npy --view 0:4,8:16,1
+expect_error "A.strides" --entry shift --input a.npy b.npy
+expect_error "byte_offset" --entry shift --input big.npy b.npy --view 0:4,8:16,1:8
+$KILN run prog.py --entry scale --target gpu --input a.npy s.npy b.npy >/dev/null 2>&1
+[ $? -eq 2 ] || fail "an unknown target must exit 2"
+$KILN run prog.py --entry scale --input a.npy s.npy b.npy --view 5:1:1 >/dev/null 2>&1
+[ $? -eq 2 ] || fail "--view of a missing input must exit 2"
+echo PASS

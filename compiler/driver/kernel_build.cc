@@ -1,0 +1,68 @@
+#include "compiler/driver/kernel_build.h"
+
+#include "absl/strings/str_cat.h"
+#include "compiler/driver/tir_pipeline.h"
+#include "compiler/target/llvm/codegen_llvm.h"
+#include "compiler/target/source/c/codegen_c.h"
+
+namespace kiln::driver {
+
+using namespace ir;  // NOLINT
+
+absl::StatusOr<std::string> KernelTargetKind(const std::string& target) {
+  std::string kind = target.substr(0, target.find(' '));
+  if (kind == "llvm" || kind == "c") return kind;
+  return absl::InvalidArgumentError(
+      absl::StrCat("unsupported target \"", target, "\": kernel libraries are built for \"llvm\" or \"c\""));
+}
+
+absl::StatusOr<IRModule> LowerKernels(const IRModule& module, const std::string& target) {
+  absl::StatusOr<std::string> kind = KernelTargetKind(target);
+  if (!kind.ok()) return kind.status();
+  // Only PrimFuncs become kernels; Relax functions are the VM's business.
+  IRModule prims = IRModule::Make();
+  for (const auto& [gv, f] : module.Functions()) {
+    if (f.as<PrimFuncNode>() != nullptr) prims.Add(gv, f);
+  }
+  if (prims.Functions().empty()) return absl::InvalidArgumentError("the module has no PrimFunc to build");
+  PipelineOptions options;
+  options.target_kind = *kind;
+  return LowerTIR(prims, options);
+}
+
+std::vector<std::string> KernelNames(const IRModule& lowered) {
+  std::vector<std::string> names;
+  for (const auto& [gv, f] : lowered.Functions()) {
+    const auto* pf = f.as<PrimFuncNode>();
+    if (pf == nullptr) continue;
+    int64_t i = pf->attrs.Find(String("calling_conv"));
+    const auto* cc = i >= 0 ? pf->attrs.value_at(i).as<IntImmNode>() : nullptr;
+    if (cc != nullptr && cc->value == 1) names.push_back(pf->GetGlobalSymbol().empty() ? gv->name : pf->GetGlobalSymbol());
+  }
+  return names;
+}
+
+absl::Status BuildKernelLibrary(const IRModule& module, const std::string& target, const std::string& out_path,
+                                std::vector<std::string>* kernels) {
+  absl::StatusOr<IRModule> lowered = LowerKernels(module, target);
+  if (!lowered.ok()) return lowered.status();
+  absl::Status st;
+  if (*KernelTargetKind(target) == "c") {
+    absl::StatusOr<std::string> src = codegen::GenerateC(*lowered);
+    if (!src.ok()) return src.status();
+    st = codegen::CompileCToSharedLibrary(*src, out_path);
+  } else {
+    st = codegen::BuildSharedLibrary(*lowered, target, out_path);
+  }
+  if (st.ok() && kernels != nullptr) *kernels = KernelNames(*lowered);
+  return st;
+}
+
+absl::StatusOr<std::string> EmitKernelSource(const IRModule& module, const std::string& target) {
+  absl::StatusOr<IRModule> lowered = LowerKernels(module, target);
+  if (!lowered.ok()) return lowered.status();
+  if (*KernelTargetKind(target) == "c") return codegen::GenerateC(*lowered);
+  return codegen::EmitLLVMAssembly(*lowered, target);
+}
+
+}  // namespace kiln::driver

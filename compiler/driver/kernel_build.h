@@ -1,0 +1,37 @@
+// Building the PrimFuncs of a module into a kernel library for a CPU target: LowerTIR, then the C
+// backend (system C compiler) or the LLVM backend (object + lld). What `kiln build` does, and what
+// driver/run.h uses for its "c" target. Relax functions in the module are ignored here.
+//
+// Target strings: "c", or "llvm" with LLVM options ("llvm -mcpu=skylake -opt-level=2"; see
+// compiler/target/llvm/target.h).
+#ifndef KILN_COMPILER_DRIVER_KERNEL_BUILD_H_
+#define KILN_COMPILER_DRIVER_KERNEL_BUILD_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "compiler/ir/ir.h"
+
+namespace kiln::driver {
+
+// "llvm" or "c": the first word of `target`. INVALID_ARGUMENT for anything else.
+absl::StatusOr<std::string> KernelTargetKind(const std::string& target);
+
+// The module's PrimFuncs lowered for `target` (INVALID_ARGUMENT if it has none).
+absl::StatusOr<ir::IRModule> LowerKernels(const ir::IRModule& module, const std::string& target);
+
+// The exported kernels (packed entries) of a lowered module, in module order.
+std::vector<std::string> KernelNames(const ir::IRModule& lowered);
+
+// Lowers and compiles the module's PrimFuncs into the shared library `out_path` (loadable with
+// runtime::KernelLibrary::Load). On success `kernels` (optional) receives the exported names.
+absl::Status BuildKernelLibrary(const ir::IRModule& module, const std::string& target, const std::string& out_path,
+                                std::vector<std::string>* kernels = nullptr);
+
+// The generated code as text: C source for "c", optimized LLVM assembly for "llvm ...".
+absl::StatusOr<std::string> EmitKernelSource(const ir::IRModule& module, const std::string& target);
+
+}  // namespace kiln::driver
+
+#endif  // KILN_COMPILER_DRIVER_KERNEL_BUILD_H_

@@ -1,0 +1,286 @@
+#include "compiler/driver/run.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "compiler/driver/kernel_build.h"
+#include "compiler/target/llvm/jit.h"
+
+namespace kiln::driver {
+
+using namespace ir;  // NOLINT
+
+absl::StatusOr<RunTarget> ParseRunTarget(absl::string_view target) {
+  absl::string_view kind = target.substr(0, target.find(' '));
+  if (kind == "interp" && kind.size() == target.size()) return RunTarget::kInterp;
+  if (kind == "llvm") return RunTarget::kLLVM;
+  if (kind == "c" && kind.size() == target.size()) return RunTarget::kC;
+  return absl::InvalidArgumentError(absl::StrCat("unknown run target \"", target, "\" (interp, llvm or c)"));
+}
+
+const char* RunTargetName(RunTarget target) {
+  switch (target) {
+    case RunTarget::kInterp: return "interp";
+    case RunTarget::kLLVM: return "llvm";
+    case RunTarget::kC: return "c";
+  }
+  return "?";
+}
+
+absl::StatusOr<PrimFunc> FindEntry(const IRModule& module, const std::string& entry) {
+  PrimFunc func;
+  for (const auto& [gv, f] : module.Functions()) {
+    PrimFunc pf = TryDowncast<PrimFunc>(f);
+    if (pf.defined() && pf->GetGlobalSymbol() == entry) return pf;
+  }
+  BaseFunc f = module.Lookup(entry);
+  if (!f.defined()) {
+    std::vector<std::string> names;
+    for (const auto& [gv, fn] : module.Functions()) {
+      if (fn.as<PrimFuncNode>() != nullptr) names.push_back(fn->GetGlobalSymbol().empty() ? gv->name : fn->GetGlobalSymbol());
+    }
+    return absl::NotFoundError(absl::StrCat("no PrimFunc named \"", entry, "\" in the module (it has: ",
+                                            names.empty() ? "none" : absl::StrJoin(names, ", "), ")"));
+  }
+  func = TryDowncast<PrimFunc>(f);
+  if (!func.defined()) return absl::InvalidArgumentError(absl::StrCat(entry, " is not a PrimFunc"));
+  // Compiled targets export only functions with a global_symbol; the interpreter follows suit so
+  // that every target accepts the same entries.
+  if (func->GetGlobalSymbol().empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(entry, " is private (it has no global_symbol), so it is not an entry"));
+  }
+  return func;
+}
+
+std::vector<ParamInfo> DescribeParams(const PrimFunc& func) {
+  std::vector<ParamInfo> out;
+  for (const Var& v : func->params) {
+    ParamInfo p;
+    p.name = v->name;
+    p.dtype = v->dtype;
+    if (func->buffer_map.count(v)) {
+      Buffer b = func->buffer_map.Get(v);
+      p.is_buffer = true;
+      p.name = b->name;
+      p.dtype = b->dtype;
+      for (const PrimExpr& d : b->shape) {
+        if (const auto* imm = d.as<IntImmNode>()) {
+          p.shape.push_back(std::to_string(imm->value));
+        } else if (const auto* var = d.as<VarNode>()) {
+          p.shape.push_back(var->name);
+        } else {
+          p.shape.push_back("?");
+        }
+      }
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+std::string FormatReturn(const KilnAny& value) {
+  switch (value.type_index) {
+    case kKilnInt: return std::to_string(value.v_int64);
+    case kKilnBool: return value.v_int64 != 0 ? "True" : "False";
+    case kKilnFloat: {
+      char buf[64];
+      std::snprintf(buf, sizeof(buf), "%.17g", value.v_float64);
+      return buf;
+    }
+    case kKilnNone: return "None";
+    default: return absl::StrCat("<value of type index ", value.type_index, ">");
+  }
+}
+
+namespace {
+
+double HalfToDouble(uint16_t h) {
+  int exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
+  double v = exp == 0 ? std::ldexp(mant, -24) : exp == 31 ? (mant ? NAN : INFINITY) : std::ldexp(mant | 0x400, exp - 25);
+  return (h & 0x8000) ? -v : v;
+}
+
+// The one element of `t` as an integer (is_float false) or a double.
+struct Scalar {
+  bool is_float = false, is_bool = false;
+  int64_t i = 0;
+  double f = 0;
+};
+
+absl::StatusOr<Scalar> ReadScalar(const runtime::Tensor& t) {
+  if (t.numel() != 1) return absl::InvalidArgumentError(absl::StrCat("has ", t.numel(), " elements, not 1"));
+  if (t.device().device_type != kDLCPU || t.dtype().lanes != 1) {
+    return absl::InvalidArgumentError(absl::StrCat("is a ", runtime::DTypeString(t.dtype()), " tensor off the CPU"));
+  }
+  const void* p = t.data();
+  Scalar s;
+  DLDataType dt = t.dtype();
+  auto load = [&](auto v) {
+    std::memcpy(&v, p, sizeof(v));
+    return v;
+  };
+  if (dt.code == runtime::kDLBoolCode || (dt.code == kDLUInt && dt.bits == 1)) {
+    s.is_bool = true, s.i = load(uint8_t{}) != 0;
+  } else if (dt.code == kDLInt && dt.bits == 8) {
+    s.i = load(int8_t{});
+  } else if (dt.code == kDLInt && dt.bits == 16) {
+    s.i = load(int16_t{});
+  } else if (dt.code == kDLInt && dt.bits == 32) {
+    s.i = load(int32_t{});
+  } else if (dt.code == kDLInt && dt.bits == 64) {
+    s.i = load(int64_t{});
+  } else if (dt.code == kDLUInt && dt.bits == 8) {
+    s.i = load(uint8_t{});
+  } else if (dt.code == kDLUInt && dt.bits == 16) {
+    s.i = load(uint16_t{});
+  } else if (dt.code == kDLUInt && dt.bits == 32) {
+    s.i = load(uint32_t{});
+  } else if (dt.code == kDLUInt && dt.bits == 64) {
+    s.i = static_cast<int64_t>(load(uint64_t{}));  // the kernel ABI carries 64 bits; the param's cast restores it
+  } else if (dt.code == kDLFloat && dt.bits == 16) {
+    s.is_float = true, s.f = HalfToDouble(load(uint16_t{}));
+  } else if (dt.code == kDLFloat && dt.bits == 32) {
+    s.is_float = true, s.f = load(float{});
+  } else if (dt.code == kDLFloat && dt.bits == 64) {
+    s.is_float = true, s.f = load(double{});
+  } else {
+    return absl::InvalidArgumentError(absl::StrCat("has unsupported dtype ", runtime::DTypeString(dt)));
+  }
+  return s;
+}
+
+std::string Dims(const std::vector<int64_t>& v) { return absl::StrCat("(", absl::StrJoin(v, ", "), v.size() == 1 ? ",)" : ")"); }
+
+// "A: float32 (16, 16) strides (32, 1); n: int64 () = 5" for error messages, since a kernel's own
+// message is a constant that states the expectation, not what it was given.
+std::string DescribeArgs(const std::vector<ParamInfo>& params, const std::vector<runtime::Tensor>& args) {
+  std::vector<std::string> parts;
+  for (size_t i = 0; i < args.size() && i < params.size(); ++i) {
+    const runtime::Tensor& t = args[i];
+    std::string s = absl::StrCat(params[i].name, ": ", runtime::DTypeString(t.dtype()), " ", Dims(t.shape()));
+    if (!t.IsCompact()) absl::StrAppend(&s, " strides ", Dims(t.strides()));
+    if (t.byte_offset() != 0) absl::StrAppend(&s, " byte_offset ", t.byte_offset());
+    parts.push_back(s);
+  }
+  return absl::StrJoin(parts, "; ");
+}
+
+std::string TempDir(const std::string& preferred) {
+  if (!preferred.empty()) return preferred;
+  const char* t = std::getenv("TMPDIR");
+  return t != nullptr && *t != '\0' ? t : "/tmp";
+}
+
+// Builds the C kernel library in a fresh private directory and loads it; the file and directory
+// are removed once loaded (the mapping stays valid), so nothing is left behind.
+absl::StatusOr<std::unique_ptr<runtime::KernelModule>> BuildAndLoadC(const IRModule& module, const std::string& dir) {
+  std::string tmpl = TempDir(dir) + "/kiln-run-XXXXXX";
+  std::vector<char> buf(tmpl.begin(), tmpl.end());
+  buf.push_back('\0');
+  if (mkdtemp(buf.data()) == nullptr) {
+    return absl::InternalError(absl::StrCat("cannot create a directory like ", tmpl, ": ", std::strerror(errno)));
+  }
+  std::string work(buf.data());
+  std::string so = work + "/kernels.so";
+  absl::Status st = BuildKernelLibrary(module, "c", so);
+  absl::StatusOr<std::unique_ptr<runtime::KernelLibrary>> lib =
+      st.ok() ? runtime::KernelLibrary::Load(so) : absl::StatusOr<std::unique_ptr<runtime::KernelLibrary>>(st);
+  unlink(so.c_str());
+  rmdir(work.c_str());
+  if (!lib.ok()) return lib.status();
+  return std::unique_ptr<runtime::KernelModule>(std::move(*lib));
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Runner>> Runner::Create(const IRModule& module, const RunOptions& options) {
+  std::unique_ptr<Runner> r(new Runner(module, options));
+  switch (options.target) {
+    case RunTarget::kInterp:
+      break;
+    case RunTarget::kLLVM: {
+      absl::StatusOr<IRModule> lowered = LowerKernels(module, options.llvm_target);
+      if (!lowered.ok()) return lowered.status();
+      absl::StatusOr<std::unique_ptr<codegen::JitModule>> jit = codegen::JitModule::Create(*lowered, options.llvm_target);
+      if (!jit.ok()) return jit.status();
+      r->kernels_ = std::move(*jit);
+      break;
+    }
+    case RunTarget::kC: {
+      absl::StatusOr<std::unique_ptr<runtime::KernelModule>> lib = BuildAndLoadC(module, options.work_dir);
+      if (!lib.ok()) return lib.status();
+      r->kernels_ = std::move(*lib);
+      break;
+    }
+  }
+  return r;
+}
+
+absl::StatusOr<KilnAny> Runner::Call(const std::string& entry, const std::vector<runtime::Tensor>& args) const {
+  absl::StatusOr<PrimFunc> func = FindEntry(module_, entry);
+  if (!func.ok()) return func.status();
+  std::vector<ParamInfo> params = DescribeParams(*func);
+  if (args.size() != params.size()) {
+    std::vector<std::string> names;
+    for (const ParamInfo& p : params) names.push_back(p.name);
+    return absl::InvalidArgumentError(absl::StrCat(entry, " takes ", params.size(), " argument",
+                                                   params.size() == 1 ? "" : "s", " (", absl::StrJoin(names, ", "),
+                                                   "), got ", args.size()));
+  }
+  std::vector<KilnAny> packed(args.size());
+  for (size_t i = 0; i < args.size(); ++i) {
+    const ParamInfo& p = params[i];
+    KilnAny& a = packed[i];
+    a = KilnAny{};
+    if (!args[i].defined()) return absl::InvalidArgumentError(absl::StrCat("argument #", i, " (", p.name, ") is missing"));
+    if (p.is_buffer) {
+      a.type_index = kKilnDLTensorPtr;
+      a.v_ptr = args[i].dl();
+      continue;
+    }
+    if (p.dtype.is_handle()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("argument #", i, " (", p.name, ") is an opaque handle, which cannot be passed as a tensor"));
+    }
+    absl::StatusOr<Scalar> s = ReadScalar(args[i]);
+    if (!s.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("argument #", i, " (", p.name, ", a ", p.dtype.ToString(), " scalar) ", s.status().message()));
+    }
+    if (p.dtype.is_floating()) {
+      a.type_index = kKilnFloat;
+      a.v_float64 = s->is_float ? s->f : static_cast<double>(s->i);
+    } else if (s->is_float) {
+      return absl::InvalidArgumentError(absl::StrCat("argument #", i, " (", p.name, ") is a ", p.dtype.ToString(),
+                                                     " scalar but was given ", runtime::DTypeString(args[i].dtype())));
+    } else {
+      a.type_index = p.dtype.is_bool() ? kKilnBool : kKilnInt;
+      a.v_int64 = p.dtype.is_bool() ? (s->i != 0) : s->i;
+    }
+  }
+  KilnAny result{};
+  result.type_index = kKilnNone;
+  absl::Status st;
+  if (options_.target == RunTarget::kInterp) {
+    st = tir::Interpret(module_, entry, packed.data(), static_cast<int32_t>(packed.size()), &result, options_.interp);
+  } else {
+    st = kernels_->Call((*func)->GetGlobalSymbol(), packed.data(), static_cast<int32_t>(packed.size()), &result,
+                        options_.env);
+  }
+  if (!st.ok()) {
+    if (absl::IsInvalidArgument(st)) {
+      return absl::InvalidArgumentError(absl::StrCat(st.message(), "\n  arguments given: ", DescribeArgs(params, args)));
+    }
+    return st;
+  }
+  return result;
+}
+
+}  // namespace kiln::driver
