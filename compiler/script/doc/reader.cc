@@ -195,6 +195,26 @@ class Parser {
     bool ok_;
   };
 
+  // A left-associative chain (`a + b + c`, `x.y[0](1)`) is read in a loop, and a flat list of
+  // operands (`a and b and c`, `a < b < c`) becomes a nested IR chain in the parser; either way
+  // each link is one more level of a tree that the parser, verifiers, printer and destructors walk
+  // recursively, so each counts as a level of nesting for the rest of the expression.
+  class ChainDepth {
+   public:
+    explicit ChainDepth(Parser* p) : p_(p) {}
+    ~ChainDepth() { p_->depth_ -= links_; }
+    bool Link(const Pos& at) {
+      ++links_;
+      if (++p_->depth_ <= p_->max_depth_) return true;
+      p_->Fail(at, "too deeply nested");
+      return false;
+    }
+
+   private:
+    Parser* p_;
+    int links_ = 0;
+  };
+
   void TakeComments(int before_line, std::vector<Comment>* out) {
     while (next_comment_ < ts_.comments.size() &&
            ts_.comments[next_comment_].pos.line < before_line) {
@@ -809,7 +829,9 @@ class Parser {
     ExprPtr e = NewExpr(ExprKind::kBoolOp, first->pos);
     e->name = op;
     e->values.push_back(first);
+    ChainDepth chain(this);
     while (IsKw(op)) {
+      if (!chain.Link(Peek().pos)) return nullptr;
       Next();
       ExprPtr v = (this->*sub)();
       if (!v) return nullptr;
@@ -864,9 +886,12 @@ class Parser {
     ExprPtr left = ParseBitOr();
     if (!left) return nullptr;
     ExprPtr e;
+    ChainDepth chain(this);
     for (;;) {
+      const Pos at = Peek().pos;
       std::string op = AcceptCompareOp();
       if (op.empty()) break;
+      if (!chain.Link(at)) return nullptr;
       if (!e) {
         e = NewExpr(ExprKind::kCompare, left->pos);
         e->left = left;
@@ -896,7 +921,9 @@ class Parser {
   ExprPtr ParseBinary(int level) {
     if (level > 5) return ParseFactor();
     ExprPtr e = ParseBinary(level + 1);
+    ChainDepth chain(this);
     while (e && IsBinaryOpAtLevel(Peek(), level)) {
+      if (!chain.Link(Peek().pos)) return nullptr;
       ExprPtr b = NewExpr(ExprKind::kBinOp, e->pos);
       b->name = std::string(Next().text);
       b->left = std::move(e);
@@ -938,7 +965,9 @@ class Parser {
 
   ExprPtr ParsePrimary() {
     ExprPtr e = ParseAtom();
+    ChainDepth chain(this);
     while (e) {
+      if ((IsOp(".") || IsOp("(") || IsOp("[")) && !chain.Link(Peek().pos)) return nullptr;
       if (IsOp(".")) {
         Next();
         ExprPtr a = NewExpr(ExprKind::kAttribute, e->pos);

@@ -1,6 +1,7 @@
 // TVMScript parser, Relax half: `@R.function` functions, bindings, dataflow blocks, if/else, and
 // the `R.*` namespace (types, constants, call_tir and friends, and every operator of the Relax op
 // registry, whose schema converts keyword arguments to attributes and infers the result type).
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -388,7 +389,11 @@ void Parser::RelaxAssign(const doc::ExprPtr& target, const doc::ExprPtr& ann_exp
     Define(name, Value::Obj(K::kPrim, it->second));
     return;
   }
-  if (v.kind != K::kRelax && !(v.kind == K::kTuple && ann_expr)) {
+  // A Python tuple holding Relax values (`gv = (lv, lv1)`) is a Relax tuple binding; one of plain
+  // numbers stays a Python value unless annotated.
+  bool relax_tuple = v.kind == K::kTuple &&
+                     std::any_of(v.items.begin(), v.items.end(), [](const Value& x) { return x.kind == K::kRelax; });
+  if (v.kind != K::kRelax && !(v.kind == K::kTuple && (ann_expr || relax_tuple))) {
     Define(name, v);  // a Python-level value (a module alias `cls = Module`, a number, a shape...)
     return;
   }
@@ -632,6 +637,18 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
     s.CopyOnWrite()->ty = ShapeType(dims);
     return Value::Obj(K::kRelax, s);
   }
+  if (name == "TupleGetItem") {  // R.TupleGetItem(t, i), the spelled-out form of t[i]
+    if (a.args.size() != 2) Fail(span, "R.TupleGetItem takes a tuple and an index");
+    Expr t = ToRelax(a.args[0], SpanOr(a.args[0], span));
+    const auto* tt = t->ty.as<TupleTypeNode>();
+    int64_t i = ToInt(a.args[1], SpanOr(a.args[1], span));
+    if (tt && (i < 0 || i >= static_cast<int64_t>(tt->fields.size()))) {
+      Fail(SpanOr(a.args[1], span), absl::StrCat("tuple index ", i, " is out of range for ", tt->fields.size(), " fields"));
+    }
+    rx::TupleGetItem item(t, static_cast<int>(i), span);
+    item.CopyOnWrite()->ty = kiln::relax::ExprType(item);
+    return Value::Obj(K::kRelax, item);
+  }
   if (name == "str") {
     if (a.args.size() != 1) Fail(span, "R.str takes one string");
     return Value::Obj(K::kRelax, rx::StringImm(ToStr(a.args[0], span), span));
@@ -748,16 +765,30 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
       args.push_back(t);
       continue;
     }
+    // A Python tuple where the operator takes a shape: R.zeros((m, n), "float32").
+    if (v.is_seq() && i < schema->args.size() && schema->args[i] == "shape") {
+      Array<PrimExpr> dims;
+      for (const Value& d : v.items) dims.push_back(SymbolicDim(d, SpanOr(d, span), DataType::Int(64)));
+      rx::ShapeExpr shape(dims, SpanOr(v, span));
+      shape.CopyOnWrite()->ty = ShapeType(dims);
+      args.push_back(shape);
+      continue;
+    }
+    // R.call_tir(f, x, ...) with one tensor: TVM wraps it into a one-element tuple.
+    if (tir_like && i == 1 && v.kind == K::kRelax) {
+      Expr x = ToRelax(v, SpanOr(v, span));
+      if (x->ty.defined() && !x->ty.as<TupleTypeNode>()) {
+        rx::Tuple t(Array<Expr>{x}, SpanOr(v, span));
+        t.CopyOnWrite()->ty = kiln::relax::ExprType(t);
+        args.push_back(t);
+        continue;
+      }
+    }
     if (v.kind == K::kStr && i < schema->args.size() && schema->args[i] == "dtype") {
       args.push_back(rx::DataTypeImm(ToDType(v, SpanOr(v, span)), SpanOr(v, span)));
       continue;
     }
     args.push_back(ToRelax(v, SpanOr(v, span)));
-  }
-  for (size_t i = n_pos; i < a.args.size(); ++i) {
-    size_t ai = i - n_pos;
-    if (ai >= schema->attrs.size()) Fail(span, absl::StrCat("R.", name, " takes at most ", n_pos + schema->attrs.size(), " positional arguments"));
-    attrs.emplace_back(schema->attrs[ai].name, ToAttrValue(a.args[i], span));
   }
   auto add_ty = [&](const Value& v, bool tuple_list) {
     if (tuple_list && v.kind == K::kList) {
@@ -770,6 +801,18 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
       ty_args.push_back(ToRelaxType(v, SpanOr(v, span)));
     }
   };
+  // R.call_tir(f, args, out_ty) and R.call_dps_packed(f, args, out_ty): the output type may be
+  // the third positional argument, as in TVM's Python signature.
+  size_t first_attr = n_pos;
+  if (tir_like && !schema->variadic && a.args.size() > n_pos) {
+    add_ty(a.args[n_pos], true);
+    ++first_attr;
+  }
+  for (size_t i = first_attr; i < a.args.size(); ++i) {
+    size_t ai = i - first_attr;
+    if (ai >= schema->attrs.size()) Fail(span, absl::StrCat("R.", name, " takes at most ", first_attr + schema->attrs.size(), " positional arguments"));
+    attrs.emplace_back(schema->attrs[ai].name, ToAttrValue(a.args[i], span));
+  }
   for (const auto& [k, v] : a.kwargs) {
     bool is_arg = false;
     for (size_t i = 0; i < schema->args.size(); ++i) {
