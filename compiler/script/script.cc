@@ -36,6 +36,7 @@ absl::StatusOr<ObjectRef> ParseScript(absl::string_view source, const std::strin
   absl::StatusOr<doc::Module> m = doc::Read(source, filename, d, ro);
   if (!m.ok()) return fail();
   parser::Parser p(std::string(source), filename, d);
+  p.set_max_scope_depth(options.max_scope_depth);
   ObjectRef result = p.ParseModule(*m, options.name);
   if (!result.defined() || d->has_errors()) return fail();
   if (options.verify) {

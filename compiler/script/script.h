@@ -27,8 +27,13 @@ struct ParseOptions {
   std::string name;
   // Run the TIR verifier and Relax well-formedness checks on the result.
   bool verify = true;
-  // Nesting deeper than this is an error (never a stack overflow).
+  // Nesting deeper than this is an error (never a stack overflow). Each link of a chain that
+  // nests the tree (`a + b + c`, `x.y[0]`, `a and b and c`) counts as a level.
   int max_depth = 200;
+  // TIR scopes nested in one function: loops, blocks and every statement that scopes the rest of
+  // its block (`x: T.let[...] = v`, `T.decl_buffer`, `T.sblock_alloc_buffer`, ...). More is an
+  // error; the IR is as deep as this, and what walks it recursively must not run out of stack.
+  int max_scope_depth = 1000;
 };
 
 // Returns the selected definition: an IRModule, a PrimFunc or a Relax Function. On failure returns

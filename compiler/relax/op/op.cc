@@ -514,9 +514,13 @@ absl::StatusOr<Type> InferCallType(const ir::relax::Call& call, const IRModule& 
       Type ft = FunctionType(rf);
       return ApplyFuncType(ft.as<FuncTypeNode>(), call, gv->name);
     }
-    if (f.as<PrimFuncNode>()) {
-      return absl::InvalidArgumentError("R.call: '" + gv->name +
-                                        "' is a PrimFunc; call it through R.call_tir");
+    // A PrimFunc called directly (what memory planning leaves after call_tir is lowered) returns
+    // its scalar result, or the empty tuple when it returns nothing.
+    if (const auto* pf = f.as<PrimFuncNode>()) {
+      if (pf->ret_type.defined() && pf->ret_type.as<PrimTypeNode>() && !pf->ret_type.as<PrimTypeNode>()->dtype.is_void()) {
+        return Type(PrimType(pf->ret_type.as<PrimTypeNode>()->dtype));
+      }
+      return Type(TupleType(Array<Type>{}));
     }
     return TyArgsResult(call);
   }

@@ -326,6 +326,7 @@ void Parser::ParseRelaxStmt(const doc::Stmt& s, Expr* result) {
         const doc::ExprPtr& fn = d->kind == doc::ExprKind::kCall ? d->func : d;
         Value v = Eval(fn);
         is_relax |= v.kind == K::kName && v.s == "R.function";
+        deco.span = deco.func_span = SpanOf(d->pos);  // where errors about its arguments point
         if (d->kind == doc::ExprKind::kCall) for (const auto& kw : d->keywords) deco.kwargs.emplace_back(kw.arg, Eval(kw.value));
       }
       if (!is_relax) Fail(span, "a function inside an R.function must be decorated with @R.function");
@@ -341,6 +342,18 @@ void Parser::ParseRelaxStmt(const doc::Stmt& s, Expr* result) {
   }
 }
 
+void Parser::DefineRelaxName(const std::string& name, const Value& v) {
+  if (v.kind == K::kPrim && v.fresh_var) {
+    // `n = T.int64()`: a symbolic variable, the same one a signature "n" introduced.
+    auto& table = symbolic_.back();
+    auto it = table.find(name);
+    if (it == table.end()) it = table.emplace(name, Downcast<Var>(v.obj)).first;
+    Define(name, Value::Obj(K::kPrim, it->second));
+    return;
+  }
+  Define(name, v);
+}
+
 void Parser::RelaxAssign(const doc::ExprPtr& target, const doc::ExprPtr& ann_expr, const doc::ExprPtr& value_expr,
                          const doc::Stmt& s) {
   Span span = SpanOf(s.pos);
@@ -352,7 +365,7 @@ void Parser::RelaxAssign(const doc::ExprPtr& target, const doc::ExprPtr& ann_exp
       if (items.size() != target->elts.size()) Fail(span, "wrong number of values to unpack");
       for (size_t i = 0; i < items.size(); ++i) {
         if (target->elts[i]->kind != doc::ExprKind::kName) Fail(target->elts[i]->pos, "expected a name");
-        Define(target->elts[i]->name, items[i]);
+        DefineRelaxName(target->elts[i]->name, items[i]);
       }
       return;
     }
@@ -382,11 +395,7 @@ void Parser::RelaxAssign(const doc::ExprPtr& target, const doc::ExprPtr& ann_exp
   }
   name_hint_.clear();
   if (v.kind == K::kPrim && v.fresh_var) {
-    // `n = T.int64()`: a symbolic variable, the same one a signature "n" introduced.
-    auto& table = symbolic_.back();
-    auto it = table.find(name);
-    if (it == table.end()) it = table.emplace(name, Downcast<Var>(v.obj)).first;
-    Define(name, Value::Obj(K::kPrim, it->second));
+    DefineRelaxName(name, v);
     return;
   }
   // A Python tuple holding Relax values (`gv = (lv, lv1)`) is a Relax tuple binding; one of plain

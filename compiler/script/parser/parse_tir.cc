@@ -109,6 +109,15 @@ PrimFunc Parser::ParsePrimFunc(const doc::Stmt& def, const std::string& name, co
 
 void Parser::ParseTIRBody(const std::vector<doc::StmtPtr>& body) {
   for (const doc::StmtPtr& s : body) {
+    // Each open builder frame is one level of the IR (a let binding or buffer declaration nests the
+    // rest of its block, so even flat text can nest deeply), and the verifiers, the printer and the
+    // passes walk that nesting recursively. One error, then the rest of this block is skipped.
+    if (tir_.depth() > static_cast<size_t>(max_scope_depth_)) {
+      Report(ParseError{SpanOf(s->pos), absl::StrCat("too deeply nested: more than ", max_scope_depth_,
+                                                     " nested scopes in one function (each let binding or "
+                                                     "buffer declaration scopes the rest of its block)")});
+      return;
+    }
     try {
       ParseTIRStmt(*s);
     } catch (const ParseError& e) {
@@ -644,10 +653,11 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
       default: return tir::Operand(prim(i));
     }
   };
-  auto ok_or_fail = [&](absl::StatusOr<PrimExpr> r) -> Value {
+  auto ok_or_fail_prim = [&](absl::StatusOr<PrimExpr> r) -> PrimExpr {
     if (!r.ok()) Fail(span, std::string(r.status().message()));
-    return Value::Obj(K::kPrim, *r);
+    return *r;
   };
+  auto ok_or_fail = [&](absl::StatusOr<PrimExpr> r) -> Value { return Value::Obj(K::kPrim, ok_or_fail_prim(std::move(r))); };
   auto fresh_name = [&]() { return name_hint_.empty() ? std::string("v") : name_hint_; };
 
   if (name == "block_attr") {
@@ -690,9 +700,22 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
     return v;
   }
   if (name == "target") {  // a target is kept as its string (the printer spells it T.target(...)) or dict
-    need(1, 1);
-    if (a.args[0].kind == K::kDict) return a.args[0];
-    return Value::Str(ToStr(a.args[0], SpanOr(a.args[0], span)));
+    need(1, 2);
+    const Value* host = Arg(a, 1, "host");
+    for (const auto& [k, v] : a.kwargs) {
+      if (k != "host") Fail(SpanOr(v, span), absl::StrCat("T.target has no argument '", k, "'"));
+    }
+    if (a.args[0].kind == K::kDict && !host) return a.args[0];
+    if (!host) return Value::Str(ToStr(a.args[0], SpanOr(a.args[0], span)));
+    // T.target("cuda", host="llvm"): the dict form TVM prints for a target with a host.
+    Value d = a.args[0].kind == K::kDict ? a.args[0] : Value::Of(K::kDict);
+    if (a.args[0].kind != K::kDict) {
+      d.keys.push_back(Value::Str("kind"));
+      d.items.push_back(a.args[0]);
+    }
+    d.keys.push_back(Value::Str("host"));
+    d.items.push_back(*host);
+    return d;
   }
   if (name == "call_intrin") {  // T.call_intrin(dtype, "op.name", args...): an operator by its IR name
     if (a.args.size() < 2) Fail(span, "T.call_intrin(dtype, op_name, *args) needs a dtype and an operator name");
@@ -974,6 +997,12 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
     tir_.Emit(Evaluate(prim(0), span));
     return Value::None();
   }
+  if (name == "break_loop" || name == "continue_loop") {  // function spellings of break / continue
+    need(0, 0);
+    if (loop_depth_ == 0) Fail(span, absl::StrCat("T.", name, "() outside loop"));
+    tir_.Emit(name == "break_loop" ? Stmt(Break::Make(span)) : Stmt(Continue::Make(span)));
+    return Value::None();
+  }
   if (name == "launch_thread") {
     need(2, 2);
     PrimExpr extent = prim(1);
@@ -1041,13 +1070,53 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
     }
     return Value::Obj(K::kPrim, Select(cond, t, f, span));
   }
-  if (name == "Ramp") {
+  if (name == "comm_reducer") {  // T.comm_reducer(lambda x, y: x + y, [identity, ...])
+    need(2, 2);
+    if (a.args[0].kind != K::kLambda) Fail(SpanOr(a.args[0], span), "T.comm_reducer takes a lambda, e.g. lambda x, y: x + y");
+    Array<PrimExpr> ids = ToPrimArray(a.args[1], SpanOr(a.args[1], span));
+    const doc::Expr& lam = *a.args[0].lambda;
+    if (ids.empty() || lam.lambda_args.size() != 2 * ids.size()) {
+      Fail(SpanOr(a.args[0], span), absl::StrCat("the lambda of T.comm_reducer takes ", 2 * ids.size(),
+                                                  " parameters for ", ids.size(), " identity value(s)"));
+    }
+    auto node = make_object<CommReducerNode>();
+    node->span = span;
+    node->identity_element = ids;
+    // The parameters (lhs, then rhs) are visible in the lambda's body only.
+    PushScope();
+    struct ScopeGuard {
+      Parser* p;
+      ~ScopeGuard() { p->PopScope(); }
+    } guard{this};
+    for (size_t i = 0; i < lam.lambda_args.size(); ++i) {
+      Var v(lam.lambda_args[i], ids[i % ids.size()].dtype(), span);
+      (i < ids.size() ? node->lhs : node->rhs).push_back(v);
+      Define(lam.lambda_args[i], Value::Obj(K::kPrim, v));
+    }
+    Value body = Eval(lam.value);
+    if (body.is_seq()) {
+      for (const Value& x : body.items) node->result.push_back(ToPrim(x, SpanOr(x, span)));
+    } else {
+      node->result.push_back(ToPrim(body, SpanOr(body, span)));
+    }
+    if (node->result.size() != ids.size()) Fail(span, "the lambda of T.comm_reducer returns one value per identity value");
+    return Value::Obj(K::kReducer, CommReducer(ObjectPtr<Object>(std::move(node))));
+  }
+  if (name == "cast") {  // T.cast(value, dtype): the function spelling of T.Cast(dtype, value)
+    need(2, 2);
+    return ok_or_fail(tir::CastTo(ToDType(a.args[1], SpanOr(a.args[1], span)), prim(0), span));
+  }
+  if (name == "max_value" || name == "min_value" || name == "infinity") {
+    need(1, 1);
+    return ok_or_fail(tir::LimitValue(name, ToDType(a.args[0], SpanOr(a.args[0], span)), span));
+  }
+  if (name == "Ramp" || name == "ramp") {
     need(3, 3);
     PrimExpr base, stride;
     if (!tir::MatchTypes(operand(0), operand(1), &base, &stride).ok()) Fail(span, "T.Ramp: base and stride need one integer dtype");
     return Value::Obj(K::kPrim, Ramp(base, stride, static_cast<int>(ToInt(a.args[2], span)), span));
   }
-  if (name == "Broadcast") {
+  if (name == "Broadcast" || name == "broadcast") {
     need(2, 2);
     return Value::Obj(K::kPrim, Broadcast(prim(0), static_cast<int>(ToInt(a.args[1], span)), span));
   }
@@ -1055,11 +1124,40 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
     need(2, 2);
     return Value::Obj(K::kPrim, Shuffle(ToPrimArray(a.args[0], span), ToPrimArray(a.args[1], span), span));
   }
+  // The function spellings, then the node constructors (T.Add(a, b), T.FloorDiv(a, b), ...) that
+  // hand-written tests use.
   static const std::pair<const char*, tir::BinaryOpKind> kBinary[] = {
       {"min", tir::BinaryOpKind::kMin}, {"max", tir::BinaryOpKind::kMax},
       {"truncdiv", tir::BinaryOpKind::kDiv}, {"truncmod", tir::BinaryOpKind::kMod},
       {"floordiv", tir::BinaryOpKind::kFloorDiv}, {"floormod", tir::BinaryOpKind::kFloorMod},
+      {"Add", tir::BinaryOpKind::kAdd}, {"Sub", tir::BinaryOpKind::kSub}, {"Mul", tir::BinaryOpKind::kMul},
+      {"Div", tir::BinaryOpKind::kDiv}, {"Mod", tir::BinaryOpKind::kMod},
+      {"FloorDiv", tir::BinaryOpKind::kFloorDiv}, {"FloorMod", tir::BinaryOpKind::kFloorMod},
+      {"Min", tir::BinaryOpKind::kMin}, {"Max", tir::BinaryOpKind::kMax},
+      {"EQ", tir::BinaryOpKind::kEQ}, {"NE", tir::BinaryOpKind::kNE}, {"LT", tir::BinaryOpKind::kLT},
+      {"LE", tir::BinaryOpKind::kLE}, {"GT", tir::BinaryOpKind::kGT}, {"GE", tir::BinaryOpKind::kGE},
+      {"And", tir::BinaryOpKind::kAnd}, {"Or", tir::BinaryOpKind::kOr},
   };
+  if (name == "Not") {
+    need(1, 1);
+    return ok_or_fail(tir::LogicalNot(operand(0), span));
+  }
+  if (name == "abs") {  // |x|: the identity on unsigned types, max(x, -x) style via Select otherwise
+    need(1, 1);
+    PrimExpr x = prim(0);
+    if (x.dtype().is_uint() || x.dtype().is_bool()) return Value::Obj(K::kPrim, x);
+    if (x.dtype().is_float()) return Value::Obj(K::kPrim, Call(x.dtype(), Op("tirx.fabs"), {x}, span));
+    PrimExpr zero = *tir::MakeConst(x.dtype(), tir::Operand::IntLiteral(0), span);
+    PrimExpr neg = ok_or_fail_prim(tir::Negate(tir::Operand(x), span));
+    return Value::Obj(K::kPrim, Select(*tir::BinaryOp(tir::BinaryOpKind::kGE, x, zero, span), x, neg, span));
+  }
+  if (name == "ceildiv") {  // (a + b - 1) // b on integers, as TVM's helper builds it
+    need(2, 2);
+    PrimExpr a0 = prim(0), b0 = ToPrimAs(a0.dtype(), a.args[1], span);
+    PrimExpr one = *tir::MakeConst(a0.dtype(), tir::Operand::IntLiteral(1), span);
+    PrimExpr sum = ok_or_fail_prim(tir::BinaryOp(tir::BinaryOpKind::kSub, ok_or_fail_prim(tir::BinaryOp(tir::BinaryOpKind::kAdd, a0, b0, span)), one, span));
+    return ok_or_fail(tir::BinaryOp(tir::BinaryOpKind::kFloorDiv, sum, b0, span));
+  }
   for (const auto& [fn, kind] : kBinary) {
     if (name != fn) continue;
     need(2, 2);

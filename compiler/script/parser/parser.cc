@@ -40,6 +40,8 @@ const char* KindName(Value::Kind k) {
     case K::kIterVar: return "IterVar";
     case K::kModule: return "module";
     case K::kPoison: return "invalid value";
+    case K::kLambda: return "lambda";
+    case K::kReducer: return "CommReducer";
   }
   return "value";
 }
@@ -192,6 +194,7 @@ ObjectRef Parser::ToAttrValue(const Value& v, const Span& span) const {
     case K::kType:
     case K::kBuffer:
     case K::kIterVar:
+    case K::kReducer:
       return v.obj;
     default:
       Fail(v.span.defined() ? v.span : span, absl::StrCat("a ", KindName(v.kind), " cannot be an attribute value"));
@@ -281,6 +284,10 @@ Value Parser::Eval(const doc::ExprPtr& ep) {
       }
       break;
     }
+    case doc::ExprKind::kLambda:
+      v.kind = K::kLambda;
+      v.lambda = &e;
+      break;
     default:
       Fail(e.pos, "this Python expression is not supported in TVMScript");
   }
@@ -839,6 +846,7 @@ IRModule Parser::ParseIRModule(const doc::Stmt& cls) {
         const doc::ExprPtr& fn = deco->kind == doc::ExprKind::kCall ? deco->func : deco;
         Value v = Eval(fn);
         if (v.kind == K::kName) kind = v.s;
+        args.span = args.func_span = SpanOf(deco->pos);  // where errors about its arguments point
         if (deco->kind == doc::ExprKind::kCall) {
           for (const auto& x : deco->args) args.args.push_back(Eval(x));
           for (const auto& kw : deco->keywords) args.kwargs.emplace_back(kw.arg, Eval(kw.value));

@@ -43,6 +43,8 @@ struct Value {
   enum class Kind {
     kNone, kBool, kInt, kFloat, kStr, kPrim, kRelax, kType, kBuffer, kRegion, kTuple, kList,
     kDict, kName, kSlice, kLoops, kIterVar, kModule, kPoison,
+    kLambda,   // a Python lambda, evaluated by the function it is passed to (T.comm_reducer)
+    kReducer,  // obj: a CommReducer
   };
   Kind kind = Kind::kNone;
   bool b = false;
@@ -54,6 +56,7 @@ struct Value {
   std::vector<Value> keys;   // kDict
   std::vector<LoopSpec> loops;  // kLoops: one per loop variable
   bool fresh_var = false;    // kPrim/kRelax: a variable made by T.int32() / T.handle() / T.var(...)
+  const doc::Expr* lambda = nullptr;  // kLambda: the lambda node, owned by the doc tree being parsed
   ir::Span span;
 
   static Value None() { return Value(); }
@@ -88,6 +91,9 @@ class Parser {
   // Parses the doc module; returns the selected top-level definition (IRModule, PrimFunc or Relax
   // Function) or a null ref when errors were reported.
   ir::ObjectRef ParseModule(const doc::Module& m, const std::string& select_name);
+
+  // The most TIR scopes one function may nest (ParseOptions::max_scope_depth).
+  void set_max_scope_depth(int n) { max_scope_depth_ = n; }
 
   // ---- shared helpers (parser.cc)
   ir::Span SpanOf(const doc::Pos& p) const;
@@ -154,6 +160,8 @@ class Parser {
   ir::Type ParseRelaxSignature(const doc::Stmt& def);  // FuncType from annotations only (pre-pass)
   void ParseRelaxBody(const std::vector<doc::StmtPtr>& body, ir::Expr* result, const doc::Stmt** ret_stmt);
   void ParseRelaxStmt(const doc::Stmt& s, ir::Expr* result);
+  // Binds a Python-level name in a Relax function; `n = T.int64()` reuses the signature's n.
+  void DefineRelaxName(const std::string& name, const Value& v);
   void RelaxAssign(const doc::ExprPtr& target, const doc::ExprPtr& ann, const doc::ExprPtr& value, const doc::Stmt& s);
   void RelaxIf(const doc::Stmt& s);
   ir::Type ToRelaxType(const Value& v, const ir::Span& span);
@@ -181,6 +189,7 @@ class Parser {
   std::string name_hint_;      // the assignment target a call's result will be bound to
   std::vector<std::string> name_hints_;  // the targets of a tuple assignment
   int loop_depth_ = 0;         // enclosing TIR loops (for break / continue)
+  int max_scope_depth_ = 1000;
   std::unordered_map<const ir::Object*, ir::IterVar> thread_ivs_;  // launch_thread var -> IterVar
   std::unordered_map<const ir::Object*, ir::Range> loop_ranges_;   // loop var -> its range (axis.remap)
   int error_count_ = 0;

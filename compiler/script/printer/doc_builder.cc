@@ -28,6 +28,13 @@ ExprPtr Id(std::string name) {
   return e;
 }
 
+ExprPtr LambdaE(std::vector<std::string> args, ExprPtr body) {
+  ExprPtr e = NewExpr(ExprKind::kLambda);
+  e->lambda_args = std::move(args);
+  e->value = std::move(body);
+  return e;
+}
+
 ExprPtr Attr(ExprPtr value, std::string attr) {
   ExprPtr e = NewExpr(ExprKind::kAttribute);
   e->value = std::move(value);

@@ -36,6 +36,7 @@ ExprPtr DictE(std::vector<ExprPtr> keys, std::vector<ExprPtr> values);
 // value[i, j]; no indices gives value[()].
 ExprPtr Index(ExprPtr value, std::vector<ExprPtr> indices);
 ExprPtr SliceE(ExprPtr lower, ExprPtr upper);
+ExprPtr LambdaE(std::vector<std::string> args, ExprPtr body);
 
 // ---- statements ----
 StmtPtr ExprStmt(ExprPtr e);

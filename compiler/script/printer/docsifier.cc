@@ -138,9 +138,29 @@ ExprPtr Docsifier::PrintAttrMap(const ir::Map<ir::String, ir::ObjectRef>& attrs,
       values.push_back(CallE(T("target"), {StrLit(target->value)}));
       continue;
     }
+    if (key == "target" && attrs.value_at(i).as<ir::MapNode>()) {  // T.target({"kind": ..., "host": ...})
+      values.push_back(CallE(T("target"), {PrintAttrValue(attrs.value_at(i), bare_numbers)}));
+      continue;
+    }
     values.push_back(PrintAttrValue(attrs.value_at(i), bare_numbers));
   }
   return DictE(std::move(keys), std::move(values));
+}
+
+// T.comm_reducer(lambda x, y: x + y, [identity]): lhs then rhs are the lambda's parameters, named
+// in a scope of their own.
+ExprPtr Docsifier::PrintCommReducer(const ir::CommReducerNode* r) {
+  PushScope();
+  std::vector<std::string> args;
+  for (const auto* vars : {&r->lhs, &r->rhs}) {
+    for (const ir::Var& v : *vars) args.push_back(Define(v.get(), v->name)->name);
+  }
+  std::vector<ExprPtr> results, ids;
+  for (const ir::PrimExpr& e : r->result) results.push_back(PrintExpr(e));
+  for (const ir::PrimExpr& e : r->identity_element) ids.push_back(PrintExpr(e));
+  PopScope();
+  ExprPtr body = results.size() == 1 ? results[0] : TupleE(std::move(results));
+  return CallE(T("comm_reducer"), {LambdaE(std::move(args), std::move(body)), ListE(std::move(ids))});
 }
 
 ExprPtr Docsifier::PrintAttrValue(const ir::ObjectRef& value, bool bare_numbers) {
@@ -173,6 +193,7 @@ ExprPtr Docsifier::PrintAttrValue(const ir::ObjectRef& value, bool bare_numbers)
   if (const auto* rs = value.as<relax::StringImmNode>()) return StrLit(rs->value);
   if (const auto* b = value.as<BufferNode>()) return BufferRef(GetRef<Buffer>(b));
   if (const auto* iv = value.as<IterVarNode>()) return PrintExpr(iv->var);
+  if (const auto* r = value.as<CommReducerNode>()) return PrintCommReducer(r);
   if (const auto* gi = value.as<GlobalInfoNode>()) {
     Kwargs kwargs;
     for (size_t i = 0; i < gi->attrs.size(); ++i) {

@@ -58,6 +58,7 @@ class Docsifier {
   // Attribute dictionaries (func_attr, sblock_attr, module_attrs, annotations) and their values.
   ExprPtr PrintAttrMap(const ir::Map<ir::String, ir::ObjectRef>& attrs,
                        const std::vector<std::string>& skip = {}, bool bare_numbers = false);
+  ExprPtr PrintCommReducer(const ir::CommReducerNode* r);
   ExprPtr PrintAttrValue(const ir::ObjectRef& value, bool bare_numbers);
   doc::Module PrintModule(const ir::IRModule& mod);
   std::string FuncName(const ir::BaseFuncNode* f) const;
@@ -69,6 +70,7 @@ class Docsifier {
   void PrintFor(const ir::ForNode* loop, std::vector<StmtPtr>* out);
   void PrintBlockRealize(const ir::SBlockRealizeNode* realize, std::vector<StmtPtr>* out);
   void PrintAttrStmt(const ir::AttrStmtNode* op, std::vector<StmtPtr>* out);
+  bool PrintScopedFrame(const ir::Stmt& s, std::vector<StmtPtr>* out);
   void PrintAllocBuffer(const ir::AllocBufferNode* op, std::vector<StmtPtr>* out);
   ExprPtr PrintExpr(const ir::PrimExpr& e);
   ExprPtr PrintIntImm(const ir::IntImmNode* imm);

@@ -287,6 +287,47 @@ void Docsifier::PrintAllocBuffer(const AllocBufferNode* op, std::vector<StmtPtr>
   if (op->body.defined()) PrintStmt(op->body, out);
 }
 
+// A frame statement (attr, launch_thread, decl_buffer) whose body is not the rest of the enclosing
+// block -- it is followed by more statements -- cannot use the implicit "rest of the block" form:
+// it is printed as `with ...:` around exactly its body. Returns false for other statements.
+bool Docsifier::PrintScopedFrame(const Stmt& s, std::vector<StmtPtr>* out) {
+  std::vector<StmtPtr> body;
+  if (const auto* op = s.as<AttrStmtNode>()) {
+    if (!op->node.defined() || !op->body.defined()) return false;
+    const auto* iv = op->node.as<IterVarNode>();
+    ExprPtr value = PrintExpr(op->value);
+    PushScope();
+    ExprPtr context, as_var;
+    if (iv && (op->attr_key == "thread_extent" || op->attr_key == "virtual_thread")) {
+      if (ExprPtr existing = Lookup(iv->var.get())) {
+        context = CallE(T("launch_thread"), {existing, value});
+      } else {
+        std::string tag = iv->thread_tag.empty() ? op->attr_key : iv->thread_tag;
+        context = CallE(T("launch_thread"), {StrLit(tag), value});
+        as_var = Define(iv->var.get(), iv->var->name);
+      }
+    } else {
+      context = CallE(T("attr"), {PrintAttrValue(op->node, false), StrLit(op->attr_key), value});
+    }
+    PrintStmt(op->body, &body);
+    PopScope();
+    out->push_back(WithS(context, as_var, std::move(body)));
+    return true;
+  }
+  if (const auto* op = s.as<DeclBufferNode>()) {
+    if (!op->body.defined()) return false;
+    bool data_known = op->buffer->data.defined() && Lookup(op->buffer->data.get());
+    ExprPtr context = BufferCall(T("decl_buffer"), {}, op->buffer, false, data_known, "");
+    PushScope();
+    ExprPtr as_var = DefineBuffer(scopes_.size() - 1, op->buffer);
+    PrintStmt(op->body, &body);
+    PopScope();
+    out->push_back(WithS(context, as_var, std::move(body)));
+    return true;
+  }
+  return false;
+}
+
 void Docsifier::PrintAttrStmt(const AttrStmtNode* op, std::vector<StmtPtr>* out) {
   const auto* iv = op->node.as<IterVarNode>();
   if (iv && (op->attr_key == "thread_extent" || op->attr_key == "virtual_thread")) {
@@ -461,9 +502,14 @@ void Docsifier::PrintBlockRealize(const SBlockRealizeNode* realize, std::vector<
 
 void Docsifier::PrintStmt(const Stmt& s, std::vector<StmtPtr>* out) {
   switch (s->kind()) {
-    case NodeKind::kSeqStmt:
-      for (const Stmt& x : static_cast<const SeqStmtNode*>(s.get())->seq) PrintStmt(x, out);
+    case NodeKind::kSeqStmt: {
+      const Array<Stmt>& seq = static_cast<const SeqStmtNode*>(s.get())->seq;
+      for (size_t i = 0; i < seq.size(); ++i) {
+        if (i + 1 < seq.size() && PrintScopedFrame(seq[i], out)) continue;
+        PrintStmt(seq[i], out);
+      }
       return;
+    }
     case NodeKind::kLetStmt: {
       const auto* op = static_cast<const LetStmtNode*>(s.get());
       ExprPtr value = PrintExpr(op->value);

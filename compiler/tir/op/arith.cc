@@ -280,6 +280,32 @@ absl::StatusOr<PrimExpr> BinaryOp(BinaryOpKind kind, const Operand& a, const Ope
   return absl::InternalError("unhandled binary operator");
 }
 
+absl::StatusOr<PrimExpr> LimitValue(const std::string& which, DataType dtype, Span span) {
+  if (dtype.lanes() != 1) return absl::InvalidArgumentError("T." + which + " takes a scalar dtype");
+  const bool max = which != "min_value";
+  if (dtype.is_float() || dtype.is_bfloat()) {
+    double v = which == "infinity" ? std::numeric_limits<double>::infinity()
+             : dtype.bits() == 16 ? 65504.0
+             : dtype.bits() == 32 ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max();
+    if (dtype.is_bfloat() && which != "infinity") v = 3.38953139e38;
+    return PrimExpr(ir::FloatImm(dtype, max ? v : -v, span));
+  }
+  if (dtype.is_int() || dtype.is_uint()) {
+    if (dtype.bits() > 64) return absl::InvalidArgumentError("T." + which + ": unsupported dtype " + dtype.ToString());
+    int64_t v;
+    if (dtype.is_uint()) {
+      // uint64's maximum does not fit an int64 IntImm: TVM stores it wrapped, as -1.
+      v = !max ? 0 : dtype.bits() == 64 ? -1 : static_cast<int64_t>((uint64_t{1} << dtype.bits()) - 1);
+    } else {
+      int64_t hi = dtype.bits() == 64 ? std::numeric_limits<int64_t>::max() : (int64_t{1} << (dtype.bits() - 1)) - 1;
+      v = max ? hi : -hi - 1;
+    }
+    return PrimExpr(ir::IntImm(dtype, v, span));
+  }
+  if (dtype.is_bool()) return PrimExpr(ir::IntImm(dtype, max ? 1 : 0, span));
+  return absl::InvalidArgumentError("T." + which + ": unsupported dtype " + dtype.ToString());
+}
+
 absl::StatusOr<PrimExpr> Negate(const Operand& x, Span span) {
   PrimExpr e = x.Materialize();
   if (x.kind() == Operand::Kind::kBool) {

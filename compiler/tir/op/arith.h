@@ -76,6 +76,10 @@ absl::StatusOr<ir::PrimExpr> CastTo(ir::DataType dtype, const ir::PrimExpr& valu
 
 // -x (0 - x for expressions; negated immediates fold).
 absl::StatusOr<ir::PrimExpr> Negate(const Operand& x, ir::Span span = {});
+
+// T.max_value / T.min_value / T.infinity of `dtype` ("max_value", "min_value" or "infinity"):
+// the largest and smallest finite values, and +inf for floats (the integer maximum for integers).
+absl::StatusOr<ir::PrimExpr> LimitValue(const std::string& which, ir::DataType dtype, ir::Span span = {});
 // not x: x must be bool (a literal becomes a bool constant).
 absl::StatusOr<ir::PrimExpr> LogicalNot(const Operand& x, ir::Span span = {});
 

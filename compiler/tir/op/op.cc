@@ -75,6 +75,18 @@ void AddControl(std::vector<IntrinsicInfo>* ops) {
     Add(ops, name, 5, 5, Rule::kSecondArg, E::kOpaque);
   }
   Add(ops, "tvm_warp_activemask", 0, 0, Rule::kUInt32, E::kOpaque);
+  Add(ops, "tvm_warp_shuffle_xor", 5, 5, Rule::kSecondArg, E::kOpaque);
+  Add(ops, "tvm_thread_invariant", 1, 1, Rule::kSameAsFirstArg, E::kPure);
+  // Tensor-core fragments (wmma): every operation is an opaque handle-typed call.
+  for (const char* name : {"tvm_load_matrix_sync", "tvm_store_matrix_sync", "tvm_mma_sync", "tvm_bmma_sync"}) {
+    Add(ops, name, 8, 8, Rule::kHandle, E::kOpaque);
+  }
+  Add(ops, "tvm_fill_fragment", 6, 6, Rule::kHandle, E::kOpaque);
+  // An unspecified value (e.g. the initial value of a buffer that is written before it is read).
+  Add(ops, "undef", 0, 0, Rule::kInt32, E::kReadState);
+  // Workspace allocation in lowered host code: (device_type, device_id, nbytes, dtype_code, dtype_bits).
+  Add(ops, "TVMBackendAllocWorkspace", 5, 5, Rule::kHandle, E::kOpaque);
+  Add(ops, "TVMBackendFreeWorkspace", 3, 3, Rule::kInt32, E::kOpaque);
   Add(ops, "start_profile_intrinsic", 1, 1, Rule::kHandle, E::kOpaque);
   Add(ops, "end_profile_intrinsic", 1, 1, Rule::kHandle, E::kOpaque);
 }
