@@ -500,6 +500,11 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
   if (name == "Tensor") {
     const Value* shape = arg_or_kw(0, "shape");
     const Value* dtype = arg_or_kw(1, "dtype");
+    // R.Tensor("float32", ndim=2): a lone string is the dtype (TVM accepts the shape-less form).
+    if (shape && shape->kind == K::kStr && !kw("shape") && (!dtype || a.args.size() == 1)) {
+      dtype = shape;
+      shape = nullptr;
+    }
     const Value* ndim = kw("ndim");
     const Value* vdevice = kw("vdevice");
     DataType dt = dtype && dtype->kind != K::kNone ? ToDType(*dtype, SpanOr(*dtype, span)) : DataType::Void();
@@ -748,6 +753,22 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
   Array<Expr> args;
   std::vector<std::pair<std::string, ObjectRef>> attrs;
   Array<Type> ty_args;
+  // Keyword arguments naming the operator's arguments, in any order, join the positional ones.
+  if (!schema->variadic) {
+    for (size_t i = a.args.size(); i < schema->args.size(); ++i) {
+      auto it = std::find_if(a.kwargs.begin(), a.kwargs.end(), [&](const auto& kv) { return kv.first == schema->args[i]; });
+      if (it == a.kwargs.end()) {
+        for (const auto& [k, v] : a.kwargs) {
+          if (std::find(schema->args.begin() + i, schema->args.end(), k) != schema->args.end()) {
+            Fail(SpanOr(v, span), absl::StrCat("R.", name, ": argument '", k, "' is given but '", schema->args[i], "' is missing"));
+          }
+        }
+        break;
+      }
+      a.args.push_back(it->second);
+      a.kwargs.erase(it);
+    }
+  }
   size_t n_pos = schema->variadic ? a.args.size() : std::min(a.args.size(), schema->args.size());
   for (size_t i = 0; i < n_pos; ++i) {
     const Value& v = a.args[i];
@@ -800,7 +821,9 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
     args.push_back(ToRelax(v, SpanOr(v, span)));
   }
   auto add_ty = [&](const Value& v, bool tuple_list) {
-    if (tuple_list && v.kind == K::kList) {
+    if (!tuple_list && v.kind == K::kTuple) {  // ty_args=(R.Tuple(...),): one type per element
+      for (const Value& x : v.items) ty_args.push_back(ToRelaxType(x, SpanOr(x, span)));
+    } else if (tuple_list && v.kind == K::kList) {
       Array<Type> fields;
       for (const Value& x : v.items) fields.push_back(ToRelaxType(x, SpanOr(x, span)));
       ty_args.push_back(TupleType(fields));
@@ -827,7 +850,7 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
     for (size_t i = 0; i < schema->args.size(); ++i) {
       if (schema->args[i] != k) continue;
       is_arg = true;
-      while (args.size() < i) Fail(SpanOr(v, span), absl::StrCat("R.", name, ": argument '", k, "' given by keyword after missing positional ones"));
+      if (!schema->variadic) Fail(SpanOr(v, span), absl::StrCat("R.", name, ": argument '", k, "' is given twice"));
       args.push_back(ToRelax(v, SpanOr(v, span)));
     }
     if (is_arg) continue;

@@ -997,6 +997,25 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
     tir_.Emit(Evaluate(prim(0), span));
     return Value::None();
   }
+  if (name == "bind") {  // T.bind(value, var=x): binds x (declared by x = T.int32()) for the rest of the block
+    need(1, 1);
+    const Value* var_v = Kwarg(a, "var");
+    PrimExpr value = prim(0);
+    Var var;
+    if (var_v) {
+      PrimExpr p = ToPrim(*var_v, SpanOr(*var_v, span));
+      if (!p.as<VarNode>()) Fail(SpanOr(*var_v, span), "T.bind(value, var=x) binds a variable");
+      var = Downcast<Var>(p);
+    } else {
+      var = Var(fresh_name(), value.dtype(), span);
+    }
+    if (var->dtype != value.dtype()) {
+      Fail(span, absl::StrCat("mismatched types: T.bind of a ", value.dtype().ToString(), " value to ", var->name,
+                              " of type ", var->dtype.ToString()));
+    }
+    tir_.BeginImplicit([var, value, span](Stmt body) { return LetStmt(var, value, body, span); });
+    return var_v ? Value::None() : Value::Obj(K::kPrim, var);
+  }
   if (name == "break_loop" || name == "continue_loop") {  // function spellings of break / continue
     need(0, 0);
     if (loop_depth_ == 0) Fail(span, absl::StrCat("T.", name, "() outside loop"));

@@ -339,6 +339,15 @@ Value Parser::EvalAttribute(const doc::Expr& e) {
     case K::kIterVar:
       if (e.name == "var") return Value::Obj(K::kPrim, base.obj.as<IterVarNode>()->var);
       break;
+    case K::kRelax: {
+      // x.ty (struct_info before TVM v0.26): the value's type, e.g. out_ty=query.ty.
+      if (e.name == "ty" || e.name == "struct_info") {
+        const Type& t = Downcast<Expr>(base.obj)->ty;
+        if (!t.defined()) Fail(span, "this Relax expression has no known type");
+        return Value::Obj(K::kType, t);
+      }
+      break;
+    }
     case K::kPoison: throw ParseError{span, "", true};
     default: break;
   }

@@ -653,7 +653,10 @@ class Verifier : public StmtExprVisitor {
     if (op->kind == ForKind::kThreadBinding) {
       if (!op->thread_binding.defined() || op->thread_binding->thread_tag.empty()) {
         Error(op, absl::StrCat("thread-binding loop over ", op->loop_var->name, " has no thread tag"));
-      } else {
+      } else if (!IsValidThreadTag(op->thread_binding->thread_tag)) {
+        // Nested thread-binding loops may rebind a tag (schedules bind threadIdx.x again for a
+        // cooperative fetch inside a threadIdx.x loop), so only the tag itself is checked here;
+        // launch_thread scopes, which define the thread variable, may not nest with one tag.
         pushed = PushThreadTag(op->thread_binding->thread_tag, op->span);
       }
     }

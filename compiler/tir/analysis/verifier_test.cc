@@ -361,8 +361,14 @@ TEST(VerifierTest, ThreadBindingRules) {
   };
   Stmt nop = Evaluate(I32(0));
   ExpectError(Func({}, loop("threadIdx.w", nop, S(2, 5))), "invalid thread tag \"threadIdx.w\"", S(2, 5));
-  ExpectError(Func({}, loop("threadIdx.x", loop("threadIdx.x", nop, S(3, 9)))),
-              "thread tag threadIdx.x is already bound", S(3, 9));
+  // Nested loops may bind one tag again (a cooperative fetch inside a threadIdx.x loop) ...
+  ExpectOk(Func({}, loop("threadIdx.x", loop("threadIdx.x", nop))));
+  // ... but launch_thread scopes of one tag may not nest.
+  auto launch = [](Stmt body, Span span = {}) {
+    IterVar iv(Range(), Var("tx", DataType::Int(32)), IterVarType::kThreadIndex, "threadIdx.x", span);
+    return AttrStmt(iv, "thread_extent", I32(4), body, span);
+  };
+  ExpectError(Func({}, launch(launch(nop, S(3, 9)))), "thread tag threadIdx.x is already bound", S(3, 9));
   ExpectError(Func({}, loop("", nop, S(4, 5))), "has no thread tag", S(4, 5));
   // Siblings with one tag are fine; so are vthreads.
   ExpectOk(Func({}, SeqStmt({loop("threadIdx.x", nop), loop("threadIdx.x", nop), loop("vthread.x", nop)})));

@@ -31,3 +31,9 @@ class Module:
         out = R.builtin.alloc_tensor(R.shape([16]), R.dtype("float32"), R.prim_value(0))
         _: R.Tuple = cls.add_one(x, out)
         return out
+
+    @R.function
+    def keywords(x: R.Tensor((8, 8), "float32")):
+        y = R.strided_slice(x, axes=[0], end=[4], begin=[0])
+        z: R.Tensor("float32", ndim=2) = R.add(y, y)
+        return z
