@@ -561,14 +561,17 @@ void Parser::TIRWith(const doc::Stmt& s) {
   }
   if (name == "T.attr") {
     Value d = Eval(item.context_expr->args.empty() ? nullptr : item.context_expr->args[0]);
-    if (d.kind != K::kDict || d.keys.size() != 1) Fail(cspan, "with T.attr({key: value}) takes one key");
-    std::string key = ToStr(d.keys[0], cspan);
-    PrimExpr value = ToPrim(d.items[0], SpanOr(d.items[0], cspan));
+    if (d.kind != K::kDict || d.keys.empty()) Fail(cspan, "with T.attr({key: value, ...}) takes a dict of annotations");
     tir_.BeginScope();
     PushScope();
     ParseTIRBody(s.body);
     PopScope();
-    tir_.Emit(AttrStmt(ObjectRef(), key, value, tir_.EndScope(), span));
+    // Several keys nest, the first outermost.
+    Stmt body = tir_.EndScope();
+    for (size_t i = d.keys.size(); i-- > 0;) {
+      body = AttrStmt(ObjectRef(), ToStr(d.keys[i], cspan), ToPrim(d.items[i], SpanOr(d.items[i], cspan)), body, span);
+    }
+    tir_.Emit(body);
     return;
   }
   Fail(cspan, "unsupported with context in TIR: expected T.sblock, T.init or T.attr");

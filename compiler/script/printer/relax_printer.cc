@@ -295,8 +295,11 @@ ExprPtr Docsifier::PrintRelaxExpr(const Expr& e) {
       break;
     }
     case NodeKind::kGlobalVar:
-    case NodeKind::kExternFunc:
       result = PrintCallee(e);
+      break;
+    case NodeKind::kExternFunc:
+      // Outside a callee position a bare string would read back as a Python string.
+      result = CallE(R("ExternFunc"), {StrLit(static_cast<const rx::ExternFuncNode*>(e.get())->global_symbol)});
       break;
     case NodeKind::kConstant:
       result = PrintConstant(static_cast<const rx::ConstantNode*>(e.get()));
