@@ -37,6 +37,27 @@ InferFn AllocTensorInfer(const std::string& op, size_t shape_i, size_t dtype_i) 
   };
 }
 
+// R.memory.view(data, shape, dtype, relative_byte_offset): the data's shape and dtype unless the
+// call gives new ones (an omitted argument is R.null_value()).
+absl::StatusOr<Type> InferView(const ir::relax::Call& call) {
+  absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), "memory.view", "data");
+  if (!x.ok()) return x.status();
+  TensorInfo out = *x;
+  if (const auto* d = call->args[2].as<ir::relax::DataTypeImmNode>()) out.dtype = d->value;
+  std::vector<PrimExpr> shape;
+  int ndim = -1;
+  if (GetShapeValues(call->args[1], &shape, &ndim)) {
+    out.shape = shape;
+    out.ndim = static_cast<int>(shape.size());
+    out.shape_known = true;
+  } else if (ExprType(call->args[1]).as<ShapeTypeNode>()) {
+    out.shape.clear();
+    out.shape_known = false;
+    out.ndim = ndim;
+  }
+  return MakeTensorType(out);
+}
+
 absl::StatusOr<Type> InferShapeOf(const ir::relax::Call& call) {
   absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), "shape_of", "input");
   if (!x.ok()) return x.status();
@@ -140,6 +161,20 @@ void RegisterBuiltinOps(std::vector<OpSchema>* ops) {
   // storage_scope (default "global"), so the printed calls carry them.
   mat.min_args = 4;
   mat.arg_defaults = {ir::relax::PrimValue(IntImm(DataType::Int(64), 0))};
+  {
+    // TVM passes every argument, R.null_value() for the ones not given.
+    OpSchema& view = AddOp(ops, "memory.view", {"data", "shape", "dtype", "relative_byte_offset"}, {}, InferView);
+    view.min_args = 1;
+    ir::relax::Call null(ir::Op("relax.null_value"), {});
+    null.CopyOnWrite()->ty = AnyType::Make();
+    view.arg_defaults = {null, null, null};
+  }
+  // A copy of the data with elem_offset 0 when it has an offset: the same type.
+  AddOp(ops, "memory.ensure_zero_offset", {"data"}, {}, [](const ir::relax::Call& call) -> absl::StatusOr<Type> {
+    absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), "memory.ensure_zero_offset", "data");
+    if (!x.ok()) return x.status();
+    return MakeTensorType(*x);
+  });
   AddOp(ops, "memory.kill_storage", {"storage"}, {}, Returns(VoidType())).is_pure = false;
   AddOp(ops, "memory.kill_tensor", {"tensor"}, {}, Returns(VoidType())).is_pure = false;
   OpSchema& vas = AddOp(ops, "vm.alloc_storage", {"size", "runtime_device_index", "dtype", "storage_scope"}, {},

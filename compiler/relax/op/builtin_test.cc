@@ -26,6 +26,18 @@ TEST(Builtin, Memory) {
   EXPECT_FALSE(OpRegistry::Global().FindByScriptName("memory.alloc_storage")->is_pure);
 }
 
+TEST(Builtin, MemoryView) {
+  ir::Var x = V("x", Tensor({4, 8}));
+  ir::relax::Call null(ir::Op("relax.null_value"), {});
+  null.CopyOnWrite()->ty = ir::AnyType::Make();
+  EXPECT_EQ(Str(Infer("memory.view", {x})), "R.Tensor((4, 8), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("memory.view", {x, Shape({32})})), "R.Tensor((32,), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("memory.view", {x, null, ir::relax::DataTypeImm(ir::DataType::Int(32))})),
+            "R.Tensor((4, 8), dtype=\"int32\")");
+  EXPECT_FALSE(Infer("memory.view", {Shape({4})}).ok());
+  EXPECT_EQ(Str(Infer("memory.ensure_zero_offset", {x})), "R.Tensor((4, 8), dtype=\"float32\")");
+}
+
 TEST(Builtin, Effects) {
   ir::Var x = V("x", Tensor({2}));
   EXPECT_EQ(Str(Infer("print", {ir::relax::StringImm("{}"), x})), "R.Tuple()");

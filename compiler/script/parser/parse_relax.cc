@@ -2,6 +2,7 @@
 // the `R.*` namespace (types, constants, call_tir and friends, and every operator of the Relax op
 // registry, whose schema converts keyword arguments to attributes and infers the result type).
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <utility>
 
@@ -758,12 +759,19 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
     for (size_t i = a.args.size(); i < schema->args.size(); ++i) {
       auto it = std::find_if(a.kwargs.begin(), a.kwargs.end(), [&](const auto& kv) { return kv.first == schema->args[i]; });
       if (it == a.kwargs.end()) {
-        for (const auto& [k, v] : a.kwargs) {
-          if (std::find(schema->args.begin() + i, schema->args.end(), k) != schema->args.end()) {
-            Fail(SpanOr(v, span), absl::StrCat("R.", name, ": argument '", k, "' is given but '", schema->args[i], "' is missing"));
-          }
+        const std::pair<std::string, Value>* later = nullptr;
+        for (const auto& kv : a.kwargs) {
+          if (std::find(schema->args.begin() + i, schema->args.end(), kv.first) != schema->args.end()) later = &kv;
         }
-        break;
+        if (!later) break;
+        // A later argument is given: an omitted optional one in between takes its default.
+        size_t d = schema->min_args >= 0 && i >= static_cast<size_t>(schema->min_args) ? i - schema->min_args : SIZE_MAX;
+        if (d < schema->arg_defaults.size() && schema->arg_defaults[d].defined()) {
+          a.args.push_back(Value::Obj(K::kRelax, schema->arg_defaults[d]));
+          continue;
+        }
+        Fail(SpanOr(later->second, span),
+             absl::StrCat("R.", name, ": argument '", later->first, "' is given but '", schema->args[i], "' is missing"));
       }
       a.args.push_back(it->second);
       a.kwargs.erase(it);

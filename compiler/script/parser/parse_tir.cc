@@ -662,6 +662,11 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
   };
   auto ok_or_fail = [&](absl::StatusOr<PrimExpr> r) -> Value { return Value::Obj(K::kPrim, ok_or_fail_prim(std::move(r))); };
   auto fresh_name = [&]() { return name_hint_.empty() ? std::string("v") : name_hint_; };
+  // Statement-like calls add to the body under construction, which exists only inside a
+  // T.prim_func (not at module or class level, nor in a Relax function).
+  auto need_body = [&]() {
+    if (!tir_.func()) Fail(span, absl::StrCat("T.", name, " is a statement: it can only be used in a T.prim_func"));
+  };
 
   if (name == "block_attr") {
     Warn(a.func_span, "T.block_attr is spelled T.sblock_attr in TVM v0.26");
@@ -775,11 +780,13 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
     Buffer b = MakeBuffer(fresh_name(), a, 0, scope);
     Map<String, ObjectRef> ann;
     if (const Value* an = Kwarg(a, "annotations")) ann = ToAttrMap(*an, span);
+    need_body();
     tir_.BeginImplicit([b, ann, span](Stmt body) { return AllocBuffer(b, body, ann, span); });
     return Value::Obj(K::kBuffer, b);
   }
   if (name == "decl_buffer") {
     Buffer b = MakeBuffer(fresh_name(), a, 0, "global");
+    need_body();
     tir_.BeginImplicit([b, span](Stmt body) { return DeclBuffer(b, body, span); });
     return Value::Obj(K::kBuffer, b);
   }
@@ -997,6 +1004,7 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
   // ---- statements as calls
   if (name == "evaluate") {
     need(1, 1);
+    need_body();
     tir_.Emit(Evaluate(prim(0), span));
     return Value::None();
   }
@@ -1016,6 +1024,7 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
       Fail(span, absl::StrCat("mismatched types: T.bind of a ", value.dtype().ToString(), " value to ", var->name,
                               " of type ", var->dtype.ToString()));
     }
+    need_body();
     tir_.BeginImplicit([var, value, span](Stmt body) { return LetStmt(var, value, body, span); });
     return var_v ? Value::None() : Value::Obj(K::kPrim, var);
   }
@@ -1044,6 +1053,7 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
     }
     thread_ivs_[iv->var.get()] = iv;
     std::string key = absl::StartsWith(iv->thread_tag, "vthread") ? "virtual_thread" : "thread_extent";
+    need_body();
     tir_.BeginImplicit([iv, key, extent, span](Stmt body) { return AttrStmt(iv, key, extent, body, span); });
     Value v = Value::Obj(K::kPrim, iv->var);
     v.fresh_var = true;
@@ -1061,6 +1071,7 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
     ObjectRef node = ToAttrValue(a.args[0], span);
     std::string key = ToStr(a.args[1], span);
     PrimExpr value = prim(2);
+    need_body();
     tir_.BeginImplicit([node, key, value, span](Stmt body) { return AttrStmt(node, key, value, body, span); });
     return Value::None();
   }
