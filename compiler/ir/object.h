@@ -34,7 +34,7 @@ enum class NodeKind : uint16_t {
   kEQ, kNE, kLT, kLE, kGT, kGE, kAnd, kOr, kNot,
   kSelect, kBufferLoad, kRamp, kBroadcast, kShuffle, kLet, kCall,
   // TIR statements and friends
-  kBuffer, kBufferRegion, kMatchBufferRegion, kIterVar, kCommReducer,
+  kBuffer, kBufferRegion, kMatchBufferRegion, kIterVar, kCommReducer, kIndexMap,
   kLetStmt, kAttrStmt, kAssertStmt, kBufferStore, kFor, kWhile, kBreak, kContinue, kIfThenElse,
   kSeqStmt, kEvaluate, kAllocBuffer, kDeclBuffer, kSBlock, kSBlockRealize, kPrimFunc,
   // Relax

@@ -64,7 +64,7 @@ TypeRegistry::TypeRegistry() {
       MakeEntry<BufferLoadNode>(), MakeEntry<RampNode>(), MakeEntry<BroadcastNode>(),
       MakeEntry<ShuffleNode>(), MakeEntry<LetNode>(), MakeEntry<ir::CallNode>(),
       MakeEntry<BufferNode>(true), MakeEntry<BufferRegionNode>(), MakeEntry<MatchBufferRegionNode>(),
-      MakeEntry<IterVarNode>(), MakeEntry<CommReducerNode>(),
+      MakeEntry<IterVarNode>(), MakeEntry<CommReducerNode>(), MakeEntry<IndexMapNode>(),
       MakeEntry<LetStmtNode>(), MakeEntry<AttrStmtNode>(), MakeEntry<AssertStmtNode>(),
       MakeEntry<BufferStoreNode>(), MakeEntry<ForNode>(), MakeEntry<WhileNode>(),
       MakeEntry<BreakNode>(), MakeEntry<ContinueNode>(), MakeEntry<IfThenElseNode>(),

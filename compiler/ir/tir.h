@@ -154,6 +154,23 @@ class CommReducer : public ObjectRef {
   KILN_DEFINE_REF(CommReducer, ObjectRef, CommReducerNode)
 };
 
+// T.index_map(lambda i, j: (j, i), index_dtype="int32"): a layout mapping from the initial
+// indices to the final ones (R.layout_transform, schedule annotations).
+class IndexMapNode : public SpannedNode {
+ public:
+  Array<Var> initial_indices;
+  Array<PrimExpr> final_indices;
+  void VisitFields(FieldVisitor* v) override {
+    SpannedNode::VisitFields(v);
+    v->Visit("initial_indices", &initial_indices, kFieldDef);
+    v->Visit("final_indices", &final_indices);
+  }
+  KILN_DECLARE_NODE(IndexMapNode, "tirx.IndexMap", kIndexMap)
+};
+class IndexMap : public ObjectRef {
+  KILN_DEFINE_REF(IndexMap, ObjectRef, IndexMapNode)
+};
+
 // ---- statements ----
 
 class LetStmtNode : public StmtNode {

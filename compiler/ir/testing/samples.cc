@@ -77,6 +77,13 @@ ObjectRef MakeSample(NodeKind kind) {
       n->identity_element = {FloatImm(DataType::Float(32), 0.0)};
       return CommReducer(ObjectPtr<Object>(std::move(n)));
     }
+    case NodeKind::kIndexMap: {
+      auto n = make_object<IndexMapNode>();
+      Var i("i", DataType::Int(32)), j("j", DataType::Int(32));
+      n->initial_indices = {i, j};
+      n->final_indices = {j, FloorDiv(i, I32(4)), FloorMod(i, I32(4))};
+      return IndexMap(ObjectPtr<Object>(std::move(n)));
+    }
     case NodeKind::kLetStmt: return LetStmt(x, I32(1), Evaluate(x));
     case NodeKind::kAttrStmt: return AttrStmt(String("pragma"), "pragma_unroll", I32(1), Store(b));
     case NodeKind::kAssertStmt: return AssertStmt(GT(x, I32(0)), "ValueError", {String("x must be positive")});

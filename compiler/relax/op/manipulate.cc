@@ -3,10 +3,12 @@
 // meshgrid, one_hot, and the gather/scatter family (gather_elements, gather_nd, scatter_elements,
 // scatter_nd, slice_scatter, index_tensor, index_put), grouped here as TVM groups them.
 #include <algorithm>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "compiler/relax/op/infer_util.h"
 #include "compiler/relax/op/op_families.h"
+#include "compiler/tir/arith/analyzer.h"
 
 namespace kiln::relax {
 
@@ -670,6 +672,54 @@ absl::StatusOr<Type> InferOneHot(const ir::relax::Call& call) {
 
 }  // namespace
 
+// R.layout_transform(x, index_map=T.index_map(...), pad_value=None): the output has one dim per
+// final index; with a constant input shape each dim is the extent of its index expression over
+// the input's index ranges (padding included), else only the rank is known.
+absl::StatusOr<Type> InferLayoutTransform(const ir::relax::Call& call) {
+  absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), "layout_transform", "x");
+  if (!x.ok()) return x.status();
+  const auto* map = call->attrs.Get(String("index_map")).as<IndexMapNode>();
+  if (!map) return OpError("layout_transform", "index_map must be a T.index_map(...)");
+  if (x->ndim >= 0 && static_cast<size_t>(x->ndim) != map->initial_indices.size()) {
+    return OpError("layout_transform", absl::StrCat("the index map takes ", map->initial_indices.size(),
+                                                    " indices but the tensor has rank ", x->ndim));
+  }
+  TensorInfo out;
+  out.dtype = x->dtype;
+  out.ndim = static_cast<int>(map->final_indices.size());
+  std::vector<int64_t> dims;
+  for (const PrimExpr& d : x->shape) {
+    std::optional<int64_t> n = AsConst(d);
+    if (!n) break;
+    dims.push_back(*n);
+  }
+  if (x->shape_known && dims.size() == x->shape.size()) {
+    arith::Analyzer analyzer;
+    for (size_t k = 0; k < dims.size(); ++k) {
+      const Var& v = map->initial_indices[k];
+      analyzer.BindRange(v, IntImm(v->dtype, 0), IntImm(v->dtype, dims[k]));
+    }
+    out.shape_known = true;
+    for (const PrimExpr& e : map->final_indices) {
+      // x % c spans all of [0, c): the map pads the tensor up to it, as TVM's shape mapping does.
+      if (const auto* mod = e.as<FloorModNode>()) {
+        if (std::optional<int64_t> c = AsConst(mod->b); c && *c > 0) {
+          out.shape.push_back(Dim(*c));
+          continue;
+        }
+      }
+      arith::ConstIntBound b = analyzer.GetConstIntBound(e);
+      if (b.min_value < 0 || b.max_value == arith::ConstIntBound::kPosInf) {
+        out.shape_known = false;
+        break;
+      }
+      out.shape.push_back(Dim(b.max_value + 1));
+    }
+    if (!out.shape_known) out.shape.clear();
+  }
+  return MakeTensorType(out);
+}
+
 void RegisterManipulateOps(std::vector<OpSchema>* ops) {
   AddOp(ops, "reshape", {"x", "shape"}, {}, InferReshape);
   AddOp(ops, "permute_dims", {"x"}, {OptionalIntArrayAttrSpec("axes")}, InferPermuteDims);
@@ -683,6 +733,7 @@ void RegisterManipulateOps(std::vector<OpSchema>* ops) {
   AddOp(ops, "broadcast_to", {"x", "shape"}, {}, ToShapeInfer("broadcast_to", true));
   AddOp(ops, "collapse_sum_to", {"data", "shape"}, {}, ToShapeInfer("collapse_sum_to", false));
   AddOp(ops, "flip", {"data"}, {RequiredIntAttrSpec("axis")}, InferFlip);
+  AddOp(ops, "layout_transform", {"x"}, {AnyAttrSpec("index_map"), AnyAttrSpec("pad_value")}, InferLayoutTransform);
   AddOp(ops, "stack", {"tensors"}, {{"axis", AttrSpec::Kind::kOptionalInt, IntImm(DataType::Int(64), 0)}},
         InferStack);
   AddOp(ops, "collapse_sum_like", {"data", "collapse_target"}, {}, InferCollapseSumLike);

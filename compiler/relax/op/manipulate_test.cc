@@ -155,5 +155,26 @@ TEST(Manipulate, IndexTensorAndIndexPut) {
   EXPECT_FALSE(Infer("index_put", {x, two, V("v", Tensor({3, 2, 6}, "int32"))}).ok());
 }
 
+TEST(Manipulate, LayoutTransform) {
+  // lambda i0, i1: (i0, i1 // 4, i1 % 4)
+  auto index_map = []() {
+    auto n = ir::make_object<ir::IndexMapNode>();
+    std::vector<ir::Var> vars;
+    for (int k = 0; k < 2; ++k) vars.push_back(ir::Var("i" + std::to_string(k), ir::DataType::Int(64)));
+    n->initial_indices = {vars[0], vars[1]};
+    n->final_indices = {vars[0], ir::FloorDiv(vars[1], I(4)), ir::FloorMod(vars[1], I(4))};
+    return ir::IndexMap(ir::ObjectPtr<ir::Object>(std::move(n)));
+  };
+  ir::IndexMap m = index_map();
+  EXPECT_EQ(Str(Infer("layout_transform", {V("x", Tensor({2, 32}))}, {{"index_map", m}})),
+            "R.Tensor((2, 8, 4), dtype=\"float32\")");
+  // 30 columns pad up to 8 x 4.
+  EXPECT_EQ(Str(Infer("layout_transform", {V("x", Tensor({2, 30}))}, {{"index_map", m}})),
+            "R.Tensor((2, 8, 4), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("layout_transform", {V("x", Tensor({2, SymVar("n")}))}, {{"index_map", m}})),
+            "R.Tensor(ndim=3, dtype=\"float32\")");
+  EXPECT_FALSE(Infer("layout_transform", {V("x", Tensor({2, 3, 4}))}, {{"index_map", m}}).ok());
+}
+
 }  // namespace
 }  // namespace kiln::relax::testing

@@ -4,6 +4,8 @@
 // built as folded PrimExprs for symbolic inputs. R.nn.relu6 and R.nn.attention[_bias] are script
 // functions (see OpSchema::expand): relu6 is a clip, and attention with a bias is
 // relax.nn.attention_bias, as TVM's Python builds them.
+#include <algorithm>
+#include <cctype>
 #include "absl/strings/str_cat.h"
 #include "compiler/relax/op/infer_util.h"
 #include "compiler/relax/op/op_families.h"
@@ -83,6 +85,15 @@ InferFn ConvInfer(const std::string& op, int s, bool transpose) {
     DataType dtype = DTypeAttr(call, "out_dtype");
     if (dtype.is_void()) dtype = x->dtype;
     int ndim = 2 + s;
+    // Packed layouts (NCHW4c, OIHW4o): the rank grows by one per sub-axis. kiln infers the rank
+    // of the result only; its shape is left to the binding's annotation.
+    std::string data_layout = StringAttr(call, "data_layout", ""), kernel_layout = StringAttr(call, "kernel_layout", "");
+    auto packed = [](const std::string& l) { return std::any_of(l.begin(), l.end(), [](char c) { return std::islower(c); }); };
+    if (packed(data_layout) || packed(kernel_layout)) {
+      std::string out = StringAttr(call, "out_layout", data_layout);
+      if (out.empty()) out = data_layout;
+      return MakeTensorType(dtype, static_cast<int>(std::count_if(out.begin(), out.end(), [](char c) { return std::isalpha(c); })));
+    }
     if (x->ndim >= 0 && x->ndim != ndim) return OpError(op, absl::StrCat("expects data of rank ", ndim, ", got ", x->ndim));
     if (w->ndim >= 0 && w->ndim != ndim) return OpError(op, absl::StrCat("expects weight of rank ", ndim, ", got ", w->ndim));
     std::string sp = SpatialLetters(s);

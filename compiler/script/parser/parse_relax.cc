@@ -869,6 +869,8 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
       add_ty(v, k == "out_sinfo");
     } else if (k == "tir_vars") {
       Fail(span, "tir_vars= was removed in TVM v0.26: pass symbolic values inside the argument tuple, e.g. R.call_tir(cls.f, (x, n), out_ty=...)");
+    } else if (v.kind == K::kLambda) {  // index_map=lambda i: (i // 4, i % 4), as TVM's wrapper allows
+      attrs.emplace_back(k, LambdaToIndexMap(v, DataType::Int(64), SpanOr(v, span)));
     } else {
       attrs.emplace_back(k, ToAttrValue(v, SpanOr(v, span)));
     }

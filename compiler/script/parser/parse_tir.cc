@@ -1105,35 +1105,28 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
   }
   if (name == "comm_reducer") {  // T.comm_reducer(lambda x, y: x + y, [identity, ...])
     need(2, 2);
-    if (a.args[0].kind != K::kLambda) Fail(SpanOr(a.args[0], span), "T.comm_reducer takes a lambda, e.g. lambda x, y: x + y");
     Array<PrimExpr> ids = ToPrimArray(a.args[1], SpanOr(a.args[1], span));
-    const doc::Expr& lam = *a.args[0].lambda;
-    if (ids.empty() || lam.lambda_args.size() != 2 * ids.size()) {
-      Fail(SpanOr(a.args[0], span), absl::StrCat("the lambda of T.comm_reducer takes ", 2 * ids.size(),
-                                                  " parameters for ", ids.size(), " identity value(s)"));
-    }
+    std::vector<DataType> dtypes;
+    for (size_t i = 0; i < 2 * ids.size(); ++i) dtypes.push_back(ids[i % ids.size()].dtype());
     auto node = make_object<CommReducerNode>();
     node->span = span;
     node->identity_element = ids;
-    // The parameters (lhs, then rhs) are visible in the lambda's body only.
-    PushScope();
-    struct ScopeGuard {
-      Parser* p;
-      ~ScopeGuard() { p->PopScope(); }
-    } guard{this};
-    for (size_t i = 0; i < lam.lambda_args.size(); ++i) {
-      Var v(lam.lambda_args[i], ids[i % ids.size()].dtype(), span);
-      (i < ids.size() ? node->lhs : node->rhs).push_back(v);
-      Define(lam.lambda_args[i], Value::Obj(K::kPrim, v));
+    Array<Var> params;
+    node->result = EvalLambda(a.args[0], dtypes, "T.comm_reducer", &params, span);
+    for (size_t i = 0; i < params.size(); ++i) (i < ids.size() ? node->lhs : node->rhs).push_back(params[i]);
+    if (ids.empty() || node->result.size() != ids.size()) {
+      Fail(span, "the lambda of T.comm_reducer returns one value per identity value");
     }
-    Value body = Eval(lam.value);
-    if (body.is_seq()) {
-      for (const Value& x : body.items) node->result.push_back(ToPrim(x, SpanOr(x, span)));
-    } else {
-      node->result.push_back(ToPrim(body, SpanOr(body, span)));
-    }
-    if (node->result.size() != ids.size()) Fail(span, "the lambda of T.comm_reducer returns one value per identity value");
     return Value::Obj(K::kReducer, CommReducer(ObjectPtr<Object>(std::move(node))));
+  }
+  if (name == "index_map") {  // T.index_map(lambda i, j: (j, i), index_dtype="int64")
+    need(1, 1);
+    DataType index_dtype = DataType::Int(64);
+    for (const auto& [k, v] : a.kwargs) {
+      if (k == "index_dtype") index_dtype = ToDType(v, SpanOr(v, span));
+      else if (k != "inverse_index_map") Fail(SpanOr(v, span), absl::StrCat("T.index_map has no argument '", k, "'"));
+    }
+    return Value::Obj(K::kReducer, LambdaToIndexMap(a.args[0], index_dtype, span));
   }
   if (name == "cast") {  // T.cast(value, dtype): the function spelling of T.Cast(dtype, value)
     need(2, 2);
@@ -1301,6 +1294,44 @@ void Parser::RetypeLoop(DataType dtype, LoopSpec* loop, const Span& span) const 
     if (!c.ok()) Fail(span, std::string(c.status().message()));
     *e = *c;
   }
+}
+
+Array<PrimExpr> Parser::EvalLambda(const Value& fn, const std::vector<DataType>& param_dtypes, const std::string& what,
+                                   Array<Var>* params, const Span& span) {
+  if (fn.kind != K::kLambda) Fail(SpanOr(fn, span), what + " takes a lambda");
+  const doc::Expr& lam = *fn.lambda;
+  if (lam.lambda_args.size() != param_dtypes.size()) {
+    Fail(SpanOr(fn, span), absl::StrCat("the lambda of ", what, " takes ", param_dtypes.size(), " parameters, not ",
+                                        lam.lambda_args.size()));
+  }
+  // The parameters are visible in the lambda's body only.
+  PushScope();
+  struct ScopeGuard {
+    Parser* p;
+    ~ScopeGuard() { p->PopScope(); }
+  } guard{this};
+  for (size_t i = 0; i < lam.lambda_args.size(); ++i) {
+    Var v(lam.lambda_args[i], param_dtypes[i], span);
+    params->push_back(v);
+    Define(lam.lambda_args[i], Value::Obj(K::kPrim, v));
+  }
+  Value body = Eval(lam.value);
+  Array<PrimExpr> result;
+  if (body.is_seq()) {
+    for (const Value& x : body.items) result.push_back(ToPrim(x, SpanOr(x, span)));
+  } else {
+    result.push_back(ToPrim(body, SpanOr(body, span)));
+  }
+  return result;
+}
+
+IndexMap Parser::LambdaToIndexMap(const Value& fn, DataType index_dtype, const Span& span) {
+  if (fn.kind != K::kLambda) Fail(SpanOr(fn, span), "an index map is a lambda, e.g. lambda i, j: (j, i)");
+  std::vector<DataType> dtypes(fn.lambda->lambda_args.size(), index_dtype);
+  auto node = make_object<IndexMapNode>();
+  node->span = span;
+  node->final_indices = EvalLambda(fn, dtypes, "an index map", &node->initial_indices, span);
+  return IndexMap(ObjectPtr<Object>(std::move(node)));
 }
 
 }  // namespace kiln::script::parser

@@ -44,7 +44,7 @@ struct Value {
     kNone, kBool, kInt, kFloat, kStr, kPrim, kRelax, kType, kBuffer, kRegion, kTuple, kList,
     kDict, kName, kSlice, kLoops, kIterVar, kModule, kPoison,
     kLambda,   // a Python lambda, evaluated by the function it is passed to (T.comm_reducer)
-    kReducer,  // obj: a CommReducer
+    kReducer,  // obj: a CommReducer or an IndexMap (TIR objects that are attribute values)
   };
   Kind kind = Kind::kNone;
   bool b = false;
@@ -123,6 +123,12 @@ class Parser {
   ir::ObjectRef ToAttrValue(const Value& v, const ir::Span& span) const;
   ir::Map<ir::String, ir::ObjectRef> ToAttrMap(const Value& v, const ir::Span& span) const;
   ir::Array<ir::PrimExpr> ToPrimArray(const Value& v, const ir::Span& span) const;
+  // Evaluates a Python lambda (T.comm_reducer, T.index_map) with fresh parameters of the given
+  // dtypes; returns its result (a tuple gives several values) and the parameters in `params`.
+  ir::Array<ir::PrimExpr> EvalLambda(const Value& fn, const std::vector<ir::DataType>& param_dtypes,
+                                     const std::string& what, ir::Array<ir::Var>* params, const ir::Span& span);
+  // T.index_map's lambda (also accepted bare, as R.layout_transform's index_map=).
+  ir::IndexMap LambdaToIndexMap(const Value& fn, ir::DataType index_dtype, const ir::Span& span);
   // An integer literal as a constant of `dtype`; an expression as it is.
   ir::PrimExpr ToPrimAs(ir::DataType dtype, const Value& v, const ir::Span& span) const;
   // T.serial(..., unroll=True|False|N): the loop annotation TVM's builder adds for it.

@@ -163,6 +163,21 @@ ExprPtr Docsifier::PrintCommReducer(const ir::CommReducerNode* r) {
   return CallE(T("comm_reducer"), {LambdaE(std::move(args), std::move(body)), ListE(std::move(ids))});
 }
 
+// T.index_map(lambda i, j: (j, i), index_dtype="int32"); int64 indices are the default.
+ExprPtr Docsifier::PrintIndexMap(const ir::IndexMapNode* m) {
+  PushScope();
+  std::vector<std::string> args;
+  for (const ir::Var& v : m->initial_indices) args.push_back(Define(v.get(), v->name)->name);
+  std::vector<ExprPtr> results;
+  for (const ir::PrimExpr& e : m->final_indices) results.push_back(PrintExpr(e));
+  PopScope();
+  Kwargs kw;
+  if (!m->initial_indices.empty() && m->initial_indices[0]->dtype != ir::DataType::Int(64)) {
+    kw.emplace_back("index_dtype", StrLit(m->initial_indices[0]->dtype.ToString()));
+  }
+  return CallE(T("index_map"), {LambdaE(std::move(args), TupleE(std::move(results)))}, std::move(kw));
+}
+
 ExprPtr Docsifier::PrintAttrValue(const ir::ObjectRef& value, bool bare_numbers) {
   using namespace ir;  // NOLINT: node types only
   if (!value.defined()) return NoneLit();
@@ -194,6 +209,7 @@ ExprPtr Docsifier::PrintAttrValue(const ir::ObjectRef& value, bool bare_numbers)
   if (const auto* b = value.as<BufferNode>()) return BufferRef(GetRef<Buffer>(b));
   if (const auto* iv = value.as<IterVarNode>()) return PrintExpr(iv->var);
   if (const auto* r = value.as<CommReducerNode>()) return PrintCommReducer(r);
+  if (const auto* m = value.as<IndexMapNode>()) return PrintIndexMap(m);
   if (const auto* gi = value.as<GlobalInfoNode>()) {
     Kwargs kwargs;
     for (size_t i = 0; i < gi->attrs.size(); ++i) {

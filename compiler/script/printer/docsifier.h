@@ -59,6 +59,7 @@ class Docsifier {
   ExprPtr PrintAttrMap(const ir::Map<ir::String, ir::ObjectRef>& attrs,
                        const std::vector<std::string>& skip = {}, bool bare_numbers = false);
   ExprPtr PrintCommReducer(const ir::CommReducerNode* r);
+  ExprPtr PrintIndexMap(const ir::IndexMapNode* m);
   ExprPtr PrintAttrValue(const ir::ObjectRef& value, bool bare_numbers);
   doc::Module PrintModule(const ir::IRModule& mod);
   std::string FuncName(const ir::BaseFuncNode* f) const;
