@@ -128,6 +128,8 @@ class CodegenLLVM : public ExprFunctor<llvm::Value*(const PrimExpr&)>, public St
     std::vector<llvm::Value*> heap;  // live aligned_alloc'ed temporaries, innermost last
     std::vector<LoopTargets> loops;
     int outlined = 0;
+    llvm::BasicBlock* fail_block = nullptr;  // the shared failed-assert exit (see SharedFailBlock)
+    llvm::PHINode* fail_message = nullptr;
   };
 
   void InitTypes() {
@@ -327,6 +329,23 @@ class CodegenLLVM : public ExprFunctor<llvm::Value*(const PrimExpr&)>, public St
       EmitExit(nullptr);
     }
   }
+  // The exit that failed asserts share when no temporaries are live: it receives the message through
+  // a phi, so each argument check costs one compare-and-branch instead of its own store-and-return
+  // block. Packed entries carry ~10 checks per argument; the smaller IR is much cheaper to optimize
+  // and compile.
+  llvm::BasicBlock* SharedFailBlock(llvm::Constant* message, llvm::BasicBlock* from) {
+    if (fs_.fail_block == nullptr) {
+      llvm::IRBuilderBase::InsertPoint saved = b_.saveIP();
+      fs_.fail_block = llvm::BasicBlock::Create(ctx_, "assert.fail", fs_.fn);
+      b_.SetInsertPoint(fs_.fail_block);
+      fs_.fail_message = b_.CreatePHI(ptr_, 4, "message");
+      StoreResult(kKilnErrorMessage, fs_.fail_message);
+      EmitExit(fs_.packed || fs_.in_parallel ? b_.getInt32(-1) : nullptr);
+      b_.restoreIP(saved);
+    }
+    fs_.fail_message->addIncoming(message, from);
+    return fs_.fail_block;
+  }
   void StoreResult(int32_t type_index, llvm::Value* payload) {
     b_.CreateStore(b_.getInt32(type_index), b_.CreateStructGEP(any_ty_, fs_.result, 0));
     b_.CreateStore(b_.getInt32(0), b_.CreateStructGEP(any_ty_, fs_.result, 1));
@@ -462,9 +481,23 @@ class CodegenLLVM : public ExprFunctor<llvm::Value*(const PrimExpr&)>, public St
   llvm::Value* Floor(llvm::Value* x) {
     return b_.CreateUnaryIntrinsic(llvm::Intrinsic::floor, x);
   }
+  // float16 floordiv/floormod are one TIR operation each, so they are computed in float and rounded
+  // to half once (as the C backend's _Float16 arithmetic does). Rounding every step to half instead
+  // can give a floormod far outside [0, b): x / b rounded to half may cross an integer.
+  std::pair<llvm::Value*, llvm::Value*> WidenHalf(llvm::Value* a, llvm::Value* b) {
+    if (!a->getType()->getScalarType()->isHalfTy()) return {a, b};
+    llvm::Type* wide = WithLanes(f32_, Lanes(a));
+    return {b_.CreateFPExt(a, wide), b_.CreateFPExt(b, wide)};
+  }
+  llvm::Value* NarrowLike(llvm::Value* v, llvm::Value* like) {
+    return v->getType() == like->getType() ? v : b_.CreateFPTrunc(v, like->getType());
+  }
   llvm::Value* VisitExpr_(const FloorDivNode* op) override {
     auto [a, b] = Operands(op);
-    if (op->dtype.is_floating()) return Finish(op->dtype, Floor(b_.CreateFDiv(a, b)));
+    if (op->dtype.is_floating()) {
+      auto [x, y] = WidenHalf(a, b);
+      return Finish(op->dtype, NarrowLike(Floor(b_.CreateFDiv(x, y)), a));
+    }
     if (!op->dtype.is_int()) return b_.CreateUDiv(a, b);
     // q - 1 when the remainder is non-zero and its sign differs from the divisor's.
     llvm::Value* zero = llvm::Constant::getNullValue(a->getType());
@@ -477,7 +510,8 @@ class CodegenLLVM : public ExprFunctor<llvm::Value*(const PrimExpr&)>, public St
   llvm::Value* VisitExpr_(const FloorModNode* op) override {
     auto [a, b] = Operands(op);
     if (op->dtype.is_floating()) {
-      return Finish(op->dtype, b_.CreateFSub(a, b_.CreateFMul(Floor(b_.CreateFDiv(a, b)), b)));
+      auto [x, y] = WidenHalf(a, b);
+      return Finish(op->dtype, NarrowLike(b_.CreateFSub(x, b_.CreateFMul(Floor(b_.CreateFDiv(x, y)), y)), a));
     }
     if (!op->dtype.is_int()) return b_.CreateURem(a, b);
     llvm::Value* zero = llvm::Constant::getNullValue(a->getType());
@@ -731,11 +765,17 @@ class CodegenLLVM : public ExprFunctor<llvm::Value*(const PrimExpr&)>, public St
     std::string msg = op->error_kind + ": ";
     for (const String& part : op->message_parts) msg += part.str();
     llvm::Value* ok = VisitExpr(op->condition);
-    llvm::BasicBlock* fail = llvm::BasicBlock::Create(ctx_, "assert.fail", fs_.fn);
     llvm::BasicBlock* cont = llvm::BasicBlock::Create(ctx_, "assert.ok", fs_.fn);
-    b_.CreateCondBr(ok, cont, fail, llvm::MDBuilder(ctx_).createBranchWeights(1 << 20, 1));
-    b_.SetInsertPoint(fail);
-    EmitFail(msg);
+    llvm::MDNode* weights = llvm::MDBuilder(ctx_).createBranchWeights(1 << 20, 1);
+    if (fs_.heap.empty()) {
+      b_.CreateCondBr(ok, cont, SharedFailBlock(GlobalString(msg), b_.GetInsertBlock()), weights);
+    } else {
+      // Live temporaries: this exit frees them, so it is its own.
+      llvm::BasicBlock* fail = llvm::BasicBlock::Create(ctx_, "assert.fail", fs_.fn);
+      b_.CreateCondBr(ok, cont, fail, weights);
+      b_.SetInsertPoint(fail);
+      EmitFail(msg);
+    }
     b_.SetInsertPoint(cont);
     if (op->body.defined()) VisitStmt(op->body);
   }

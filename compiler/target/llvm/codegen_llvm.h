@@ -33,7 +33,8 @@ struct LLVMModule {
 // INVALID_ARGUMENT naming the function and the construct.
 absl::StatusOr<LLVMModule> GenerateLLVM(const ir::IRModule& lowered, llvm::TargetMachine* tm);
 
-// Runs LLVM's default new-pass-manager pipeline at `opt_level` (0..3) tuned for `tm`.
+// Runs LLVM's default new-pass-manager pipeline at `opt_level` (0..3) tuned for `tm`, with LLVM's loop
+// unrolling off (TIR schedules unroll explicitly).
 void OptimizeLLVM(llvm::Module* module, llvm::TargetMachine* tm, int opt_level);
 
 // GenerateLLVM + OptimizeLLVM for a parsed target.

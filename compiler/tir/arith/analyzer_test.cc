@@ -84,6 +84,11 @@ TEST(BoundTest, LoopVarsAndArithmetic) {
   EXPECT_EQ(a.GetConstIntBound(Cast(DataType::UInt(8), Add(i, I32(300)))), (ConstIntBound{0, 255}));
   SizeVar n("n", DataType::Int(32));
   EXPECT_EQ(a.GetConstIntBound(n).min_value, 0);
+  // uint64 values above INT64_MAX wrap negative in int64: the cast may be any int64.
+  Var u("u", DataType::UInt(64));
+  ConstIntBound any64 = a.GetConstIntBound(Var("w", DataType::Int(64)));
+  EXPECT_EQ(a.GetConstIntBound(Cast(DataType::Int(64), u)), any64);
+  EXPECT_EQ(a.GetConstIntBound(Cast(DataType::Int(64), Cast(DataType::UInt(32), u))), (ConstIntBound{0, 4294967295}));
 }
 
 TEST(RewriteTest, FloorDivModOfLinearByConstant) {

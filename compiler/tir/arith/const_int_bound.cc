@@ -138,8 +138,19 @@ class BoundFunctor : public ExprFunctor<Interval(const PrimExpr&)> {
     if (!op->dtype.is_int_or_bool()) return Dtype(op);
     if (op->dtype.is_bool()) return {0, 1};
     if (!op->value.dtype().is_int_or_bool()) return Dtype(op);
-    // Get() clamps: a source range that does not fit the target becomes the target's range.
-    return Get(op->value);
+    // Get() clamps: a source range that does not fit the target becomes the target's range. An
+    // unbounded end is not a number Get() can compare, though: uint64 values above INT64_MAX are
+    // "unbounded" too and wrap negative in int64, so such a range is trusted only when the target
+    // holds every value of the source type.
+    Interval v = Get(op->value);
+    if ((v.lo_inf() || v.hi_inf()) && !Holds(op->dtype, op->value.dtype())) return Dtype(op);
+    return v;
+  }
+  // Whether integer type `to` represents every value of integer (or bool) type `from`.
+  static bool Holds(DataType to, DataType from) {
+    if (from.is_bool()) return true;
+    if (to.is_int() == from.is_int()) return to.bits() >= from.bits();
+    return to.is_int() && to.bits() > from.bits();  // signed holds a narrower unsigned
   }
   Interval VisitExpr_(const SelectNode* op) override {
     if (!op->dtype.is_int_or_bool()) return Dtype(op);
