@@ -273,40 +273,30 @@ class Interpreter : public ExprFunctor<absl::Status(const PrimExpr&, Value*)>,
   bool IsBound(const VarNode* v) const { return frame_->vars.count(v) > 0; }
 
   // Binds v (cast to its dtype) and returns what it was bound to before, for RestoreVar.
-  std::optional<Value> BindVar(const VarNode* v, Value value) {
-    std::optional<Value> old;
-    auto it = frame_->vars.find(v);
+  std::optional<Value> BindVar(const VarNode* v, Value value) { return Rebind(&frame_->vars, v, std::move(value)); }
+  void RestoreVar(const VarNode* v, std::optional<Value> old) { Restore(&frame_->vars, v, std::move(old)); }
+  std::optional<BufferView> BindView(const BufferNode* b, BufferView view) {
+    return Rebind(&frame_->buffers, b, std::move(view));
+  }
+  void RestoreView(const BufferNode* b, std::optional<BufferView> old) { Restore(&frame_->buffers, b, std::move(old)); }
+  template <typename Map, typename K, typename V>
+  static std::optional<V> Rebind(Map* map, const K* key, V value) {
+    std::optional<V> old;
+    auto it = map->find(key);
     if (it != nullptr) {
       old = std::move(it->second);
       it->second = std::move(value);
     } else {
-      frame_->vars.emplace(v, std::move(value));
+      map->emplace(key, std::move(value));
     }
     return old;
   }
-  void RestoreVar(const VarNode* v, std::optional<Value> old) {
+  template <typename Map, typename K, typename V>
+  static void Restore(Map* map, const K* key, std::optional<V> old) {
     if (old.has_value()) {
-      frame_->vars[v] = std::move(*old);
+      (*map)[key] = std::move(*old);
     } else {
-      frame_->vars.erase(v);
-    }
-  }
-  std::optional<BufferView> BindView(const BufferNode* b, BufferView view) {
-    std::optional<BufferView> old;
-    auto it = frame_->buffers.find(b);
-    if (it != nullptr) {
-      old = std::move(it->second);
-      it->second = std::move(view);
-    } else {
-      frame_->buffers.emplace(b, std::move(view));
-    }
-    return old;
-  }
-  void RestoreView(const BufferNode* b, std::optional<BufferView> old) {
-    if (old.has_value()) {
-      frame_->buffers[b] = std::move(*old);
-    } else {
-      frame_->buffers.erase(b);
+      map->erase(key);
     }
   }
 

@@ -138,10 +138,7 @@ class Flattener : public StmtExprMutator {
 PrimFunc FlattenBuffer(const PrimFunc& f) {
   Flattener flattener;
   Stmt body = flattener.VisitStmt(f->body);
-  if (body.same_as(f->body)) return f;
-  PrimFunc out = f;
-  out.CopyOnWrite()->body = body;
-  return out;
+  return WithBody(f, body);
 }
 
 }  // namespace kiln::tir::transform

@@ -8,6 +8,7 @@
 // them, and the lowered form is simpler without them.
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/functor.h"
+#include "compiler/tir/transform/ir_utils.h"
 #include "compiler/tir/transform/passes.h"
 
 namespace kiln::tir::transform {
@@ -56,10 +57,7 @@ absl::StatusOr<PrimFunc> CheckHostOnly(const PrimFunc& f, const std::string& nam
   HostChecker c(name, target_kind);
   Stmt body = c.VisitStmt(f->body);
   if (!c.status().ok()) return c.status();
-  if (body.same_as(f->body)) return f;
-  PrimFunc out = f;
-  out.CopyOnWrite()->body = body;
-  return out;
+  return WithBody(f, body);
 }
 
 }  // namespace kiln::tir::transform

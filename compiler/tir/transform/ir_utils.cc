@@ -148,4 +148,19 @@ DataType WiderIndexType(DataType a, DataType b) {
   return a.element_of().bits() >= b.element_of().bits() ? a.element_of() : b.element_of();
 }
 
+ir::PrimFunc WithBody(const ir::PrimFunc& f, const ir::Stmt& body) {
+  if (body.same_as(f->body)) return f;
+  ir::PrimFunc out = f;
+  out.CopyOnWrite()->body = body;
+  return out;
+}
+
+ir::Stmt AsSerialLoop(const ir::ForNode* op, const ir::Stmt& body) {
+  ir::For f = ir::GetRef<ir::For>(op);
+  ir::ForNode* n = f.CopyOnWrite();
+  n->kind = ir::ForKind::kSerial;
+  n->body = body;
+  return f;
+}
+
 }  // namespace kiln::tir::transform

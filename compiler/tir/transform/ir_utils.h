@@ -25,6 +25,12 @@ ir::Buffer WithFlatShape(const ir::Buffer& b, ir::PrimExpr extent);
 // e converted to `t` (a Cast unless it already has that dtype; vector lanes are kept).
 ir::PrimExpr CastTo(ir::DataType t, const ir::PrimExpr& e);
 
+// `f` with `body` (f itself when the body is unchanged): the last step of every pass.
+ir::PrimFunc WithBody(const ir::PrimFunc& f, const ir::Stmt& body);
+
+// The loop `op` turned serial over `body` (what vectorize and unroll leave of a loop they keep).
+ir::Stmt AsSerialLoop(const ir::ForNode* op, const ir::Stmt& body);
+
 // The integer dtype able to hold both: the wider of two integer types (int64 wins).
 ir::DataType WiderIndexType(ir::DataType a, ir::DataType b);
 

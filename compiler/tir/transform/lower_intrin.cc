@@ -9,6 +9,7 @@
 // them to libm or LLVM intrinsics) and tirx.if_then_else stays (it must stay lazy).
 #include "compiler/ir/functor.h"
 #include "compiler/tir/arith/analyzer.h"
+#include "compiler/tir/transform/ir_utils.h"
 #include "compiler/tir/transform/passes.h"
 
 namespace kiln::tir::transform {
@@ -69,10 +70,7 @@ class IntrinLowerer : public StmtExprMutator {
 PrimFunc LowerIntrin(const PrimFunc& f) {
   IntrinLowerer l;
   Stmt body = l.VisitStmt(f->body);
-  if (body.same_as(f->body)) return f;
-  PrimFunc out = f;
-  out.CopyOnWrite()->body = body;
-  return out;
+  return WithBody(f, body);
 }
 
 }  // namespace kiln::tir::transform

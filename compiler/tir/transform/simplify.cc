@@ -9,6 +9,7 @@
 //   * no-op Evaluate(constant) statements dropped from sequences.
 #include "compiler/ir/functor.h"
 #include "compiler/tir/arith/analyzer.h"
+#include "compiler/tir/transform/ir_utils.h"
 #include "compiler/tir/transform/passes.h"
 
 namespace kiln::tir::transform {
@@ -97,10 +98,7 @@ class StmtSimplifier : public StmtExprMutator {
 PrimFunc Simplify(const PrimFunc& f) {
   StmtSimplifier s;
   Stmt body = s.VisitStmt(f->body);
-  if (body.same_as(f->body)) return f;
-  PrimFunc out = f;
-  out.CopyOnWrite()->body = body;
-  return out;
+  return WithBody(f, body);
 }
 
 }  // namespace kiln::tir::transform

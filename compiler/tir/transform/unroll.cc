@@ -53,11 +53,7 @@ class Unroller : public StmtExprMutator {
       }
       return SeqStmt::Flatten(copies);
     }
-    For f = GetRef<For>(op);
-    ForNode* n = f.CopyOnWrite();
-    n->kind = ForKind::kSerial;
-    n->body = body;
-    return f;
+    return AsSerialLoop(op, body);
   }
 
   int max_extent_;
@@ -68,10 +64,7 @@ class Unroller : public StmtExprMutator {
 PrimFunc UnrollLoops(const PrimFunc& f, int max_extent) {
   Unroller u(max_extent);
   Stmt body = u.VisitStmt(f->body);
-  if (body.same_as(f->body)) return f;
-  PrimFunc out = f;
-  out.CopyOnWrite()->body = body;
-  return out;
+  return WithBody(f, body);
 }
 
 }  // namespace kiln::tir::transform

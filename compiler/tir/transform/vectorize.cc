@@ -168,11 +168,7 @@ class LoopVectorizer : public StmtExprMutator {
       Stmt v = VectorizeBody(body, op->loop_var, op->min, static_cast<int>(ext->value));
       if (v.defined()) return v;
     }
-    For f = GetRef<For>(op);
-    ForNode* n = f.CopyOnWrite();
-    n->kind = ForKind::kSerial;
-    n->body = body;
-    return f;
+    return AsSerialLoop(op, body);
   }
 
   int max_lanes_;
@@ -183,10 +179,7 @@ class LoopVectorizer : public StmtExprMutator {
 PrimFunc VectorizeLoops(const PrimFunc& f, int max_lanes) {
   LoopVectorizer v(max_lanes);
   Stmt body = v.VisitStmt(f->body);
-  if (body.same_as(f->body)) return f;
-  PrimFunc out = f;
-  out.CopyOnWrite()->body = body;
-  return out;
+  return WithBody(f, body);
 }
 
 }  // namespace kiln::tir::transform
