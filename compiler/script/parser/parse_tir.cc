@@ -421,6 +421,8 @@ Array<PrimExpr> Parser::BufferIndices(const Buffer& b, const std::vector<Value>&
         extent = IntImm(h->dtype, h->value - l->value);
       } else if (add && StructuralEqual(add->a, lo)) {
         extent = add->b;  // A[i : i + n]: the printer's own spelling of extent n
+      } else if (l && l->value == 0 && hi.dtype() == lo.dtype()) {
+        extent = hi;  // A[0 : n]: the extent is n itself, so printing gives back the same slice
       } else {
         absl::StatusOr<PrimExpr> e = tir::BinaryOp(tir::BinaryOpKind::kSub, tir::Operand(hi), tir::Operand(lo), span);
         if (!e.ok()) Fail(span, std::string(e.status().message()));

@@ -6,5 +6,5 @@ def main(x: R.Tensor(("n",), dtype="float32"), k: R.Prim("int64")) -> T.int64:
     n = T.int64()
     plus_one: T.int64 = R.prim_value(n + T.int64(1))
     prod: T.int64 = k * 2
-    alias = R.prim_value(prod)
+    alias = prod
     return plus_one
