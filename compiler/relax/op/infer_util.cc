@@ -1,6 +1,8 @@
 // Shape arithmetic, attribute access and broadcasting for Relax type inference (see infer_util.h).
 #include "compiler/relax/op/infer_util.h"
 
+#include <cstdint>
+
 #include <algorithm>
 #include <set>
 
@@ -80,28 +82,58 @@ std::optional<int64_t> AsConst(const PrimExpr& e) {
   return std::nullopt;
 }
 
+// Constant folding of dims stops where int64 would overflow (a shape like (2, 2**63 - 1) reshaped):
+// the dim is then kept as the unfolded expression instead of a wrapped, wrong constant.
+namespace {
+std::optional<int64_t> CheckedAdd(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) return std::nullopt;
+  return r;
+}
+std::optional<int64_t> CheckedSub(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_sub_overflow(a, b, &r)) return std::nullopt;
+  return r;
+}
+std::optional<int64_t> CheckedMul(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r)) return std::nullopt;
+  return r;
+}
+}  // namespace
+
 PrimExpr AddDim(const PrimExpr& a, const PrimExpr& b) {
   auto ca = AsConst(a), cb = AsConst(b);
-  if (ca && cb) return Dim(*ca + *cb);
+  if (ca && cb) {
+    if (auto r = CheckedAdd(*ca, *cb)) return Dim(*r);
+    return Add(a, b);
+  }
   if (cb && *cb == 0) return a;
   if (ca && *ca == 0) return b;
   // (x + c1) + c2 -> x + (c1 + c2)
   if (cb) {
     if (const auto* add = a.as<AddNode>()) {
-      if (auto c1 = AsConst(add->b)) return AddDim(add->a, Dim(*c1 + *cb));
+      if (auto c1 = AsConst(add->b)) {
+        if (auto r = CheckedAdd(*c1, *cb)) return AddDim(add->a, Dim(*r));
+      }
     }
     if (const auto* sub = a.as<SubNode>()) {
-      if (auto c1 = AsConst(sub->b)) return AddDim(sub->a, Dim(*cb - *c1));
+      if (auto c1 = AsConst(sub->b)) {
+        if (auto r = CheckedSub(*cb, *c1)) return AddDim(sub->a, Dim(*r));
+      }
     }
-    if (*cb < 0) return Sub(a, Dim(-*cb));
+    if (*cb < 0 && *cb != INT64_MIN) return Sub(a, Dim(-*cb));
   }
   return Add(a, b);
 }
 
 PrimExpr SubDim(const PrimExpr& a, const PrimExpr& b) {
   auto ca = AsConst(a), cb = AsConst(b);
-  if (ca && cb) return Dim(*ca - *cb);
-  if (cb) return AddDim(a, Dim(-*cb));
+  if (ca && cb) {
+    if (auto r = CheckedSub(*ca, *cb)) return Dim(*r);
+    return Sub(a, b);
+  }
+  if (cb && *cb != INT64_MIN) return AddDim(a, Dim(-*cb));
   if (StructuralEqual(a, b)) return Dim(0);
   // (x + y) - y -> x
   if (const auto* add = a.as<AddNode>()) {
@@ -113,13 +145,18 @@ PrimExpr SubDim(const PrimExpr& a, const PrimExpr& b) {
 
 PrimExpr MulDim(const PrimExpr& a, const PrimExpr& b) {
   auto ca = AsConst(a), cb = AsConst(b);
-  if (ca && cb) return Dim(*ca * *cb);
+  if (ca && cb) {
+    if (auto r = CheckedMul(*ca, *cb)) return Dim(*r);
+    return Mul(a, b);
+  }
   if (ca && !cb) return MulDim(b, a);  // constants to the right
   if (cb && *cb == 1) return a;
   if (cb && *cb == 0) return Dim(0);
   PrimExpr x;
   int64_t c;
-  if (cb && SplitConstFactor(a, &x, &c)) return MulDim(x, Dim(c * *cb));
+  if (cb && SplitConstFactor(a, &x, &c)) {
+    if (auto r = CheckedMul(c, *cb)) return MulDim(x, Dim(*r));
+  }
   return Mul(a, b);
 }
 

@@ -1,5 +1,7 @@
 #include "compiler/relax/op/infer_util.h"
 
+#include <cstdint>
+
 #include "gtest/gtest.h"
 #include "compiler/relax/op/test_util.h"
 
@@ -18,6 +20,18 @@ TEST(Dims, FoldingAndEquality) {
   EXPECT_FALSE(ProveEqual(n, SymVar("n")));  // a different variable of the same name
   EXPECT_TRUE(ProveNotEqual(Dim(3), Dim(4)));
   EXPECT_FALSE(ProveNotEqual(n, Dim(4)));
+}
+
+// Found by the parser fuzzer: R.reshape of R.Tensor((2, 9223372036854775807)) multiplied the dims
+// with signed overflow. Folding now stops short of it and keeps the expression.
+TEST(Dims, FoldingNeverOverflows) {
+  const int64_t kMax = INT64_MAX;
+  EXPECT_EQ(DimToString(MulDim(Dim(2), Dim(kMax))), "2 * 9223372036854775807");
+  EXPECT_EQ(DimToString(AddDim(Dim(kMax), Dim(1))), "9223372036854775807 + 1");
+  EXPECT_EQ(DimToString(SubDim(Dim(INT64_MIN), Dim(1))), "-9223372036854775808 - 1");
+  EXPECT_EQ(DimToString(MulDim(Dim(3), Dim(4))), "12");
+  EXPECT_EQ(Str(Infer("reshape", {V("x", Tensor({2, kMax})), Shape({kMax, 2})})),
+            "R.Tensor((9223372036854775807, 2), dtype=\"float32\")");
 }
 
 TEST(Dims, Substitute) {
