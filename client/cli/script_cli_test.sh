@@ -212,4 +212,12 @@ $KILN roundtrip --help | grep -q -- '--summary adds `N/M round-trip`' || fail "r
 $KILN ir --help | grep -q -- '--to bin needs -o' || fail "ir usage does not say --to bin needs -o"
 $KILN fmt --bogus "$VALID" >/dev/null 2>&1
 [ $? -eq 2 ] || fail "fmt with an unknown option must exit 2"
+# Files that cannot be read: a message naming the file, exit 1 (fmt used to exit silently, and a
+# directory read as an empty file).
+err=$($KILN fmt "$TMP/missing.py" 2>&1 >/dev/null); rc=$?
+[ $rc -eq 1 ] || fail "fmt of a missing file must exit 1, got $rc"
+echo "$err" | grep -q "cannot open $TMP/missing.py" || fail "fmt of a missing file says: $err"
+err=$($KILN check "$TMP" 2>&1 >/dev/null); rc=$?
+[ $rc -eq 1 ] || fail "check of a directory must exit 1, got $rc"
+echo "$err" | grep -q "is a directory" || fail "check of a directory says: $err"
 echo PASS

@@ -2,6 +2,9 @@
 
 #include <cstdio>
 #include <fstream>
+#include <cstring>
+#include <cerrno>
+#include <filesystem>
 #include <sstream>
 
 #include "absl/strings/match.h"
@@ -14,10 +17,13 @@
 namespace kiln::cli {
 
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return absl::FailedPreconditionError(absl::StrCat(path, " is a directory"));
   std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot open ", path));
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot open ", path, ": ", std::strerror(errno)));
   std::stringstream ss;
   ss << in.rdbuf();
+  if (in.bad()) return absl::DataLossError(absl::StrCat("error reading ", path));
   return ss.str();
 }
 
@@ -93,7 +99,11 @@ int RunFmt(const Args& args) {
   }
   const std::string& path = args.positional()[0];
   absl::StatusOr<ir::ObjectRef> r = ParseFile(path, OptionsFrom(args));
-  if (!r.ok()) return 1;
+  if (!r.ok()) {
+    // Parse errors were printed with their source lines; a file that could not be read was not.
+    if (!absl::IsInvalidArgument(r.status())) std::fprintf(stderr, "kiln fmt: %s\n", std::string(r.status().message()).c_str());
+    return 1;
+  }
   script::printer::PrinterOptions po;
   if (const auto* f = r->as<ir::BaseFuncNode>()) {
     if (const auto* s = f->attrs.Get(ir::String("global_symbol")).as<ir::StringNode>()) po.func_name = s->value;
