@@ -1336,4 +1336,42 @@ IndexMap Parser::LambdaToIndexMap(const Value& fn, DataType index_dtype, const S
   return IndexMap(ObjectPtr<Object>(std::move(node)));
 }
 
+Value Parser::CallBufferMethod(const Buffer& b, const std::string& method, CallArgs& a) {
+  // A.vload(begin, dtype) / A.vstore(begin, value): a load or store of several lanes starting at
+  // `begin`; the last index becomes a Ramp over value_lanes / buffer_lanes elements.
+  const Span& span = a.span;
+  bool load = method == "Buffer.vload";
+  const Value* begin = Arg(a, 0, "begin");
+  const Value* second = Arg(a, 1, load ? "dtype" : "value");
+  for (const auto& [k, v] : a.kwargs) {
+    if (k != "begin" && k != (load ? "dtype" : "value")) {
+      Fail(SpanOr(v, span), absl::StrCat(method.substr(7), ": unsupported argument '", k, "'"));
+    }
+  }
+  if (!begin || (!load && !second) || a.args.size() > 2) {
+    Fail(span, load ? "A.vload(begin, dtype) takes the start indices and an optional dtype"
+                    : "A.vstore(begin, value) takes the start indices and a value");
+  }
+  Array<PrimExpr> indices = ToPrimArray(*begin, SpanOr(*begin, span));
+  if (indices.size() != b->shape.size()) {
+    Fail(SpanOr(*begin, span), absl::StrCat("buffer ", b->name, " is ", b->shape.size(), "-dimensional but ",
+                                            indices.size(), " start indices are given"));
+  }
+  PrimExpr value = load ? PrimExpr() : ToPrimAs(b->dtype, *second, SpanOr(*second, span));
+  DataType vt = load ? (second && second->kind != K::kNone ? ToDType(*second, SpanOr(*second, span)) : b->dtype)
+                     : value.dtype();
+  if (vt.element_of() != b->dtype.element_of() || vt.lanes() % b->dtype.lanes() != 0) {
+    Fail(span, absl::StrCat(method.substr(7), ": ", vt.ToString(), " does not fit buffer ", b->name, " of ",
+                            b->dtype.ToString()));
+  }
+  int factor = vt.lanes() / b->dtype.lanes();
+  if (factor > 1 && !indices.empty()) {
+    PrimExpr last = indices.back();
+    indices.Set(indices.size() - 1, Ramp(last, IntImm(last.dtype(), 1), factor, span));
+  }
+  if (load) return Value::Obj(K::kPrim, BufferLoad(b, indices, span));
+  tir_.Emit(BufferStore(b, value, indices, span));
+  return Value::None();
+}
+
 }  // namespace kiln::script::parser

@@ -334,6 +334,11 @@ Value Parser::EvalAttribute(const doc::Expr& e) {
         for (const PrimExpr& x : e.name == "shape" ? b->shape : b->strides) items.push_back(Value::Obj(K::kPrim, x));
         return Value::Seq(K::kTuple, std::move(items));
       }
+      if (e.name == "vload" || e.name == "vstore") {  // methods: called by EvalCall
+        Value m = Value::Name("Buffer." + e.name);
+        m.obj = b;
+        return m;
+      }
       Fail(span, absl::StrCat("Buffer has no attribute '", e.name, "'"));
     }
     case K::kIterVar:
@@ -434,7 +439,9 @@ Value Parser::EvalCall(const doc::Expr& e) {
     a.kwargs.emplace_back(kw.arg, Eval(kw.value));
   }
   switch (callee.kind) {
-    case K::kName: return CallName(callee.s, a);
+    case K::kName:
+      if (callee.obj.defined()) return CallBufferMethod(Downcast<Buffer>(callee.obj), callee.s, a);
+      return CallName(callee.s, a);
     case K::kRelax: return CallRelaxFunction(Downcast<Expr>(callee.obj), a);
     case K::kPoison: throw ParseError{a.span, "", true};
     default: break;

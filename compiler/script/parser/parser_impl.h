@@ -127,6 +127,8 @@ class Parser {
   // dtypes; returns its result (a tuple gives several values) and the parameters in `params`.
   ir::Array<ir::PrimExpr> EvalLambda(const Value& fn, const std::vector<ir::DataType>& param_dtypes,
                                      const std::string& what, ir::Array<ir::Var>* params, const ir::Span& span);
+  // A.vload(...) / A.vstore(...) on a buffer.
+  Value CallBufferMethod(const ir::Buffer& b, const std::string& method, CallArgs& a);
   // T.index_map's lambda (also accepted bare, as R.layout_transform's index_map=).
   ir::IndexMap LambdaToIndexMap(const Value& fn, ir::DataType index_dtype, const ir::Span& span);
   // An integer literal as a constant of `dtype`; an expression as it is.
