@@ -348,7 +348,12 @@ void Parser::DefineRelaxName(const std::string& name, const Value& v) {
     // `n = T.int64()`: a symbolic variable, the same one a signature "n" introduced.
     auto& table = symbolic_.back();
     auto it = table.find(name);
-    if (it == table.end()) it = table.emplace(name, Downcast<Var>(v.obj)).first;
+    if (it == table.end()) {
+      // A fresh variable takes the name it is bound to (`m, n = T.int64(), T.int64()` made both
+      // before their names were known).
+      const auto* fresh = v.obj.as<VarNode>();
+      it = table.emplace(name, Var(name, fresh->dtype, fresh->span)).first;
+    }
     Define(name, Value::Obj(K::kPrim, it->second));
     return;
   }

@@ -474,18 +474,29 @@ void Parser::TIRFor(const doc::Stmt& s) {
   } else {
     targets.push_back(s.target);
   }
-  if (targets.size() != it.loops.size()) {
+  // `for ijk in T.grid(a, b, c)`: one name for several loops is the tuple of their variables
+  // (ijk[0], ...); the loop variables are named after it.
+  bool packed = targets.size() == 1 && it.loops.size() > 1 && targets[0]->kind == doc::ExprKind::kName;
+  if (targets.size() != it.loops.size() && !packed) {
     Fail(s.target->pos, absl::StrCat("the loop has ", it.loops.size(), " iterators but ", targets.size(), " names"));
   }
   PushScope();
   std::vector<Var> vars;
-  for (size_t i = 0; i < targets.size(); ++i) {
-    if (targets[i]->kind != doc::ExprKind::kName) Fail(targets[i]->pos, "a loop variable must be a name");
-    Var v(targets[i]->name, it.loops[i].extent.dtype(), SpanOf(targets[i]->pos));
+  std::vector<Value> packed_vars;
+  for (size_t i = 0; i < it.loops.size(); ++i) {
+    const doc::ExprPtr& target = targets[packed ? 0 : i];
+    if (target->kind != doc::ExprKind::kName) Fail(target->pos, "a loop variable must be a name");
+    std::string name = packed ? absl::StrCat(target->name, "_", i) : target->name;
+    Var v(name, it.loops[i].extent.dtype(), SpanOf(target->pos));
     vars.push_back(v);
-    Define(targets[i]->name, Value::Obj(K::kPrim, v));
+    if (packed) {
+      packed_vars.push_back(Value::Obj(K::kPrim, v));
+    } else {
+      Define(name, Value::Obj(K::kPrim, v));
+    }
     loop_ranges_[v.get()] = Range(it.loops[i].min, it.loops[i].extent);
   }
+  if (packed) Define(targets[0]->name, Value::Seq(K::kTuple, std::move(packed_vars)));
   tir_.BeginScope();
   ++loop_depth_;
   ParseTIRBody(s.body);

@@ -677,6 +677,10 @@ Value Parser::EvalCompare(const doc::Expr& e) {
 // ------------------------------------------------------------------ module level
 
 Value Parser::CallI(const std::string& name, CallArgs& a) {
+  if (name == "meta_var") {  // a Python-level value used as it is (no binding of its own)
+    if (a.args.size() != 1 || !a.kwargs.empty()) Fail(a.span, "I.meta_var takes one value");
+    return a.args[0];
+  }
   if (name == "module_attrs") {
     if (!module_.defined() || a.args.size() != 1) Fail(a.span, "I.module_attrs({...}) belongs in an @I.ir_module class");
     for (const auto& [k, v] : ToAttrMap(a.args[0], a.args[0].span).items()) module_.CopyOnWrite()->attrs.Set(k, v);
