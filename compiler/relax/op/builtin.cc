@@ -151,12 +151,12 @@ absl::StatusOr<Type> InferStopLiftParams(const ir::relax::Call& call) {
 }  // namespace
 
 void RegisterBuiltinOps(std::vector<OpSchema>* ops) {
+  // Allocations are pure, as in TVM (allocating memory is not a visible effect); kills, the VM's
+  // dynamic call_tir, print and assert are not.
   Type any = AnyType::Make();
-  AddOp(ops, "memory.alloc_storage", {"size", "virtual_device_index", "storage_scope", "dtype"}, {}, Returns(any))
-      .is_pure = false;
+  AddOp(ops, "memory.alloc_storage", {"size", "virtual_device_index", "storage_scope", "dtype"}, {}, Returns(any));
   OpSchema& mat = AddOp(ops, "memory.alloc_tensor", {"storage", "offset", "shape", "dtype", "runtime_device_index"},
                         {}, AllocTensorInfer("memory.alloc_tensor", 2, 3));
-  mat.is_pure = false;
   // TVM's Python wrappers always pass runtime_device_index (default R.prim_value(0)) and
   // storage_scope (default "global"), so the printed calls carry them.
   mat.min_args = 4;
@@ -179,22 +179,23 @@ void RegisterBuiltinOps(std::vector<OpSchema>* ops) {
   AddOp(ops, "memory.kill_tensor", {"tensor"}, {}, Returns(VoidType())).is_pure = false;
   OpSchema& vas = AddOp(ops, "vm.alloc_storage", {"size", "runtime_device_index", "dtype", "storage_scope"}, {},
                         Returns(any));
-  vas.is_pure = false;
   vas.min_args = 3;
   vas.arg_defaults = {ir::relax::StringImm("global")};
   OpSchema& vat = AddOp(ops, "vm.alloc_tensor", {"storage", "offset", "shape", "dtype", "runtime_device_index"}, {},
                         AllocTensorInfer("vm.alloc_tensor", 2, 3));
-  vat.is_pure = false;
   vat.min_args = 4;
   vat.arg_defaults = {ir::relax::PrimValue(IntImm(DataType::Int(64), 0))};
   AddOp(ops, "vm.kill_object", {"obj"}, {}, Returns(VoidType())).is_pure = false;
   AddOp(ops, "vm.call_tir_dyn", {"func", "args"}, {}, Returns(VoidType())).is_pure = false;
   OpSchema& bat = AddOp(ops, "builtin.alloc_tensor", {"shape", "dtype", "runtime_device_index", "storage_scope"}, {},
                         AllocTensorInfer("builtin.alloc_tensor", 0, 1));
-  bat.is_pure = false;
   bat.min_args = 3;
   bat.arg_defaults = {ir::relax::StringImm("global")};
   AddOp(ops, "shape_of", {"input"}, {}, InferShapeOf);
+  // Gradient checkpoint markers: identity on their argument.
+  for (const char* name : {"grad.start_checkpoint", "grad.end_checkpoint"}) {
+    AddOp(ops, name, {"x"}, {}, [](const ir::relax::Call& call) -> absl::StatusOr<Type> { return ArgType(call, 0); });
+  }
   AddOp(ops, "size", {"input"}, {}, InferSize);
   OpSchema& to_vdevice = AddOp(ops, "to_vdevice", {"data"}, {{"dst_vdevice", AttrSpec::Kind::kString, ObjectRef()}},
                                InferToVDevice);
