@@ -298,10 +298,12 @@ void Parser::TIRAnnAssign(const doc::Stmt& s) {
   Value ann = Eval(s.annotation);
   Span ann_span = SpanOf(s.annotation->pos);
   if (ann.kind == K::kName && ann.s == "T.let") {
-    if (ann.items.size() != 1) Fail(ann_span, "T.let takes one dtype: T.let[T.int32]");
-    DataType dtype = ToDType(ann.items[0], SpanOr(ann.items[0], ann_span));
+    if (ann.items.size() > 1) Fail(ann_span, "T.let takes one dtype: T.let[T.int32]");
     if (!s.value) Fail(span, "a T.let binding needs a value");
     Value v = Eval(s.value);
+    // `x: T.let = value` takes the value's dtype.
+    DataType dtype = ann.items.empty() ? ToPrim(v, SpanOf(s.value->pos)).dtype()
+                                       : ToDType(ann.items[0], SpanOr(ann.items[0], ann_span));
     PrimExpr value;
     if (v.is_number()) {
       absl::StatusOr<PrimExpr> c = tir::MakeConst(dtype, v.kind == K::kFloat ? tir::Operand::FloatLiteral(v.f)
@@ -1224,10 +1226,14 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
   DataType explicit_dtype;
   if (info->dtype_rule == Rule::kExplicit) {
     bool last = info->script_name == "tvm_struct_get";
-    if (args.empty()) Fail(span, absl::StrCat("T.", name, " needs a dtype argument"));
-    const Value& d = last ? args.back() : args.front();
-    explicit_dtype = ToDType(d, SpanOr(d, span));
-    if (last) args.pop_back(); else args.erase(args.begin());
+    if (const Value* d = Kwarg(a, "dtype")) {  // T.reinterpret(x, dtype="int32")
+      explicit_dtype = ToDType(*d, SpanOr(*d, span));
+    } else {
+      if (args.empty()) Fail(span, absl::StrCat("T.", name, " needs a dtype argument"));
+      const Value& d0 = last ? args.back() : args.front();
+      explicit_dtype = ToDType(d0, SpanOr(d0, span));
+      if (last) args.pop_back(); else args.erase(args.begin());
+    }
   }
   int n = static_cast<int>(args.size());
   if (n < info->min_args || (info->max_args >= 0 && n > info->max_args)) {

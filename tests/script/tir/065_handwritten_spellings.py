@@ -18,3 +18,5 @@ def main(A: T.Buffer((64,), "int32"), B: T.Buffer((64,), "float32"), C: T.Buffer
             T.continue_loop()
         C[4] = C[4] + 1
     B[0] = T.infinity("float32")
+    r: T.let = A[0] * 2
+    C[5] = T.reinterpret(B[1], dtype="int32") + r
