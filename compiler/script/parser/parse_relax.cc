@@ -296,13 +296,8 @@ void Parser::ParseRelaxStmt(const doc::Stmt& s, Expr* result) {
       Value fn = Eval(s.items[0].context_expr->func);
       if (fn.kind != K::kName || fn.s != "R.dataflow") Fail(s.items[0].context_expr->pos, "only `with R.dataflow():` is supported in an R.function");
       if (relax_.in_dataflow()) Fail(span, "dataflow blocks do not nest");
+      // Without R.output(...) every binding of the block is a DataflowVar, visible in it only.
       std::vector<std::string> outputs = DataflowOutputs(s.body);
-      bool has_output = false;
-      for (const doc::StmtPtr& b : s.body) {
-        has_output |= b->kind == doc::StmtKind::kExpr && b->value->kind == doc::ExprKind::kCall &&
-                      b->value->func->kind == doc::ExprKind::kAttribute && b->value->func->name == "output";
-      }
-      if (!has_output) Fail(span, "a dataflow block must end with R.output(...)");
       dataflow_outputs_ = outputs;
       relax_.BeginDataflow();
       PushScope();
