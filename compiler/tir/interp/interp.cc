@@ -997,23 +997,22 @@ class Interpreter : public ExprFunctor<absl::Status(const PrimExpr&, Value*)>,
       *out = Value::Handle(view->data + flat * view->elem_bytes);
       return absl::OkStatus();
     }
-    if (name == "tvm_access_ptr") {  // (type_annotation(dtype), data, offset, extent, rw_mask)
-      KILN_INTERP_TRY(need(3));
+    // A handle `args[data_i]` moved by `args[data_i + 1]` units of `unit_bytes`.
+    auto offset_handle = [&](size_t data_i, int64_t unit_bytes) -> absl::Status {
       Value data;
       int64_t offset;
-      KILN_INTERP_TRY(Eval(args[1], &data));
-      KILN_INTERP_TRY(EvalInt(args[2], &offset));
-      *out = Value::Handle(static_cast<char*>(data.AsPointer()) + offset * std::max(1, args[0].dtype().bytes()));
+      KILN_INTERP_TRY(Eval(args[data_i], &data));
+      KILN_INTERP_TRY(EvalInt(args[data_i + 1], &offset));
+      *out = Value::Handle(static_cast<char*>(data.AsPointer()) + offset * unit_bytes);
       return absl::OkStatus();
+    };
+    if (name == "tvm_access_ptr") {  // (type_annotation(dtype), data, offset, extent, rw_mask)
+      KILN_INTERP_TRY(need(3));
+      return offset_handle(1, std::max(1, args[0].dtype().bytes()));
     }
     if (name == "handle_add_byte_offset") {
       KILN_INTERP_TRY(need(2));
-      Value data;
-      int64_t offset;
-      KILN_INTERP_TRY(Eval(args[0], &data));
-      KILN_INTERP_TRY(EvalInt(args[1], &offset));
-      *out = Value::Handle(static_cast<char*>(data.AsPointer()) + offset);
-      return absl::OkStatus();
+      return offset_handle(0, 1);
     }
     if (name == "isnullptr") {
       KILN_INTERP_TRY(need(1));

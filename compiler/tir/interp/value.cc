@@ -279,31 +279,9 @@ absl::Status ArithLane(ArithOp op, DataType t, Lane a, Lane b, Lane* out) {
   return absl::OkStatus();
 }
 
-bool CompareLane(CompareOp op, DataType t, Lane a, Lane b) {
-  t = t.element_of();
-  if (t.is_floating()) {
-    double x = a.f, y = b.f;
-    switch (op) {
-      case CompareOp::kEQ: return x == y;
-      case CompareOp::kNE: return x != y;
-      case CompareOp::kLT: return x < y;
-      case CompareOp::kLE: return x <= y;
-      case CompareOp::kGT: return x > y;
-      case CompareOp::kGE: return x >= y;
-    }
-  }
-  if (t.is_int()) {
-    int64_t x = a.i, y = b.i;
-    switch (op) {
-      case CompareOp::kEQ: return x == y;
-      case CompareOp::kNE: return x != y;
-      case CompareOp::kLT: return x < y;
-      case CompareOp::kLE: return x <= y;
-      case CompareOp::kGT: return x > y;
-      case CompareOp::kGE: return x >= y;
-    }
-  }
-  uint64_t x = static_cast<uint64_t>(a.i), y = static_cast<uint64_t>(b.i);  // unsigned, bool, handle
+namespace {
+template <typename T>
+bool Compare(CompareOp op, T x, T y) {
   switch (op) {
     case CompareOp::kEQ: return x == y;
     case CompareOp::kNE: return x != y;
@@ -313,6 +291,15 @@ bool CompareLane(CompareOp op, DataType t, Lane a, Lane b) {
     case CompareOp::kGE: return x >= y;
   }
   return false;
+}
+}  // namespace
+
+bool CompareLane(CompareOp op, DataType t, Lane a, Lane b) {
+  t = t.element_of();
+  if (t.is_floating()) return Compare(op, a.f, b.f);
+  if (t.is_int()) return Compare(op, a.i, b.i);
+  // unsigned, bool, handle
+  return Compare(op, static_cast<uint64_t>(a.i), static_cast<uint64_t>(b.i));
 }
 
 Lane LoadLane(const char* p, DataType t) {

@@ -163,4 +163,19 @@ ir::Stmt AsSerialLoop(const ir::ForNode* op, const ir::Stmt& body) {
   return f;
 }
 
+ir::Stmt WithLoopBody(const ir::ForNode* op, const ir::Stmt& body) {
+  if (body.same_as(op->body)) return ir::GetRef<ir::Stmt>(op);
+  ir::For f = ir::GetRef<ir::For>(op);
+  f.CopyOnWrite()->body = body;
+  return f;
+}
+
+std::optional<int64_t> ConstUnitStepExtent(const ir::ForNode* op) {
+  const auto* ext = op->extent.as<ir::IntImmNode>();
+  const auto* step = op->step.defined() ? op->step.as<ir::IntImmNode>() : nullptr;
+  bool unit_step = !op->step.defined() || (step && step->value == 1);
+  if (!ext || !unit_step) return std::nullopt;
+  return ext->value;
+}
+
 }  // namespace kiln::tir::transform

@@ -2,6 +2,8 @@
 #ifndef KILN_COMPILER_TIR_TRANSFORM_IR_UTILS_H_
 #define KILN_COMPILER_TIR_TRANSFORM_IR_UTILS_H_
 
+#include <cstdint>
+#include <optional>
 #include <unordered_map>
 
 #include "compiler/ir/ir.h"
@@ -30,6 +32,13 @@ ir::PrimFunc WithBody(const ir::PrimFunc& f, const ir::Stmt& body);
 
 // The loop `op` turned serial over `body` (what vectorize and unroll leave of a loop they keep).
 ir::Stmt AsSerialLoop(const ir::ForNode* op, const ir::Stmt& body);
+
+// The loop `op` with `body` (op itself when the body is unchanged): loops a pass does not rewrite.
+ir::Stmt WithLoopBody(const ir::ForNode* op, const ir::Stmt& body);
+
+// The number of iterations of `op` when its extent is a constant and its step is 1 (or absent),
+// the loops vectorize and unroll can expand; nullopt otherwise.
+std::optional<int64_t> ConstUnitStepExtent(const ir::ForNode* op);
 
 // The integer dtype able to hold both: the wider of two integer types (int64 wins).
 ir::DataType WiderIndexType(ir::DataType a, ir::DataType b);

@@ -3,6 +3,7 @@
 // what it defines, so no variable is defined twice). Loops whose body contains break/continue
 // (which would then escape to an enclosing loop), non-constant extents and longer loops stay
 // serial loops, which is always correct. Inner loops are unrolled first.
+#include <optional>
 #include <vector>
 
 #include "compiler/ir/functor.h"
@@ -35,19 +36,12 @@ class Unroller : public StmtExprMutator {
  private:
   Stmt VisitStmt_(const ForNode* op) override {
     Stmt body = VisitStmt(op->body);
-    if (op->kind != ForKind::kUnrolled) {
-      if (body.same_as(op->body)) return GetRef<Stmt>(op);
-      For f = GetRef<For>(op);
-      f.CopyOnWrite()->body = body;
-      return f;
-    }
-    const auto* ext = op->extent.as<IntImmNode>();
-    const auto* step = op->step.defined() ? op->step.as<IntImmNode>() : nullptr;
-    bool unit_step = !op->step.defined() || (step && step->value == 1);
-    if (ext && unit_step && ext->value <= max_extent_ && !HasEscapingJump(body)) {
+    if (op->kind != ForKind::kUnrolled) return WithLoopBody(op, body);
+    std::optional<int64_t> trips = ConstUnitStepExtent(op);
+    if (trips && *trips <= max_extent_ && !HasEscapingJump(body)) {
       std::vector<Stmt> copies;
       DataType t = op->loop_var.dtype();
-      for (int64_t k = 0; k < ext->value; ++k) {
+      for (int64_t k = 0; k < *trips; ++k) {
         PrimExpr value = k == 0 ? op->min : PrimExpr(Add(op->min, IntImm(t, k)));
         copies.push_back(CopyWithFreshDefs(body, {{op->loop_var.get(), value}}));
       }

@@ -11,6 +11,7 @@
 // Anything else leaves a serial loop, which is always correct. As in TVM, T.vectorized is the
 // author's promise that the lanes are independent; no dependence analysis is done.
 // Extent 1 loops become the body with v = min.
+#include <optional>
 #include <vector>
 
 #include "compiler/ir/functor.h"
@@ -151,21 +152,14 @@ class LoopVectorizer : public StmtExprMutator {
  private:
   Stmt VisitStmt_(const ForNode* op) override {
     Stmt body = VisitStmt(op->body);
-    if (op->kind != ForKind::kVectorized) {
-      if (body.same_as(op->body)) return GetRef<Stmt>(op);
-      For f = GetRef<For>(op);
-      f.CopyOnWrite()->body = body;
-      return f;
-    }
-    const auto* ext = op->extent.as<IntImmNode>();
-    const auto* step = op->step.defined() ? op->step.as<IntImmNode>() : nullptr;
-    bool unit_step = !op->step.defined() || (step && step->value == 1);
-    if (ext && unit_step && ext->value == 1) {
+    if (op->kind != ForKind::kVectorized) return WithLoopBody(op, body);
+    std::optional<int64_t> lanes = ConstUnitStepExtent(op);
+    if (lanes && *lanes == 1) {
       VarMap vmap{{op->loop_var.get(), op->min}};
       return Substitute(body, vmap);
     }
-    if (ext && unit_step && ext->value >= 2 && ext->value <= max_lanes_) {
-      Stmt v = VectorizeBody(body, op->loop_var, op->min, static_cast<int>(ext->value));
+    if (lanes && *lanes >= 2 && *lanes <= max_lanes_) {
+      Stmt v = VectorizeBody(body, op->loop_var, op->min, static_cast<int>(*lanes));
       if (v.defined()) return v;
     }
     return AsSerialLoop(op, body);
