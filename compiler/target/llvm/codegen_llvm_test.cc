@@ -13,6 +13,7 @@
 
 #include "compiler/target/llvm/jit.h"
 #include "compiler/tir/op/builtin.h"
+#include "compiler/target/testing/lowered_ir.h"
 #include "gtest/gtest.h"
 #include "runtime/module.h"
 #include "runtime/thread_pool.h"
@@ -22,49 +23,14 @@ namespace {
 
 using namespace ir;  // NOLINT
 using tir::StructField;
+using namespace testing;  // NOLINT
 
-PrimExpr I32(int64_t v) { return IntImm(DataType::Int(32), v); }
 PrimExpr F32(double v) { return FloatImm(DataType::Float(32), v); }
-
-PrimExpr StructGet(DataType t, const Var& h, int index, StructField f) {
-  return Call(t, Op("tirx.tvm_struct_get"), {h, I32(index), I32(static_cast<int>(f))});
-}
-
-struct Entry {
-  Var self{"self", DataType::Handle()}, args{"args", DataType::Handle()};
-  Var num_args{"num_args", DataType::Int(32)}, result{"result", DataType::Handle()};
-  PrimFunc Make(const std::string& name, Stmt body) {
-    Map<String, ObjectRef> attrs;
-    attrs.Set(String("global_symbol"), String(name));
-    attrs.Set(String("calling_conv"), IntImm(DataType::Int(32), 1));
-    return PrimFunc({self, args, num_args, result}, body, Type(), {}, attrs);
-  }
-};
-
-// A flat buffer named `name` bound to args[i]'s DLTensor data.
-struct FlatArg {
-  Var handle, data;
-  Buffer buf;
-  FlatArg(const std::string& name, int64_t n, DataType t) {
-    handle = Var(name + "_handle", DataType::Handle());
-    buf = Buffer::Make(name, {I32(n)}, t);
-    data = buf->data;
-  }
-  Stmt Bind(const Entry& e, int i, Stmt body) const {
-    return LetStmt(handle, StructGet(DataType::Handle(), e.args, i, StructField::kArgHandle),
-                   LetStmt(data, StructGet(DataType::Handle(), handle, 0, StructField::kTensorData), body));
-  }
-};
 
 IRModule OneKernel(const std::string& name, const PrimFunc& f) {
   IRModule mod = IRModule::Make();
   mod.Add(GlobalVar(name), f);
   return mod;
-}
-
-std::string TempPath(const std::string& stem) {
-  const char* dir = std::getenv("TEST_TMPDIR");
-  return std::string(dir ? dir : "/tmp") + "/" + stem + "_" + std::to_string(getpid()) + ".so";
 }
 
 enum class Path { kJit, kSharedLibrary };
@@ -75,30 +41,13 @@ std::unique_ptr<runtime::KernelModule> Build(const IRModule& mod, const std::str
     EXPECT_TRUE(jit.ok()) << jit.status();
     return jit.ok() ? std::move(*jit) : nullptr;
   }
-  std::string so = TempPath(stem);
+  std::string so = TempLibraryPath(stem);
   absl::Status st = BuildSharedLibrary(mod, "llvm", so);
   EXPECT_TRUE(st.ok()) << st;
   if (!st.ok()) return nullptr;
   auto lib = runtime::KernelLibrary::Load(so);
   EXPECT_TRUE(lib.ok()) << lib.status();
   return lib.ok() ? std::move(*lib) : nullptr;
-}
-
-DLTensor Tensor1D(void* data, int64_t* shape, DLDataType dt) {
-  DLTensor t{};
-  t.data = data;
-  t.device = {kDLCPU, 0};
-  t.ndim = 1;
-  t.dtype = dt;
-  t.shape = shape;
-  return t;
-}
-
-KilnAny TensorArg(DLTensor* t) {
-  KilnAny a{};
-  a.type_index = kKilnDLTensorPtr;
-  a.v_ptr = t;
-  return a;
 }
 
 class BothPaths : public ::testing::TestWithParam<Path> {};
@@ -453,7 +402,7 @@ TEST(CodegenLLVMTest, ConcurrentCompiles) {
 }
 
 TEST(CodegenLLVMTest, BadTargetStringIsAnError) {
-  absl::Status st = BuildSharedLibrary(AxpyModule(ForKind::kSerial), "llvm -mcpu=nonsense", TempPath("bad"));
+  absl::Status st = BuildSharedLibrary(AxpyModule(ForKind::kSerial), "llvm -mcpu=nonsense", TempLibraryPath("bad"));
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.message().find("unknown -mcpu=nonsense"), std::string::npos) << st;
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "compiler/tir/op/builtin.h"
+#include "compiler/target/testing/lowered_ir.h"
 #include "gtest/gtest.h"
 #include "runtime/module.h"
 #include "runtime/thread_pool.h"
@@ -18,49 +19,13 @@ namespace {
 
 using namespace ir;  // NOLINT
 using tir::StructField;
-
-PrimExpr I32(int64_t v) { return IntImm(DataType::Int(32), v); }
-
-PrimExpr StructGet(DataType t, const Var& h, int index, StructField f) {
-  return Call(t, Op("tirx.tvm_struct_get"), {h, I32(index), I32(static_cast<int>(f))});
-}
-
-struct Entry {
-  Var self{"self", DataType::Handle()}, args{"args", DataType::Handle()};
-  Var num_args{"num_args", DataType::Int(32)}, result{"result", DataType::Handle()};
-  PrimFunc Make(const std::string& name, Stmt body) {
-    Map<String, ObjectRef> attrs;
-    attrs.Set(String("global_symbol"), String(name));
-    attrs.Set(String("calling_conv"), IntImm(DataType::Int(32), 1));
-    return PrimFunc({self, args, num_args, result}, body, Type(), {}, attrs);
-  }
-};
-
-// Binds a flat float32 buffer named `name` to args[i]'s DLTensor data.
-struct FlatArg {
-  Var handle, data;
-  Buffer buf;
-  FlatArg(const Entry& e, int i, const std::string& name, int64_t n, DataType t) {
-    handle = Var(name + "_handle", DataType::Handle());
-    buf = Buffer::Make(name, {IntImm(DataType::Int(32), n)}, t);
-    data = buf->data;
-  }
-  Stmt Bind(const Entry& e, int i, Stmt body) const {
-    return LetStmt(handle, StructGet(DataType::Handle(), e.args, i, StructField::kArgHandle),
-                   LetStmt(data, StructGet(DataType::Handle(), handle, 0, StructField::kTensorData), body));
-  }
-};
-
-std::string TempPath(const std::string& stem) {
-  const char* dir = std::getenv("TEST_TMPDIR");
-  return std::string(dir ? dir : "/tmp") + "/" + stem + "_" + std::to_string(getpid()) + ".so";
-}
+using namespace testing;  // NOLINT
 
 std::unique_ptr<runtime::KernelLibrary> Build(const IRModule& mod, const std::string& stem) {
   absl::StatusOr<std::string> src = GenerateC(mod);
   EXPECT_TRUE(src.ok()) << src.status();
   if (!src.ok()) return nullptr;
-  std::string path = TempPath(stem);
+  std::string path = TempLibraryPath(stem);
   absl::Status st = CompileCToSharedLibrary(*src, path);
   EXPECT_TRUE(st.ok()) << st << "\n" << *src;
   if (!st.ok()) return nullptr;
@@ -69,27 +34,10 @@ std::unique_ptr<runtime::KernelLibrary> Build(const IRModule& mod, const std::st
   return lib.ok() ? std::move(*lib) : nullptr;
 }
 
-DLTensor Tensor1D(void* data, int64_t* shape, DLDataType dt) {
-  DLTensor t{};
-  t.data = data;
-  t.device = {kDLCPU, 0};
-  t.ndim = 1;
-  t.dtype = dt;
-  t.shape = shape;
-  return t;
-}
-
-KilnAny TensorArg(DLTensor* t) {
-  KilnAny a{};
-  a.type_index = kKilnDLTensorPtr;
-  a.v_ptr = t;
-  return a;
-}
-
 // B[i] = A[i] * 2 + 1 for i in [0, 16), with an argument-count check; `kind` picks serial/parallel.
 IRModule AxpyModule(ForKind kind) {
   Entry e;
-  FlatArg a(e, 0, "A", 16, DataType::Float(32)), b(e, 1, "B", 16, DataType::Float(32));
+  FlatArg a("A", 16, DataType::Float(32)), b("B", 16, DataType::Float(32));
   Var i("i", DataType::Int(32));
   Stmt store = BufferStore(b.buf,
                            Add(Mul(BufferLoad(a.buf, {i}), FloatImm(DataType::Float(32), 2.0)),
@@ -165,7 +113,7 @@ TEST(CodegenCTest, IntegerSemanticsAndReturn) {
 
 TEST(CodegenCTest, Int8WrapsAndVectorStoresScalarize) {
   Entry e;
-  FlatArg a(e, 0, "A", 8, DataType::Int(8)), b(e, 1, "B", 8, DataType::Int(8));
+  FlatArg a("A", 8, DataType::Int(8)), b("B", 8, DataType::Int(8));
   // B[ramp(0,1,8)] = A[ramp(0,1,8)] * broadcast(100) + broadcast(100): wraps in int8.
   PrimExpr ramp = Ramp(I32(0), I32(1), 8);
   PrimExpr c100 = Broadcast(IntImm(DataType::Int(8), 100), 8);
