@@ -81,6 +81,9 @@ class Analyzer {
   bool CanProve(const ir::PrimExpr& cond);
   // True when the integer expressions are provably equal.
   bool CanProveEqual(const ir::PrimExpr& a, const ir::PrimExpr& b);
+  // True when evaluating e's +, - and * (its linear skeleton; other nodes count as opaque values)
+  // provably never wraps, so that e's value is the exact integer value of that skeleton.
+  bool CanProveNoWrap(const ir::PrimExpr& e);
 
   // The recorded bound of a variable, or its dtype's range.
   ConstIntBound VarBound(const ir::VarNode* v) const;

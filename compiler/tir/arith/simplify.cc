@@ -200,31 +200,7 @@ class Simplifier : public StmtExprMutator {
     return ConstIntBound::Everything();
   }
 
-  // Whether evaluating e's +, - and * (its linear skeleton; other nodes are atoms) never wraps,
-  // so that e's value is the exact integer value of its linear form.
-  bool NoWrap(const PrimExpr& e) {
-    const BinaryNode* op = e.as<AddNode>();
-    if (op == nullptr) op = e.as<SubNode>();
-    if (op == nullptr) op = e.as<MulNode>();
-    if (op == nullptr) return true;
-    if (!NoWrap(op->a) || !NoWrap(op->b)) return false;
-    ConstIntBound a = analyzer_->GetConstIntBound(op->a), b = analyzer_->GetConstIntBound(op->b);
-    Int128 lo, hi;
-    if (e.as<AddNode>()) {
-      lo = Int128{a.min_value} + b.min_value;
-      hi = Int128{a.max_value} + b.max_value;
-    } else if (e.as<SubNode>()) {
-      lo = Int128{a.min_value} - b.max_value;
-      hi = Int128{a.max_value} - b.min_value;
-    } else {
-      Int128 c[4] = {Int128{a.min_value} * b.min_value, Int128{a.min_value} * b.max_value,
-                     Int128{a.max_value} * b.min_value, Int128{a.max_value} * b.max_value};
-      lo = *std::min_element(c, c + 4);
-      hi = *std::max_element(c, c + 4);
-    }
-    ConstIntBound dt = DTypeBound(e.dtype());
-    return lo >= dt.min_value && hi <= dt.max_value;
-  }
+  bool NoWrap(const PrimExpr& e) { return analyzer_->CanProveNoWrap(e); }
 
   // ---------------- arithmetic ----------------
 
@@ -592,6 +568,31 @@ PrimExpr Analyzer::Simplify(const PrimExpr& e) {
 bool Analyzer::CanProve(const PrimExpr& cond) {
   const auto* imm = Simplify(cond).as<IntImmNode>();
   return imm != nullptr && imm->value != 0;
+}
+
+bool Analyzer::CanProveNoWrap(const PrimExpr& e) {
+  const BinaryNode* op = e.as<AddNode>();
+  if (op == nullptr) op = e.as<SubNode>();
+  if (op == nullptr) op = e.as<MulNode>();
+  if (op == nullptr) return true;
+  if (!IsScalarInt(e.dtype()) || (e.dtype().is_uint() && e.dtype().bits() >= 64)) return false;
+  if (!CanProveNoWrap(op->a) || !CanProveNoWrap(op->b)) return false;
+  ConstIntBound a = GetConstIntBound(op->a), b = GetConstIntBound(op->b);
+  Int128 lo, hi;
+  if (e.as<AddNode>()) {
+    lo = Int128{a.min_value} + b.min_value;
+    hi = Int128{a.max_value} + b.max_value;
+  } else if (e.as<SubNode>()) {
+    lo = Int128{a.min_value} - b.max_value;
+    hi = Int128{a.max_value} - b.min_value;
+  } else {
+    Int128 c[4] = {Int128{a.min_value} * b.min_value, Int128{a.min_value} * b.max_value,
+                   Int128{a.max_value} * b.min_value, Int128{a.max_value} * b.max_value};
+    lo = *std::min_element(c, c + 4);
+    hi = *std::max_element(c, c + 4);
+  }
+  ConstIntBound dt = DTypeBound(e.dtype());
+  return lo >= dt.min_value && hi <= dt.max_value;
 }
 
 bool Analyzer::CanProveEqual(const PrimExpr& a, const PrimExpr& b) {
