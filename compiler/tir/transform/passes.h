@@ -37,6 +37,11 @@ ir::PrimFunc LoopPartition(const ir::PrimFunc& f);
 // serial loops when the body is not vectorizable.
 ir::PrimFunc VectorizeLoops(const ir::PrimFunc& f, int max_lanes = 64);
 
+// storage_rewrite.cc: constant-size allocations (not under parallel loops, not escaping as
+// pointers) with the same scope and dtype and disjoint live ranges -> one shared allocation at the
+// top of the body, sized for the largest.
+ir::PrimFunc StorageRewrite(const ir::PrimFunc& f);
+
 // unroll.cc: unrolled loops with a constant extent up to `max_extent` -> a sequence of copies of
 // the body; other unrolled loops -> serial.
 ir::PrimFunc UnrollLoops(const ir::PrimFunc& f, int max_extent = 64);
