@@ -25,7 +25,11 @@ absl::StatusOr<PrimFunc> LowerPrimFunc(PrimFunc f, const std::string& name, cons
   f = t::FlattenBuffer(f);
   // Canonical indices, so that vectorize sees linear accesses.
   f = t::Simplify(f);
+  // Guard-free middle loops where T.likely conditions provably hold (then their ifs fold away).
+  if (PrimFunc p = t::LoopPartition(f); !p.same_as(f)) f = t::Simplify(p);
   f = t::VectorizeLoops(f, options.max_vector_lanes);
+  // Temporaries with disjoint live ranges share memory.
+  f = t::StorageRewrite(f);
   f = t::UnrollLoops(f, options.max_unroll_extent);
   // Unrolled copies and vector arithmetic fold further.
   f = t::Simplify(f);

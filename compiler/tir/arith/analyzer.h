@@ -17,10 +17,12 @@
 //      the variables in scope (loop variables bound by BindRange), used to prove comparisons,
 //      resolve min/max and remove floordiv/floormod.
 //
-// Rewrites that are only valid without overflow (floordiv/floormod of a linear expression by a
-// constant, comparisons decided from the difference of their operands) are applied to int32 and
-// int64 only — the index types — as TVM does; the narrow data types get folding, collection and
-// the always-sound bound checks only.
+// Every rewrite is sound for wrap-around arithmetic, as the TIR spec defines integer operations
+// (two's complement at the dtype's width; index arithmetic is no exception). Rewrites that hold
+// for exact integers only are applied where the bounds prove nothing wraps: comparisons and
+// min/max decided from the difference of their operands (any integer width), and floordiv /
+// floormod of a linear expression by a constant (int32 and int64, the index types). So
+// max(x + 1, x) folds when x's range keeps x + 1 from wrapping, and stays as written otherwise.
 //
 // An Analyzer is cheap and not thread-safe; make one per pass invocation.
 #ifndef KILN_COMPILER_TIR_ARITH_ANALYZER_H_
@@ -79,6 +81,9 @@ class Analyzer {
   bool CanProve(const ir::PrimExpr& cond);
   // True when the integer expressions are provably equal.
   bool CanProveEqual(const ir::PrimExpr& a, const ir::PrimExpr& b);
+  // True when evaluating e's +, - and * (its linear skeleton; other nodes count as opaque values)
+  // provably never wraps, so that e's value is the exact integer value of that skeleton.
+  bool CanProveNoWrap(const ir::PrimExpr& e);
 
   // The recorded bound of a variable, or its dtype's range.
   ConstIntBound VarBound(const ir::VarNode* v) const;

@@ -94,7 +94,9 @@ TEST(BoundTest, LoopVarsAndArithmetic) {
 TEST(RewriteTest, FloorDivModOfLinearByConstant) {
   Analyzer a;
   Var i("i", DataType::Int(32)), j("j", DataType::Int(32)), n("n", DataType::Int(32));
+  a.BindRange(i, I32(-4), I32(8));
   a.BindRange(j, I32(0), I32(8));
+  a.BindRange(n, I32(-1000), I32(2000));
   PrimExpr flat = Add(Mul(i, I32(8)), j);
   EXPECT_EQ(S(&a, FloorDiv(flat, I32(8))), "i");
   EXPECT_EQ(S(&a, FloorMod(flat, I32(8))), "j");
@@ -109,6 +111,20 @@ TEST(RewriteTest, FloorDivModOfLinearByConstant) {
   EXPECT_EQ(S(&a, Mod(flat, I32(8))), "j");
 }
 
+TEST(RewriteTest, DivisionRewritesNeedNoWrap) {
+  Analyzer a;
+  Var x("x", DataType::Int(32)), y("y", DataType::Int(32));
+  // x * 2 wraps for x = 2^30 (floordiv(-2^31, 2) = -2^30 != x): nothing to rewrite.
+  EXPECT_EQ(S(&a, FloorDiv(Mul(x, I32(2)), I32(2))), "floordiv(x * 2, 2)");
+  EXPECT_EQ(S(&a, FloorMod(Add(Mul(x, I32(8)), y), I32(8))), "floormod(x * 8 + y, 8)");
+  a.BindRange(x, I32(-1000), I32(2000));
+  EXPECT_EQ(S(&a, FloorDiv(Mul(x, I32(2)), I32(2))), "x");
+  // x * 8 + y wraps for large y.
+  EXPECT_EQ(S(&a, FloorMod(Add(Mul(x, I32(8)), y), I32(8))), "floormod(x * 8 + y, 8)");
+  a.BindRange(y, I32(0), I32(100));
+  EXPECT_EQ(S(&a, FloorMod(Add(Mul(x, I32(8)), y), I32(8))), "floormod(y, 8)");
+}
+
 TEST(RewriteTest, MinMaxAndComparisons) {
   Analyzer a;
   Var i("i", DataType::Int(32)), n("n", DataType::Int(32));
@@ -119,7 +135,9 @@ TEST(RewriteTest, MinMaxAndComparisons) {
   EXPECT_EQ(S(&a, Min(i, n)), "min(i, n)");
   EXPECT_EQ(S(&a, LT(i, I32(16))), "True");
   EXPECT_EQ(S(&a, GE(i, I32(1))), "i >= 1");
-  EXPECT_EQ(S(&a, LT(Add(n, I32(1)), n)), "False");
+  // n + 1 wraps for n = INT32_MAX, so n + 1 < n may hold.
+  EXPECT_EQ(S(&a, LT(Add(n, I32(1)), n)), "n + 1 < n");
+  EXPECT_EQ(S(&a, LT(Add(i, I32(1)), i)), "False");
   EXPECT_EQ(S(&a, EQ(Sub(Add(n, i), i), n)), "True");
   EXPECT_EQ(S(&a, And(LT(i, I32(16)), GE(n, I32(0)))), "n >= 0");
   EXPECT_EQ(S(&a, Or(LT(i, I32(0)), GE(n, I32(0)))), "n >= 0");
@@ -131,6 +149,29 @@ TEST(RewriteTest, MinMaxAndComparisons) {
   Var b("b", DataType::Int(8));
   EXPECT_EQ(S(&a, LT(Add(b, IntImm(DataType::Int(8), 1)), b)), "b + int8(1) < b");
   EXPECT_EQ(S(&a, LE(Cast(DataType::Int(32), b), I32(127))), "True");
+  a.BindRange(b, IntImm(DataType::Int(8), 0), IntImm(DataType::Int(8), 100));
+  EXPECT_EQ(S(&a, LT(Add(b, IntImm(DataType::Int(8), 1)), b)), "False");
+}
+
+// Differential seed 2070: c - i - 2147483647 wraps for i >= 2 (c a bool cast), so the max is not
+// decided by the difference -3 + j - (c - i - 2147483647), whose bound alone says "first operand".
+TEST(RewriteTest, MinMaxSoundUnderWrap) {
+  Analyzer a;
+  Var i("i", DataType::Int(32)), j("j", DataType::Int(32)), c("c", DataType::Int(32));
+  a.BindRange(i, I32(0), I32(3));
+  a.BindRange(j, I32(0), I32(2));
+  a.BindRange(c, I32(0), I32(2));
+  PrimExpr lhs = Add(I32(-3), j), rhs = Sub(Sub(c, i), I32(2147483647));
+  EXPECT_EQ(S(&a, Max(lhs, rhs)), "max(j - 3, c - i - 2147483647)");
+  // Without the wrap (i = 0 only) the difference decides it.
+  Analyzer b;
+  b.BindRange(i, I32(0), I32(1));
+  b.BindRange(j, I32(0), I32(2));
+  b.BindRange(c, I32(0), I32(2));
+  EXPECT_EQ(S(&b, Max(lhs, Sub(c, I32(2147483647)))), "j - 3");
+  // Symbolic extents: n - 1 and n - 2 cannot wrap for n >= 0.
+  SizeVar n("n", DataType::Int(32));
+  EXPECT_EQ(S(&a, Min(Sub(n, I32(1)), Sub(n, I32(2)))), "n - 2");
 }
 
 TEST(RewriteTest, SelectIfThenElseAndCasts) {

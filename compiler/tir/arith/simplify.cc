@@ -2,7 +2,9 @@
 // linear form for scalar integer sums (sum of coeff * atom + const, like terms collected), and
 // local rewrites (x * 1, min/max and comparisons decided by bounds, floordiv/floormod of a linear
 // expression by a constant, select/if_then_else on a constant condition, nested casts, ramp and
-// broadcast arithmetic). See analyzer.h for which rewrites assume no overflow.
+// broadcast arithmetic). See analyzer.h for how rewrites that hold for exact integers only are
+// kept sound under wrap-around.
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -14,6 +16,7 @@ namespace kiln::arith {
 namespace {
 
 using namespace ir;  // NOLINT
+using Int128 = __int128;
 
 // Index types: where TVM (and we) assume arithmetic does not overflow.
 bool IsIndexType(DataType t) { return t.is_int() && t.is_scalar() && (t.bits() == 32 || t.bits() == 64); }
@@ -179,14 +182,25 @@ class Simplifier : public StmtExprMutator {
     return out;
   }
 
-  // Bound of a - b for index types (no overflow assumed), computed on the linear difference.
+  // A bound of a - b (the difference of the two wrapped values, as integers), or Everything().
+  // The linear difference d is congruent to a - b modulo 2^bits whatever wraps, and a - b lies in
+  // [min a - max b, max a - min b]; when that interval leaves room for only one representative of
+  // d's bound, a - b is d. So x + 1 > x is proven only where x + 1 cannot wrap.
   ConstIntBound DiffBound(const PrimExpr& a, const PrimExpr& b) {
+    DataType t = a.dtype();
+    if (!IsScalarInt(t) || (t.is_uint() && t.bits() >= 64)) return ConstIntBound::Everything();
     Linear d = ToLinear(a, true);
     d.Add(ToLinear(b, true), -1);
     d.DropZeros();
-    if (d.is_const()) return ConstIntBound::Single(d.constant);
-    return analyzer_->GetConstIntBound(FromLinear(d));
+    ConstIntBound dd = d.is_const() ? ConstIntBound::Single(d.constant) : analyzer_->GetConstIntBound(FromLinear(d));
+    ConstIntBound ba = analyzer_->GetConstIntBound(a), bb = analyzer_->GetConstIntBound(b);
+    Int128 modulus = Int128{1} << t.bits();
+    Int128 lo = Int128{ba.min_value} - bb.max_value, hi = Int128{ba.max_value} - bb.min_value;
+    if (lo > Int128{dd.max_value} - modulus && hi < Int128{dd.min_value} + modulus) return dd;
+    return ConstIntBound::Everything();
   }
+
+  bool NoWrap(const PrimExpr& e) { return analyzer_->CanProveNoWrap(e); }
 
   // ---------------- arithmetic ----------------
 
@@ -244,7 +258,8 @@ class Simplifier : public StmtExprMutator {
 
   // floordiv/floormod of an index expression by a positive constant c: a = c * X + R, so
   // a // c = X + R // c and a % c = R % c, and R // c is a constant when R's bound lies within one
-  // multiple of c. Multiples of c in the constant move into X.
+  // multiple of c. Multiples of c in the constant move into X. Undefined when wrapping may break
+  // the identity.
   PrimExpr DivByConst(const PrimExpr& a, int64_t c, bool is_mod) {
     DataType t = a.dtype();
     Linear l = ToLinear(a, true);
@@ -259,6 +274,9 @@ class Simplifier : public StmtExprMutator {
     }
     x.constant = FloorDivInt(l.constant, c);
     r.constant = FloorModInt(l.constant, c);
+    // The identity holds for the exact integers; it holds for the wrapped values when neither a
+    // nor R wraps (the result, at most |a|, fits, so X may wrap on the way).
+    if (!NoWrap(FromLinear(l)) || !NoWrap(FromLinear(r))) return PrimExpr();
     ConstIntBound rb = r.is_const() ? ConstIntBound::Single(r.constant) : analyzer_->GetConstIntBound(FromLinear(r));
     if (rb.min_value != ConstIntBound::kNegInf && rb.max_value != ConstIntBound::kPosInf &&
         FloorDivInt(rb.min_value, c) == FloorDivInt(rb.max_value, c)) {
@@ -301,6 +319,8 @@ class Simplifier : public StmtExprMutator {
       // Trunc and floor division agree on a non-negative dividend.
       if (IsIndexType(t) && bv > 0 && (floor || analyzer_->GetConstIntBound(a).min_value >= 0)) {
         PrimExpr r = DivByConst(a, bv, is_mod);
+        if (!r.defined()) return is_mod ? (floor ? Rebuild<FloorMod>(op, a, b) : Rebuild<Mod>(op, a, b))
+                                        : (floor ? Rebuild<FloorDiv>(op, a, b) : Rebuild<Div>(op, a, b));
         // Keep the trunc spelling where the remaining division's operand is non-negative.
         if (!floor) {
           const auto* fd = r.as<FloorDivNode>();
@@ -334,7 +354,7 @@ class Simplifier : public StmtExprMutator {
     ConstIntBound d;
     if (StructuralEqual(a, b)) {
       d = ConstIntBound::Single(0);
-    } else if (IsIndexType(t)) {
+    } else {
       d = DiffBound(a, b);
     }
     // Always sound, whatever the width: compare the bounds of the two sides.
@@ -548,6 +568,31 @@ PrimExpr Analyzer::Simplify(const PrimExpr& e) {
 bool Analyzer::CanProve(const PrimExpr& cond) {
   const auto* imm = Simplify(cond).as<IntImmNode>();
   return imm != nullptr && imm->value != 0;
+}
+
+bool Analyzer::CanProveNoWrap(const PrimExpr& e) {
+  const BinaryNode* op = e.as<AddNode>();
+  if (op == nullptr) op = e.as<SubNode>();
+  if (op == nullptr) op = e.as<MulNode>();
+  if (op == nullptr) return true;
+  if (!IsScalarInt(e.dtype()) || (e.dtype().is_uint() && e.dtype().bits() >= 64)) return false;
+  if (!CanProveNoWrap(op->a) || !CanProveNoWrap(op->b)) return false;
+  ConstIntBound a = GetConstIntBound(op->a), b = GetConstIntBound(op->b);
+  Int128 lo, hi;
+  if (e.as<AddNode>()) {
+    lo = Int128{a.min_value} + b.min_value;
+    hi = Int128{a.max_value} + b.max_value;
+  } else if (e.as<SubNode>()) {
+    lo = Int128{a.min_value} - b.max_value;
+    hi = Int128{a.max_value} - b.min_value;
+  } else {
+    Int128 c[4] = {Int128{a.min_value} * b.min_value, Int128{a.min_value} * b.max_value,
+                   Int128{a.max_value} * b.min_value, Int128{a.max_value} * b.max_value};
+    lo = *std::min_element(c, c + 4);
+    hi = *std::max_element(c, c + 4);
+  }
+  ConstIntBound dt = DTypeBound(e.dtype());
+  return lo >= dt.min_value && hi <= dt.max_value;
 }
 
 bool Analyzer::CanProveEqual(const PrimExpr& a, const PrimExpr& b) {

@@ -28,9 +28,19 @@ ir::PrimFunc FlattenBuffer(const ir::PrimFunc& f);
 // statically decided ifs and asserts, empty loops and no-op statements removed.
 ir::PrimFunc Simplify(const ir::PrimFunc& f);
 
+// loop_partition.cc: loops with a non-constant range whose body tests T.likely(cond) on the loop
+// variable -> prologue / middle / epilogue loops, the conditions replaced by true in the middle
+// one (where they provably hold); then every `likely` wrapper is removed. Run Simplify after it.
+ir::PrimFunc LoopPartition(const ir::PrimFunc& f);
+
 // vectorize.cc: vectorized loops with a constant extent -> Ramp/Broadcast vector statements, or
 // serial loops when the body is not vectorizable.
 ir::PrimFunc VectorizeLoops(const ir::PrimFunc& f, int max_lanes = 64);
+
+// storage_rewrite.cc: constant-size allocations (not under parallel loops, not escaping as
+// pointers) with the same scope and dtype and disjoint live ranges -> one shared allocation at the
+// top of the body, sized for the largest.
+ir::PrimFunc StorageRewrite(const ir::PrimFunc& f);
 
 // unroll.cc: unrolled loops with a constant extent up to `max_extent` -> a sequence of copies of
 // the body; other unrolled loops -> serial.
