@@ -3,7 +3,9 @@
 // dlopen, and in-process JIT. The peer in the same run is the C backend (C source, system cc,
 // dlopen) on the same module. BM_EndToEnd_TVMScript is the whole path a compile request takes for
 // such a module: TVMScript text -> parse + verify -> LowerTIR -> LLVM -> linked .so -> dlopen
-// (goal: < 150 ms).
+// (goal: < 150 ms), at the default -opt-level=2 and at 3 (LLVM's O3). The BM_Stage_* benchmarks
+// are its phases: parse, TIR lowering, object emission (IR generation + optimization + machine
+// code), optimized IR alone, and linking + dlopen.
 //
 //   bazel run -c opt //tests/bench:llvm_compile_bench
 #include <unistd.h>
@@ -151,6 +153,7 @@ void BM_EndToEnd_TVMScript(benchmark::State& state) {
     }
   }
   std::string path = SoPath("e2e");
+  std::string target = "llvm -opt-level=" + std::to_string(state.range(0));
   for (auto _ : state) {
     auto parsed = script::ParseScript(text, "bench.py");
     if (!parsed.ok()) {
@@ -160,7 +163,7 @@ void BM_EndToEnd_TVMScript(benchmark::State& state) {
     driver::PipelineOptions po;
     po.target_kind = "llvm";
     auto lowered = driver::LowerTIR(script::AsModule(*parsed), po);
-    absl::Status st = lowered.ok() ? codegen::BuildSharedLibrary(*lowered, "llvm", path) : lowered.status();
+    absl::Status st = lowered.ok() ? codegen::BuildSharedLibrary(*lowered, target, path) : lowered.status();
     auto lib = runtime::KernelLibrary::Load(path);
     if (!st.ok() || !lib.ok() || (*lib)->kernel_names().size() != 20) {
       state.SkipWithError("build failed");
@@ -170,7 +173,8 @@ void BM_EndToEnd_TVMScript(benchmark::State& state) {
   }
   std::remove(path.c_str());
 }
-BENCHMARK(BM_EndToEnd_TVMScript)->Unit(benchmark::kMillisecond)->Iterations(10);
+// Arg: -opt-level (2: the default).
+BENCHMARK(BM_EndToEnd_TVMScript)->Unit(benchmark::kMillisecond)->Iterations(10)->Arg(2)->Arg(3);
 
 // The stages of BM_EndToEnd_TVMScript alone (linking and dlopen are the rest).
 void BM_Stage_Parse(benchmark::State& state) {
@@ -206,6 +210,30 @@ void BM_Stage_OptimizedIR(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(codegen::EmitLLVMAssembly(lowered, target));
 }
 BENCHMARK(BM_Stage_OptimizedIR)->Unit(benchmark::kMillisecond)->Iterations(10)->DenseRange(0, 3);
+
+// Linking the default-level object into a .so and dlopen()ing it. Arg 0: the default linker (the
+// system ld for the host); 1: ld.lld-16, for comparison.
+void BM_Stage_LinkAndLoad(benchmark::State& state) {
+  driver::PipelineOptions po;
+  po.target_kind = "llvm";
+  ir::IRModule lowered = *driver::LowerTIR(ParsedModule(), po);
+  absl::StatusOr<codegen::LLVMTarget> target = codegen::ParseLLVMTarget("llvm");
+  absl::StatusOr<std::string> object = codegen::EmitObjectFile(lowered, "llvm");
+  codegen::LinkOptions options;
+  if (state.range(0) == 1) options.linker = "ld.lld-16";
+  std::string path = SoPath("link");
+  for (auto _ : state) {
+    absl::Status st = codegen::LinkSharedLibrary(*object, target->triple, path, options);
+    auto lib = runtime::KernelLibrary::Load(path);
+    if (!st.ok() || !lib.ok()) {
+      state.SkipWithError("link failed");
+      break;
+    }
+    benchmark::DoNotOptimize(lib);
+  }
+  std::remove(path.c_str());
+}
+BENCHMARK(BM_Stage_LinkAndLoad)->Unit(benchmark::kMillisecond)->Iterations(10)->Arg(0)->Arg(1);
 
 }  // namespace
 }  // namespace kiln

@@ -14,6 +14,8 @@
 //   at that point, so no per-call arena is needed.
 // - A failed AssertStmt writes {kKilnErrorMessage, "Kind: message"} to the result slot and returns
 //   -1, with the message spelled exactly as the C backend spells it.
+// - A packed entry's compute_scope (the body after MakePackedAPI's checks) is outlined into an
+//   internal "<name>_compute_" function, and the entry is optnone (see EmitComputeScope).
 // - Parallel loops are outlined into a KilnParallelBody whose captured variables travel in a
 //   closure struct, and run through env->parallel_for (serially when `self` is NULL); a parallel
 //   loop nested in one runs serially.
@@ -759,7 +761,81 @@ class CodegenLLVM : public ExprFunctor<llvm::Value*(const PrimExpr&)>, public St
       Fail("GPU thread bindings reached the LLVM CPU backend");
       return;
     }
+    if (op->attr_key == "compute_scope" && fs_.packed) {
+      EmitComputeScope(op);
+      return;
+    }
     VisitStmt(op->body);
+  }
+  // The body of a packed entry after its argument checks (MakePackedAPI's compute_scope) becomes
+  // the internal function `int32_t <name>(captured..., self, result)`, which behaves like the entry
+  // (asserts, tirx.ret and parallel loops report through `result`); the entry tail-returns its code.
+  // The entry itself, mostly compare-and-branch checks that run once per call, is marked optnone:
+  // LLVM skips it in the optimization pipeline and compiles it with the fast instruction selector
+  // and register allocator, which took most of the compile time of small kernels (~35 checked
+  // branches per two-buffer kernel), while the computation gets the full pipeline.
+  void EmitComputeScope(const AttrStmtNode* op) {
+    const auto* name = op->value.as<StringImmNode>();
+    if (name == nullptr) {
+      Fail("compute_scope needs a function name (a string)");
+      return;
+    }
+    std::vector<Var> captured = tir::FreeVars(op->body);
+    std::vector<llvm::Value*> args;
+    std::vector<llvm::Type*> params;
+    for (const Var& v : captured) {
+      auto it = vars_.find(v.get());
+      if (it == vars_.end()) {
+        Fail(absl::StrCat("variable ", v->name, " is used outside its scope"));
+        return;
+      }
+      args.push_back(it->second);
+      params.push_back(it->second->getType());
+    }
+    args.push_back(fs_.self);
+    args.push_back(fs_.result);
+    params.push_back(ptr_);
+    params.push_back(ptr_);
+    llvm::Function* compute = llvm::Function::Create(llvm::FunctionType::get(i32_, params, false),
+                                                     llvm::Function::InternalLinkage, name->value, module_.get());
+    SetAttributes(compute);
+    compute->addFnAttr(llvm::Attribute::NoInline);
+    fs_.fn->addFnAttr(llvm::Attribute::NoInline);
+    fs_.fn->addFnAttr(llvm::Attribute::OptimizeNone);
+    llvm::CallInst* rc = b_.CreateCall(compute, args);
+    EmitExit(rc);
+
+    EmitOutlined(compute, [&] {
+      fs_.packed = true;
+      for (size_t i = 0; i < captured.size(); ++i) {
+        compute->getArg(i)->setName(captured[i]->name);
+        vars_[captured[i].get()] = compute->getArg(i);
+      }
+      fs_.self = compute->getArg(captured.size());
+      fs_.result = compute->getArg(captured.size() + 1);
+      VisitStmt(op->body);
+      if (!b_.GetInsertBlock()->getTerminator()) EmitExit(b_.getInt32(0));
+    });
+  }
+  // Emits `fn`'s body with emit() under a fresh function state and variable scope, then returns to
+  // the function and block being emitted before.
+  template <typename EmitBody>
+  void EmitOutlined(llvm::Function* fn, EmitBody emit) {
+    FunctionState saved_fs = std::move(fs_);
+    auto saved_vars = std::move(vars_);
+    llvm::BasicBlock* saved_block = b_.GetInsertBlock();
+    fs_ = FunctionState();
+    fs_.fn = fn;
+    fs_.outlined = saved_fs.outlined;
+    emitted_.push_back(fn);
+    vars_.clear();
+    b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn));
+    emit();
+    int outlined = fs_.outlined;
+    fs_ = std::move(saved_fs);
+    fs_.outlined = outlined;
+    vars_ = std::move(saved_vars);
+    b_.SetInsertPoint(saved_block);
   }
   void VisitStmt_(const AssertStmtNode* op) override {
     std::string msg = op->error_kind + ": ";
@@ -943,36 +1019,24 @@ class CodegenLLVM : public ExprFunctor<llvm::Value*(const PrimExpr&)>, public St
     b_.SetInsertPoint(cont);
 
     // The outlined body, emitted with its own function state and variable scope.
-    FunctionState saved_fs = std::move(fs_);
-    auto saved_vars = std::move(vars_);
-    llvm::BasicBlock* saved_block = b_.GetInsertBlock();
-    fs_ = FunctionState();
-    fs_.fn = body_fn;
-    emitted_.push_back(body_fn);
-    fs_.in_parallel = true;
-    fs_.outlined = saved_fs.outlined;
-    vars_.clear();
-    b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", body_fn));
-    llvm::Value* c = body_fn->getArg(2);
-    for (size_t i = 0; i < captured.size(); ++i) {
-      vars_[captured[i].get()] = b_.CreateLoad(fields[i], b_.CreateStructGEP(closure_ty, c, i), captured[i]->name);
-    }
-    fs_.self = b_.CreateLoad(ptr_, b_.CreateStructGEP(closure_ty, c, captured.size()));
-    fs_.result = b_.CreateLoad(ptr_, b_.CreateStructGEP(closure_ty, c, captured.size() + 1));
-    // it in [begin, end): loop_var = min + it.
-    llvm::Value* min = b_.CreateIntCast(VisitExpr(op->min), i64_, op->min.dtype().is_int());
-    llvm::Value* begin = b_.CreateAdd(min, body_fn->getArg(0));
-    llvm::Value* end = b_.CreateAdd(min, body_fn->getArg(1));
-    // Iterate in int64 and narrow the loop var, so a narrow loop var cannot overflow the bound.
-    Var it("it", DataType::Int(64));
-    LetStmt bind(op->loop_var, Cast(op->loop_var.dtype(), it), op->body);
-    EmitSerialLoop(it.get(), begin, end, b_.getInt64(1), true, bind, ForKind::kSerial);
-    if (!b_.GetInsertBlock()->getTerminator()) EmitExit(b_.getInt32(0));
-    int outlined = fs_.outlined;
-    fs_ = std::move(saved_fs);
-    fs_.outlined = outlined;
-    vars_ = std::move(saved_vars);
-    b_.SetInsertPoint(saved_block);
+    EmitOutlined(body_fn, [&] {
+      fs_.in_parallel = true;
+      llvm::Value* c = body_fn->getArg(2);
+      for (size_t i = 0; i < captured.size(); ++i) {
+        vars_[captured[i].get()] = b_.CreateLoad(fields[i], b_.CreateStructGEP(closure_ty, c, i), captured[i]->name);
+      }
+      fs_.self = b_.CreateLoad(ptr_, b_.CreateStructGEP(closure_ty, c, captured.size()));
+      fs_.result = b_.CreateLoad(ptr_, b_.CreateStructGEP(closure_ty, c, captured.size() + 1));
+      // it in [begin, end): loop_var = min + it.
+      llvm::Value* min = b_.CreateIntCast(VisitExpr(op->min), i64_, op->min.dtype().is_int());
+      llvm::Value* begin = b_.CreateAdd(min, body_fn->getArg(0));
+      llvm::Value* end = b_.CreateAdd(min, body_fn->getArg(1));
+      // Iterate in int64 and narrow the loop var, so a narrow loop var cannot overflow the bound.
+      Var it("it", DataType::Int(64));
+      LetStmt bind(op->loop_var, Cast(op->loop_var.dtype(), it), op->body);
+      EmitSerialLoop(it.get(), begin, end, b_.getInt64(1), true, bind, ForKind::kSerial);
+      if (!b_.GetInsertBlock()->getTerminator()) EmitExit(b_.getInt32(0));
+    });
   }
 
   void VisitStmt_(const WhileNode* op) override {

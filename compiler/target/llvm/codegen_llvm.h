@@ -33,8 +33,7 @@ struct LLVMModule {
 // INVALID_ARGUMENT naming the function and the construct.
 absl::StatusOr<LLVMModule> GenerateLLVM(const ir::IRModule& lowered, llvm::TargetMachine* tm);
 
-// Runs LLVM's default new-pass-manager pipeline at `opt_level` (0..3) tuned for `tm`, with LLVM's loop
-// unrolling off (TIR schedules unroll explicitly).
+// Runs the IR optimization pipeline of `opt_level` (0..3, see LLVMTarget::opt_level) tuned for `tm`.
 void OptimizeLLVM(llvm::Module* module, llvm::TargetMachine* tm, int opt_level);
 
 // GenerateLLVM + OptimizeLLVM for a parsed target.
@@ -47,13 +46,20 @@ absl::StatusOr<std::string> EmitLLVMAssembly(const ir::IRModule& lowered, const 
 absl::StatusOr<std::string> EmitObjectFile(const ir::IRModule& lowered, const std::string& target);
 
 struct LinkOptions {
-  // The ELF linker; "" = $KILN_LLD if set, else "ld.lld-16" then "ld.lld" from PATH.
+  // The ELF linker; "" = $KILN_LLD if set, else for the host's architecture the system "ld" (GNU
+  // binutils, the quickest to start) then "ld.lld-16" and "ld.lld" from PATH; for other
+  // architectures "ld.lld-16" then "ld.lld".
   std::string linker;
 };
 
-// Compiles `lowered` for `target` (a target string, "llvm -mcpu=...") and links it into the shared
+// Links the relocatable object `object` (EmitObjectFile's output for `triple`) into the shared
 // library `out_path`, a kernel library that runtime::KernelLibrary::Load opens. The library needs
 // only libc and libm. Linker diagnostics come back in the error.
+absl::Status LinkSharedLibrary(const std::string& object, const std::string& triple, const std::string& out_path,
+                               const LinkOptions& options = {});
+
+// EmitObjectFile + LinkSharedLibrary: compiles `lowered` for `target` (a target string,
+// "llvm -mcpu=...") into the kernel library `out_path`.
 absl::Status BuildSharedLibrary(const ir::IRModule& lowered, const std::string& target,
                                 const std::string& out_path, const LinkOptions& options = {});
 

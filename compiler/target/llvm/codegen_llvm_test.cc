@@ -11,6 +11,9 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "compiler/target/llvm/jit.h"
 #include "compiler/tir/op/builtin.h"
 #include "compiler/target/testing/lowered_ir.h"
@@ -399,6 +402,84 @@ TEST(CodegenLLVMTest, ConcurrentCompiles) {
   }
   for (auto& th : threads) th.join();
   EXPECT_EQ(ok, (std::vector<int>{1, 1}));
+}
+
+// MakePackedAPI's compute_scope: the body after the checks runs in "<name>_compute_", which
+// reports a failed assert and a tirx.ret value through the entry's result slot and runs parallel
+// loops; the entry (the checks) is optnone.
+IRModule ComputeScopeModule() {
+  Entry e;
+  FlatArg a("A", 64, DataType::Float(32)), b("B", 64, DataType::Float(32));
+  Var i("i", DataType::Int(32));
+  Stmt loop = For(i, I32(0), I32(64), ForKind::kParallel,
+                  BufferStore(b.buf, Add(Mul(BufferLoad(a.buf, {i}), F32(2.0)), F32(1.0)), {i}));
+  Stmt compute = SeqStmt({AssertStmt(GE(BufferLoad(a.buf, {I32(0)}), F32(0.0)), "ValueError", {String("negative A[0]")}),
+                          loop, Evaluate(Call(DataType::Int(32), Op("tirx.ret"), {I32(42)}))});
+  Stmt body = SeqStmt({AssertStmt(EQ(e.num_args, I32(2)), "TypeError", {String("Expected 2 arguments")}),
+                       a.Bind(e, 0, b.Bind(e, 1, AttrStmt(I32(0), "compute_scope", StringImm("scoped_compute_"), compute)))});
+  return OneKernel("scoped", e.Make("scoped", body));
+}
+
+TEST_P(BothPaths, ComputeScopeRunsOutlined) {
+  auto lib = Build(ComputeScopeModule(), "scoped", GetParam());
+  ASSERT_NE(lib, nullptr);
+  runtime::ThreadPool pool(2);
+  std::vector<float> A(64), B(64, 0);
+  for (int i = 0; i < 64; ++i) A[i] = 0.25f * i;
+  int64_t shape[1] = {64};
+  DLTensor ta = Tensor1D(A.data(), shape, {kDLFloat, 32, 1}), tb = Tensor1D(B.data(), shape, {kDLFloat, 32, 1});
+  KilnAny args[2] = {TensorArg(&ta), TensorArg(&tb)};
+  for (const KilnKernelEnv* env : {pool.env(), static_cast<const KilnKernelEnv*>(nullptr)}) {
+    KilnAny result{};
+    ASSERT_TRUE(lib->Call("scoped", args, 2, &result, env).ok());
+    EXPECT_EQ(result.type_index, kKilnInt);
+    EXPECT_EQ(result.v_int64, 42);
+    for (int i = 0; i < 64; ++i) EXPECT_EQ(B[i], A[i] * 2 + 1) << i;
+    EXPECT_EQ(lib->Call("scoped", args, 1, &result, env).message(), "TypeError: Expected 2 arguments");
+  }
+  A[0] = -1;
+  KilnAny result{};
+  EXPECT_EQ(lib->Call("scoped", args, 2, &result).message(), "ValueError: negative A[0]");
+}
+
+TEST(CodegenLLVMTest, ComputeScopeIsItsOwnFunctionAndTheChecksAreOptnone) {
+  for (int level = 0; level <= 3; ++level) {
+    absl::StatusOr<std::string> ir = EmitLLVMAssembly(ComputeScopeModule(), "llvm -opt-level=" + std::to_string(level));
+    ASSERT_TRUE(ir.ok()) << ir.status();
+    // (Optimization may add return attributes between the linkage and the name.)
+    bool defined = false;
+    for (absl::string_view line : absl::StrSplit(*ir, '\n')) {
+      defined |= absl::StartsWith(line, "define internal ") && absl::StrContains(line, "@scoped_compute_(");
+    }
+    EXPECT_TRUE(defined) << level;
+    // The entry's attribute group is the first one; it carries optnone.
+    size_t entry = ir->find("define i32 @scoped(");
+    ASSERT_NE(entry, std::string::npos);
+    size_t hash = ir->find('#', ir->find(')', entry));
+    std::string group = ir->substr(hash, ir->find(' ', hash) - hash);
+    size_t attrs = ir->find("attributes " + group + " = {");
+    ASSERT_NE(attrs, std::string::npos) << group;
+    EXPECT_NE(ir->substr(attrs, ir->find('\n', attrs) - attrs).find("optnone"), std::string::npos) << level;
+  }
+}
+
+// Every -opt-level builds a library that computes the same, and the object links with ld.lld as
+// well as with the default (the system linker for the host).
+TEST(CodegenLLVMTest, EveryOptLevelAndLinker) {
+  runtime::ThreadPool pool(2);
+  for (int level = 0; level <= 3; ++level) {
+    std::string target = "llvm -opt-level=" + std::to_string(level);
+    absl::StatusOr<std::string> object = EmitObjectFile(AxpyModule(ForKind::kParallel), target);
+    ASSERT_TRUE(object.ok()) << object.status();
+    for (const char* linker : {"", "ld.lld-16"}) {
+      std::string so = TempLibraryPath(absl::StrCat("levels", level, linker));
+      absl::Status st = LinkSharedLibrary(*object, ParseLLVMTarget(target)->triple, so, LinkOptions{linker});
+      ASSERT_TRUE(st.ok()) << st << " " << target << " " << linker;
+      auto lib = runtime::KernelLibrary::Load(so);
+      ASSERT_TRUE(lib.ok()) << lib.status();
+      CheckAxpy(**lib, pool.env());
+    }
+  }
 }
 
 TEST(CodegenLLVMTest, BadTargetStringIsAnError) {

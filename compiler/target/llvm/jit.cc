@@ -37,7 +37,7 @@ absl::StatusOr<std::unique_ptr<JitModule>> JitModule::Create(const ir::IRModule&
   jtmb.setCPU(t->cpu);
   std::vector<std::string> features = absl::StrSplit(t->features, ',', absl::SkipEmpty());
   jtmb.addFeatures(features);
-  jtmb.setCodeGenOptLevel(t->opt_level == 0 ? llvm::CodeGenOpt::None : llvm::CodeGenOpt::Aggressive);
+  jtmb.setCodeGenOptLevel(CodeGenOptLevel(*t));
   auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(jtmb)).create();
   if (!jit) return FromLLVM(jit.takeError(), "cannot create the JIT");
   // Kernels call libc (aligned_alloc, free) and libm: resolve them in this process.

@@ -145,17 +145,22 @@ absl::StatusOr<LLVMTarget> ParseLLVMTarget(absl::string_view spec) {
   return t;
 }
 
+llvm::CodeGenOpt::Level CodeGenOptLevel(const LLVMTarget& target) {
+  switch (target.opt_level) {
+    case 0: return llvm::CodeGenOpt::None;
+    case 1: return llvm::CodeGenOpt::Less;
+    case 2: return llvm::CodeGenOpt::Default;
+    default: return llvm::CodeGenOpt::Aggressive;
+  }
+}
+
 absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> CreateTargetMachine(const LLVMTarget& target) {
   InitializeLLVM();
   absl::StatusOr<const llvm::Target*> t = LookupTarget(target.triple);
   if (!t.ok()) return t.status();
   llvm::TargetOptions options;
-  llvm::CodeGenOpt::Level level = target.opt_level == 0   ? llvm::CodeGenOpt::None
-                                  : target.opt_level == 1 ? llvm::CodeGenOpt::Less
-                                  : target.opt_level == 2 ? llvm::CodeGenOpt::Default
-                                                          : llvm::CodeGenOpt::Aggressive;
   std::unique_ptr<llvm::TargetMachine> tm((*t)->createTargetMachine(
-      target.triple, target.cpu, target.features, options, llvm::Reloc::PIC_, std::nullopt, level));
+      target.triple, target.cpu, target.features, options, llvm::Reloc::PIC_, std::nullopt, CodeGenOptLevel(target)));
   if (tm == nullptr) return absl::InternalError(absl::StrCat("cannot create a target machine for ", target.ToString()));
   return tm;
 }

@@ -12,7 +12,7 @@ TEST(LLVMTargetTest, PlainLLVMIsTheHost) {
   EXPECT_FALSE(t->triple.empty());
   EXPECT_NE(t->cpu, "native");
   EXPECT_FALSE(t->cpu.empty());
-  EXPECT_EQ(t->opt_level, 3);
+  EXPECT_EQ(t->opt_level, 2);
   // The canonical spelling parses back to the same target.
   absl::StatusOr<LLVMTarget> again = ParseLLVMTarget(t->ToString());
   ASSERT_TRUE(again.ok()) << again.status() << " " << t->ToString();
@@ -21,11 +21,11 @@ TEST(LLVMTargetTest, PlainLLVMIsTheHost) {
 
 TEST(LLVMTargetTest, ExplicitOptions) {
   absl::StatusOr<LLVMTarget> t =
-      ParseLLVMTarget("llvm  -mtriple=x86_64-linux-gnu -mcpu=skylake -mattr=+avx2,-avx512f -opt-level=2");
+      ParseLLVMTarget("llvm  -mtriple=x86_64-linux-gnu -mcpu=skylake -mattr=+avx2,-avx512f -opt-level=3");
   ASSERT_TRUE(t.ok()) << t.status();
   EXPECT_EQ(t->cpu, "skylake");
   EXPECT_EQ(t->features, "+avx2,-avx512f");
-  EXPECT_EQ(t->opt_level, 2);
+  EXPECT_EQ(t->opt_level, 3);
   EXPECT_NE(t->triple.find("x86_64"), std::string::npos);
   auto tm = CreateTargetMachine(*t);
   ASSERT_TRUE(tm.ok()) << tm.status();

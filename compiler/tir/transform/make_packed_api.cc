@@ -39,8 +39,9 @@
 // The message text is constant (it lives in the kernel library), so it states the expected value,
 // not the received one.
 //
-// The new function has params (self, args, num_args, result), an empty buffer_map, the original
-// attrs plus calling_conv = 1, and the original ret_type (a returned value travels in `result`
+// After the checks, the original body sits in AttrStmt(0, "compute_scope", "<symbol>_compute_"),
+// TVM's marker. The new function has params (self, args, num_args, result), an empty buffer_map,
+// the original attrs plus calling_conv = 1, and the original ret_type (a returned value travels in `result`
 // through tirx.ret). Functions without a global_symbol are internal helpers called directly from
 // other PrimFuncs: they keep their signature, with each buffer param replaced by its data pointer.
 #include <unordered_set>
@@ -328,7 +329,9 @@ absl::StatusOr<PrimFunc> MakePackedAPI(const PrimFunc& f, const std::string& nam
   PrimFuncNode* node = out.CopyOnWrite();
   node->params = {self, args, num_args, result};
   node->buffer_map = {};
-  node->body = b.Build(f->body);
+  // The original body is marked as the compute scope, as in TVM: backends may outline it into
+  // "<symbol>_compute_" so the checks and the computation are optimized and compiled separately.
+  node->body = b.Build(AttrStmt(I32(0), "compute_scope", StringImm(symbol + "_compute_"), f->body));
   node->attrs.Set(String("calling_conv"), IntImm(DataType::Int(32), 1));
   return out;
 }

@@ -52,6 +52,37 @@ TEST(MakePackedApiTest, ExportedFunctionGetsKernelSignatureAndChecks) {
   EXPECT_EQ(AssertMessages((*r)->body), expect);
 }
 
+// The original body, after every check, is the compute_scope named "<symbol>_compute_", TVM's
+// marker that backends outline.
+TEST(MakePackedApiTest, BodyIsTheComputeScopeAfterTheChecks) {
+  Var h("A_handle", DataType::Handle());
+  Buffer a = Buffer::Make("A", {I32(4)}, DataType::Float(32));
+  Map<String, ObjectRef> attrs;
+  attrs.Set(String("global_symbol"), String("g"));
+  Stmt body = BufferStore(a, FloatImm(DataType::Float(32), 1.0), {I32(0)});
+  absl::StatusOr<PrimFunc> r = MakePackedAPI(PrimFunc({h}, body, Type(), {{h, a}}, attrs), "g");
+  ASSERT_TRUE(r.ok()) << r.status();
+  struct Finder : StmtExprVisitor {
+    std::vector<const AttrStmtNode*> scopes;
+    int asserts_inside = 0;
+    void VisitStmt_(const AttrStmtNode* op) override {
+      if (op->attr_key == "compute_scope") scopes.push_back(op);
+      StmtExprVisitor::VisitStmt_(op);
+    }
+    void VisitStmt_(const AssertStmtNode* op) override {
+      if (!scopes.empty()) ++asserts_inside;
+      StmtExprVisitor::VisitStmt_(op);
+    }
+  } f;
+  f.VisitStmt((*r)->body);
+  ASSERT_EQ(f.scopes.size(), 1u);
+  EXPECT_EQ(f.asserts_inside, 0);
+  const auto* name = f.scopes[0]->value.as<StringImmNode>();
+  ASSERT_NE(name, nullptr);
+  EXPECT_EQ(name->value, "g_compute_");
+  EXPECT_TRUE(f.scopes[0]->body.same_as(body));
+}
+
 TEST(MakePackedApiTest, InternalFunctionTakesDataPointers) {
   Var h("A_handle", DataType::Handle()), x("x", DataType::Int(32));
   Buffer a = Buffer::Make("A", {I32(4)}, DataType::Int(32));
