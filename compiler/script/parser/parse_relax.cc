@@ -800,6 +800,30 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
     a = std::move(b);
   }
 
+  if (name == "nn.attention_var_len") {
+    // TVM's wrapper takes (queries, keys, values, seqstart_q, max_seqlen_q, seqstart_k=None,
+    // max_seqlen_k=None, ...), the k ones defaulting to the q ones; the operator's arguments are
+    // ordered (..., seqstart_q, seqstart_k, max_seqlen_q, max_seqlen_k).
+    static const char* kScript[] = {"queries", "keys", "values", "seqstart_q", "max_seqlen_q", "seqstart_k",
+                                    "max_seqlen_k"};
+    std::vector<const Value*> got(7, nullptr);
+    for (size_t i = 0; i < 7; ++i) got[i] = arg_or_kw(i, kScript[i]);
+    if (a.args.size() > 7) Fail(span, "R.nn.attention_var_len takes at most 7 positional arguments");
+    for (size_t i = 0; i < 5; ++i) {
+      if (!got[i]) Fail(span, absl::StrCat("R.nn.attention_var_len: missing argument '", kScript[i], "'"));
+    }
+    if (!got[5] || got[5]->kind == K::kNone) got[5] = got[3];
+    if (!got[6] || got[6]->kind == K::kNone) got[6] = got[4];
+    CallArgs b;
+    b.span = a.span;
+    b.func_span = a.func_span;
+    for (size_t i : {0, 1, 2, 3, 5, 4, 6}) b.args.push_back(*got[i]);
+    for (auto& [k, v] : a.kwargs) {
+      if (std::find(std::begin(kScript), std::end(kScript), k) == std::end(kScript)) b.kwargs.emplace_back(k, v);
+    }
+    a = std::move(b);
+  }
+
   // ---- operators from the registry
   const kiln::relax::OpSchema* schema = kiln::relax::OpRegistry::Global().FindByScriptName(name);
   if (!schema) Fail(a.func_span, absl::StrCat("R.", name, " is not a Relax operator"));
@@ -857,6 +881,20 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
       args.push_back(t);
       continue;
     }
+    // R.image.*'s size: an int or a PrimExpr means that size in every spatial dim, a Python
+    // tuple is a shape (a 1-tuple repeated, for resize), as TVM's wrappers convert it.
+    if (absl::StartsWith(name, "image.") && i < schema->args.size() && schema->args[i] == "size" &&
+        (v.is_seq() || v.kind == K::kInt || v.kind == K::kPrim)) {
+      size_t spatial = name == "image.resize3d" ? 3 : 2;
+      std::vector<Value> items = v.is_seq() ? v.items : std::vector<Value>(spatial, v);
+      if (items.size() == 1 && absl::StartsWith(name, "image.resize")) items.assign(spatial, items[0]);
+      Array<PrimExpr> dims;
+      for (const Value& d : items) dims.push_back(SymbolicDim(d, SpanOr(d, span), DataType::Int(64)));
+      rx::ShapeExpr shape(dims, SpanOr(v, span));
+      shape.CopyOnWrite()->ty = ShapeType(dims);
+      args.push_back(shape);
+      continue;
+    }
     // A Python tuple where the operator takes a shape: R.zeros((m, n), "float32").
     if (v.is_seq() && i < schema->args.size() && schema->args[i] == "shape") {
       Array<PrimExpr> dims;
@@ -898,7 +936,13 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
   // R.call_tir(f, args, out_ty) and R.call_dps_packed(f, args, out_ty): the output type may be
   // the third positional argument, as in TVM's Python signature.
   size_t first_attr = n_pos;
-  if (tir_like && !schema->variadic && a.args.size() > n_pos) {
+  if (name == "call_tir_inplace" && a.args.size() > n_pos) {
+    // R.call_tir_inplace(f, args, inplace_indices, out_ty): the indices come before the type.
+    attrs.emplace_back("inplace_indices", ToAttrValue(a.args[n_pos], SpanOr(a.args[n_pos], span)));
+    if (a.args.size() > n_pos + 1) add_ty(a.args[n_pos + 1], true);
+    if (a.args.size() > n_pos + 2) Fail(span, "R.call_tir_inplace takes at most 4 positional arguments");
+    first_attr = a.args.size();
+  } else if (tir_like && !schema->variadic && a.args.size() > n_pos) {
     add_ty(a.args[n_pos], true);
     ++first_attr;
   }

@@ -244,8 +244,13 @@ ExprPtr Docsifier::PrintRelaxCall(const rx::CallNode* call) {
     used_r_ = true;
     return CallE(Dotted(Id("R"), script), std::move(args), {{"format", PrintRelaxExpr(call->args[fmt])}});
   }
+  // attention_var_len's arguments in the order of TVM's Python signature (seqstart_q,
+  // max_seqlen_q, seqstart_k, max_seqlen_k), which is how the parser reads them.
+  std::vector<size_t> order;
+  for (size_t i = 0; i < call->args.size(); ++i) order.push_back(i);
+  if (op->name == "relax.nn.attention_var_len" && order.size() == 7) std::swap(order[4], order[5]);
   bool tir_like = IsCallTirLike(op->name);
-  for (size_t i = 0; i < call->args.size(); ++i) {
+  for (size_t i : order) {
     const Expr& a = call->args[i];
     const auto* tuple = a.as<rx::TupleNode>();
     if (i == 0 && (a.as<GlobalVarNode>() || a.as<rx::ExternFuncNode>())) {
