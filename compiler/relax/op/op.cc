@@ -91,6 +91,7 @@ OpRegistry::OpRegistry() {
   RegisterNNOps(&ops_);
   RegisterBuiltinOps(&ops_);
   RegisterCallOps(&ops_);
+  RegisterGradOps(&ops_);
   // Script functions share the family files with the operators they build; keep them apart.
   std::vector<OpSchema> all = std::move(ops_);
   ops_.clear();
