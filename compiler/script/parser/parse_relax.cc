@@ -563,7 +563,9 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
     const Value* dtype = arg_or_kw(0, "dtype");
     const Value* value = kw("value");
     if (value && value->kind != K::kNone) {
-      PrimExpr pv = SymbolicDim(*value, SpanOr(*value, span), DataType::Int(64));
+      // A typed value (T.int32(0)) keeps its dtype; an int or a "n" string is int64.
+      PrimExpr pv = value->kind == K::kPrim ? ToPrim(*value, SpanOr(*value, span))
+                                            : SymbolicDim(*value, SpanOr(*value, span), DataType::Int(64));
       return Value::Obj(K::kType, PrimType(pv.dtype(), pv));
     }
     if (!dtype) Fail(span, "R.Prim needs a dtype or value=");
@@ -868,7 +870,8 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
       Array<Expr> fields;
       for (const Value& x : v.items) {
         if (x.kind == K::kPrim || x.kind == K::kStr) {
-          PrimExpr p = SymbolicDim(x, SpanOr(x, span), DataType::Int(64));
+          // A typed value (T.bool(True), T.int32(4)) keeps its dtype; "n" names a symbolic dim.
+          PrimExpr p = x.kind == K::kPrim ? ToPrim(x, SpanOr(x, span)) : SymbolicDim(x, SpanOr(x, span), DataType::Int(64));
           rx::PrimValue pv(p, SpanOr(x, span));
           pv.CopyOnWrite()->ty = PrimType(p.dtype(), p);
           fields.push_back(pv);

@@ -162,6 +162,8 @@ TEST(RelaxPrinterTest, ConstantsNestedAndInt) {
   for (int32_t v : {1, 2, 3, 4, 5, 6}) bytes.append(reinterpret_cast<const char*>(&v), 4);
   EXPECT_EQ(Print(rx::Constant(DataType::Int(32), {2, 3}, bytes)), "R.const([[1, 2, 3], [4, 5, 6]], \"int32\")");
   EXPECT_EQ(Print(rx::PrimValue(IntImm(i64, 7))), "R.prim_value(7)");
+  // Only int64 is a bare literal in Relax; other widths keep their dtype.
+  EXPECT_EQ(Print(rx::PrimValue(IntImm(DataType::Int(32), 7))), "R.prim_value(T.int32(7))");
   EXPECT_EQ(Print(rx::StringImm("hi")), "R.str(\"hi\")");
 }
 
