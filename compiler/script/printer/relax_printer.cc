@@ -340,7 +340,12 @@ ExprPtr Docsifier::PrintRelaxExpr(const Expr& e) {
     }
     case NodeKind::kTupleGetItem: {
       const auto* n = static_cast<const rx::TupleGetItemNode*>(e.get());
-      result = Index(PrintRelaxExpr(n->tuple), {IntLit(n->index)});
+      if (n->tuple.as<rx::TupleNode>()) {
+        // `(a, b)[0]` would read back as Python indexing (the field itself): spell the node out.
+        result = CallE(R("TupleGetItem"), {PrintRelaxExpr(n->tuple), IntLit(n->index)});
+      } else {
+        result = Index(PrintRelaxExpr(n->tuple), {IntLit(n->index)});
+      }
       break;
     }
     case NodeKind::kShapeExpr: {
