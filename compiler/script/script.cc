@@ -21,7 +21,7 @@ IRModule AsModule(const ObjectRef& parsed) {
 }
 
 absl::StatusOr<ObjectRef> ParseScript(absl::string_view source, const std::string& filename,
-                                      DiagnosticList* diags, const ParseOptions& options) {
+                                      DiagnosticList* diags, const ParseOptions& options, ParseInfo* info) {
   DiagnosticList local;
   DiagnosticList* d = diags ? diags : &local;
   size_t first = d->items().size();
@@ -37,12 +37,14 @@ absl::StatusOr<ObjectRef> ParseScript(absl::string_view source, const std::strin
   if (!m.ok()) return fail();
   parser::Parser p(std::string(source), filename, d);
   p.set_max_scope_depth(options.max_scope_depth);
+  p.set_check_well_formed(options.check_well_formed);
   ObjectRef result = p.ParseModule(*m, options.name);
+  if (info) info->well_formed_check_off = p.well_formed_check_off();
   if (!result.defined() || d->has_errors()) return fail();
   if (options.verify) {
     IRModule mod = AsModule(result);
     absl::Status tir = kiln::tir::VerifyModuleTIR(mod, d);
-    absl::Status rel = kiln::relax::CheckWellFormed(mod, d);
+    absl::Status rel = p.well_formed_check_off() ? absl::OkStatus() : kiln::relax::CheckWellFormed(mod, d);
     if (!tir.ok() || !rel.ok()) return fail();
   }
   return result;

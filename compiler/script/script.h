@@ -34,13 +34,25 @@ struct ParseOptions {
   // its block (`x: T.let[...] = v`, `T.decl_buffer`, `T.sblock_alloc_buffer`, ...). More is an
   // error; the IR is as deep as this, and what walks it recursively must not run out of stack.
   int max_scope_depth = 1000;
+  // The default for decorators that do not say check_well_formed=: as in TVM, with the check off
+  // an annotated binding of a call takes the annotation as its type unchecked, and the Relax
+  // well-formedness check is skipped.
+  bool check_well_formed = true;
+};
+
+// What ParseScript reports besides the definition.
+struct ParseInfo {
+  // Some decorator (or the options) turned the Relax well-formed check off: the printed text of
+  // the result needs the same setting to parse back.
+  bool well_formed_check_off = false;
 };
 
 // Returns the selected definition: an IRModule, a PrimFunc or a Relax Function. On failure returns
 // INVALID_ARGUMENT whose message is the rendered diagnostics ("file:line:col: error: ..." with the
 // source line and a caret); `diags` (optional) receives every diagnostic, warnings included.
 absl::StatusOr<ir::ObjectRef> ParseScript(absl::string_view source, const std::string& filename,
-                                          ir::DiagnosticList* diags = nullptr, const ParseOptions& options = {});
+                                          ir::DiagnosticList* diags = nullptr, const ParseOptions& options = {},
+                                          ParseInfo* info = nullptr);
 
 // The module a parse result denotes: the IRModule itself, or a module holding the lone function
 // under its global_symbol (else `main`).

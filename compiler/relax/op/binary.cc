@@ -1,5 +1,6 @@
 // Elementwise binary operators (R.add, R.less, R.bitwise_and, ...): numpy broadcasting over
-// possibly symbolic shapes; arithmetic keeps the operand dtype, comparisons give bool. Also the
+// possibly symbolic shapes; arithmetic keeps the operand dtype, comparisons give bool (of any two
+// operand dtypes). Also the
 // ternary R.ewise_fma(x1, x2, x3) = x1 * x2 + x3, whose operands must agree exactly (no
 // broadcasting).
 #include "absl/strings/str_cat.h"
@@ -22,8 +23,10 @@ InferFn BinaryInfer(const std::string& op, Result result) {
     absl::StatusOr<TensorInfo> b = GetTensorInfo(tb, op, "x2", /*allow_prim=*/true);
     if (!b.ok()) return b.status();
     DataType dtype = DataType::Void();
-    if (!a->dtype.is_void() && !b->dtype.is_void()) {
-      if (a->dtype != b->dtype) {
+    // As in TVM: comparisons accept any two dtypes; arithmetic needs equal ones unless one side
+    // is bool, and then takes the left operand's dtype.
+    if (result != Result::kBool && !a->dtype.is_void() && !b->dtype.is_void()) {
+      if (a->dtype != b->dtype && !a->dtype.is_bool() && !b->dtype.is_bool()) {
         return OpError(op, absl::StrCat("dtype mismatch: ", a->dtype.ToString(), " vs ", b->dtype.ToString()));
       }
       dtype = a->dtype;

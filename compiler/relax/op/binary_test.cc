@@ -35,6 +35,11 @@ TEST(Binary, ImpossibleBroadcastIsRejected) {
 TEST(Binary, DtypeRules) {
   EXPECT_EQ(Str(Infer("less", {V("x", Tensor({10})), V("y", Tensor({10}))})), "R.Tensor((10,), dtype=\"bool\")");
   EXPECT_FALSE(Infer("add", {V("x", Tensor({2}, "float32")), V("y", Tensor({2}, "int32"))}).ok());
+  // TVM: comparisons take any two dtypes; arithmetic with a bool operand takes the left dtype.
+  EXPECT_EQ(Str(Infer("greater", {V("x", Tensor({2}, "bool")), V("y", Tensor({2}, "float32"))})),
+            "R.Tensor((2,), dtype=\"bool\")");
+  EXPECT_EQ(Str(Infer("add", {V("x", Tensor({2}, "int32")), V("y", Tensor({2}, "bool"))})),
+            "R.Tensor((2,), dtype=\"int32\")");
   EXPECT_FALSE(Infer("bitwise_and", {V("x", Tensor({2})), V("y", Tensor({2}))}).ok());
   EXPECT_EQ(Str(Infer("left_shift", {V("x", Tensor({2}, "int32")), V("y", Tensor({2}, "int32"))})),
             "R.Tensor((2,), dtype=\"int32\")");

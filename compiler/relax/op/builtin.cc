@@ -192,10 +192,6 @@ void RegisterBuiltinOps(std::vector<OpSchema>* ops) {
   bat.min_args = 3;
   bat.arg_defaults = {ir::relax::StringImm("global")};
   AddOp(ops, "shape_of", {"input"}, {}, InferShapeOf);
-  // Gradient checkpoint markers: identity on their argument.
-  for (const char* name : {"grad.start_checkpoint", "grad.end_checkpoint"}) {
-    AddOp(ops, name, {"x"}, {}, [](const ir::relax::Call& call) -> absl::StatusOr<Type> { return ArgType(call, 0); });
-  }
   AddOp(ops, "size", {"input"}, {}, InferSize);
   OpSchema& to_vdevice = AddOp(ops, "to_vdevice", {"data"}, {{"dst_vdevice", AttrSpec::Kind::kString, ObjectRef()}},
                                InferToVDevice);

@@ -156,9 +156,20 @@ absl::StatusOr<Type> InferEinsum(const ir::relax::Call& call) {
     for (int i = 0; i < n; ++i) {
       int pos = (t.ellipsis_at >= 0 && i >= t.ellipsis_at) ? i + e : i;
       auto [it, fresh] = dims.emplace(t.labels[i], x.shape[pos]);
-      if (!fresh && ProveNotEqual(it->second, x.shape[pos])) {
-        return OpError("einsum", absl::StrCat("label '", std::string(1, t.labels[i]), "' has sizes ",
-                                              DimToString(it->second), " and ", DimToString(x.shape[pos])));
+      if (fresh) continue;
+      // A label's sizes broadcast as TVM's einsum does: equal constants, or 1 against anything;
+      // a symbolic size wins over a constant one; two different symbolic sizes give their max.
+      auto a = AsConst(it->second), b = AsConst(x.shape[pos]);
+      if (a && b) {
+        if (*a != *b && *a != 1 && *b != 1) {
+          return OpError("einsum", absl::StrCat("label '", std::string(1, t.labels[i]), "' has sizes ",
+                                                DimToString(it->second), " and ", DimToString(x.shape[pos])));
+        }
+        it->second = Dim(std::max(*a, *b));
+      } else if (a) {
+        it->second = x.shape[pos];
+      } else if (!b && !ProveEqual(it->second, x.shape[pos])) {
+        it->second = Max(it->second, x.shape[pos]);
       }
     }
     if (e > 0) {

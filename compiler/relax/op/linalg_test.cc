@@ -47,6 +47,9 @@ TEST(Einsum, ExplicitImplicitEllipsis) {
   EXPECT_EQ(Str(Infer("einsum", {batched}, {{"subscripts", ir::String("...ij,...jk->...ik")}})),
             "R.Tensor((5, 7, 2, 4), dtype=\"float32\")");
   EXPECT_FALSE(Infer("einsum", {ab}, {{"subscripts", ir::String("ij,kj->ik")}}).ok());  // j: 3 vs 4
+  // A label of size 1 broadcasts against the other operand's size, as in TVM's einsum.
+  ir::Expr bc = ir::relax::Tuple({V("p", Tensor({1, 4})), V("q", Tensor({2, 4}))});
+  EXPECT_EQ(Str(Infer("einsum", {bc}, {{"subscripts", ir::String("ij, ij -> i")}})), "R.Tensor((2,), dtype=\"float32\")");
   EXPECT_FALSE(Infer("einsum", {ab}, {{"subscripts", ir::String("ij->ij")}}).ok());     // two operands
   EXPECT_FALSE(Infer("einsum", {ab}, {{"subscripts", ir::String("ij,jk->iz")}}).ok());
   EXPECT_FALSE(Infer("einsum", {ab}).ok());  // subscripts is required

@@ -114,9 +114,10 @@ absl::StatusOr<Type> InferSqueeze(const ir::relax::Call& call) {
     absl::StatusOr<std::vector<int>> axes = NormalizeAxes("squeeze", *axis, x->ndim);
     if (!axes.ok()) return axes.status();
     for (int a : *axes) {
+      // As in TVM (and PyTorch), a listed axis whose size is a constant other than 1 stays.
       if (x->shape_known) {
         auto c = AsConst(x->shape[a]);
-        if (c && *c != 1) return OpError("squeeze", absl::StrCat("dimension ", a, " has size ", *c, ", not 1"));
+        if (c && *c != 1) continue;
       }
       drop[a] = true;
     }
@@ -204,6 +205,9 @@ absl::StatusOr<Type> InferConcat(const ir::relax::Call& call) {
   return MakeTensorType(shape, dtype);
 }
 
+// TVM's rules: n sections are ceil(dim / n) long except the last, which takes the rest (so uneven
+// splits are allowed); indices are clamped to [0, dim] and a piece between decreasing indices is
+// empty. One section, or no indices, gives the input's type rather than a tuple.
 absl::StatusOr<Type> InferSplit(const ir::relax::Call& call) {
   absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), "split", "x");
   if (!x.ok()) return x.status();
@@ -211,8 +215,9 @@ absl::StatusOr<Type> InferSplit(const ir::relax::Call& call) {
   std::optional<int64_t> sections = IntAttr(call, "indices_or_sections");
   std::vector<int64_t> indices;
   if (!sections) indices = IntArrayAttr(call, "indices_or_sections").value_or(std::vector<int64_t>{});
-  size_t count = sections ? static_cast<size_t>(std::max<int64_t>(*sections, 0)) : indices.size() + 1;
   if (sections && *sections <= 0) return OpError("split", "the number of sections must be positive");
+  size_t count = sections ? static_cast<size_t>(*sections) : indices.size() + 1;
+  if (count == 1) return ArgType(call, 0);
   Array<Type> fields;
   if (x->ndim < 0) {
     for (size_t i = 0; i < count; ++i) fields.push_back(MakeTensorType(x->dtype, -1));
@@ -228,22 +233,25 @@ absl::StatusOr<Type> InferSplit(const ir::relax::Call& call) {
   auto cdim = AsConst(dim);
   std::vector<PrimExpr> sizes;
   if (sections) {
-    if (cdim && *cdim % *sections != 0) {
-      return OpError("split", absl::StrCat("dimension ", *axis, " of size ", *cdim, " cannot be split into ",
-                                           *sections, " equal sections"));
+    int64_t n = *sections;
+    if (cdim) {
+      int64_t len = (*cdim + n - 1) / n;
+      for (int64_t i = 0; i + 1 < n; ++i) sizes.push_back(Dim(len));
+      sizes.push_back(Dim(*cdim - len * (n - 1)));
+    } else {
+      PrimExpr len = FloorDivDim(AddDim(dim, Dim(n - 1)), Dim(n));
+      for (int64_t i = 0; i + 1 < n; ++i) sizes.push_back(len);
+      sizes.push_back(SubDim(dim, MulDim(len, Dim(n - 1))));
     }
-    for (size_t i = 0; i < count; ++i) sizes.push_back(FloorDivDim(AddDim(dim, Dim(*sections - 1)), Dim(*sections)));
   } else {
-    PrimExpr prev = Dim(0);
-    int64_t prev_c = 0;
+    // With a symbolic dim the indices are taken to be in bounds.
+    auto clamp = [&](int64_t v) { return std::max<int64_t>(cdim ? std::min(v, *cdim) : v, 0); };
+    int64_t prev = 0;
     for (int64_t idx : indices) {
-      if (idx < prev_c) return OpError("split", "indices must be ascending");
-      if (cdim) idx = std::min(idx, *cdim);
-      sizes.push_back(SubDim(Dim(idx), prev));
-      prev = Dim(idx);
-      prev_c = idx;
+      sizes.push_back(Dim(std::max<int64_t>(clamp(idx) - prev, 0)));
+      prev = clamp(idx);
     }
-    sizes.push_back(cdim ? Dim(std::max<int64_t>(*cdim - prev_c, 0)) : SubDim(dim, prev));
+    sizes.push_back(cdim ? Dim(std::max<int64_t>(*cdim - prev, 0)) : SubDim(dim, Dim(prev)));
   }
   for (const PrimExpr& s : sizes) {
     std::vector<PrimExpr> shape = x->shape;

@@ -36,7 +36,8 @@ TEST(Manipulate, PermuteExpandSqueezeFlatten) {
   ir::Var y = V("y", Tensor({1, 3, 1}));
   EXPECT_EQ(Str(Infer("squeeze", {y})), "R.Tensor((3,), dtype=\"float32\")");
   EXPECT_EQ(Str(Infer("squeeze", {y}, {{"axis", Ints({2})}})), "R.Tensor((1, 3), dtype=\"float32\")");
-  EXPECT_FALSE(Infer("squeeze", {y}, {{"axis", Ints({1})}}).ok());
+  // A listed axis of constant size other than 1 is kept (TVM follows PyTorch).
+  EXPECT_EQ(Str(Infer("squeeze", {y}, {{"axis", Ints({0, 1})}})), "R.Tensor((3, 1), dtype=\"float32\")");
   EXPECT_EQ(Str(Infer("flatten", {x})), "R.Tensor((24,), dtype=\"float32\")");
 }
 
@@ -59,7 +60,20 @@ TEST(Split, SectionsAndIndices) {
   EXPECT_EQ(Str(Infer("split", {x}, {{"indices_or_sections", I(3)}})),
             "R.Tuple(R.Tensor((2, 2, 2), dtype=\"float32\"), R.Tensor((2, 2, 2), dtype=\"float32\"), "
             "R.Tensor((2, 2, 2), dtype=\"float32\"))");
-  EXPECT_FALSE(Infer("split", {x}, {{"indices_or_sections", I(4)}}).ok());
+  // Uneven sections: ceil(6 / 4) = 2 each, the last takes the remaining 0.
+  EXPECT_EQ(Str(Infer("split", {x}, {{"indices_or_sections", I(4)}})),
+            "R.Tuple(R.Tensor((2, 2, 2), dtype=\"float32\"), R.Tensor((2, 2, 2), dtype=\"float32\"), "
+            "R.Tensor((2, 2, 2), dtype=\"float32\"), R.Tensor((0, 2, 2), dtype=\"float32\"))");
+  // Indices are clamped to [0, dim]; a decreasing pair gives an empty piece.
+  EXPECT_EQ(Str(Infer("split", {x}, {{"indices_or_sections", Ints({-2, 4, 3, 9})}})),
+            "R.Tuple(R.Tensor((0, 2, 2), dtype=\"float32\"), R.Tensor((4, 2, 2), dtype=\"float32\"), "
+            "R.Tensor((0, 2, 2), dtype=\"float32\"), R.Tensor((3, 2, 2), dtype=\"float32\"), "
+            "R.Tensor((0, 2, 2), dtype=\"float32\"))");
+  // One section is the input itself, not a tuple.
+  EXPECT_EQ(Str(Infer("split", {x}, {{"indices_or_sections", I(1)}})), "R.Tensor((6, 2, 2), dtype=\"float32\")");
+  ir::Var n = SymVar("n");
+  EXPECT_EQ(Str(Infer("split", {V("s", Tensor({n}))}, {{"indices_or_sections", I(2)}})),
+            "R.Tuple(R.Tensor(((n + 1) // 2,), dtype=\"float32\"), R.Tensor((n - (n + 1) // 2,), dtype=\"float32\"))");
   EXPECT_FALSE(Infer("split", {x}).ok());  // indices_or_sections is required
 }
 

@@ -35,13 +35,88 @@ absl::StatusOr<std::vector<int>> LayoutPositions(const std::string& op, const st
   return pos;
 }
 
-// Reorders dims given in canonical order into `layout`.
+// An axis of a layout such as "NCHW" or the packed "NCHW4c": a primal axis (upper-case letter,
+// factor 0) or a sub-axis "<factor><letter>" splitting the primal axis of that letter.
+struct LayoutAxis {
+  char letter;  // upper case for both kinds
+  int64_t factor;
+};
+
+// The axes of `layout`, whose primal axes must be a permutation of `canonical`.
+absl::StatusOr<std::vector<LayoutAxis>> ParseLayout(const std::string& op, const std::string& layout,
+                                                    const std::string& canonical) {
+  auto bad = [&]() {
+    return OpError(op, "unsupported layout \"" + layout + "\" (expected a permutation of " + canonical +
+                           ", optionally with sub-axes such as 4c)");
+  };
+  std::vector<LayoutAxis> axes;
+  std::string primal;
+  for (size_t i = 0; i < layout.size();) {
+    int64_t factor = 0;
+    size_t j = i;
+    while (j < layout.size() && std::isdigit(static_cast<unsigned char>(layout[j]))) {
+      factor = factor * 10 + (layout[j] - '0');
+      if (factor > (int64_t{1} << 40)) return bad();
+      ++j;
+    }
+    if (j == layout.size() || !std::isalpha(static_cast<unsigned char>(layout[j]))) return bad();
+    char c = layout[j];
+    bool sub = std::islower(static_cast<unsigned char>(c));
+    if (sub != (j > i) || (sub && factor <= 0)) return bad();
+    axes.push_back({static_cast<char>(std::toupper(static_cast<unsigned char>(c))), sub ? factor : 0});
+    if (!sub) primal.push_back(c);
+    i = j + 1;
+  }
+  if (primal.size() != canonical.size()) return bad();
+  for (char c : canonical) {
+    if (std::count(primal.begin(), primal.end(), c) != 1) return bad();
+  }
+  for (const LayoutAxis& a : axes) {
+    if (a.factor > 0 && primal.find(a.letter) == std::string::npos) return bad();
+  }
+  return axes;
+}
+
+// The primal dims, in `canonical` order, of a tensor of shape `shape` in `layout` (a split axis
+// is its outer size times its sub-axis size).
+absl::StatusOr<std::vector<PrimExpr>> FromLayout(const std::string& op, const std::vector<PrimExpr>& shape,
+                                                 const std::string& layout, const std::string& canonical) {
+  absl::StatusOr<std::vector<LayoutAxis>> axes = ParseLayout(op, layout, canonical);
+  if (!axes.ok()) return axes.status();
+  if (axes->size() != shape.size()) {
+    return OpError(op, absl::StrCat("expects data of rank ", axes->size(), " for layout \"", layout, "\", got ",
+                                    shape.size()));
+  }
+  std::vector<PrimExpr> out;
+  for (char c : canonical) {
+    PrimExpr dim;
+    for (size_t i = 0; i < axes->size(); ++i) {
+      if ((*axes)[i].letter == c && (*axes)[i].factor == 0) dim = dim.defined() ? MulDim(shape[i], dim) : shape[i];
+      if ((*axes)[i].letter == c && (*axes)[i].factor > 0) dim = dim.defined() ? MulDim(dim, shape[i]) : shape[i];
+    }
+    out.push_back(dim);
+  }
+  return out;
+}
+
+// The shape in `layout` of a tensor whose primal dims are `canon_dims` (in `canonical` order): a
+// split axis becomes its size divided by the factor, the sub-axis the factor.
 absl::StatusOr<std::vector<PrimExpr>> ToLayout(const std::string& op, const std::vector<PrimExpr>& canon_dims,
                                                const std::string& canonical, const std::string& layout) {
-  absl::StatusOr<std::vector<int>> pos = LayoutPositions(op, layout, canonical);
-  if (!pos.ok()) return pos.status();
-  std::vector<PrimExpr> out(canon_dims.size());
-  for (size_t i = 0; i < canon_dims.size(); ++i) out[(*pos)[i]] = canon_dims[i];
+  absl::StatusOr<std::vector<LayoutAxis>> axes = ParseLayout(op, layout, canonical);
+  if (!axes.ok()) return axes.status();
+  std::vector<PrimExpr> out;
+  for (const LayoutAxis& a : *axes) {
+    if (a.factor > 0) {
+      out.push_back(Dim(a.factor));
+      continue;
+    }
+    PrimExpr dim = canon_dims[canonical.find(a.letter)];
+    for (const LayoutAxis& b : *axes) {
+      if (b.letter == a.letter && b.factor > 0) dim = FloorDivDim(dim, Dim(b.factor));
+    }
+    out.push_back(dim);
+  }
   return out;
 }
 
@@ -147,28 +222,34 @@ InferFn ConvInfer(const std::string& op, int s, bool transpose) {
   };
 }
 
+// Pooling in any layout, packed ones (NCHW4c) included: the window arithmetic runs on the primal
+// dims, and the result is laid out in out_layout.
 InferFn PoolInfer(const std::string& op, int s) {
   return [op, s](const ir::relax::Call& call) -> absl::StatusOr<Type> {
     absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), op, "data");
     if (!x.ok()) return x.status();
-    int ndim = 2 + s;
-    if (x->ndim >= 0 && x->ndim != ndim) return OpError(op, absl::StrCat("expects data of rank ", ndim, ", got ", x->ndim));
     std::string canonical = std::string("NC") + SpatialLetters(s);
-    absl::StatusOr<std::vector<int>> pos = LayoutPositions(op, StringAttr(call, "layout", ""), canonical);
-    if (!pos.ok()) return pos.status();
-    std::string out_layout = StringAttr(call, "out_layout", StringAttr(call, "layout", ""));
-    if (!x->shape_known) return MakeTensorType(x->dtype, ndim);
+    std::string layout = StringAttr(call, "layout", canonical);
+    std::string out_layout = StringAttr(call, "out_layout", layout);
+    absl::StatusOr<std::vector<LayoutAxis>> in_axes = ParseLayout(op, layout, canonical);
+    if (!in_axes.ok()) return in_axes.status();
+    absl::StatusOr<std::vector<LayoutAxis>> out_axes = ParseLayout(op, out_layout, canonical);
+    if (!out_axes.ok()) return out_axes.status();
+    int ndim = static_cast<int>(in_axes->size());
+    if (x->ndim >= 0 && x->ndim != ndim) return OpError(op, absl::StrCat("expects data of rank ", ndim, ", got ", x->ndim));
+    if (!x->shape_known) return MakeTensorType(x->dtype, static_cast<int>(out_axes->size()));
+    absl::StatusOr<std::vector<PrimExpr>> in = FromLayout(op, x->shape, layout, canonical);
+    if (!in.ok()) return in.status();
     std::vector<int64_t> pool = IntArrayAttr(call, "pool_size").value_or(std::vector<int64_t>{});
     std::vector<int64_t> strides = IntArrayAttr(call, "strides").value_or(std::vector<int64_t>{});
     std::vector<int64_t> padding = IntArrayAttr(call, "padding").value_or(std::vector<int64_t>{});
     std::vector<int64_t> dilation = IntArrayAttr(call, "dilation").value_or(std::vector<int64_t>{});
     bool ceil_mode = BoolAttr(call, "ceil_mode", false);
-    std::vector<PrimExpr> out = {x->shape[(*pos)[0]], x->shape[(*pos)[1]]};
+    std::vector<PrimExpr> out = {(*in)[0], (*in)[1]};
     for (int i = 0; i < s; ++i) {
-      PrimExpr in = x->shape[(*pos)[2 + i]];
       int64_t k = At(pool, i, 1), st = At(strides, i, 1), dl = At(dilation, i, 1);
       int64_t extra = At(padding, i, 0) + At(padding, s + i, 0) - dl * (k - 1) - 1 + (ceil_mode ? st - 1 : 0);
-      out.push_back(AddDim(FloorDivDim(AddDim(in, Dim(extra)), Dim(st)), Dim(1)));
+      out.push_back(AddDim(FloorDivDim(AddDim((*in)[2 + i], Dim(extra)), Dim(st)), Dim(1)));
     }
     absl::StatusOr<std::vector<PrimExpr>> shape = ToLayout(op, out, canonical, out_layout);
     if (!shape.ok()) return shape.status();
@@ -180,18 +261,23 @@ InferFn AdaptivePoolInfer(const std::string& op, int s) {
   return [op, s](const ir::relax::Call& call) -> absl::StatusOr<Type> {
     absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), op, "data");
     if (!x.ok()) return x.status();
-    int ndim = 2 + s;
-    if (x->ndim >= 0 && x->ndim != ndim) return OpError(op, absl::StrCat("expects data of rank ", ndim, ", got ", x->ndim));
     std::string canonical = std::string("NC") + SpatialLetters(s);
-    absl::StatusOr<std::vector<int>> pos = LayoutPositions(op, StringAttr(call, "layout", ""), canonical);
-    if (!pos.ok()) return pos.status();
-    std::string out_layout = StringAttr(call, "out_layout", StringAttr(call, "layout", ""));
-    if (!x->shape_known) return MakeTensorType(x->dtype, ndim);
+    std::string layout = StringAttr(call, "layout", canonical);
+    std::string out_layout = StringAttr(call, "out_layout", layout);
+    absl::StatusOr<std::vector<LayoutAxis>> in_axes = ParseLayout(op, layout, canonical);
+    if (!in_axes.ok()) return in_axes.status();
+    absl::StatusOr<std::vector<LayoutAxis>> out_axes = ParseLayout(op, out_layout, canonical);
+    if (!out_axes.ok()) return out_axes.status();
+    int ndim = static_cast<int>(in_axes->size());
+    if (x->ndim >= 0 && x->ndim != ndim) return OpError(op, absl::StrCat("expects data of rank ", ndim, ", got ", x->ndim));
+    if (!x->shape_known) return MakeTensorType(x->dtype, static_cast<int>(out_axes->size()));
+    absl::StatusOr<std::vector<PrimExpr>> in = FromLayout(op, x->shape, layout, canonical);
+    if (!in.ok()) return in.status();
     std::optional<std::vector<int64_t>> size = IntArrayAttr(call, "output_size");
-    std::vector<PrimExpr> out = {x->shape[(*pos)[0]], x->shape[(*pos)[1]]};
+    std::vector<PrimExpr> out = {(*in)[0], (*in)[1]};
     for (int i = 0; i < s; ++i) {
       if (!size || size->empty()) {
-        out.push_back(x->shape[(*pos)[2 + i]]);
+        out.push_back((*in)[2 + i]);
       } else {
         out.push_back(Dim(size->size() == 1 ? (*size)[0] : At(*size, i, 1)));
       }
@@ -481,17 +567,24 @@ InferFn ResizeInfer(const std::string& op, int s) {
     if (!x.ok()) return x.status();
     DataType dtype = DTypeAttr(call, "out_dtype");
     if (dtype.is_void()) dtype = x->dtype;
-    if (x->ndim >= 0 && x->ndim != 2 + s) return OpError(op, absl::StrCat("expects rank-", 2 + s, " data"));
+    // Any layout, packed ones (NCHW16c) included: only the primal spatial axes change.
     std::string canonical = std::string("NC") + SpatialLetters(s);
-    absl::StatusOr<std::vector<int>> pos = LayoutPositions(op, StringAttr(call, "layout", ""), canonical);
-    if (!pos.ok()) return pos.status();
+    std::string layout = StringAttr(call, "layout", canonical);
+    absl::StatusOr<std::vector<LayoutAxis>> axes = ParseLayout(op, layout, canonical);
+    if (!axes.ok()) return axes.status();
+    int ndim = static_cast<int>(axes->size());
+    if (x->ndim >= 0 && x->ndim != ndim) return OpError(op, absl::StrCat("expects rank-", ndim, " data"));
     std::vector<PrimExpr> size;
     int n = -1;
-    if (!x->shape_known || !GetShapeValues(call->args[1], &size, &n)) return MakeTensorType(dtype, 2 + s);
+    if (!x->shape_known || !GetShapeValues(call->args[1], &size, &n)) return MakeTensorType(dtype, ndim);
     if (size.size() == 1) size.assign(s, size[0]);
     if (static_cast<int>(size.size()) != s) return OpError(op, absl::StrCat("size must have 1 or ", s, " entries"));
     std::vector<PrimExpr> shape = x->shape;
-    for (int i = 0; i < s; ++i) shape[(*pos)[2 + i]] = size[i];
+    for (int i = 0; i < s; ++i) {
+      for (int j = 0; j < ndim; ++j) {
+        if ((*axes)[j].factor == 0 && (*axes)[j].letter == canonical[2 + i]) shape[j] = size[i];
+      }
+    }
     return MakeTensorType(shape, dtype);
   };
 }

@@ -65,6 +65,21 @@ TEST(Pool, MaxAvgAdaptive) {
   EXPECT_EQ(Str(Infer("nn.adaptive_avg_pool2d", {x})), "R.Tensor((1, 3, 32, 32), dtype=\"float32\")");
 }
 
+TEST(Pool, PackedLayouts) {
+  // NCHW4c: the window runs over H and W; C stays split in 4s. NHWC4c into NCHW4c moves C.
+  ir::Var x = V("x", Tensor({2, 1, 28, 28, 4}));
+  EXPECT_EQ(Str(Infer("nn.max_pool2d", {x}, {{"pool_size", Ints({3, 3})}, {"strides", Ints({2, 2})},
+                                              {"layout", ir::String("NCHW4c")}})),
+            "R.Tensor((2, 1, 13, 13, 4), dtype=\"float32\")");
+  ir::Var y = V("y", Tensor({2, 28, 28, 1, 4}));
+  EXPECT_EQ(Str(Infer("nn.max_pool2d", {y}, {{"pool_size", Ints({3, 3})}, {"strides", Ints({2, 2})},
+                                              {"layout", ir::String("NHWC4c")}, {"out_layout", ir::String("NCHW2c")}})),
+            "R.Tensor((2, 2, 13, 13, 2), dtype=\"float32\")");
+  EXPECT_FALSE(Infer("nn.max_pool2d", {x}, {{"layout", ir::String("NCHW")}}).ok());     // rank 5 vs 4
+  EXPECT_FALSE(Infer("nn.max_pool2d", {x}, {{"layout", ir::String("NCHW4d")}}).ok());   // no primal D
+  EXPECT_FALSE(Infer("nn.max_pool2d", {x}, {{"layout", ir::String("NCHWc")}}).ok());    // no factor
+}
+
 TEST(NN, ActivationsSoftmaxNorms) {
   ir::Var n = SymVar("n");
   ir::Var x = V("x", Tensor({n, 16}));
@@ -97,6 +112,9 @@ TEST(NN, BatchNormDropoutPadAttention) {
 TEST(Image, Resize2d) {
   EXPECT_EQ(Str(Infer("image.resize2d", {V("x", Tensor({1, 3, 8, 8})), Shape({16, 12})})),
             "R.Tensor((1, 3, 16, 12), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("image.resize2d", {V("x", Tensor({1, 3, 8, 8, 16})), Shape({16, 12})},
+                      {{"layout", ir::String("NCHW16c")}})),
+            "R.Tensor((1, 3, 16, 12, 16), dtype=\"float32\")");
 }
 
 TEST(NN, Relu6IsClip) {

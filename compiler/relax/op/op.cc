@@ -91,6 +91,7 @@ OpRegistry::OpRegistry() {
   RegisterNNOps(&ops_);
   RegisterBuiltinOps(&ops_);
   RegisterCallOps(&ops_);
+  RegisterGradOps(&ops_);
   // Script functions share the family files with the operators they build; keep them apart.
   std::vector<OpSchema> all = std::move(ops_);
   ops_.clear();
@@ -182,6 +183,7 @@ absl::StatusOr<ObjectRef> ConvertAttrValue(const OpSchema& schema, const AttrSpe
   using K = AttrSpec::Kind;
   if (!v.defined()) {
     if (IsOptionalKind(spec.kind)) return ObjectRef();
+    if (spec.none_is_default) return spec.default_value;
     if (spec.kind == K::kDType) return ObjectRef(ir::relax::DataTypeImm(DataType::Void()));
     return OpError(schema.script_name, absl::StrCat("attribute '", spec.name, "' cannot be None"));
   }
@@ -582,7 +584,8 @@ namespace {
 
 absl::StatusOr<ir::relax::Call> MakeCallWithSchema(const OpSchema& schema, const Array<Expr>& args,
                                                    const std::vector<std::pair<std::string, ObjectRef>>& attrs,
-                                                   const Array<Type>& ty_args, const IRModule& module, Span span) {
+                                                   const Array<Type>& ty_args, const IRModule& module, Span span,
+                                                   bool infer = true) {
   absl::StatusOr<Array<Expr>> full_args = NormalizeArgs(schema, args);
   if (!full_args.ok()) return full_args.status();
   absl::StatusOr<Map<String, ObjectRef>> full_attrs = NormalizeAttrs(schema, attrs);
@@ -590,6 +593,7 @@ absl::StatusOr<ir::relax::Call> MakeCallWithSchema(const OpSchema& schema, const
   ir::relax::Call call(Op(schema.name), *full_args, *full_attrs, ty_args, span);
   if (schema.expand) return schema.expand(call, module);
   absl::StatusOr<Type> ty = InferCallType(call, module);
+  if (!ty.ok() && !infer) return call;
   if (!ty.ok()) return ty.status();
   call.CopyOnWrite()->ty = *ty;
   return call;
@@ -599,10 +603,10 @@ absl::StatusOr<ir::relax::Call> MakeCallWithSchema(const OpSchema& schema, const
 
 absl::StatusOr<ir::relax::Call> MakeOpCall(const std::string& script_name, const Array<Expr>& args,
                                        const std::vector<std::pair<std::string, ObjectRef>>& attrs,
-                                       const Array<Type>& ty_args, const IRModule& module, Span span) {
+                                       const Array<Type>& ty_args, const IRModule& module, Span span, bool infer) {
   const OpSchema* schema = OpRegistry::Global().FindByScriptName(script_name);
   if (schema == nullptr) return absl::InvalidArgumentError("unknown Relax operator R." + script_name);
-  return MakeCallWithSchema(*schema, args, attrs, ty_args, module, span);
+  return MakeCallWithSchema(*schema, args, attrs, ty_args, module, span, infer);
 }
 
 absl::StatusOr<ir::relax::Call> MakeOpCallByName(const std::string& name, const Array<Expr>& args,

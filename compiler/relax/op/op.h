@@ -29,6 +29,9 @@ struct AttrSpec {
   std::string name;
   Kind kind;
   ir::ObjectRef default_value;  // null: required, or "None" for optional kinds (kOptional*, kAny)
+  // None written for this attribute means its default (TVM's Python wrapper maps it, e.g.
+  // R.cumsum(..., exclusive=None)).
+  bool none_is_default = false;
 };
 
 struct OpSchema {
@@ -117,11 +120,13 @@ std::vector<std::pair<std::string, ir::ObjectRef>> AttrsInPrintOrder(
 
 // Parser convenience: finds the op by script name, normalizes args and attrs, builds the Call,
 // infers its type and sets call->ty. For a script function (OpSchema::expand) the result is the
-// call it expands to.
+// call it expands to. With infer=false an operator call is returned untyped (call->ty null) when
+// its type inference fails, for the caller to type (TVM's parser typing a binding by its
+// annotation); argument and attribute errors are still reported.
 absl::StatusOr<ir::relax::Call> MakeOpCall(const std::string& script_name, const ir::Array<ir::Expr>& args,
                                            const std::vector<std::pair<std::string, ir::ObjectRef>>& attrs,
                                            const ir::Array<ir::Type>& ty_args, const ir::IRModule& module,
-                                           ir::Span span = {});
+                                           ir::Span span = {}, bool infer = true);
 
 // As MakeOpCall, for the operator with IR name `name` ("relax.matmul"); used by script functions.
 absl::StatusOr<ir::relax::Call> MakeOpCallByName(const std::string& name, const ir::Array<ir::Expr>& args,

@@ -44,6 +44,7 @@ void RegisterCreateOps(std::vector<OpSchema>* ops);
 void RegisterNNOps(std::vector<OpSchema>* ops);
 void RegisterBuiltinOps(std::vector<OpSchema>* ops);
 void RegisterCallOps(std::vector<OpSchema>* ops);
+void RegisterGradOps(std::vector<OpSchema>* ops);
 
 }  // namespace kiln::relax
 

@@ -69,6 +69,15 @@ TEST(NormalizeAttrs, DefaultsConversionAndOrder) {
   absl::StatusOr<ir::Map<ir::String, ir::ObjectRef>> d = NormalizeAttrs(astype, {{"dtype", ir::String("float16")}});
   ASSERT_TRUE(d.ok());
   EXPECT_EQ(d->Get("dtype").as<ir::relax::DataTypeImmNode>()->value, ir::DataType::Float(16));
+
+  // R.cumsum(x, exclusive=None) means exclusive=False, as TVM's wrapper maps it; keepdims=None
+  // of R.sum stays an error.
+  const OpSchema& cumsum = *OpRegistry::Global().FindByScriptName("cumsum");
+  absl::StatusOr<ir::Map<ir::String, ir::ObjectRef>> c = NormalizeAttrs(cumsum, {{"exclusive", ir::ObjectRef()}});
+  ASSERT_TRUE(c.ok()) << c.status();
+  ASSERT_NE(c->Get("exclusive").as<ir::IntImmNode>(), nullptr);
+  EXPECT_EQ(c->Get("exclusive").as<ir::IntImmNode>()->value, 0);
+  EXPECT_FALSE(NormalizeAttrs(sum, {{"keepdims", ir::ObjectRef()}}).ok());
 }
 
 TEST(NormalizeAttrs, Errors) {

@@ -241,8 +241,9 @@ void RegisterReduceOps(std::vector<OpSchema>* ops) {
   AddOp(ops, "multinomial_from_uniform", {"prob", "uniform_sample", "sample_indices"},
         {DTypeAttrSpec("dtype", DataType::Int(64))}, InferMultinomialFromUniform);
   for (const char* name : {"cumsum", "cumprod"}) {
-    AddOp(ops, name, {"data"},
-          {OptionalIntAttrSpec("axis"), DTypeAttrSpec("dtype", DataType::Void()), BoolAttrSpec("exclusive", false)},
+    AttrSpec exclusive = BoolAttrSpec("exclusive", false);
+    exclusive.none_is_default = true;
+    AddOp(ops, name, {"data"}, {OptionalIntAttrSpec("axis"), DTypeAttrSpec("dtype", DataType::Void()), exclusive},
           ScanInfer(name));
   }
 }

@@ -438,6 +438,12 @@ Value Parser::EvalCall(const doc::Expr& e) {
     if (kw.arg.empty()) Fail(kw.pos, "'**kwargs' is not supported");
     a.kwargs.emplace_back(kw.arg, Eval(kw.value));
   }
+  // The value of an annotated binding: R.* may leave its type to the annotation.
+  defer_inference_ = &e == annotated_value_;
+  struct ClearDefer {
+    bool* flag;
+    ~ClearDefer() { *flag = false; }
+  } clear_defer{&defer_inference_};
   switch (callee.kind) {
     case K::kName:
       if (callee.obj.defined()) return CallBufferMethod(Downcast<Buffer>(callee.obj), callee.s, a);
@@ -800,7 +806,7 @@ ObjectRef Parser::ParseModule(const doc::Module& m, const std::string& select_na
         case doc::StmtKind::kClassDef: {
           Decorator d;
           if (!decorator_of(s, &d) || d.name != "I.ir_module") Fail(s.pos, "a class must be decorated with @I.ir_module");
-          defs.emplace_back(s.name, ParseIRModule(s));
+          defs.emplace_back(s.name, ParseIRModule(s, d.args));
           break;
         }
         case doc::StmtKind::kFunctionDef: {
@@ -846,10 +852,15 @@ ObjectRef Parser::ParseModule(const doc::Module& m, const std::string& select_na
   return ObjectRef();
 }
 
-IRModule Parser::ParseIRModule(const doc::Stmt& cls) {
+IRModule Parser::ParseIRModule(const doc::Stmt& cls, const CallArgs& deco) {
   module_ = IRModule::Make();
   module_name_ = cls.name;
   gvars_.clear();
+  check_well_formed_ = check_well_formed_default_;
+  for (const auto& [k, v] : deco.kwargs) {
+    if (k == "check_well_formed") check_well_formed_ = ToBool(v, v.span.defined() ? v.span : deco.span);
+  }
+  well_formed_check_off_ |= !check_well_formed_;
   PushScope();
   // Functions may refer to each other in any order: declare every name first, parse PrimFuncs
   // (which refer to nothing Relax), give Relax GlobalVars their signature types, then parse Relax
@@ -893,6 +904,21 @@ IRModule Parser::ParseIRModule(const doc::Stmt& cls) {
     funcs.emplace_back(&s, kind);
     deco_args.emplace_back(&s, std::move(args));
   }
+  // Class-level statements other than functions: module attributes and global infos (first: the
+  // functions' R.DTensor annotations name device meshes of the global infos).
+  for (const doc::StmtPtr& sp : cls.body) {
+    const doc::Stmt& s = *sp;
+    if (s.kind == doc::StmtKind::kFunctionDef || s.kind == doc::StmtKind::kPass) continue;
+    try {
+      if (s.kind == doc::StmtKind::kExpr && s.value->kind == doc::ExprKind::kCall) {
+        Eval(s.value);
+      } else {
+        Fail(s.pos, "only functions, I.module_attrs and I.module_global_infos may appear in an @I.ir_module class");
+      }
+    } catch (const ParseError& e) {
+      Report(e);
+    }
+  }
   std::map<std::string, BaseFunc> parsed;
   for (size_t i = 0; i < funcs.size(); ++i) {
     if (funcs[i].second != "T.prim_func") continue;
@@ -914,20 +940,6 @@ IRModule Parser::ParseIRModule(const doc::Stmt& cls) {
       gvars_[funcs[i].first->name].CopyOnWrite()->ty = sig;
     } catch (const ParseError& e) {
       // Reported again, with context, when the function itself is parsed.
-    }
-  }
-  // Class-level statements other than functions: module attributes and global infos.
-  for (const doc::StmtPtr& sp : cls.body) {
-    const doc::Stmt& s = *sp;
-    if (s.kind == doc::StmtKind::kFunctionDef || s.kind == doc::StmtKind::kPass) continue;
-    try {
-      if (s.kind == doc::StmtKind::kExpr && s.value->kind == doc::ExprKind::kCall) {
-        Eval(s.value);
-      } else {
-        Fail(s.pos, "only functions, I.module_attrs and I.module_global_infos may appear in an @I.ir_module class");
-      }
-    } catch (const ParseError& e) {
-      Report(e);
     }
   }
   for (size_t i = 0; i < funcs.size(); ++i) {
@@ -954,6 +966,7 @@ IRModule Parser::ParseIRModule(const doc::Stmt& cls) {
   }
   module_ = IRModule();
   module_name_.clear();
+  check_well_formed_ = check_well_formed_default_;
   return out;
 }
 

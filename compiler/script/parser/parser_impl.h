@@ -94,6 +94,10 @@ class Parser {
 
   // The most TIR scopes one function may nest (ParseOptions::max_scope_depth).
   void set_max_scope_depth(int n) { max_scope_depth_ = n; }
+  // The default of check_well_formed= for decorators that do not set it.
+  void set_check_well_formed(bool on) { check_well_formed_default_ = check_well_formed_ = on; }
+  // Whether the well-formed check was off for some definition (a decorator or the default).
+  bool well_formed_check_off() const { return well_formed_check_off_; }
 
   // ---- shared helpers (parser.cc)
   ir::Span SpanOf(const doc::Pos& p) const;
@@ -181,7 +185,7 @@ class Parser {
 
   // ---- module
   Value CallI(const std::string& name, CallArgs& a);
-  ir::IRModule ParseIRModule(const doc::Stmt& cls);
+  ir::IRModule ParseIRModule(const doc::Stmt& cls, const CallArgs& deco);
 
   std::string source_;
   std::shared_ptr<const std::string> filename_;
@@ -202,6 +206,16 @@ class Parser {
   std::unordered_map<const ir::Object*, ir::Range> loop_ranges_;   // loop var -> its range (axis.remap)
   int error_count_ = 0;
   int relax_depth_ = 0;        // > 0 while parsing a Relax function
+  // False inside an @I.ir_module / @R.function with check_well_formed=False. TVM's parser then
+  // gives an annotated binding of a call the annotation as its type without inferring it (its
+  // well-formed check, which would re-infer and compare, is off).
+  bool check_well_formed_ = true;
+  bool check_well_formed_default_ = true;
+  bool well_formed_check_off_ = false;
+  // The value expression of the annotated binding being parsed, and whether the call being
+  // dispatched is that expression (EvalCall sets it just before the callee runs).
+  const doc::Expr* annotated_value_ = nullptr;
+  bool defer_inference_ = false;
   std::vector<std::unordered_map<std::string, ir::Var>> symbolic_;  // per Relax function: "n" -> var
   std::vector<std::string> dataflow_outputs_;  // names listed in the open dataflow block's R.output
 };

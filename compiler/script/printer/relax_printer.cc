@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "compiler/ir/structural.h"
 #include "compiler/relax/op/op.h"
 #include "compiler/script/doc/writer.h"
 #include "compiler/script/printer/docsifier.h"
@@ -31,12 +32,16 @@ bool IsCallTirLike(const std::string& op) {
          op == "relax.call_dps_packed";
 }
 
-// Bindings of these calls print without an annotation: their type is the out_ty they spell.
-bool IsUnannotatedCall(const Expr& value) {
+// As TVM prints them, bindings of R.call_tir and R.call_dps_packed omit the annotation when the
+// variable's type is the out_ty the call spells (otherwise the annotation says what differs).
+bool IsUnannotatedCall(const Expr& value, const Type& var_ty) {
   const auto* call = value.as<rx::CallNode>();
   if (!call) return false;
   const auto* op = call->op.as<OpNode>();
-  return op && IsCallTirLike(op->name);
+  if (!op || (op->name != "relax.call_tir" && op->name != "relax.call_dps_packed")) return false;
+  if (call->ty_args.empty()) return false;
+  Type out = call->ty_args.size() == 1 ? call->ty_args[0] : Type(TupleType(call->ty_args));
+  return StructuralEqual(out, var_ty);
 }
 
 float HalfToFloat(uint16_t h) {
@@ -222,8 +227,30 @@ ExprPtr Docsifier::PrintRelaxCall(const rx::CallNode* call) {
     return CallE(Dotted(Id("R"), "hint_on_device"),
                  {PrintRelaxExpr(call->args[0]), CallE(R("device"), {}, std::move(dev)), scope});
   }
+  if ((op->name == "relax.print" && !call->args.empty()) || (op->name == "relax.assert_op" && call->args.size() >= 2)) {
+    // TVM's form: the format string (args[0] of print, args[1] of assert_op) as format=, the
+    // values positional.
+    // Several assert_op format args go in a list (TVM prints them positionally, which its own
+    // parser would read as format_args and format).
+    size_t fmt = op->name == "relax.print" ? 0 : 1;
+    for (size_t i = 0; i < call->args.size(); ++i) {
+      if (i != fmt) args.push_back(PrintRelaxExpr(call->args[i]));
+    }
+    if (fmt == 1 && args.size() > 2) {
+      std::vector<ExprPtr> items(args.begin() + 1, args.end());
+      args.resize(1);
+      args.push_back(ListE(std::move(items)));
+    }
+    used_r_ = true;
+    return CallE(Dotted(Id("R"), script), std::move(args), {{"format", PrintRelaxExpr(call->args[fmt])}});
+  }
+  // attention_var_len's arguments in the order of TVM's Python signature (seqstart_q,
+  // max_seqlen_q, seqstart_k, max_seqlen_k), which is how the parser reads them.
+  std::vector<size_t> order;
+  for (size_t i = 0; i < call->args.size(); ++i) order.push_back(i);
+  if (op->name == "relax.nn.attention_var_len" && order.size() == 7) std::swap(order[4], order[5]);
   bool tir_like = IsCallTirLike(op->name);
-  for (size_t i = 0; i < call->args.size(); ++i) {
+  for (size_t i : order) {
     const Expr& a = call->args[i];
     const auto* tuple = a.as<rx::TupleNode>();
     if (i == 0 && (a.as<GlobalVarNode>() || a.as<rx::ExternFuncNode>())) {
@@ -313,7 +340,12 @@ ExprPtr Docsifier::PrintRelaxExpr(const Expr& e) {
     }
     case NodeKind::kTupleGetItem: {
       const auto* n = static_cast<const rx::TupleGetItemNode*>(e.get());
-      result = Index(PrintRelaxExpr(n->tuple), {IntLit(n->index)});
+      if (n->tuple.as<rx::TupleNode>()) {
+        // `(a, b)[0]` would read back as Python indexing (the field itself): spell the node out.
+        result = CallE(R("TupleGetItem"), {PrintRelaxExpr(n->tuple), IntLit(n->index)});
+      } else {
+        result = Index(PrintRelaxExpr(n->tuple), {IntLit(n->index)});
+      }
       break;
     }
     case NodeKind::kShapeExpr: {
@@ -389,7 +421,7 @@ void Docsifier::PrintBinding(const rx::Binding& b, std::vector<StmtPtr>* out, si
     }
     ExprPtr value = PrintRelaxExpr(vb->value);
     ExprPtr id = DefineIn(scope, var.get(), var->name);
-    if (IsUnannotatedCall(vb->value) || !var->ty.defined()) {
+    if (!var->ty.defined() || IsUnannotatedCall(vb->value, var->ty)) {
       out->push_back(Assign(id, value));
     } else {
       out->push_back(AnnAssign(id, PrintType(var->ty), value));

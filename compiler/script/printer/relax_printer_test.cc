@@ -148,7 +148,9 @@ TEST(RelaxPrinterTest, CallTirTwoOutputsInplaceAndPrimArg) {
   EXPECT_NE(text.find("        n = T.int64()\n        cls = Module\n"
                       "        lv = R.call_tir(cls.minmax, (x, n), out_ty=[R.Tensor((n,), dtype=\"float32\"), "
                       "R.Tensor((n,), dtype=\"float32\")])\n"
-                      "        z = R.call_tir_inplace(cls.dbl, (x,), inplace_indices=[0], "
+                      // TVM omits the annotation for call_tir (its type is the out_ty), not for
+                      // call_tir_inplace.
+                      "        z: R.Tensor((n, 4), dtype=\"float32\") = R.call_tir_inplace(cls.dbl, (x,), inplace_indices=[0], "
                       "out_ty=R.Tensor((n, 4), dtype=\"float32\"))\n"
                       "        return z\n"),
             std::string::npos)
@@ -160,6 +162,8 @@ TEST(RelaxPrinterTest, ConstantsNestedAndInt) {
   for (int32_t v : {1, 2, 3, 4, 5, 6}) bytes.append(reinterpret_cast<const char*>(&v), 4);
   EXPECT_EQ(Print(rx::Constant(DataType::Int(32), {2, 3}, bytes)), "R.const([[1, 2, 3], [4, 5, 6]], \"int32\")");
   EXPECT_EQ(Print(rx::PrimValue(IntImm(i64, 7))), "R.prim_value(7)");
+  // Only int64 is a bare literal in Relax; other widths keep their dtype.
+  EXPECT_EQ(Print(rx::PrimValue(IntImm(DataType::Int(32), 7))), "R.prim_value(T.int32(7))");
   EXPECT_EQ(Print(rx::StringImm("hi")), "R.str(\"hi\")");
 }
 

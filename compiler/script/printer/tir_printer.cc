@@ -638,7 +638,9 @@ ExprPtr Docsifier::PrintVarUse(const VarNode* v) {
 
 ExprPtr Docsifier::PrintIntImm(const IntImmNode* imm) {
   if (imm->dtype.is_bool()) return CallE(T("bool"), {BoolLit(imm->value != 0)});
-  if (relax_ctx_ || imm->dtype == DataType::Int(32)) return IntLit(imm->value);
+  // A bare literal is int32 in TIR and int64 in Relax (R.prim_value(0), shape dims); other widths
+  // spell their dtype (R.prim_value(T.int32(0))).
+  if (imm->dtype == (relax_ctx_ ? DataType::Int(64) : DataType::Int(32))) return IntLit(imm->value);
   return CallE(DtypeAnn(imm->dtype), {IntLit(imm->value)});
 }
 
