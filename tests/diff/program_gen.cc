@@ -92,6 +92,11 @@ class Generator {
     n1_ = inner_kind_ == ForKind::kVectorized ? (2 << Uniform(0, 3)) : Uniform(1, 12);
     i_ = Var("i", DataType::Int(32));
     j_ = Var(reduce_ ? "k" : "j", DataType::Int(32));
+    // Drawn from its own stream so that every other program of a seed stays what it was.
+    std::mt19937_64 side_rng(program_.seed ^ 0x5f3759dfULL);
+    if (!reduce_ && std::bernoulli_distribution(0.25)(side_rng)) {
+      n_ = Var("n", DataType::Int(32));
+    }
 
     int num_inputs = Uniform(1, 3);
     for (int n = 0; n < num_inputs; ++n) AddInput(absl::StrCat("A", n));
@@ -121,23 +126,24 @@ class Generator {
     in.spec.dtype = AnyType();
     int r = Uniform(0, 9);
     in.layout = r < 5 ? Layout::k2D : r < 7 ? Layout::kRows : r < 9 ? Layout::kCols : Layout::kFlat;
+    // A symbolic n is bound from the first bare `n` in a shape; n0 * n binds nothing.
+    if (n_.defined() && in.layout == Layout::kFlat) in.layout = Layout::k2D;
     in.reversed = in.layout == Layout::k2D && Coin(0.25);
     Array<PrimExpr> shape;
     switch (in.layout) {
-      case Layout::k2D: in.spec.shape = {n0_, n1_}; break;
-      case Layout::kRows: in.spec.shape = {n0_}; break;
-      case Layout::kCols: in.spec.shape = {n1_}; break;
-      case Layout::kFlat: in.spec.shape = {n0_ * n1_}; break;
+      case Layout::k2D: in.spec.shape = {n0_, n1_}; shape = {I32(n0_), N1()}; break;
+      case Layout::kRows: in.spec.shape = {n0_}; shape = {I32(n0_)}; break;
+      case Layout::kCols: in.spec.shape = {n1_}; shape = {N1()}; break;
+      case Layout::kFlat: in.spec.shape = {n0_ * n1_}; shape = {I32(n0_ * n1_)}; break;
     }
-    in.buf = MakeParamBuffer(&in.spec, /*allow_layout=*/true);
+    in.buf = MakeParamBuffer(&in.spec, shape, /*allow_layout=*/true);
     inputs_.push_back(in);
   }
 
   // Declares a buffer param for `spec` (shape and dtype set), maybe with padded row strides and an
   // element offset (constant or a variable bound from the DLTensor's byte_offset).
-  Buffer MakeParamBuffer(ArgSpec* spec, bool allow_layout) {
-    Array<PrimExpr> shape;
-    for (int64_t d : spec->shape) shape.push_back(I32(d));
+  // `shape` is the declared shape: spec->shape, with the symbolic n where n1 stands for it.
+  Buffer MakeParamBuffer(ArgSpec* spec, const Array<PrimExpr>& shape, bool allow_layout) {
     Buffer b = Buffer::Make(spec->name, shape, spec->dtype);
     if (allow_layout && spec->shape.size() == 2 && Coin(0.3)) {
       spec->strides = {spec->shape[1] + Uniform(1, 5), 1};
@@ -171,25 +177,29 @@ class Generator {
     program_.args.push_back(spec);
   }
 
-  Buffer AddOutput(const std::string& name, DataType t, std::vector<int64_t> shape) {
+  Buffer AddOutput(const std::string& name, DataType t, std::vector<int64_t> shape,
+                   Array<PrimExpr> declared = {}) {
     ArgSpec spec;
     spec.name = name;
     spec.dtype = t;
     spec.shape = std::move(shape);
     spec.is_output = true;
-    return MakeParamBuffer(&spec, /*allow_layout=*/true);
+    if (declared.empty()) {
+      for (int64_t d : spec.shape) declared.push_back(I32(d));
+    }
+    return MakeParamBuffer(&spec, declared, /*allow_layout=*/true);
   }
 
   // ---- statements ----
   // for i: [let] for j: [if c:] Out0[i, j] = e ... [else ...]
   Stmt ElementwiseBody() {
     int num_outputs = Uniform(1, 2);
-    bool flat = Coin(0.2);
+    bool flat = Coin(0.2) && !n_.defined();
     std::vector<Buffer> outs;
     for (int n = 0; n < num_outputs; ++n) {
       DataType t = AnyType();
       outs.push_back(flat ? AddOutput(absl::StrCat("Out", n), t, {n0_ * n1_})
-                          : AddOutput(absl::StrCat("Out", n), t, {n0_, n1_}));
+                          : AddOutput(absl::StrCat("Out", n), t, {n0_, n1_}, {I32(n0_), N1()}));
     }
     // An outer let (depends on i only); it keeps the inner loop vectorizable.
     Var outer_let;
@@ -214,10 +224,26 @@ class Generator {
       PrimExpr cond = Gen(DataType::Bool(), 2, false);
       stores = {IfThenElse(cond, SeqStmt::Flatten(stores), Coin(0.7) ? SeqStmt::Flatten(alt) : Stmt())};
     }
-    Stmt inner = For(j_, I32(0), I32(n1_), inner_kind_, SeqStmt::Flatten(stores));
+    Stmt inner = n_.defined() ? TiledLikelyLoop(SeqStmt::Flatten(stores))
+                              : For(j_, I32(0), I32(n1_), inner_kind_, SeqStmt::Flatten(stores));
     if (outer_let.defined()) inner = LetStmt(outer_let, outer_value, inner);
     return For(i_, I32(0), I32(n0_), outer_kind_, inner);
   }
+
+  // With a symbolic n: the j loop tiled by a constant the way a schedule tiles a dimension it
+  // cannot divide, the bounds guard marked likely (what LoopPartition splits off):
+  //   for jo in range(ceildiv(n, t)): for ji in range(t): if T.likely(jo * t + ji < n): j = ...
+  Stmt TiledLikelyLoop(Stmt body) {
+    int64_t t = inner_kind_ == ForKind::kVectorized ? (2 << Uniform(0, 2)) : Uniform(2, 6);
+    Var jo("jo", DataType::Int(32)), ji("ji", DataType::Int(32));
+    PrimExpr j = Add(Mul(jo, I32(t)), ji);
+    Stmt guarded = IfThenElse(Call(DataType::Bool(), Op("tirx.likely"), {LT(j, n_)}), LetStmt(j_, j, body));
+    Stmt inner = For(ji, I32(0), I32(t), inner_kind_, guarded);
+    return For(jo, I32(0), FloorDiv(Add(n_, I32(t - 1)), I32(t)), ForKind::kSerial, inner);
+  }
+
+  // The inner extent as the program declares it: the symbolic n or the constant n1.
+  PrimExpr N1() const { return n_.defined() ? PrimExpr(n_) : PrimExpr(I32(n1_)); }
 
   // Out[i] = e; or: Out[i] = Out[i] <op> e (reads the previous contents).
   Stmt Store(const Buffer& out, Array<PrimExpr> index) {
@@ -474,7 +500,8 @@ class Generator {
   }
 
   PrimExpr Load(const Input& in) {
-    PrimExpr j = in.reversed ? PrimExpr(Sub(I32(n1_ - 1), j_)) : PrimExpr(j_);
+    PrimExpr last = n_.defined() ? PrimExpr(Sub(n_, I32(1))) : PrimExpr(I32(n1_ - 1));
+    PrimExpr j = in.reversed ? PrimExpr(Sub(last, j_)) : PrimExpr(j_);
     switch (in.layout) {
       case Layout::k2D: return BufferLoad(in.buf, {i_, j});
       case Layout::kRows: return BufferLoad(in.buf, {i_});
@@ -528,6 +555,7 @@ class Generator {
   bool reduce_ = false;
   ForKind outer_kind_ = ForKind::kSerial, inner_kind_ = ForKind::kSerial;
   int64_t n0_ = 1, n1_ = 1;
+  Var n_;  // defined: the inner extent is this shape variable (bound to n1 at run time)
   Var i_, j_;
   bool inner_in_scope_ = true;
   int math_count_ = 0;

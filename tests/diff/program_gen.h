@@ -7,7 +7,9 @@
 // and element offsets, and scalar parameters. Expressions cover every integer width (signed and
 // unsigned), float16/32/64 and bool, and every operator: + - * / floordiv floormod truncdiv
 // truncmod min max, comparisons, logic, select, if_then_else, casts, shifts, bitwise ops and math
-// intrinsics.
+// intrinsics. A quarter of the elementwise programs make the inner extent a shape variable n and
+// tile that loop by a constant under a `T.likely(j < n)` guard, as schedules of non-divisible
+// shapes do (the case LoopPartition rewrites).
 //
 // Every program is defined behaviour under the TIR spec, so all backends must agree on it: divisors
 // are forced away from 0 (and -1 for signed types, so INT_MIN / -1 cannot happen), shift amounts are
