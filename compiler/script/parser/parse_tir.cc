@@ -1,6 +1,7 @@
 // TVMScript parser, TIR half: `@T.prim_func` functions, their statements, and the `T.*` namespace
 // (dtype constructors, buffers, loops, blocks, axes, intrinsics). Every construct maps onto one
 // TIRBuilder frame or one IR node; see /work/shared/spec/000 (syntax tables) for the forms.
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -1202,10 +1203,15 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
   for (const auto& [fn, kind] : kBinary) {
     if (name != fn) continue;
     need(2, 2);
+    // The lowercase functions fold constants like TVM's operator functions; the node
+    // constructors (capitalized) build the node as written.
+    bool node_ctor = std::isupper(static_cast<unsigned char>(name[0]));
     if (a.args[0].is_number() && a.args[1].is_number() && (kind == tir::BinaryOpKind::kMin || kind == tir::BinaryOpKind::kMax)) {
-      return Value::Obj(K::kPrim, *tir::BinaryOp(kind, tir::Operand(prim(0)), operand(1), span));
+      return ok_or_fail(node_ctor ? tir::MakeBinaryNode(kind, tir::Operand(prim(0)), operand(1), span)
+                                  : tir::BinaryOp(kind, tir::Operand(prim(0)), operand(1), span));
     }
-    return ok_or_fail(tir::BinaryOp(kind, operand(0), operand(1), span));
+    return ok_or_fail(node_ctor ? tir::MakeBinaryNode(kind, operand(0), operand(1), span)
+                                : tir::BinaryOp(kind, operand(0), operand(1), span));
   }
 
   // ---- intrinsics from the registry (T.exp, T.if_then_else, T.call_extern, ...)

@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "compiler/ir/functor.h"
 #include "compiler/ir/structural.h"
@@ -161,6 +163,39 @@ ExprPtr Docsifier::PrintRegion(const BufferRegion& r) {
 
 // ---------------------------------------------------------------- functions
 
+namespace {
+
+// Thread variables that more than one thread_extent / virtual_thread attribute binds. No single
+// launch_thread is an ancestor of all their uses, so, as TVM does, they are printed as
+// `v = T.env_thread(tag)` before the first launch and each launch names `v`.
+std::unordered_set<const Object*> SharedThreadVars(const Stmt& body) {
+  struct Collector : StmtExprVisitor {
+    std::unordered_map<const Object*, int> count;
+    void VisitStmt_(const AttrStmtNode* op) override {
+      const auto* iv = op->node.as<IterVarNode>();
+      if (iv && (op->attr_key == "thread_extent" || op->attr_key == "virtual_thread")) ++count[iv->var.get()];
+      StmtExprVisitor::VisitStmt_(op);
+    }
+  } c;
+  if (body.defined()) c.VisitStmt(body);
+  std::unordered_set<const Object*> out;
+  for (const auto& [var, n] : c.count) {
+    if (n > 1) out.insert(var);
+  }
+  return out;
+}
+
+}  // namespace
+
+ExprPtr Docsifier::LaunchedThreadVar(const IterVarNode* iv, const std::string& attr_key) {
+  if (ExprPtr existing = Lookup(iv->var.get())) return existing;
+  if (!shared_thread_vars_.count(iv->var.get()) || func_stmts_ == nullptr) return nullptr;
+  std::string tag = iv->thread_tag.empty() ? attr_key : iv->thread_tag;
+  ExprPtr var = DefineIn(func_scope_, iv->var.get(), iv->var->name);
+  func_stmts_->push_back(Assign(var, CallE(T("env_thread"), {StrLit(tag)})));
+  return var;
+}
+
 StmtPtr Docsifier::PrintPrimFunc(const PrimFunc& f, const std::string& name) {
   std::vector<StmtPtr> stmts;
   std::vector<StmtPtr>* saved_stmts = func_stmts_;
@@ -170,6 +205,8 @@ StmtPtr Docsifier::PrintPrimFunc(const PrimFunc& f, const std::string& name) {
   PushScope();
   func_stmts_ = &stmts;
   func_scope_ = scopes_.size() - 1;
+  std::unordered_set<const Object*> saved_shared = std::move(shared_thread_vars_);
+  shared_thread_vars_ = SharedThreadVars(f->body);
 
   // Params: simple buffers inline as annotations; the others bind a handle and match it below.
   std::vector<doc::Arg> args;
@@ -252,6 +289,7 @@ StmtPtr Docsifier::PrintPrimFunc(const PrimFunc& f, const std::string& name) {
   PopScope();
   func_stmts_ = saved_stmts;
   func_scope_ = saved_scope;
+  shared_thread_vars_ = std::move(saved_shared);
   relax_ctx_ = saved_relax;
   return FunctionDefS(name, std::move(args), {deco}, ret, std::move(stmts));
 }
@@ -299,7 +337,7 @@ bool Docsifier::PrintScopedFrame(const Stmt& s, std::vector<StmtPtr>* out) {
     PushScope();
     ExprPtr context, as_var;
     if (iv && (op->attr_key == "thread_extent" || op->attr_key == "virtual_thread")) {
-      if (ExprPtr existing = Lookup(iv->var.get())) {
+      if (ExprPtr existing = LaunchedThreadVar(iv, op->attr_key)) {
         context = CallE(T("launch_thread"), {existing, value});
       } else {
         std::string tag = iv->thread_tag.empty() ? op->attr_key : iv->thread_tag;
@@ -332,7 +370,7 @@ void Docsifier::PrintAttrStmt(const AttrStmtNode* op, std::vector<StmtPtr>* out)
   const auto* iv = op->node.as<IterVarNode>();
   if (iv && (op->attr_key == "thread_extent" || op->attr_key == "virtual_thread")) {
     ExprPtr value = PrintExpr(op->value);
-    if (ExprPtr existing = Lookup(iv->var.get())) {
+    if (ExprPtr existing = LaunchedThreadVar(iv, op->attr_key)) {
       out->push_back(ExprStmt(CallE(T("launch_thread"), {existing, value})));
     } else {
       std::string tag = iv->thread_tag.empty() ? op->attr_key : iv->thread_tag;
