@@ -552,7 +552,8 @@ void Docsifier::PrintStmt(const Stmt& s, std::vector<StmtPtr>* out) {
       const auto* op = static_cast<const LetStmtNode*>(s.get());
       ExprPtr value = PrintExpr(op->value);
       ExprPtr var = Define(op->var.get(), op->var->name);
-      out->push_back(AnnAssign(var, Index(T("let"), {DtypeAnn(op->var->dtype)}), value));
+      ExprPtr ann = op->var->ty.as<PointerTypeNode>() ? VarCreation(op->var.get()) : DtypeAnn(op->var->dtype);
+      out->push_back(AnnAssign(var, Index(T("let"), {ann}), value));
       if (op->body.defined()) PrintStmt(op->body, out);
       return;
     }
@@ -576,6 +577,11 @@ void Docsifier::PrintStmt(const Stmt& s, std::vector<StmtPtr>* out) {
       }
       std::vector<ExprPtr> idx;
       for (const PrimExpr& i : op->indices) idx.push_back(PrintExpr(i));
+      if (op->predicate.defined()) {  // a masked store: A.vstore([indices], value, predicate=mask)
+        out->push_back(ExprStmt(CallE(Attr(BufferRef(op->buffer), "vstore"), {ListE(std::move(idx)), value},
+                                      {{"predicate", PrintExpr(op->predicate)}})));
+        return;
+      }
       out->push_back(Assign(Index(BufferRef(op->buffer), std::move(idx)), value));
       return;
     }
@@ -695,12 +701,38 @@ ExprPtr Docsifier::PrintCall(const CallNode* call) {
     for (const PrimExpr& a : call->args) args.push_back(PrintExpr(a));
     return CallE(T("call_intrin"), std::move(args));
   }
-  bool explicit_dtype = info->dtype_rule == tir::IntrinsicInfo::DTypeRule::kExplicit;
+  using Rule = tir::IntrinsicInfo::DTypeRule;
+  bool explicit_dtype = info->dtype_rule == Rule::kExplicit;
+  // A call whose dtype is not the one its script form gives (T.Call(op, args, ret_ty="void") of
+  // an int32 op) is printed as the node constructor so that it re-parses unchanged.
+  DataType implied;
+  switch (info->dtype_rule) {
+    case Rule::kSameAsFirstArg: implied = call->args.empty() ? DataType::Int(32) : call->args[0].dtype(); break;
+    case Rule::kBool: implied = DataType::Bool(); break;
+    case Rule::kExplicit: implied = call->dtype; break;
+    case Rule::kSecondArg: implied = call->args.size() > 1 ? call->args[1].dtype() : call->dtype; break;
+    case Rule::kInt32: implied = DataType::Int(32); break;
+    case Rule::kHandle: implied = DataType::Handle(); break;
+    case Rule::kVoid: implied = DataType::Void(); break;
+    case Rule::kUInt32: implied = DataType::UInt(32); break;
+    case Rule::kBoolLanesOfFirstArg: implied = call->args.empty() ? call->dtype : DataType::Bool(call->args[0].dtype().lanes()); break;
+  }
+  if (implied != call->dtype) {
+    std::vector<ExprPtr> list;
+    for (const PrimExpr& a : call->args) list.push_back(PrintExpr(a));
+    return CallE(T("Call"), {StrLit(op_name), ListE(std::move(list))}, {{"ret_ty", StrLit(call->dtype.ToString())}});
+  }
   bool dtype_last = info->script_name == "tvm_struct_get";
   if (explicit_dtype && !dtype_last) args.push_back(StrLit(call->dtype.ToString()));
   for (const PrimExpr& a : call->args) args.push_back(PrintExpr(a));
   if (explicit_dtype && dtype_last) args.push_back(StrLit(call->dtype.ToString()));
-  return CallE(T(info->script_name), std::move(args));
+  Kwargs kw;
+  if (info->script_name == "ptx_legacy.mma" && args.size() == 14) {
+    // A 14th positional argument would be read as a leading dtype: the operator goes by name.
+    kw.emplace_back("operator", args.back());
+    args.pop_back();
+  }
+  return CallE(T(info->script_name), std::move(args), std::move(kw));
 }
 
 ExprPtr Docsifier::PrintExpr(const PrimExpr& e) {
@@ -767,9 +799,12 @@ ExprPtr Docsifier::PrintExpr(const PrimExpr& e) {
     }
     case NodeKind::kBufferLoad: {
       const auto* n = static_cast<const BufferLoadNode*>(e.get());
-      if (local_scalars_.count(n->buffer.get())) return BufferRef(n->buffer);
+      if (local_scalars_.count(n->buffer.get()) && !n->predicate.defined()) return BufferRef(n->buffer);
       std::vector<ExprPtr> idx;
       for (const PrimExpr& i : n->indices) idx.push_back(PrintExpr(i));
+      if (n->predicate.defined()) {  // a masked load: A.vload([indices], predicate=mask)
+        return CallE(Attr(BufferRef(n->buffer), "vload"), {ListE(std::move(idx))}, {{"predicate", PrintExpr(n->predicate)}});
+      }
       return Index(BufferRef(n->buffer), std::move(idx));
     }
     case NodeKind::kRamp: {
