@@ -8,6 +8,7 @@
 #include "compiler/ir/functor.h"
 #include "compiler/ir/structural.h"
 #include "compiler/script/printer/docsifier.h"
+#include "compiler/tir/op/arith.h"
 #include "compiler/tir/op/op.h"
 
 namespace kiln::script::printer {
@@ -745,6 +746,12 @@ ExprPtr Docsifier::PrintExpr(const PrimExpr& e) {
     const auto* n = static_cast<const BinaryNode*>(e.get());
     return Compare(PrintExpr(n->a), op, PrintExpr(n->b));
   };
+  // A node the operator would fold when re-parsed (x + 0, 3 * 4, 1 < 2, ...) is printed with its
+  // constructor, as TVM's printer does.
+  auto folds = [&](tir::BinaryOpKind kind) {
+    const auto* n = static_cast<const BinaryNode*>(e.get());
+    return tir::OperatorFolds(kind, n->a, n->b);
+  };
   auto fn2 = [&](const char* name) {
     const auto* n = static_cast<const BinaryNode*>(e.get());
     return CallE(T(name), {PrintExpr(n->a), PrintExpr(n->b)});
@@ -768,21 +775,22 @@ ExprPtr Docsifier::PrintExpr(const PrimExpr& e) {
       const auto* n = static_cast<const CastNode*>(e.get());
       return CallE(T("Cast"), {StrLit(n->dtype.ToString()), PrintExpr(n->value)});
     }
-    case NodeKind::kAdd: return bin("+");
-    case NodeKind::kSub: return bin("-");
-    case NodeKind::kMul: return bin("*");
-    case NodeKind::kDiv: return e.dtype().is_floating() ? bin("/") : fn2("truncdiv");
-    case NodeKind::kMod: return fn2("truncmod");
-    case NodeKind::kFloorDiv: return bin("//");
-    case NodeKind::kFloorMod: return bin("%");
-    case NodeKind::kMin: return fn2("min");
-    case NodeKind::kMax: return fn2("max");
-    case NodeKind::kEQ: return cmp("==");
-    case NodeKind::kNE: return cmp("!=");
-    case NodeKind::kLT: return cmp("<");
-    case NodeKind::kLE: return cmp("<=");
-    case NodeKind::kGT: return cmp(">");
-    case NodeKind::kGE: return cmp(">=");
+    case NodeKind::kAdd: return folds(tir::BinaryOpKind::kAdd) ? fn2("Add") : bin("+");
+    case NodeKind::kSub: return folds(tir::BinaryOpKind::kSub) ? fn2("Sub") : bin("-");
+    case NodeKind::kMul: return folds(tir::BinaryOpKind::kMul) ? fn2("Mul") : bin("*");
+    case NodeKind::kDiv:
+      return folds(tir::BinaryOpKind::kDiv) ? fn2("Div") : e.dtype().is_floating() ? bin("/") : fn2("truncdiv");
+    case NodeKind::kMod: return folds(tir::BinaryOpKind::kMod) ? fn2("Mod") : fn2("truncmod");
+    case NodeKind::kFloorDiv: return folds(tir::BinaryOpKind::kFloorDiv) ? fn2("FloorDiv") : bin("//");
+    case NodeKind::kFloorMod: return folds(tir::BinaryOpKind::kFloorMod) ? fn2("FloorMod") : bin("%");
+    case NodeKind::kMin: return folds(tir::BinaryOpKind::kMin) ? fn2("Min") : fn2("min");
+    case NodeKind::kMax: return folds(tir::BinaryOpKind::kMax) ? fn2("Max") : fn2("max");
+    case NodeKind::kEQ: return folds(tir::BinaryOpKind::kEQ) ? fn2("EQ") : cmp("==");
+    case NodeKind::kNE: return folds(tir::BinaryOpKind::kNE) ? fn2("NE") : cmp("!=");
+    case NodeKind::kLT: return folds(tir::BinaryOpKind::kLT) ? fn2("LT") : cmp("<");
+    case NodeKind::kLE: return folds(tir::BinaryOpKind::kLE) ? fn2("LE") : cmp("<=");
+    case NodeKind::kGT: return folds(tir::BinaryOpKind::kGT) ? fn2("GT") : cmp(">");
+    case NodeKind::kGE: return folds(tir::BinaryOpKind::kGE) ? fn2("GE") : cmp(">=");
     case NodeKind::kAnd:
     case NodeKind::kOr: {
       std::vector<PrimExpr> parts;

@@ -371,6 +371,16 @@ absl::StatusOr<PrimExpr> TryConstFold(BinaryOpKind kind, const PrimExpr& a, cons
 
 }  // namespace
 
+bool OperatorFolds(BinaryOpKind kind, const PrimExpr& a, const PrimExpr& b) {
+  if (kind >= BinaryOpKind::kEQ && kind <= BinaryOpKind::kGE) {
+    // TVM's comparison functions fold two immediates.
+    return (a.as<ir::IntImmNode>() && b.as<ir::IntImmNode>()) || (a.as<ir::FloatImmNode>() && b.as<ir::FloatImmNode>());
+  }
+  if (kind > BinaryOpKind::kGE) return false;
+  absl::StatusOr<PrimExpr> folded = TryConstFold(kind, a, b);
+  return !folded.ok() || folded->defined();
+}
+
 absl::StatusOr<PrimExpr> BinaryOp(BinaryOpKind kind, const Operand& a, const Operand& b, Span span) {
   absl::StatusOr<PrimExpr> node = MakeBinaryNode(kind, a, b, span);
   if (!node.ok()) return node.status();

@@ -68,6 +68,11 @@ class Operand {
 absl::StatusOr<ir::PrimExpr> BinaryOp(BinaryOpKind kind, const Operand& a, const Operand& b,
                                       ir::Span span = {});
 
+// Whether TVM's operator function for `kind` (add, floordiv, less, ...) would not return the node
+// `a <kind> b` as it is (it folds, or fails). The printer then spells the node with its
+// constructor (T.Add(a, b)) so that it re-parses unchanged. a and b have one dtype.
+bool OperatorFolds(BinaryOpKind kind, const ir::PrimExpr& a, const ir::PrimExpr& b);
+
 // The node constructor (T.Add(a, b), T.FloorDiv(a, b), ...): the same conversions, no folding.
 absl::StatusOr<ir::PrimExpr> MakeBinaryNode(BinaryOpKind kind, const Operand& a, const Operand& b,
                                             ir::Span span = {});
