@@ -268,14 +268,30 @@ Value Parser::Eval(const doc::ExprPtr& ep) {
     case doc::ExprKind::kCompare: v = EvalCompare(e); break;
     case doc::ExprKind::kIfExp: {
       Value test = Eval(e.test);
-      if (test.kind == K::kPrim) Fail(e.pos, "a conditional expression needs a constant condition; use T.Select or T.if_then_else");
+      if (test.kind == K::kPrim) {
+        // `a if cond else b` with a TIR condition is T.if_then_else(cond, a, b), as in TVM.
+        if (!Downcast<PrimExpr>(test.obj).dtype().is_bool()) {
+          Fail(e.test->pos, "a conditional expression needs a bool condition");
+        }
+        CallArgs ca;
+        ca.span = ca.func_span = SpanOf(e.pos);
+        ca.args = {test, Eval(e.value), Eval(e.orelse)};
+        v = CallT("if_then_else", ca);
+        break;
+      }
       v = ToBool(test, SpanOf(e.test->pos)) ? Eval(e.value) : Eval(e.orelse);
       break;
     }
     case doc::ExprKind::kTuple:
     case doc::ExprKind::kList: {
       std::vector<Value> items;
-      for (const auto& x : e.elts) items.push_back(Eval(x));
+      for (const auto& x : e.elts) {
+        if (x->kind == doc::ExprKind::kStarred) {  // (n, *shape): the sequence's items in place
+          for (Value& item : ToSeq(Eval(x->value), SpanOf(x->pos))) items.push_back(std::move(item));
+          continue;
+        }
+        items.push_back(Eval(x));
+      }
       v = Value::Seq(e.kind == doc::ExprKind::kTuple ? K::kTuple : K::kList, std::move(items));
       break;
     }
