@@ -193,13 +193,31 @@ TEST(ParseScriptTest, DeepNestingIsAnErrorNotACrash) {
 
 TEST(ParseScriptTest, VerifierErrorsPointAtTheSource) {
   const char* src = R"(@T.prim_func
+def f(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
+    for i in range(4):
+        A[i] = T.Broadcast(B[i], 4)
+)";
+  absl::StatusOr<ObjectRef> r = ParseScript(src, "v.py");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("v.py:4:"), std::string::npos) << r.status();
+}
+
+TEST(ParseScriptTest, StoreOfAnotherElementTypeIsCast) {
+  // As TVM's builder does: the value is cast to the buffer's element type.
+  const char* src = R"(@T.prim_func
 def f(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "int32")):
     for i in range(4):
         A[i] = B[i]
 )";
   absl::StatusOr<ObjectRef> r = ParseScript(src, "v.py");
-  ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("v.py:4:"), std::string::npos) << r.status();
+  ASSERT_TRUE(r.ok()) << r.status();
+  const auto* loop = Downcast<PrimFunc>(*r)->body.as<ForNode>();
+  ASSERT_NE(loop, nullptr);
+  const auto* store = loop->body.as<BufferStoreNode>();
+  ASSERT_NE(store, nullptr);
+  const auto* cast = store->value.as<CastNode>();
+  ASSERT_NE(cast, nullptr);
+  EXPECT_EQ(cast->dtype, DataType::Float(32));
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // TVMScript parser, TIR half: `@T.prim_func` functions, their statements, and the `T.*` namespace
 // (dtype constructors, buffers, loops, blocks, axes, intrinsics). Every construct maps onto one
 // TIRBuilder frame or one IR node; see /work/shared/spec/000 (syntax tables) for the forms.
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -302,8 +304,12 @@ void Parser::TIRAnnAssign(const doc::Stmt& s) {
     if (!s.value) Fail(span, "a T.let binding needs a value");
     Value v = Eval(s.value);
     // `x: T.let = value` takes the value's dtype.
-    DataType dtype = ann.items.empty() ? ToPrim(v, SpanOf(s.value->pos)).dtype()
-                                       : ToDType(ann.items[0], SpanOr(ann.items[0], ann_span));
+    // T.let[T.handle("float32")]: a handle variable annotated with its pointer type.
+    Type ty;
+    const Value* item = ann.items.empty() ? nullptr : &ann.items[0];
+    if (item && item->kind == K::kPrim && item->fresh_var) ty = item->obj.as<VarNode>()->ty;
+    DataType dtype = !item ? ToPrim(v, SpanOf(s.value->pos)).dtype()
+                   : ty.defined() ? item->obj.as<VarNode>()->dtype : ToDType(*item, SpanOr(*item, ann_span));
     PrimExpr value;
     if (v.is_number()) {
       absl::StatusOr<PrimExpr> c = tir::MakeConst(dtype, v.kind == K::kFloat ? tir::Operand::FloatLiteral(v.f)
@@ -319,6 +325,7 @@ void Parser::TIRAnnAssign(const doc::Stmt& s) {
                                               value.dtype().ToString(), " value"));
     }
     Var var(name, dtype, SpanOf(s.target->pos));
+    if (ty.defined() && ty.as<PointerTypeNode>()) var.CopyOnWrite()->ty = ty;
     Define(name, Value::Obj(K::kPrim, var));
     tir_.BeginImplicit([var, value, span](Stmt body) { return LetStmt(var, value, body, span); });
     return;
@@ -396,6 +403,13 @@ void Parser::StoreTo(const doc::Expr& target, const Value& value, const Span& sp
     v = *c;
   } else {
     v = ToPrim(value, SpanOr(value, span));
+    // As TVM's builder does, a value of another element type is cast to the buffer's (with the
+    // same lanes; a lane mismatch is left for the verifier to report).
+    DataType t = buf->dtype.with_lanes(buf->dtype.lanes() * lanes);
+    if (v.dtype() != t && v.dtype().lanes() == t.lanes()) {
+      absl::StatusOr<PrimExpr> c = tir::CastTo(t, v, v->span);
+      if (c.ok()) v = *c;
+    }
   }
   tir_.Emit(BufferStore(buf, v, indices, span));
 }
@@ -676,6 +690,10 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
     return *r;
   };
   auto ok_or_fail = [&](absl::StatusOr<PrimExpr> r) -> Value { return Value::Obj(K::kPrim, ok_or_fail_prim(std::move(r))); };
+  // A call's result dtype; "" is void, as TVM's DataType("") is (T.call_extern(..., dtype="")).
+  auto call_dtype = [&](const Value& v) {
+    return v.kind == K::kStr && v.s.empty() ? DataType::Void() : ToDType(v, SpanOr(v, span));
+  };
   auto fresh_name = [&]() { return name_hint_.empty() ? std::string("v") : name_hint_; };
   // Statement-like calls add to the body under construction, which exists only inside a
   // T.prim_func (not at module or class level, nor in a Relax function).
@@ -742,7 +760,7 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
   }
   if (name == "call_intrin") {  // T.call_intrin(dtype, "op.name", args...): an operator by its IR name
     if (a.args.size() < 2) Fail(span, "T.call_intrin(dtype, op_name, *args) needs a dtype and an operator name");
-    DataType dtype = ToDType(a.args[0], SpanOr(a.args[0], span));
+    DataType dtype = call_dtype(a.args[0]);
     std::string op = ToStr(a.args[1], SpanOr(a.args[1], span));
     Array<PrimExpr> args;
     for (size_t i = 2; i < a.args.size(); ++i) args.push_back(prim(i));
@@ -754,7 +772,8 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
   }
 
   // ---- buffers
-  if (name == "Buffer") return Value::Obj(K::kBuffer, MakeBuffer(fresh_name(), a, 0, "global"));
+  // T.buffer(...) is the builder function behind the T.Buffer proxy: the same arguments.
+  if (name == "Buffer" || name == "buffer") return Value::Obj(K::kBuffer, MakeBuffer(fresh_name(), a, 0, "global"));
   if (name == "match_buffer") {
     if (a.args.empty()) Fail(span, "T.match_buffer(param, shape, dtype, ...) needs the matched parameter");
     Buffer b = MakeBuffer(fresh_name(), a, 1, "global");
@@ -802,6 +821,12 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
   if (name == "decl_buffer") {
     Buffer b = MakeBuffer(fresh_name(), a, 0, "global");
     need_body();
+    const Value* data = Arg(a, 2, "data");
+    if (!data || data->kind == K::kNone) {
+      // Without data= the buffer is a new allocation, as in TVM (an AllocBuffer).
+      tir_.BeginImplicit([b, span](Stmt body) { return AllocBuffer(b, body, {}, span); });
+      return Value::Obj(K::kBuffer, b);
+    }
     tir_.BeginImplicit([b, span](Stmt body) { return DeclBuffer(b, body, span); });
     return Value::Obj(K::kBuffer, b);
   }
@@ -1144,8 +1169,57 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
     return Value::Obj(K::kReducer, LambdaToIndexMap(a.args[0], index_dtype, span));
   }
   if (name == "cast") {  // T.cast(value, dtype): the function spelling of T.Cast(dtype, value)
+    const Value* value = Arg(a, 0, "value");
+    const Value* dtype = Arg(a, 1, "dtype");
+    if (!value || !dtype || a.args.size() > 2) Fail(span, absl::StrCat("T.cast(value, dtype) expects 2 arguments, got ", a.args.size() + a.kwargs.size()));
+    return ok_or_fail(tir::CastTo(ToDType(*dtype, SpanOr(*dtype, span)), ToPrim(*value, SpanOr(*value, span)), span));
+  }
+  if (name == "const") {  // T.const(value, dtype=None) (tvm.tirx.const): dtype from the literal
+    const Value* value = Arg(a, 0, "value");
+    const Value* dtype = Arg(a, 1, "dtype");
+    if (!value || a.args.size() > 2) Fail(span, "T.const(value, dtype=None) takes a value and an optional dtype");
+    tir::Operand lit = value->kind == K::kFloat ? tir::Operand::FloatLiteral(value->f)
+                     : value->kind == K::kBool ? tir::Operand::BoolLiteral(value->b)
+                     : value->kind == K::kInt ? tir::Operand::IntLiteral(value->i)
+                     : tir::Operand(ToPrim(*value, SpanOr(*value, span)));
+    if (!dtype || dtype->kind == K::kNone) return Value::Obj(K::kPrim, lit.Materialize());
+    return ok_or_fail(tir::MakeConst(ToDType(*dtype, SpanOr(*dtype, span)), lit, span));
+  }
+  if (name == "IntImm" || name == "FloatImm") {  // node constructors: T.IntImm("int32", 8)
     need(2, 2);
-    return ok_or_fail(tir::CastTo(ToDType(a.args[1], SpanOr(a.args[1], span)), prim(0), span));
+    DataType dtype = ToDType(a.args[0], SpanOr(a.args[0], span));
+    const Value& v = a.args[1];
+    if (name == "IntImm") {
+      if (!dtype.is_int_or_bool() || dtype.lanes() != 1) Fail(span, "T.IntImm takes a scalar integer or bool dtype");
+      if (v.kind != K::kInt && v.kind != K::kBool) Fail(SpanOr(v, span), "T.IntImm takes an integer value");
+      return ok_or_fail(tir::MakeConst(dtype, tir::Operand::IntLiteral(v.kind == K::kBool ? v.b : v.i), span));
+    }
+    if (!dtype.is_floating() || dtype.lanes() != 1) Fail(span, "T.FloatImm takes a scalar floating-point dtype");
+    if (!v.is_number()) Fail(SpanOr(v, span), "T.FloatImm takes a number");
+    return Value::Obj(K::kPrim, FloatImm(dtype, v.kind == K::kFloat ? v.f : static_cast<double>(v.kind == K::kBool ? v.b : v.i), span));
+  }
+  if (name == "StringImm") {
+    need(1, 1);
+    return Value::Obj(K::kPrim, StringImm(ToStr(a.args[0], SpanOr(a.args[0], span)), span));
+  }
+  if (name == "Call") {  // T.Call(op, [args], attrs=None, ret_ty=dtype): the printed form of a Call node
+    const Value* op = Arg(a, 0, "op");
+    const Value* args = Arg(a, 1, "args");
+    const Value* attrs = Arg(a, 2, "attrs");
+    const Value* ret = Kwarg(a, "ret_ty");
+    for (const auto& [k, v] : a.kwargs) {
+      if (k != "op" && k != "args" && k != "attrs" && k != "ret_ty") Fail(SpanOr(v, span), absl::StrCat("T.Call has no argument '", k, "'"));
+    }
+    if (!op || !args || a.args.size() > 3) Fail(span, "T.Call(op, args, attrs=None, ret_ty=dtype) takes an operator and its arguments");
+    if (attrs && attrs->kind != K::kNone && !(attrs->kind == K::kDict && attrs->items.empty())) {
+      Fail(SpanOr(*attrs, span), "T.Call: call attributes are not supported");
+    }
+    if (!ret) Fail(span, "T.Call needs ret_ty= (the call's dtype)");
+    std::string op_name;
+    if (op->kind == K::kStr) op_name = op->s;
+    else if (const auto* o = op->obj.as<OpNode>()) op_name = o->name;
+    else Fail(SpanOr(*op, span), "T.Call takes an operator name or I.Op.get(name)");
+    return Value::Obj(K::kPrim, Call(call_dtype(*ret), Op(op_name), ToPrimArray(*args, SpanOr(*args, span)), span));
   }
   if (name == "max_value" || name == "min_value" || name == "infinity") {
     need(1, 1);
@@ -1202,13 +1276,19 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
   for (const auto& [fn, kind] : kBinary) {
     if (name != fn) continue;
     need(2, 2);
+    // The lowercase functions fold constants like TVM's operator functions; the node
+    // constructors (capitalized) build the node as written.
+    bool node_ctor = std::isupper(static_cast<unsigned char>(name[0]));
     if (a.args[0].is_number() && a.args[1].is_number() && (kind == tir::BinaryOpKind::kMin || kind == tir::BinaryOpKind::kMax)) {
-      return Value::Obj(K::kPrim, *tir::BinaryOp(kind, tir::Operand(prim(0)), operand(1), span));
+      return ok_or_fail(node_ctor ? tir::MakeBinaryNode(kind, tir::Operand(prim(0)), operand(1), span)
+                                  : tir::BinaryOp(kind, tir::Operand(prim(0)), operand(1), span));
     }
-    return ok_or_fail(tir::BinaryOp(kind, operand(0), operand(1), span));
+    return ok_or_fail(node_ctor ? tir::MakeBinaryNode(kind, operand(0), operand(1), span)
+                                : tir::BinaryOp(kind, operand(0), operand(1), span));
   }
 
   // ---- intrinsics from the registry (T.exp, T.if_then_else, T.call_extern, ...)
+  NormalizeIntrinsicArgs(name, a);
   const tir::IntrinsicInfo* info = tir::IntrinsicRegistry::Global().FindByScriptName(name);
   if (!info) {
     // Spellings removed before TVM v0.26 get a pointer to their replacement.
@@ -1227,11 +1307,11 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
   if (info->dtype_rule == Rule::kExplicit) {
     bool last = info->script_name == "tvm_struct_get";
     if (const Value* d = Kwarg(a, "dtype")) {  // T.reinterpret(x, dtype="int32")
-      explicit_dtype = ToDType(*d, SpanOr(*d, span));
+      explicit_dtype = call_dtype(*d);
     } else {
       if (args.empty()) Fail(span, absl::StrCat("T.", name, " needs a dtype argument"));
       const Value& d0 = last ? args.back() : args.front();
-      explicit_dtype = ToDType(d0, SpanOr(d0, span));
+      explicit_dtype = call_dtype(d0);
       if (last) args.pop_back(); else args.erase(args.begin());
     }
   }
@@ -1282,6 +1362,57 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
     Fail(span, absl::StrCat("T.", name, " expects a floating-point argument, got ", call_args[0].dtype().ToString()));
   }
   return Value::Obj(K::kPrim, Call(dtype, Op(info->name), call_args, span));
+}
+
+void Parser::NormalizeIntrinsicArgs(const std::string& name, CallArgs& a) {
+  const Span& span = a.span;
+  if (name == "call_packed" || name == "call_cpacked" || name == "call_packed_lowered" || name == "call_cpacked_lowered" ||
+      name == "tvm_call_packed" || name == "tvm_call_cpacked" || name == "tvm_call_packed_lowered" ||
+      name == "tvm_call_cpacked_lowered") {
+    // A buffer argument is passed as the DLTensor TVM packs for it:
+    // tvm_stack_make_array(data, make_shape(shape), make_shape(strides) or 0, ndim, 0 as dtype, elem_offset).
+    for (Value& v : a.args) {
+      if (v.kind != K::kBuffer) continue;
+      Buffer b = Downcast<Buffer>(v.obj);
+      Op make_shape("tirx.tvm_stack_make_shape");
+      PrimExpr strides = b->strides.empty() ? PrimExpr(IntImm(DataType::Int(32), 0))
+                                             : PrimExpr(Call(DataType::Handle(), make_shape, b->strides, span));
+      absl::StatusOr<PrimExpr> zero = tir::MakeConst(b->dtype, tir::Operand::IntLiteral(0), span);
+      if (!zero.ok()) Fail(SpanOr(v, span), std::string(zero.status().message()));
+      Array<PrimExpr> pack = {b->data, Call(DataType::Handle(), make_shape, b->shape, span), strides,
+                              IntImm(DataType::Int(32), static_cast<int64_t>(b->shape.size())), *zero,
+                              b->elem_offset.defined() ? b->elem_offset : PrimExpr(IntImm(DataType::Int(32), 0))};
+      v = Value::Obj(K::kPrim, Call(DataType::Handle(), Op("tirx.tvm_stack_make_array"), pack, span));
+    }
+    return;
+  }
+  if (name == "ptx_legacy.ldmatrix") {  // without a dtype the element type defaults to int8
+    if (!Kwarg(a, "dtype") && a.args.size() == 7) a.args.insert(a.args.begin(), Value::Str("int8"));
+    return;
+  }
+  if (name == "ptx_legacy.mma") {
+    // A dtype (leading, or dtype=) is accepted and dropped: the call returns nothing. The
+    // optional operator is the 14th argument or operator=.
+    std::vector<Value> args = a.args;
+    if (const Value* d = Kwarg(a, "dtype")) args.insert(args.begin(), *d);
+    if (args.size() == 14 || args.size() == 15) args.erase(args.begin());
+    if (const Value* op = Kwarg(a, "operator")) {
+      if (args.size() == 14) Fail(span, "T.ptx_legacy.mma: the operator is given twice");
+      if (op->kind != K::kNone) args.push_back(*op);
+    }
+    std::vector<std::pair<std::string, Value>> kwargs;
+    for (const auto& kv : a.kwargs) {
+      if (kv.first != "dtype" && kv.first != "operator") kwargs.push_back(kv);
+    }
+    a.args = std::move(args);
+    a.kwargs = std::move(kwargs);
+    return;
+  }
+  if (name == "ptr_byte_offset" && a.args.size() == 3 && a.args[2].kind != K::kPrim) {
+    // ptr_byte_offset(data, offset, "float16"): the element type travels as T.type_annotation.
+    DataType elem = ToDType(a.args[2], SpanOr(a.args[2], span));
+    a.args[2] = Value::Obj(K::kPrim, Call(elem, Op("tirx.type_annotation"), {}, span));
+  }
 }
 
 PrimExpr Parser::ToPrimAs(DataType dtype, const Value& v, const Span& span) const {
@@ -1353,15 +1484,77 @@ IndexMap Parser::LambdaToIndexMap(const Value& fn, DataType index_dtype, const S
   return IndexMap(ObjectPtr<Object>(std::move(node)));
 }
 
+Value Parser::BufferAccessPtr(const Buffer& b, CallArgs& a) {
+  // A.access_ptr(access_mask, ptr_type="handle", content_lanes=1, offset=0, extent=None): the
+  // tvm_access_ptr call TVM's Buffer.access_ptr builds.
+  const Span& span = a.span;
+  static const char* kNames[] = {"access_mask", "ptr_type", "content_lanes", "offset", "extent"};
+  for (const auto& [k, v] : a.kwargs) {
+    if (std::find(std::begin(kNames), std::end(kNames), k) == std::end(kNames)) {
+      Fail(SpanOr(v, span), absl::StrCat("access_ptr: unsupported argument '", k, "'"));
+    }
+  }
+  const Value* mask_v = Arg(a, 0, "access_mask");
+  if (!mask_v || a.args.size() > 5) Fail(span, "A.access_ptr(access_mask, ptr_type, content_lanes, offset, extent) needs an access mask");
+  int64_t mask = 0;
+  if (mask_v->kind == K::kStr) {
+    for (char c : mask_v->s) {
+      if (c == 'r') mask |= 1;
+      else if (c == 'w') mask |= 2;
+      else Fail(SpanOr(*mask_v, span), absl::StrCat("unknown access mask \"", mask_v->s, "\""));
+    }
+  } else {
+    mask = ToInt(*mask_v, SpanOr(*mask_v, span));
+  }
+  if (const Value* pt = Arg(a, 1, "ptr_type")) ToDType(*pt, SpanOr(*pt, span));  // any pointer is a handle
+  int64_t lanes = 1;
+  if (const Value* cl = Arg(a, 2, "content_lanes")) lanes = ToInt(*cl, SpanOr(*cl, span));
+  auto arith = [&](tir::BinaryOpKind k, const tir::Operand& x, const tir::Operand& y) {
+    absl::StatusOr<PrimExpr> r = tir::BinaryOp(k, x, y, span);
+    if (!r.ok()) Fail(span, std::string(r.status().message()));
+    return *r;
+  };
+  const Value* off_v = Arg(a, 3, "offset");
+  tir::Operand offset = off_v && off_v->kind != K::kNone
+                            ? (off_v->kind == K::kInt ? tir::Operand::IntLiteral(off_v->i) : tir::Operand(ToPrim(*off_v, SpanOr(*off_v, span))))
+                            : tir::Operand::IntLiteral(0);
+  PrimExpr extent;
+  if (b->shape.empty()) {
+    extent = IntImm(DataType::Int(32), 1);
+  } else if (b->strides.size() == b->shape.size()) {
+    extent = arith(tir::BinaryOpKind::kSub, arith(tir::BinaryOpKind::kMul, b->strides[0], b->shape[0]), offset);
+  } else {
+    PrimExpr n = IntImm(DataType::Int(32), 1);
+    for (const PrimExpr& d : b->shape) n = arith(tir::BinaryOpKind::kMul, n, d);
+    extent = arith(tir::BinaryOpKind::kSub, n, offset);
+  }
+  PrimExpr base = b->elem_offset.defined() ? b->elem_offset : PrimExpr(IntImm(DataType::Int(32), 0));
+  PrimExpr elem_offset = arith(tir::BinaryOpKind::kAdd, base, offset);
+  DataType elem = b->dtype;
+  if (lanes > 1) {
+    elem = b->dtype.with_lanes(static_cast<int>(lanes));
+    extent = arith(tir::BinaryOpKind::kDiv, extent, tir::Operand::IntLiteral(lanes));
+    elem_offset = arith(tir::BinaryOpKind::kDiv, base, tir::Operand::IntLiteral(lanes));
+  }
+  if (const Value* ex = Arg(a, 4, "extent")) {
+    if (ex->kind != K::kNone) extent = ToPrim(*ex, SpanOr(*ex, span));
+  }
+  Array<PrimExpr> args = {Call(elem, Op("tirx.type_annotation"), {}, span), b->data, elem_offset, extent,
+                          IntImm(DataType::Int(32), mask)};
+  return Value::Obj(K::kPrim, Call(DataType::Handle(), Op("tirx.tvm_access_ptr"), args, span));
+}
+
 Value Parser::CallBufferMethod(const Buffer& b, const std::string& method, CallArgs& a) {
   // A.vload(begin, dtype) / A.vstore(begin, value): a load or store of several lanes starting at
   // `begin`; the last index becomes a Ramp over value_lanes / buffer_lanes elements.
   const Span& span = a.span;
+  if (method == "Buffer.access_ptr") return BufferAccessPtr(b, a);
   bool load = method == "Buffer.vload";
   const Value* begin = Arg(a, 0, "begin");
   const Value* second = Arg(a, 1, load ? "dtype" : "value");
+  const Value* predicate = Kwarg(a, "predicate");
   for (const auto& [k, v] : a.kwargs) {
-    if (k != "begin" && k != (load ? "dtype" : "value")) {
+    if (k != "begin" && k != (load ? "dtype" : "value") && k != "predicate") {
       Fail(SpanOr(v, span), absl::StrCat(method.substr(7), ": unsupported argument '", k, "'"));
     }
   }
@@ -1382,12 +1575,21 @@ Value Parser::CallBufferMethod(const Buffer& b, const std::string& method, CallA
                             b->dtype.ToString()));
   }
   int factor = vt.lanes() / b->dtype.lanes();
-  if (factor > 1 && !indices.empty()) {
+  if (factor > 1 && !indices.empty() && indices.back().dtype().lanes() == 1) {
     PrimExpr last = indices.back();
     indices.Set(indices.size() - 1, Ramp(last, IntImm(last.dtype(), 1), factor, span));
   }
-  if (load) return Value::Obj(K::kPrim, BufferLoad(b, indices, span));
-  tir_.Emit(BufferStore(b, value, indices, span));
+  // predicate=: a bool lane mask; masked-off lanes are neither read nor written.
+  PrimExpr mask;
+  if (predicate && predicate->kind != K::kNone) mask = ToPrim(*predicate, SpanOr(*predicate, span));
+  if (load) {
+    BufferLoad l(b, indices, span);
+    if (mask.defined()) l.CopyOnWrite()->predicate = mask;
+    return Value::Obj(K::kPrim, l);
+  }
+  BufferStore st(b, value, indices, span);
+  if (mask.defined()) st.CopyOnWrite()->predicate = mask;
+  tir_.Emit(st);
   return Value::None();
 }
 

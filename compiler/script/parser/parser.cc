@@ -113,6 +113,10 @@ DataType Parser::ToDType(const Value& v, const Span& span) const {
     s = v.s.substr(2);
   } else if (v.kind == K::kRelax && v.obj.as<rx::DataTypeImmNode>()) {
     return v.obj.as<rx::DataTypeImmNode>()->value;
+  } else if (v.kind == K::kType && v.obj.as<PrimTypeNode>()) {
+    return v.obj.as<PrimTypeNode>()->dtype;
+  } else if (v.kind == K::kType && v.obj.as<PointerTypeNode>()) {
+    return DataType::Handle();  // a call returning a typed pointer is a handle in the IR
   } else {
     Fail(span, absl::StrCat("expected a dtype, got a ", KindName(v.kind)));
   }
@@ -264,14 +268,30 @@ Value Parser::Eval(const doc::ExprPtr& ep) {
     case doc::ExprKind::kCompare: v = EvalCompare(e); break;
     case doc::ExprKind::kIfExp: {
       Value test = Eval(e.test);
-      if (test.kind == K::kPrim) Fail(e.pos, "a conditional expression needs a constant condition; use T.Select or T.if_then_else");
+      if (test.kind == K::kPrim) {
+        // `a if cond else b` with a TIR condition is T.if_then_else(cond, a, b), as in TVM.
+        if (!Downcast<PrimExpr>(test.obj).dtype().is_bool()) {
+          Fail(e.test->pos, "a conditional expression needs a bool condition");
+        }
+        CallArgs ca;
+        ca.span = ca.func_span = SpanOf(e.pos);
+        ca.args = {test, Eval(e.value), Eval(e.orelse)};
+        v = CallT("if_then_else", ca);
+        break;
+      }
       v = ToBool(test, SpanOf(e.test->pos)) ? Eval(e.value) : Eval(e.orelse);
       break;
     }
     case doc::ExprKind::kTuple:
     case doc::ExprKind::kList: {
       std::vector<Value> items;
-      for (const auto& x : e.elts) items.push_back(Eval(x));
+      for (const auto& x : e.elts) {
+        if (x->kind == doc::ExprKind::kStarred) {  // (n, *shape): the sequence's items in place
+          for (Value& item : ToSeq(Eval(x->value), SpanOf(x->pos))) items.push_back(std::move(item));
+          continue;
+        }
+        items.push_back(Eval(x));
+      }
       v = Value::Seq(e.kind == doc::ExprKind::kTuple ? K::kTuple : K::kList, std::move(items));
       break;
     }
@@ -307,7 +327,7 @@ Value Parser::EvalName(const doc::Expr& e) {
   }
   auto alias = aliases_.find(e.name);
   if (alias != aliases_.end()) return Value::Name(alias->second);
-  if (e.name == "range") return Value::Name("range");
+  if (e.name == "range" || e.name == "len") return Value::Name(e.name);
   if (!module_name_.empty() && e.name == module_name_) return Value::Of(K::kModule);
   Fail(e.pos, "Undefined variable: " + e.name);
 }
@@ -334,7 +354,11 @@ Value Parser::EvalAttribute(const doc::Expr& e) {
         for (const PrimExpr& x : e.name == "shape" ? b->shape : b->strides) items.push_back(Value::Obj(K::kPrim, x));
         return Value::Seq(K::kTuple, std::move(items));
       }
-      if (e.name == "vload" || e.name == "vstore") {  // methods: called by EvalCall
+      // A.ty is the buffer's type (shape, dtype, strides, elem_offset, ...): its attributes are
+      // the buffer's own.
+      if (e.name == "ty") return base;
+      if (e.name == "storage_scope") return Value::Str(b->scope());
+      if (e.name == "vload" || e.name == "vstore" || e.name == "access_ptr") {  // methods: called by EvalCall
         Value m = Value::Name("Buffer." + e.name);
         m.obj = b;
         return m;
@@ -344,6 +368,16 @@ Value Parser::EvalAttribute(const doc::Expr& e) {
     case K::kIterVar:
       if (e.name == "var") return Value::Obj(K::kPrim, base.obj.as<IterVarNode>()->var);
       break;
+    case K::kPrim: {
+      // x.dtype, and x.ty: its type (T.handle("float32").ty is a typed pointer), usable as a dtype.
+      PrimExpr x = Downcast<PrimExpr>(base.obj);
+      if (e.name == "dtype") return Value::Str(x.dtype().ToString());
+      if (e.name == "ty") {
+        const auto* var = x.as<VarNode>();
+        return Value::Obj(K::kType, var && var->ty.defined() ? var->ty : Type(PrimType(x.dtype())));
+      }
+      break;
+    }
     case K::kRelax: {
       // x.ty (struct_info before TVM v0.26): the value's type, e.g. out_ty=query.ty.
       if (e.name == "ty" || e.name == "struct_info") {
@@ -457,6 +491,10 @@ Value Parser::EvalCall(const doc::Expr& e) {
 
 Value Parser::CallName(const std::string& path, CallArgs& a) {
   if (path == "range") return CallT("serial", a);
+  if (path == "len") {  // Python's len() of a tuple or list (e.g. len(A.ty.shape))
+    if (a.args.size() != 1 || !a.kwargs.empty() || !a.args[0].is_seq()) Fail(a.span, "len() takes one tuple or list");
+    return Value::Int(static_cast<int64_t>(a.args[0].items.size()));
+  }
   if (absl::StartsWith(path, "T.")) return CallT(path.substr(2), a);
   if (absl::StartsWith(path, "R.")) return CallR(path.substr(2), a);
   if (absl::StartsWith(path, "I.")) return CallI(path.substr(2), a);
@@ -715,6 +753,10 @@ Value Parser::CallI(const std::string& name, CallArgs& a) {
     return Value::Obj(K::kType, GlobalInfo("vdevice", attrs));
   }
   if (name == "dummy_global_info") return Value::Obj(K::kType, GlobalInfo("dummy", {}));
+  if (name == "Op.get") {  // tvm.ir.Op.get("tirx.call_extern"): an operator, e.g. for T.Call
+    if (a.args.size() != 1 || !a.kwargs.empty()) Fail(a.span, "I.Op.get takes an operator name");
+    return Value::Obj(K::kRelax, Op(ToStr(a.args[0], a.args[0].span)));
+  }
   Fail(a.func_span, absl::StrCat("I.", name, " is not a TVMScript function"));
 }
 

@@ -132,6 +132,7 @@ class Parser {
   ir::Array<ir::PrimExpr> EvalLambda(const Value& fn, const std::vector<ir::DataType>& param_dtypes,
                                      const std::string& what, ir::Array<ir::Var>* params, const ir::Span& span);
   // A.vload(...) / A.vstore(...) on a buffer.
+  Value BufferAccessPtr(const ir::Buffer& b, CallArgs& a);
   Value CallBufferMethod(const ir::Buffer& b, const std::string& method, CallArgs& a);
   // T.index_map's lambda (also accepted bare, as R.layout_transform's index_map=).
   ir::IndexMap LambdaToIndexMap(const Value& fn, ir::DataType index_dtype, const ir::Span& span);
@@ -162,6 +163,9 @@ class Parser {
   void BindTIRTarget(const doc::ExprPtr& target, const Value& v, const ir::Span& span);
   void StoreTo(const doc::Expr& target, const Value& value, const ir::Span& span);
   Value CallT(const std::string& name, CallArgs& a);
+  // Rewrites the arguments of T.<name> the way TVM's builder function does before the call is
+  // built (buffers passed to packed calls, the T.ptx_legacy.* argument forms, ...).
+  void NormalizeIntrinsicArgs(const std::string& name, CallArgs& a);
   ir::Buffer MakeBuffer(const std::string& name, CallArgs& a, size_t first, const std::string& default_scope);
   ir::Type ParamAnnotationTIR(const Value& ann, const ir::Span& span, ir::Buffer* buffer, const std::string& name);
   Value LoadFromBuffer(const ir::Buffer& b, const std::vector<Value>& idx, const ir::Span& span);

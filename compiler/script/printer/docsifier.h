@@ -71,6 +71,9 @@ class Docsifier {
   void PrintFor(const ir::ForNode* loop, std::vector<StmtPtr>* out);
   void PrintBlockRealize(const ir::SBlockRealizeNode* realize, std::vector<StmtPtr>* out);
   void PrintAttrStmt(const ir::AttrStmtNode* op, std::vector<StmtPtr>* out);
+  // The name a launch_thread of `iv` refers to: its variable if already defined, or, for a
+  // variable several launches share, a new `T.env_thread` definition; nullptr otherwise.
+  ExprPtr LaunchedThreadVar(const ir::IterVarNode* iv, const std::string& attr_key);
   bool PrintScopedFrame(const ir::Stmt& s, std::vector<StmtPtr>* out);
   void PrintAllocBuffer(const ir::AllocBufferNode* op, std::vector<StmtPtr>* out);
   ExprPtr PrintExpr(const ir::PrimExpr& e);
@@ -124,6 +127,8 @@ class Docsifier {
   bool signature_ = false;
   // Loop vars of the enclosing loops -> (min, extent), for the T.axis.remap sugar.
   std::unordered_map<const ir::Object*, std::pair<ir::PrimExpr, ir::PrimExpr>> loop_ranges_;
+  // Thread variables of the current PrimFunc bound by several launch_thread attributes.
+  std::unordered_set<const ir::Object*> shared_thread_vars_;
   // Buffers declared as local scalars (`x: T.int32`), which read and write without indices.
   std::unordered_set<const ir::Object*> local_scalars_;
 

@@ -2,10 +2,13 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "compiler/ir/functor.h"
 #include "compiler/ir/structural.h"
 #include "compiler/script/printer/docsifier.h"
+#include "compiler/tir/op/arith.h"
 #include "compiler/tir/op/op.h"
 
 namespace kiln::script::printer {
@@ -161,6 +164,39 @@ ExprPtr Docsifier::PrintRegion(const BufferRegion& r) {
 
 // ---------------------------------------------------------------- functions
 
+namespace {
+
+// Thread variables that more than one thread_extent / virtual_thread attribute binds. No single
+// launch_thread is an ancestor of all their uses, so, as TVM does, they are printed as
+// `v = T.env_thread(tag)` before the first launch and each launch names `v`.
+std::unordered_set<const Object*> SharedThreadVars(const Stmt& body) {
+  struct Collector : StmtExprVisitor {
+    std::unordered_map<const Object*, int> count;
+    void VisitStmt_(const AttrStmtNode* op) override {
+      const auto* iv = op->node.as<IterVarNode>();
+      if (iv && (op->attr_key == "thread_extent" || op->attr_key == "virtual_thread")) ++count[iv->var.get()];
+      StmtExprVisitor::VisitStmt_(op);
+    }
+  } c;
+  if (body.defined()) c.VisitStmt(body);
+  std::unordered_set<const Object*> out;
+  for (const auto& [var, n] : c.count) {
+    if (n > 1) out.insert(var);
+  }
+  return out;
+}
+
+}  // namespace
+
+ExprPtr Docsifier::LaunchedThreadVar(const IterVarNode* iv, const std::string& attr_key) {
+  if (ExprPtr existing = Lookup(iv->var.get())) return existing;
+  if (!shared_thread_vars_.count(iv->var.get()) || func_stmts_ == nullptr) return nullptr;
+  std::string tag = iv->thread_tag.empty() ? attr_key : iv->thread_tag;
+  ExprPtr var = DefineIn(func_scope_, iv->var.get(), iv->var->name);
+  func_stmts_->push_back(Assign(var, CallE(T("env_thread"), {StrLit(tag)})));
+  return var;
+}
+
 StmtPtr Docsifier::PrintPrimFunc(const PrimFunc& f, const std::string& name) {
   std::vector<StmtPtr> stmts;
   std::vector<StmtPtr>* saved_stmts = func_stmts_;
@@ -170,6 +206,8 @@ StmtPtr Docsifier::PrintPrimFunc(const PrimFunc& f, const std::string& name) {
   PushScope();
   func_stmts_ = &stmts;
   func_scope_ = scopes_.size() - 1;
+  std::unordered_set<const Object*> saved_shared = std::move(shared_thread_vars_);
+  shared_thread_vars_ = SharedThreadVars(f->body);
 
   // Params: simple buffers inline as annotations; the others bind a handle and match it below.
   std::vector<doc::Arg> args;
@@ -252,6 +290,7 @@ StmtPtr Docsifier::PrintPrimFunc(const PrimFunc& f, const std::string& name) {
   PopScope();
   func_stmts_ = saved_stmts;
   func_scope_ = saved_scope;
+  shared_thread_vars_ = std::move(saved_shared);
   relax_ctx_ = saved_relax;
   return FunctionDefS(name, std::move(args), {deco}, ret, std::move(stmts));
 }
@@ -299,7 +338,7 @@ bool Docsifier::PrintScopedFrame(const Stmt& s, std::vector<StmtPtr>* out) {
     PushScope();
     ExprPtr context, as_var;
     if (iv && (op->attr_key == "thread_extent" || op->attr_key == "virtual_thread")) {
-      if (ExprPtr existing = Lookup(iv->var.get())) {
+      if (ExprPtr existing = LaunchedThreadVar(iv, op->attr_key)) {
         context = CallE(T("launch_thread"), {existing, value});
       } else {
         std::string tag = iv->thread_tag.empty() ? op->attr_key : iv->thread_tag;
@@ -332,7 +371,7 @@ void Docsifier::PrintAttrStmt(const AttrStmtNode* op, std::vector<StmtPtr>* out)
   const auto* iv = op->node.as<IterVarNode>();
   if (iv && (op->attr_key == "thread_extent" || op->attr_key == "virtual_thread")) {
     ExprPtr value = PrintExpr(op->value);
-    if (ExprPtr existing = Lookup(iv->var.get())) {
+    if (ExprPtr existing = LaunchedThreadVar(iv, op->attr_key)) {
       out->push_back(ExprStmt(CallE(T("launch_thread"), {existing, value})));
     } else {
       std::string tag = iv->thread_tag.empty() ? op->attr_key : iv->thread_tag;
@@ -514,7 +553,8 @@ void Docsifier::PrintStmt(const Stmt& s, std::vector<StmtPtr>* out) {
       const auto* op = static_cast<const LetStmtNode*>(s.get());
       ExprPtr value = PrintExpr(op->value);
       ExprPtr var = Define(op->var.get(), op->var->name);
-      out->push_back(AnnAssign(var, Index(T("let"), {DtypeAnn(op->var->dtype)}), value));
+      ExprPtr ann = op->var->ty.as<PointerTypeNode>() ? VarCreation(op->var.get()) : DtypeAnn(op->var->dtype);
+      out->push_back(AnnAssign(var, Index(T("let"), {ann}), value));
       if (op->body.defined()) PrintStmt(op->body, out);
       return;
     }
@@ -538,6 +578,11 @@ void Docsifier::PrintStmt(const Stmt& s, std::vector<StmtPtr>* out) {
       }
       std::vector<ExprPtr> idx;
       for (const PrimExpr& i : op->indices) idx.push_back(PrintExpr(i));
+      if (op->predicate.defined()) {  // a masked store: A.vstore([indices], value, predicate=mask)
+        out->push_back(ExprStmt(CallE(Attr(BufferRef(op->buffer), "vstore"), {ListE(std::move(idx)), value},
+                                      {{"predicate", PrintExpr(op->predicate)}})));
+        return;
+      }
       out->push_back(Assign(Index(BufferRef(op->buffer), std::move(idx)), value));
       return;
     }
@@ -659,12 +704,38 @@ ExprPtr Docsifier::PrintCall(const CallNode* call) {
     for (const PrimExpr& a : call->args) args.push_back(PrintExpr(a));
     return CallE(T("call_intrin"), std::move(args));
   }
-  bool explicit_dtype = info->dtype_rule == tir::IntrinsicInfo::DTypeRule::kExplicit;
+  using Rule = tir::IntrinsicInfo::DTypeRule;
+  bool explicit_dtype = info->dtype_rule == Rule::kExplicit;
+  // A call whose dtype is not the one its script form gives (T.Call(op, args, ret_ty="void") of
+  // an int32 op) is printed as the node constructor so that it re-parses unchanged.
+  DataType implied;
+  switch (info->dtype_rule) {
+    case Rule::kSameAsFirstArg: implied = call->args.empty() ? DataType::Int(32) : call->args[0].dtype(); break;
+    case Rule::kBool: implied = DataType::Bool(); break;
+    case Rule::kExplicit: implied = call->dtype; break;
+    case Rule::kSecondArg: implied = call->args.size() > 1 ? call->args[1].dtype() : call->dtype; break;
+    case Rule::kInt32: implied = DataType::Int(32); break;
+    case Rule::kHandle: implied = DataType::Handle(); break;
+    case Rule::kVoid: implied = DataType::Void(); break;
+    case Rule::kUInt32: implied = DataType::UInt(32); break;
+    case Rule::kBoolLanesOfFirstArg: implied = call->args.empty() ? call->dtype : DataType::Bool(call->args[0].dtype().lanes()); break;
+  }
+  if (implied != call->dtype) {
+    std::vector<ExprPtr> list;
+    for (const PrimExpr& a : call->args) list.push_back(PrintExpr(a));
+    return CallE(T("Call"), {StrLit(op_name), ListE(std::move(list))}, {{"ret_ty", StrLit(call->dtype.ToString())}});
+  }
   bool dtype_last = info->script_name == "tvm_struct_get";
   if (explicit_dtype && !dtype_last) args.push_back(StrLit(call->dtype.ToString()));
   for (const PrimExpr& a : call->args) args.push_back(PrintExpr(a));
   if (explicit_dtype && dtype_last) args.push_back(StrLit(call->dtype.ToString()));
-  return CallE(T(info->script_name), std::move(args));
+  Kwargs kw;
+  if (info->script_name == "ptx_legacy.mma" && args.size() == 14) {
+    // A 14th positional argument would be read as a leading dtype: the operator goes by name.
+    kw.emplace_back("operator", args.back());
+    args.pop_back();
+  }
+  return CallE(T(info->script_name), std::move(args), std::move(kw));
 }
 
 ExprPtr Docsifier::PrintExpr(const PrimExpr& e) {
@@ -676,6 +747,12 @@ ExprPtr Docsifier::PrintExpr(const PrimExpr& e) {
   auto cmp = [&](const char* op) {
     const auto* n = static_cast<const BinaryNode*>(e.get());
     return Compare(PrintExpr(n->a), op, PrintExpr(n->b));
+  };
+  // A node the operator would fold when re-parsed (x + 0, 3 * 4, 1 < 2, ...) is printed with its
+  // constructor, as TVM's printer does.
+  auto folds = [&](tir::BinaryOpKind kind) {
+    const auto* n = static_cast<const BinaryNode*>(e.get());
+    return tir::OperatorFolds(kind, n->a, n->b);
   };
   auto fn2 = [&](const char* name) {
     const auto* n = static_cast<const BinaryNode*>(e.get());
@@ -700,21 +777,22 @@ ExprPtr Docsifier::PrintExpr(const PrimExpr& e) {
       const auto* n = static_cast<const CastNode*>(e.get());
       return CallE(T("Cast"), {StrLit(n->dtype.ToString()), PrintExpr(n->value)});
     }
-    case NodeKind::kAdd: return bin("+");
-    case NodeKind::kSub: return bin("-");
-    case NodeKind::kMul: return bin("*");
-    case NodeKind::kDiv: return e.dtype().is_floating() ? bin("/") : fn2("truncdiv");
-    case NodeKind::kMod: return fn2("truncmod");
-    case NodeKind::kFloorDiv: return bin("//");
-    case NodeKind::kFloorMod: return bin("%");
-    case NodeKind::kMin: return fn2("min");
-    case NodeKind::kMax: return fn2("max");
-    case NodeKind::kEQ: return cmp("==");
-    case NodeKind::kNE: return cmp("!=");
-    case NodeKind::kLT: return cmp("<");
-    case NodeKind::kLE: return cmp("<=");
-    case NodeKind::kGT: return cmp(">");
-    case NodeKind::kGE: return cmp(">=");
+    case NodeKind::kAdd: return folds(tir::BinaryOpKind::kAdd) ? fn2("Add") : bin("+");
+    case NodeKind::kSub: return folds(tir::BinaryOpKind::kSub) ? fn2("Sub") : bin("-");
+    case NodeKind::kMul: return folds(tir::BinaryOpKind::kMul) ? fn2("Mul") : bin("*");
+    case NodeKind::kDiv:
+      return folds(tir::BinaryOpKind::kDiv) ? fn2("Div") : e.dtype().is_floating() ? bin("/") : fn2("truncdiv");
+    case NodeKind::kMod: return folds(tir::BinaryOpKind::kMod) ? fn2("Mod") : fn2("truncmod");
+    case NodeKind::kFloorDiv: return folds(tir::BinaryOpKind::kFloorDiv) ? fn2("FloorDiv") : bin("//");
+    case NodeKind::kFloorMod: return folds(tir::BinaryOpKind::kFloorMod) ? fn2("FloorMod") : bin("%");
+    case NodeKind::kMin: return folds(tir::BinaryOpKind::kMin) ? fn2("Min") : fn2("min");
+    case NodeKind::kMax: return folds(tir::BinaryOpKind::kMax) ? fn2("Max") : fn2("max");
+    case NodeKind::kEQ: return folds(tir::BinaryOpKind::kEQ) ? fn2("EQ") : cmp("==");
+    case NodeKind::kNE: return folds(tir::BinaryOpKind::kNE) ? fn2("NE") : cmp("!=");
+    case NodeKind::kLT: return folds(tir::BinaryOpKind::kLT) ? fn2("LT") : cmp("<");
+    case NodeKind::kLE: return folds(tir::BinaryOpKind::kLE) ? fn2("LE") : cmp("<=");
+    case NodeKind::kGT: return folds(tir::BinaryOpKind::kGT) ? fn2("GT") : cmp(">");
+    case NodeKind::kGE: return folds(tir::BinaryOpKind::kGE) ? fn2("GE") : cmp(">=");
     case NodeKind::kAnd:
     case NodeKind::kOr: {
       std::vector<PrimExpr> parts;
@@ -731,9 +809,12 @@ ExprPtr Docsifier::PrintExpr(const PrimExpr& e) {
     }
     case NodeKind::kBufferLoad: {
       const auto* n = static_cast<const BufferLoadNode*>(e.get());
-      if (local_scalars_.count(n->buffer.get())) return BufferRef(n->buffer);
+      if (local_scalars_.count(n->buffer.get()) && !n->predicate.defined()) return BufferRef(n->buffer);
       std::vector<ExprPtr> idx;
       for (const PrimExpr& i : n->indices) idx.push_back(PrintExpr(i));
+      if (n->predicate.defined()) {  // a masked load: A.vload([indices], predicate=mask)
+        return CallE(Attr(BufferRef(n->buffer), "vload"), {ListE(std::move(idx))}, {{"predicate", PrintExpr(n->predicate)}});
+      }
       return Index(BufferRef(n->buffer), std::move(idx));
     }
     case NodeKind::kRamp: {

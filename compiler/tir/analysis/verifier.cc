@@ -755,9 +755,7 @@ class Verifier : public StmtExprVisitor {
 
   void VisitStmt_(const SBlockNode* op) override {
     Mark m = Enter();
-    bool reduction = false;
     for (const IterVar& iv : op->iter_vars) {
-      if (iv->iter_type == IterVarType::kCommReduce) reduction = true;
       DataType t = iv->var->dtype;
       if (!t.is_integer() || !t.is_scalar()) {
         Error(iv->span.defined() ? iv->span : op->span,
@@ -801,14 +799,8 @@ class Verifier : public StmtExprVisitor {
     }
     for (const BufferRegion& r : op->reads) CheckRegion(r, absl::StrCat("read region of sblock \"", op->name, "\""));
     for (const BufferRegion& r : op->writes) CheckRegion(r, absl::StrCat("write region of sblock \"", op->name, "\""));
-    if (op->init.defined()) {
-      if (!reduction) {
-        Error(op->init->span.defined() ? op->init->span : op->span,
-              absl::StrCat("sblock \"", op->name,
-                           "\" has an init statement (T.init) but no reduction iter var"));
-      }
-      VisitStmt(op->init);
-    }
+    // An init without reduction iter vars is allowed (TVM accepts it): it runs every time.
+    if (op->init.defined()) VisitStmt(op->init);
     VisitStmt(op->body);
     Leave(m);
   }

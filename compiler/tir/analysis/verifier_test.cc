@@ -412,12 +412,15 @@ TEST(VerifierTest, SBlockRules) {
                         Evaluate(I32(0)), Stmt(), S(6, 9));
   ExpectError(Func({A}, For(i, I32(0), I32(8), ForKind::kSerial, SBlockRealize({i}, True(), b2))),
               "read region of sblock \"B\" of 2-dimensional buffer A has 1 ranges", S(6, 9));
-  // Init without a reduction iter var.
-  Var vk("vk", DataType::Int(32));
-  SBlock b3 = MakeBlock("B", {IterVar(Range(I32(0), I32(8)), vk, IterVarType::kDataPar)}, {}, {},
-                        Evaluate(I32(0)), BufferStore(A, F32(0), {vk, vk}, S(7, 14)));
-  ExpectError(Func({A}, For(i, I32(0), I32(8), ForKind::kSerial, SBlockRealize({i}, True(), b3))),
-              "has an init statement (T.init) but no reduction iter var", S(7, 14));
+}
+
+TEST(VerifierTest, InitWithoutReductionIterVarIsAllowed) {
+  // TVM's parser and well-formed check accept it; the init then runs on every iteration.
+  Buffer A = Buffer::Make("A", {I32(8), I32(8)}, DataType::Float(32));
+  Var i("i", DataType::Int(32)), vk("vk", DataType::Int(32));
+  SBlock b = MakeBlock("B", {IterVar(Range(I32(0), I32(8)), vk, IterVarType::kDataPar)}, {}, {},
+                       Evaluate(I32(0)), BufferStore(A, F32(0), {vk, vk}));
+  ExpectOk(Func({A}, For(i, I32(0), I32(8), ForKind::kSerial, SBlockRealize({i}, True(), b))));
 }
 
 TEST(VerifierTest, IterVarUsedOutsideItsBlock) {

@@ -2,6 +2,7 @@
 #include "compiler/tir/op/arith.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "absl/strings/str_cat.h"
@@ -238,7 +239,159 @@ absl::StatusOr<PrimExpr> AsBool(const Operand& o, const char* op_name, DataType 
 
 }  // namespace
 
+namespace {
+
+// An integer result wrapped to the width of `t` (sign-extended for signed types), as TVM stores a
+// folded immediate.
+int64_t WrapToType(uint64_t x, DataType t) {
+  int bits = t.bits();
+  if (bits >= 64) return static_cast<int64_t>(x);
+  x &= (uint64_t{1} << bits) - 1;
+  if (t.is_int()) {
+    uint64_t m = uint64_t{1} << (bits - 1);
+    return static_cast<int64_t>((x ^ m) - m);
+  }
+  return static_cast<int64_t>(x);
+}
+
+int64_t FloorDivInt(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+// A folded float immediate: float32 arithmetic for 32-bit types, double for 64-bit; other widths
+// are not folded (nullopt-like: an undefined expression).
+PrimExpr FoldFloat(DataType t, double a, double b, double (*f)(double, double)) {
+  if (t.bits() == 32) return ir::FloatImm(t, static_cast<float>(f(static_cast<float>(a), static_cast<float>(b))));
+  if (t.bits() == 64) return ir::FloatImm(t, f(a, b));
+  return PrimExpr();
+}
+
+absl::Status DivByZero() { return absl::InvalidArgumentError("division by zero"); }
+
+// The folding TVM's operator functions (add, sub, mul, div, truncmod, floordiv, floormod, min,
+// max) apply to operands of one dtype before they build a node: immediates are computed and
+// identities (x + 0, x * 1, 0 * x, x // 1, ...) return an operand. Undefined when nothing folds.
+absl::StatusOr<PrimExpr> TryConstFold(BinaryOpKind kind, const PrimExpr& a, const PrimExpr& b) {
+  const auto* pa = a.as<ir::IntImmNode>();
+  const auto* pb = b.as<ir::IntImmNode>();
+  const auto* fa = a.as<ir::FloatImmNode>();
+  const auto* fb = b.as<ir::FloatImmNode>();
+  DataType t = a.dtype();
+  // truncmod and floormod fold only on index types (scalar int32/int64), as in TVM.
+  bool index = t.is_int() && (t.bits() == 32 || t.bits() == 64) && t.lanes() == 1;
+  auto u = [](int64_t v) { return static_cast<uint64_t>(v); };
+  switch (kind) {
+    case BinaryOpKind::kAdd:
+      if (pa && pb) return PrimExpr(ir::IntImm(t, WrapToType(u(pa->value) + u(pb->value), t)));
+      if (pa && pa->value == 0) return b;
+      if (pb && pb->value == 0) return a;
+      if (fa && fb) {
+        PrimExpr r = FoldFloat(t, fa->value, fb->value, [](double x, double y) { return x + y; });
+        if (r.defined()) return r;
+      }
+      if (fa && fa->value == 0) return b;
+      if (fb && fb->value == 0) return a;
+      return PrimExpr();
+    case BinaryOpKind::kSub:
+      if (pa && pb) return PrimExpr(ir::IntImm(t, WrapToType(u(pa->value) - u(pb->value), t)));
+      if (pb && pb->value == 0) return a;
+      if (fa && fb) {
+        PrimExpr r = FoldFloat(t, fa->value, fb->value, [](double x, double y) { return x - y; });
+        if (r.defined()) return r;
+      }
+      if (fb && fb->value == 0) return a;
+      return PrimExpr();
+    case BinaryOpKind::kMul:
+      if (pa && pb) return PrimExpr(ir::IntImm(t, WrapToType(u(pa->value) * u(pb->value), t)));
+      if (pa && pa->value == 1) return b;
+      if (pa && pa->value == 0) return a;
+      if (pb && pb->value == 1) return a;
+      if (pb && pb->value == 0) return b;
+      if (fa && fb) {
+        PrimExpr r = FoldFloat(t, fa->value, fb->value, [](double x, double y) { return x * y; });
+        if (r.defined()) return r;
+      }
+      if (fa && fa->value == 1) return b;
+      if (fa && fa->value == 0) return a;
+      if (fb && fb->value == 1) return a;
+      if (fb && fb->value == 0) return b;
+      return PrimExpr();
+    case BinaryOpKind::kDiv:
+    case BinaryOpKind::kFloorDiv: {
+      bool floor = kind == BinaryOpKind::kFloorDiv;
+      if ((pb && pb->value == 0) || (fb && fb->value == 0)) return DivByZero();
+      if (pa && pb) {
+        if (pa->value == std::numeric_limits<int64_t>::min() && pb->value == -1) return PrimExpr();
+        int64_t q = floor ? FloorDivInt(pa->value, pb->value) : pa->value / pb->value;
+        return PrimExpr(ir::IntImm(t, WrapToType(u(q), t)));
+      }
+      if (pa && pa->value == 0) return a;
+      if (pb && pb->value == 1) return a;
+      if (fa && fb) {
+        PrimExpr r = floor ? FoldFloat(t, fa->value, fb->value, [](double x, double y) { return std::floor(x / y); })
+                           : FoldFloat(t, fa->value, fb->value, [](double x, double y) { return x / y; });
+        if (r.defined() || floor) return r;
+      }
+      if (fa && fa->value == 0) return a;
+      if (fb && fb->value == 1) return a;
+      return PrimExpr();
+    }
+    case BinaryOpKind::kMod:
+    case BinaryOpKind::kFloorMod: {
+      bool floor = kind == BinaryOpKind::kFloorMod;
+      if (floor && t.is_uint() && pa && pb) {
+        uint64_t rhs = u(WrapToType(u(pb->value), t));
+        if (rhs == 0) return DivByZero();
+        return PrimExpr(ir::IntImm(t, static_cast<int64_t>(u(WrapToType(u(pa->value), t)) % rhs)));
+      }
+      if (!index) return PrimExpr();
+      if (pb && pb->value == 0) return DivByZero();
+      if (pa && pb) {
+        if (pb->value == -1) return PrimExpr(ir::IntImm(t, 0));
+        int64_t r = floor ? pa->value - FloorDivInt(pa->value, pb->value) * pb->value : pa->value % pb->value;
+        return PrimExpr(ir::IntImm(t, r));
+      }
+      if (pa && pa->value == 0) return a;
+      if (pb && pb->value == 1) return PrimExpr(ir::IntImm(t, 0));
+      return PrimExpr();
+    }
+    case BinaryOpKind::kMin:
+    case BinaryOpKind::kMax: {
+      bool mx = kind == BinaryOpKind::kMax;
+      if (pa && pb) return PrimExpr(ir::IntImm(t, mx ? std::max(pa->value, pb->value) : std::min(pa->value, pb->value)));
+      if (fa && fb) return PrimExpr(ir::FloatImm(t, mx ? std::max(fa->value, fb->value) : std::min(fa->value, fb->value)));
+      if (a.same_as(b)) return a;
+      return PrimExpr();
+    }
+    default:
+      return PrimExpr();  // comparisons and logic are built as nodes by TVMScript
+  }
+}
+
+}  // namespace
+
+bool OperatorFolds(BinaryOpKind kind, const PrimExpr& a, const PrimExpr& b) {
+  if (kind >= BinaryOpKind::kEQ && kind <= BinaryOpKind::kGE) {
+    // TVM's comparison functions fold two immediates.
+    return (a.as<ir::IntImmNode>() && b.as<ir::IntImmNode>()) || (a.as<ir::FloatImmNode>() && b.as<ir::FloatImmNode>());
+  }
+  if (kind > BinaryOpKind::kGE) return false;
+  absl::StatusOr<PrimExpr> folded = TryConstFold(kind, a, b);
+  return !folded.ok() || folded->defined();
+}
+
 absl::StatusOr<PrimExpr> BinaryOp(BinaryOpKind kind, const Operand& a, const Operand& b, Span span) {
+  absl::StatusOr<PrimExpr> node = MakeBinaryNode(kind, a, b, span);
+  if (!node.ok()) return node.status();
+  if (kind >= BinaryOpKind::kEQ) return node;  // comparisons and logic: never folded
+  const auto* bin = static_cast<const ir::BinaryNode*>(node->get());
+  absl::StatusOr<PrimExpr> folded = TryConstFold(kind, bin->a, bin->b);
+  if (!folded.ok()) return folded.status();
+  return folded->defined() ? *folded : *node;
+}
+
+absl::StatusOr<PrimExpr> MakeBinaryNode(BinaryOpKind kind, const Operand& a, const Operand& b, Span span) {
   PrimExpr x, y;
   if (kind == BinaryOpKind::kAnd || kind == BinaryOpKind::kOr) {
     DataType ta = a.is_literal() ? DataType::Bool() : a.expr().dtype();

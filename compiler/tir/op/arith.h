@@ -9,8 +9,9 @@
 //   * float vs float of different widths, int vs uint, and handles: errors ("mismatched types").
 //   * A scalar next to a vector is broadcast to the vector's lanes; two vectors must agree.
 //
-// Casts of immediates are folded (cast(int64, 1) is IntImm(int64, 1)), like TVM's cast().
-// Nothing else is folded or simplified.
+// Casts of immediates are folded (cast(int64, 1) is IntImm(int64, 1)), like TVM's cast(), and
+// the arithmetic operators fold as TVM's operator functions do (see BinaryOp). Nothing else is
+// simplified.
 #ifndef KILN_COMPILER_TIR_OP_ARITH_H_
 #define KILN_COMPILER_TIR_OP_ARITH_H_
 
@@ -58,10 +59,23 @@ class Operand {
   ir::Span span_;
 };
 
-// Builds `a <kind> b` after the implicit conversions above. Errors are INVALID_ARGUMENT with a
-// message such as "mismatched types: float32 vs int32" or "and expects bool operands, got int32".
+// `a <kind> b` as TVMScript evaluates the operator (`a + b`, `a // b`, T.floordiv, T.min, ...):
+// the implicit conversions above, then the constant folding of TVM's operator functions
+// (immediates are computed, x + 0, x * 1, x // 1, min(x, x), ... return an operand; comparisons
+// and and/or are never folded). Errors are INVALID_ARGUMENT with a message such as
+// "mismatched types: float32 vs int32", "and expects bool operands, got int32" or
+// "division by zero".
 absl::StatusOr<ir::PrimExpr> BinaryOp(BinaryOpKind kind, const Operand& a, const Operand& b,
                                       ir::Span span = {});
+
+// Whether TVM's operator function for `kind` (add, floordiv, less, ...) would not return the node
+// `a <kind> b` as it is (it folds, or fails). The printer then spells the node with its
+// constructor (T.Add(a, b)) so that it re-parses unchanged. a and b have one dtype.
+bool OperatorFolds(BinaryOpKind kind, const ir::PrimExpr& a, const ir::PrimExpr& b);
+
+// The node constructor (T.Add(a, b), T.FloorDiv(a, b), ...): the same conversions, no folding.
+absl::StatusOr<ir::PrimExpr> MakeBinaryNode(BinaryOpKind kind, const Operand& a, const Operand& b,
+                                            ir::Span span = {});
 
 // Converts both operands to one dtype (the rules above) without building a node.
 absl::Status MatchTypes(const Operand& a, const Operand& b, ir::PrimExpr* out_a, ir::PrimExpr* out_b);

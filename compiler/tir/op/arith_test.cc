@@ -42,6 +42,41 @@ TEST(ArithTest, IntLiteralAdoptsOtherSide) {
   EXPECT_EQ(fimm->value, 2.0);
 }
 
+TEST(ArithTest, OperatorsFoldLikeTvmOperatorFunctions) {
+  Var i("i", DataType::Int(32));
+  auto imm = [](const PrimExpr& e) { return e.as<ir::IntImmNode>(); };
+  // Immediates are computed in the operand dtype, wrapping like TVM's folded IntImm.
+  PrimExpr seven = Ok(BinaryOp(BinaryOpKind::kAdd, ir::IntImm(DataType::Int(32), 3), Operand::IntLiteral(4)));
+  ASSERT_NE(imm(seven), nullptr);
+  EXPECT_EQ(imm(seven)->value, 7);
+  PrimExpr wrapped = Ok(BinaryOp(BinaryOpKind::kAdd, ir::IntImm(DataType::Int(8), 127), Operand::IntLiteral(1)));
+  EXPECT_EQ(imm(wrapped)->value, -128);
+  EXPECT_EQ(imm(Ok(BinaryOp(BinaryOpKind::kFloorDiv, ir::IntImm(DataType::Int(32), -7), Operand::IntLiteral(2))))->value, -4);
+  EXPECT_EQ(imm(Ok(BinaryOp(BinaryOpKind::kDiv, ir::IntImm(DataType::Int(32), -7), Operand::IntLiteral(2))))->value, -3);
+  EXPECT_EQ(imm(Ok(BinaryOp(BinaryOpKind::kFloorMod, ir::IntImm(DataType::Int(32), -7), Operand::IntLiteral(2))))->value, 1);
+  EXPECT_EQ(imm(Ok(BinaryOp(BinaryOpKind::kMax, ir::IntImm(DataType::Int(64), 2), Operand::IntLiteral(9))))->value, 9);
+  // Identities return the other operand.
+  EXPECT_TRUE(Ok(BinaryOp(BinaryOpKind::kMul, i, Operand::IntLiteral(1))).same_as(i));
+  EXPECT_TRUE(Ok(BinaryOp(BinaryOpKind::kAdd, Operand::IntLiteral(0), i)).same_as(i));
+  EXPECT_TRUE(Ok(BinaryOp(BinaryOpKind::kSub, i, Operand::IntLiteral(0))).same_as(i));
+  EXPECT_TRUE(Ok(BinaryOp(BinaryOpKind::kFloorDiv, i, Operand::IntLiteral(1))).same_as(i));
+  EXPECT_TRUE(Ok(BinaryOp(BinaryOpKind::kMin, i, i)).same_as(i));
+  EXPECT_EQ(imm(Ok(BinaryOp(BinaryOpKind::kFloorMod, i, Operand::IntLiteral(1))))->value, 0);
+  // 0 - i is kept (only a zero right operand is an identity), as are comparisons of immediates.
+  EXPECT_NE(Ok(BinaryOp(BinaryOpKind::kSub, Operand::IntLiteral(0), i)).as<ir::SubNode>(), nullptr);
+  EXPECT_NE(Ok(BinaryOp(BinaryOpKind::kLT, ir::IntImm(DataType::Int(32), 1), Operand::IntLiteral(2))).as<ir::LTNode>(), nullptr);
+  // float32 immediates fold in single precision; float16 ones are kept.
+  PrimExpr f = Ok(BinaryOp(BinaryOpKind::kAdd, ir::FloatImm(DataType::Float(32), 0.1), Operand::FloatLiteral(0.2)));
+  ASSERT_NE(f.as<ir::FloatImmNode>(), nullptr);
+  EXPECT_EQ(f.as<ir::FloatImmNode>()->value, static_cast<double>(0.1f + 0.2f));
+  EXPECT_NE(Ok(BinaryOp(BinaryOpKind::kAdd, ir::FloatImm(DataType::Float(16), 1.0), Operand::FloatLiteral(2.0))).as<ir::AddNode>(), nullptr);
+  // truncmod folds only on index types.
+  EXPECT_NE(Ok(BinaryOp(BinaryOpKind::kMod, ir::IntImm(DataType::Int(8), 7), Operand::IntLiteral(2))).as<ir::ModNode>(), nullptr);
+  EXPECT_EQ(Err(BinaryOp(BinaryOpKind::kFloorDiv, i, Operand::IntLiteral(0))), "division by zero");
+  // The node constructors build what they are given.
+  EXPECT_NE(Ok(MakeBinaryNode(BinaryOpKind::kAdd, i, Operand::IntLiteral(0))).as<ir::AddNode>(), nullptr);
+}
+
 TEST(ArithTest, LiteralOutOfRangeIsAnError) {
   Var x("x", DataType::Int(8));
   EXPECT_NE(Err(BinaryOp(BinaryOpKind::kAdd, x, Operand::IntLiteral(300))).find("does not fit in int8"),

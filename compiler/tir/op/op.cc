@@ -47,6 +47,9 @@ void AddMath(std::vector<IntrinsicInfo>* ops) {
   Add(ops, "clz", 1, 1, Rule::kInt32, E::kPure).int_only = true;
   // q_multiply_shift(x, y, q, s): fixed-point multiply used by quantized kernels.
   Add(ops, "q_multiply_shift", 4, 4, Rule::kSameAsFirstArg, E::kPure).int_only = true;
+  // q_multiply_shift_per_axis(x, y, ls, rs, q, is_lshift_required, is_rshift_required): the
+  // per-channel form, always int32 as TVM builds it.
+  Add(ops, "q_multiply_shift_per_axis", 7, 7, Rule::kInt32, E::kPure);
 }
 
 void AddBitwise(std::vector<IntrinsicInfo>* ops) {
@@ -65,6 +68,8 @@ void AddControl(std::vector<IntrinsicInfo>* ops) {
   Add(ops, "likely", 1, 1, Rule::kSameAsFirstArg, E::kExprAnnotation);
   Add(ops, "assume", 1, 1, Rule::kBool, E::kExprAnnotation);
   Add(ops, "ret", 1, 1, Rule::kSameAsFirstArg, E::kControlJump);
+  // thread_return(): the calling GPU thread returns early.
+  Add(ops, "thread_return", 0, 0, Rule::kVoid, E::kControlJump);
   // reinterpret(dtype, value): the dtype is the explicit one, value is the only IR argument.
   Add(ops, "reinterpret", 1, 1, Rule::kExplicit, E::kPure);
   Add(ops, "tvm_thread_allreduce", 1, -1, Rule::kHandle, E::kOpaque);
@@ -130,6 +135,8 @@ void AddCalls(std::vector<IntrinsicInfo>* ops) {
   Add(ops, "tvm_throw_last_error", 0, 0, Rule::kInt32, E::kOpaque);
   Add(ops, "address_of", 1, 1, Rule::kHandle, E::kPure);
   Add(ops, "handle_add_byte_offset", 2, 2, Rule::kHandle, E::kPure);
+  // ptr_byte_offset(data, byte_offset, type_annotation(dtype)): data + byte_offset as a dtype*.
+  Add(ops, "ptr_byte_offset", 3, 3, Rule::kHandle, E::kPure);
   Add(ops, "isnullptr", 1, 1, Rule::kBool, E::kPure);
   Add(ops, "lookup_param", 1, 1, Rule::kHandle, E::kUpdateState);
   // tvm_access_ptr(type_annotation(dtype), data, offset, extent, rw_mask).
@@ -137,6 +144,13 @@ void AddCalls(std::vector<IntrinsicInfo>* ops) {
   Add(ops, "type_annotation", 0, 0, Rule::kExplicit, E::kSpecialCallArg);
   Add(ops, "tvm_tuple", 0, -1, Rule::kHandle, E::kOpaque);
   Add(ops, "prefetch", 1, -1, Rule::kVoid, E::kOpaque);
+  // The Relax VM's AnyList registers, as lowered VM code (codegen_vm_tir) uses them:
+  // getitem(list, index) -> handle; resetitem(list, index); setitem_call_[c]packed(list, index,
+  // "func", args...) stores the packed call's result.
+  Add(ops, "anylist_getitem", 2, 2, Rule::kHandle, E::kReadState);
+  Add(ops, "anylist_resetitem", 2, 2, Rule::kInt32, E::kOpaque);
+  Add(ops, "anylist_setitem_call_packed", 3, -1, Rule::kInt32, E::kOpaque);
+  Add(ops, "anylist_setitem_call_cpacked", 3, -1, Rule::kInt32, E::kOpaque);
 }
 
 void AddVectorAndPtx(std::vector<IntrinsicInfo>* ops) {
@@ -155,6 +169,16 @@ void AddVectorAndPtx(std::vector<IntrinsicInfo>* ops) {
   Add(ops, "ptx_arrive_barrier_expect_tx", 2, 2, Rule::kVoid, E::kOpaque);
   Add(ops, "ptx_wait_barrier", 1, 1, Rule::kVoid, E::kOpaque);
   Add(ops, "create_barriers", 1, 1, Rule::kVoid, E::kOpaque);
+  // The pre-dialect tensor-core spellings (T.ptx_legacy.*) that s_tir tensor intrinsics emit.
+  // ldmatrix(elem_dtype; trans, num, ".b16", local_ptr, local_offset, smem_ptr, smem_offset): the
+  // call's dtype is the buffer element type. mma(shape, a_layout, b_layout, a_dtype, b_dtype,
+  // c_dtype, a, a_offset, b, b_offset, acc, acc_offset, saturate[, operator]) returns nothing.
+  Add(ops, "ptx_legacy.ldmatrix", 7, 7, Rule::kExplicit, E::kOpaque);
+  Add(ops, "ptx_legacy.mma", 13, 14, Rule::kVoid, E::kOpaque);
+  // WebGPU subgroup shuffles: (value, lane or delta) -> value's dtype.
+  for (const char* name : {"webgpu.subgroup_shuffle", "webgpu.subgroup_shuffle_up", "webgpu.subgroup_shuffle_down"}) {
+    Add(ops, name, 2, 2, Rule::kSameAsFirstArg, E::kOpaque);
+  }
 }
 
 }  // namespace
