@@ -1,6 +1,7 @@
 // TVMScript parser, TIR half: `@T.prim_func` functions, their statements, and the `T.*` namespace
 // (dtype constructors, buffers, loops, blocks, axes, intrinsics). Every construct maps onto one
 // TIRBuilder frame or one IR node; see /work/shared/spec/000 (syntax tables) for the forms.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -226,6 +227,10 @@ void Parser::TIRExprStmt(const doc::Stmt& s) {
   if (s.value->kind == doc::ExprKind::kConstant) return;
   Value v = Eval(s.value);
   if (v.kind == K::kNone) return;  // statement-like calls (T.reads, T.func_attr, ...) act themselves
+  // A bare `T.warp_id([4])` (or `T.int32()`) has declared its variable already; as in TVM, the
+  // returned variables are dropped rather than evaluated.
+  auto fresh = [](const Value& x) { return x.kind == K::kPrim && x.fresh_var; };
+  if (fresh(v) || (v.kind == K::kTuple && !v.items.empty() && std::all_of(v.items.begin(), v.items.end(), fresh))) return;
   if (v.kind == K::kPrim) {
     tir_.Emit(Evaluate(Downcast<PrimExpr>(v.obj), SpanOf(s.pos)));
     return;
@@ -683,6 +688,7 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
     if (!tir_.func()) Fail(span, absl::StrCat("T.", name, " is a statement: it can only be used in a T.prim_func"));
   };
 
+  if (Value tile; CallTileDSL(name, a, &tile)) return tile;
   if (name == "block_attr") {
     Warn(a.func_span, "T.block_attr is spelled T.sblock_attr in TVM v0.26");
     name = "sblock_attr";

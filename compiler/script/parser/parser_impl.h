@@ -158,6 +158,8 @@ class Parser {
   void BindTIRTarget(const doc::ExprPtr& target, const Value& v, const ir::Span& span);
   void StoreTo(const doc::Expr& target, const Value& value, const ir::Span& span);
   Value CallT(const std::string& name, CallArgs& a);
+  // TVM's TIRx tile/device DSL (parse_tile.cc): true and *out set when `name` is one of its calls.
+  bool CallTileDSL(const std::string& name, CallArgs& a, Value* out);
   ir::Buffer MakeBuffer(const std::string& name, CallArgs& a, size_t first, const std::string& default_scope);
   ir::Type ParamAnnotationTIR(const Value& ann, const ir::Span& span, ir::Buffer* buffer, const std::string& name);
   Value LoadFromBuffer(const ir::Buffer& b, const std::vector<Value>& idx, const ir::Span& span);

@@ -342,6 +342,12 @@ void Docsifier::PrintAttrStmt(const AttrStmtNode* op, std::vector<StmtPtr>* out)
     if (op->body.defined()) PrintStmt(op->body, out);
     return;
   }
+  if (!op->node.defined() && op->attr_key == "tirx.device_entry") {
+    // T.device_entry() wraps the rest of the function, which TVM prints flat (concise scoping).
+    out->push_back(ExprStmt(CallE(T("attr"), {DictE({StrLit(op->attr_key)}, {PrintExpr(op->value)})})));
+    if (op->body.defined()) PrintStmt(op->body, out);
+    return;
+  }
   if (!op->node.defined()) {
     // `with T.attr({"key": value}):` scopes an annotation over its body.
     ExprPtr dict = DictE({StrLit(op->attr_key)}, {PrintExpr(op->value)});
@@ -520,6 +526,9 @@ void Docsifier::PrintStmt(const Stmt& s, std::vector<StmtPtr>* out) {
     }
     case NodeKind::kAttrStmt:
       PrintAttrStmt(static_cast<const AttrStmtNode*>(s.get()), out);
+      return;
+    case NodeKind::kScopeIdDefStmt:
+      PrintScopeIdDef(static_cast<const ScopeIdDefStmtNode*>(s.get()), out);
       return;
     case NodeKind::kAssertStmt: {
       const auto* op = static_cast<const AssertStmtNode*>(s.get());
