@@ -3,6 +3,7 @@
 //    AttrStmt("tirx.device_entry", True), which prints as `T.attr({"tirx.device_entry": ...})`,
 //    so the flat one-dict form of T.attr is read here too (one AttrStmt per key, the first
 //    outermost, each over the rest of the block);
+//  * T.local_scalar / T.shared_scalar / T.alloc_scalar: a scalar buffer, as `x: T.int32`;
 //  * scope ids, `bx, by = T.cta_id([4, 2])`, `tx = T.thread_id([128])`, `T.lane_id()`: one
 //    ScopeIdDefStmt declaring a var per axis for the rest of the block.
 // Kept apart from parse_tir.cc because the family is self-contained and TVM keeps it in its own
@@ -65,6 +66,39 @@ bool Parser::CallTileDSL(const std::string& name, CallArgs& a, Value* out) {
       tir_.BeginImplicit([key, value, span](Stmt body) { return AttrStmt(ObjectRef(), key, value, body, span); });
     }
     *out = Value::None();
+    return true;
+  }
+
+  if (name == "local_scalar" || name == "shared_scalar" || name == "alloc_scalar") {
+    // A one-element buffer that reads and writes without indices, like `x: T.int32`.
+    std::vector<std::string> params = {"dtype"};
+    if (name == "alloc_scalar") params.push_back("scope");
+    if (a.args.size() > params.size()) {
+      Fail(span, absl::StrCat("T.", name, " takes at most ", params.size(), " positional arguments"));
+    }
+    DataType dtype = DataType::Float(32);
+    std::string scope = name == "local_scalar" ? "local" : name == "shared_scalar" ? "shared" : "global";
+    for (size_t i = 0; i < params.size(); ++i) {
+      const Value* v = i < a.args.size() ? &a.args[i] : nullptr;
+      for (const auto& [k, kv] : a.kwargs) {
+        if (k == params[i]) v = &kv;
+      }
+      if (!v) continue;
+      if (i == 0) dtype = ToDType(*v, v->span.defined() ? v->span : span);
+      else scope = ToStr(*v, span);
+    }
+    for (const auto& [k, kv] : a.kwargs) {
+      if (k != "dtype" && (k != "scope" || name != "alloc_scalar")) {
+        Fail(span, absl::StrCat("unexpected keyword argument '", k, "' for T.", name));
+      }
+    }
+    need_body();
+    Buffer buf = Buffer::Make(name_hint_.empty() ? "v" : name_hint_, {}, dtype, scope, span);
+    Map<String, ObjectRef> annotations;
+    annotations.Set(String("tirx.local_scalar"), IntImm(DataType::Bool(), 1));
+    tir_.BeginImplicit([buf, annotations, span](Stmt body) { return AllocBuffer(buf, body, annotations, span); });
+    *out = Value::Obj(K::kBuffer, buf);
+    out->b = true;  // a scalar: `x` reads it, `x = v` writes it
     return true;
   }
 

@@ -276,7 +276,14 @@ void Docsifier::PrintAllocBuffer(const AllocBufferNode* op, std::vector<StmtPtr>
   const Buffer& b = op->buffer;
   if (IsLocalScalar(op)) {
     local_scalars_.insert(b.get());
-    out->push_back(AnnAssign(DefineBuffer(scopes_.size() - 1, b), DtypeAnn(b->dtype), nullptr));
+    std::string scope = b->scope();
+    if (scope == "local") {
+      out->push_back(AnnAssign(DefineBuffer(scopes_.size() - 1, b), DtypeAnn(b->dtype), nullptr));
+    } else {  // `x: T.int32` is local; other scopes spell the scope out
+      ExprPtr rhs = scope == "shared" ? CallE(T("shared_scalar"), {StrLit(b->dtype.ToString())})
+                                      : CallE(T("alloc_scalar"), {StrLit(b->dtype.ToString()), StrLit(scope)});
+      out->push_back(Assign(DefineBuffer(scopes_.size() - 1, b), rhs));
+    }
   } else {
     std::string scope = b->scope();
     const char* fn = scope == "local" ? "alloc_local" : scope == "shared" ? "alloc_shared" : "alloc_buffer";
