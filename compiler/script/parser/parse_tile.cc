@@ -4,6 +4,7 @@
 //    so the flat one-dict form of T.attr is read here too (one AttrStmt per key, the first
 //    outermost, each over the rest of the block);
 //  * T.local_scalar / T.shared_scalar / T.alloc_scalar: a scalar buffer, as `x: T.int32`;
+//  * T.ptx.<instruction>(...): TVM's PTX dialect, one void call per instruction (CallPtx);
 //  * scope ids, `bx, by = T.cta_id([4, 2])`, `tx = T.thread_id([128])`, `T.lane_id()`: one
 //    ScopeIdDefStmt declaring a var per axis for the rest of the block.
 // Kept apart from parse_tir.cc because the family is self-contained and TVM keeps it in its own
@@ -13,7 +14,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "compiler/script/parser/parser_impl.h"
+#include "compiler/tir/op/op.h"
 
 namespace kiln::script::parser {
 
@@ -40,13 +44,113 @@ constexpr ScopeIdFunction kScopeIdFunctions[] = {
     {"thread_id_in_wg", ScopeBinding::kWarpgroupThread, false},
 };
 
+// T.ptx attribute names escape PTX tokens: `::` is written `__`, a Python keyword gets a
+// trailing `_` (`global_`, `async_`).
+std::string UnescapePtxToken(std::string t) {
+  for (size_t i; (i = t.find("__")) != std::string::npos;) t.replace(i, 2, "::");
+  if (!t.empty() && t.back() == '_') t.pop_back();
+  return t;
+}
+
+// A `T.ptx.pred(x)` operand: the marker tag on the value (see CallPtx).
+constexpr const char* kPtxPredTag = "ptx.pred";
+
 }  // namespace
+
+// `T.ptx.<family>.<tok>...(operands..., pred=p, preserve_dst=False)`: one void call of
+// "tirx.ptx.<family>" whose arguments are, as in TVM's call layout, the operands, the guard
+// predicate if any, the modifier tokens as strings, and a marker string of comma-joined flags
+// ("pred": a guard follows the operands, "keep": preserve_dst, "p<i>": operand i is a .pred
+// register, "s<i>": operand i was the discarded T.ptx.SINK). The printed form,
+// `T.ptx.mad(d, a, b, c, "lo", "sat", "s32", "")`, passes the tokens and marker as trailing
+// strings and reads back to the same call. TVM resolves the family and tokens against its PTX
+// instruction table (operand layouts, dtypes, the entry of a multi-shape family, "" for omitted
+// modifier slots); kiln checks the family only (the families are registered in tir/op/op.cc) and keeps the
+// tokens as written.
+Value Parser::CallPtx(const std::string& path, CallArgs& a) {
+  const Span& span = a.span;
+  std::vector<std::string> parts = absl::StrSplit(path, '.');
+  std::string family = UnescapePtxToken(parts[0]);
+  if (family == "addr") {  // T.ptx.addr(base, byte_offset): an address operand with an offset
+    if (parts.size() != 1 || a.args.size() != 2 || !a.kwargs.empty()) Fail(span, "T.ptx.addr(base, byte_offset) takes 2 arguments");
+    PrimExpr base = ToPrim(a.args[0], span);
+    return Value::Obj(K::kPrim, Call(base.dtype(), Op("tirx.ptx.addr"), {base, ToPrim(a.args[1], span)}, span));
+  }
+  if (family == "pred") {
+    if (parts.size() != 1 || a.args.size() != 1 || !a.kwargs.empty()) Fail(span, "T.ptx.pred(value) takes 1 argument");
+    Value v = Value::Obj(K::kPrim, ToPrim(a.args[0], span));
+    v.s = kPtxPredTag;
+    return v;
+  }
+  std::string op_name = absl::StrCat("tirx.ptx.", family);
+  if (!tir::IntrinsicRegistry::Global().FindByName(op_name)) {
+    Fail(a.func_span, absl::StrCat("'", parts[0], "' is not a ptx instruction family"));
+  }
+  std::vector<std::string> tokens;
+  for (size_t i = 1; i < parts.size(); ++i) tokens.push_back(UnescapePtxToken(parts[i]));
+  std::vector<Value> operands = a.args;
+  std::vector<std::string> flags;
+  // The printed form: trailing strings are the modifier tokens, the last of them the marker.
+  size_t split = operands.size();
+  while (split > 0 && operands[split - 1].kind == K::kStr) --split;
+  bool printed = split < operands.size();
+  if (printed) {
+    if (!tokens.empty()) Fail(span, "T.ptx: modifier tokens are given either as attributes or as trailing strings");
+    for (size_t i = split; i + 1 < operands.size(); ++i) tokens.push_back(operands[i].s);
+    std::string marker = operands.back().s;
+    if (!marker.empty()) flags = absl::StrSplit(marker, ',');
+    operands.resize(split);
+  }
+  const Value* pred = nullptr;
+  bool keep = false;
+  for (const auto& [k, v] : a.kwargs) {
+    if (k == "pred") {
+      if (v.kind != K::kNone) pred = &v;
+    } else if (k == "preserve_dst") {
+      keep = ToBool(v, span);
+    } else {
+      Fail(span, absl::StrCat("unexpected keyword argument '", k, "' for a T.ptx instruction"));
+    }
+  }
+  if (printed && (pred || keep)) Fail(span, "T.ptx: pred= and preserve_dst= are spelled in the marker string of the printed form");
+  if (keep && !pred) Fail(span, "T.ptx: preserve_dst=True requires pred=...");
+  Array<PrimExpr> args;
+  std::vector<std::string> pred_flags, sink_flags;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    const Value& v = operands[i];
+    if (v.kind == K::kName && v.s == "T.ptx.SINK") {
+      sink_flags.push_back(absl::StrCat("s", i));
+      continue;
+    }
+    if (v.kind == K::kPrim && v.s == kPtxPredTag) pred_flags.push_back(absl::StrCat("p", i));
+    args.push_back(ToPrim(v, v.span.defined() ? v.span : span));
+  }
+  if (!printed) {
+    if (pred) {
+      args.push_back(ToPrim(*pred, span));
+      flags.push_back("pred");
+    }
+    if (keep) flags.push_back("keep");
+    // TVM's order: pred, keep, the .pred operands, then the sunk lanes.
+    flags.insert(flags.end(), pred_flags.begin(), pred_flags.end());
+    flags.insert(flags.end(), sink_flags.begin(), sink_flags.end());
+  } else if (!pred_flags.empty() || !sink_flags.empty()) {
+    Fail(span, "T.ptx: the printed form carries T.ptx.pred / T.ptx.SINK in its marker string");
+  }
+  for (const std::string& t : tokens) args.push_back(StringImm(t));
+  args.push_back(StringImm(absl::StrJoin(flags, ",")));
+  return Value::Obj(K::kPrim, Call(DataType::Void(), Op(op_name), args, span));
+}
 
 bool Parser::CallTileDSL(const std::string& name, CallArgs& a, Value* out) {
   const Span& span = a.span;
   auto need_body = [&]() {
     if (!tir_.func()) Fail(span, absl::StrCat("T.", name, " is a statement: it can only be used in a T.prim_func"));
   };
+  if (name.rfind("ptx.", 0) == 0) {
+    *out = CallPtx(name.substr(4), a);
+    return true;
+  }
   if (name == "device_entry") {
     if (!a.args.empty() || !a.kwargs.empty()) Fail(span, "T.device_entry() takes no arguments");
     need_body();

@@ -160,6 +160,7 @@ class Parser {
   Value CallT(const std::string& name, CallArgs& a);
   // TVM's TIRx tile/device DSL (parse_tile.cc): true and *out set when `name` is one of its calls.
   bool CallTileDSL(const std::string& name, CallArgs& a, Value* out);
+  Value CallPtx(const std::string& path, CallArgs& a);  // T.ptx.<path>(...)
   ir::Buffer MakeBuffer(const std::string& name, CallArgs& a, size_t first, const std::string& default_scope);
   ir::Type ParamAnnotationTIR(const Value& ann, const ir::Span& span, ir::Buffer* buffer, const std::string& name);
   Value LoadFromBuffer(const ir::Buffer& b, const std::vector<Value>& idx, const ir::Span& span);

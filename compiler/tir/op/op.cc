@@ -157,6 +157,27 @@ void AddVectorAndPtx(std::vector<IntrinsicInfo>* ops) {
   Add(ops, "create_barriers", 1, 1, Rule::kVoid, E::kOpaque);
 }
 
+void AddPtxDialect(std::vector<IntrinsicInfo>* ops) {
+  // TVM's table-driven T.ptx dialect: one void, opaque op per instruction family, spelled
+  // T.ptx.<family>(operands..., modifier tokens..., marker) (see script/parser/parse_tile.cc).
+  for (const char* family :
+      {"abs", "activemask", "add", "and", "applypriority", "atom", "bar", "barrier", "bfe", "bfi",
+        "bfind", "bmsk", "brev", "clusterlaunchcontrol", "clz", "cnot", "copysign", "cos", "cp",
+        "createpolicy", "cvt", "cvt_pack", "cvta", "discard", "div", "dp2a", "dp4a", "elect_sync",
+        "ex2", "fence", "fma", "fns", "getctarank", "griddepcontrol", "isspacep", "ld", "ldmatrix",
+        "ldu", "lg2", "lop3", "mad", "mad24", "mapa", "match", "max", "mbarrier", "min", "mma",
+        "mov", "mul", "mul24", "multimem_ld_reduce", "multimem_red", "multimem_st", "neg", "not",
+        "or", "popc", "prefetch", "prefetchu", "prmt", "rcp", "red", "red_async", "redux_sync",
+        "rem", "rsqrt", "sad", "selp", "set", "setmaxnreg", "setp", "shf", "shfl_sync", "shl",
+        "shr", "sin", "slct", "sqrt", "st", "st_async", "st_bulk", "stmatrix", "sub", "szext",
+        "tanh", "tcgen05", "tensormap_cp_fenceproxy", "tensormap_replace", "testp", "vote_sync",
+        "wgmma", "xor"}) {
+    Add(ops, std::string("ptx.") + family, 1, -1, Rule::kVoid, E::kOpaque);
+  }
+  // T.ptx.addr(base, byte_offset): an address operand with an immediate offset.
+  Add(ops, "ptx.addr", 2, 2, Rule::kSameAsFirstArg, E::kPure);
+}
+
 }  // namespace
 
 IntrinsicRegistry::IntrinsicRegistry() {
@@ -165,6 +186,7 @@ IntrinsicRegistry::IntrinsicRegistry() {
   AddControl(&ops_);
   AddCalls(&ops_);
   AddVectorAndPtx(&ops_);
+  AddPtxDialect(&ops_);
   for (size_t i = 0; i < ops_.size(); ++i) {
     by_name_.emplace(ops_[i].name, i);
     by_script_.emplace(ops_[i].script_name, i);
