@@ -5,6 +5,7 @@
 //    outermost, each over the rest of the block);
 //  * T.local_scalar / T.shared_scalar / T.alloc_scalar: a scalar buffer, as `x: T.int32`;
 //  * T.ptx.<instruction>(...): TVM's PTX dialect, one void call per instruction (CallPtx);
+//  * A.ptr_to([i]) and T.address_of(A): addresses of buffer elements;
 //  * scope ids, `bx, by = T.cta_id([4, 2])`, `tx = T.thread_id([128])`, `T.lane_id()`: one
 //    ScopeIdDefStmt declaring a var per axis for the rest of the block.
 // Kept apart from parse_tir.cc because the family is self-contained and TVM keeps it in its own
@@ -142,6 +143,20 @@ Value Parser::CallPtx(const std::string& path, CallArgs& a) {
   return Value::Obj(K::kPrim, Call(DataType::Void(), Op(op_name), args, span));
 }
 
+Value Parser::BufferPtrTo(const Buffer& b, CallArgs& a) {
+  const Span& span = a.span;
+  if (a.args.size() != 1 || !a.kwargs.empty() || !a.args[0].is_seq()) Fail(span, "A.ptr_to takes a list of indices");
+  std::vector<Value> idx = a.args[0].items;
+  PrimExpr load;
+  if (b->shape.empty()) {  // a scalar buffer: TVM's one-element buffer, indexed [0]
+    if (idx.size() != 1 || ToInt(idx[0], span) != 0) Fail(span, "a scalar buffer's only element is [0]");
+    load = BufferLoad(b, {}, span);
+  } else {
+    load = ToPrim(LoadFromBuffer(b, idx, span), span);
+  }
+  return Value::Obj(K::kPrim, Call(DataType::Handle(), Op("tirx.address_of"), {load}, span));
+}
+
 bool Parser::CallTileDSL(const std::string& name, CallArgs& a, Value* out) {
   const Span& span = a.span;
   auto need_body = [&]() {
@@ -149,6 +164,14 @@ bool Parser::CallTileDSL(const std::string& name, CallArgs& a, Value* out) {
   };
   if (name.rfind("ptx.", 0) == 0) {
     *out = CallPtx(name.substr(4), a);
+    return true;
+  }
+  if (name == "address_of" && a.args.size() == 1 && a.args[0].kind == K::kBuffer) {
+    // T.address_of(A): the address of A's first element.
+    Buffer b = Downcast<Buffer>(a.args[0].obj);
+    Array<PrimExpr> zeros;
+    for (size_t i = 0; i < b->shape.size(); ++i) zeros.push_back(IntImm(DataType::Int(32), 0));
+    *out = Value::Obj(K::kPrim, Call(DataType::Handle(), Op("tirx.address_of"), {BufferLoad(b, zeros, span)}, span));
     return true;
   }
   if (name == "device_entry") {

@@ -1363,6 +1363,7 @@ Value Parser::CallBufferMethod(const Buffer& b, const std::string& method, CallA
   // A.vload(begin, dtype) / A.vstore(begin, value): a load or store of several lanes starting at
   // `begin`; the last index becomes a Ramp over value_lanes / buffer_lanes elements.
   const Span& span = a.span;
+  if (method == "Buffer.ptr_to") return BufferPtrTo(b, a);
   bool load = method == "Buffer.vload";
   const Value* begin = Arg(a, 0, "begin");
   const Value* second = Arg(a, 1, load ? "dtype" : "value");

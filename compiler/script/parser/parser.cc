@@ -7,6 +7,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_join.h"
 #include "compiler/relax/op/op.h"
 #include "compiler/script/parser/parser_impl.h"
@@ -334,7 +335,7 @@ Value Parser::EvalAttribute(const doc::Expr& e) {
         for (const PrimExpr& x : e.name == "shape" ? b->shape : b->strides) items.push_back(Value::Obj(K::kPrim, x));
         return Value::Seq(K::kTuple, std::move(items));
       }
-      if (e.name == "vload" || e.name == "vstore") {  // methods: called by EvalCall
+      if (e.name == "vload" || e.name == "vstore" || e.name == "ptr_to") {  // methods: called by EvalCall
         Value m = Value::Name("Buffer." + e.name);
         m.obj = b;
         return m;
@@ -343,6 +344,14 @@ Value Parser::EvalAttribute(const doc::Expr& e) {
     }
     case K::kIterVar:
       if (e.name == "var") return Value::Obj(K::kPrim, base.obj.as<IterVarNode>()->var);
+      break;
+    case K::kPrim:
+      // A scalar buffer (`x = T.local_scalar(...)`) reads as its value but keeps its methods.
+      if (const auto* load = base.obj.as<BufferLoadNode>(); load && load->buffer->shape.empty() && e.name == "ptr_to") {
+        Value m = Value::Name("Buffer." + e.name);
+        m.obj = load->buffer;
+        return m;
+      }
       break;
     case K::kRelax: {
       // x.ty (struct_info before TVM v0.26): the value's type, e.g. out_ty=query.ty.
@@ -372,6 +381,10 @@ Value Parser::EvalSubscript(const doc::Expr& e) {
   switch (base.kind) {
     case K::kBuffer: return LoadFromBuffer(Downcast<Buffer>(base.obj), idx, span);
     case K::kName:
+      // T.ptx["mbarrier.init.shared::cta.b64"]: the PTX text form of a T.ptx attribute chain.
+      if (base.s == "T.ptx" && idx.size() == 1 && idx[0].kind == K::kStr) {
+        return Value::Name("T.ptx." + absl::StrReplaceAll(idx[0].s, {{"::", "__"}}));
+      }
       // T.let[T.int32], T.Buffer[(4,), "float32"] (old sugar): keep the arguments for the caller.
       base.items = idx;
       base.span = span;

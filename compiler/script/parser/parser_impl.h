@@ -161,6 +161,7 @@ class Parser {
   // TVM's TIRx tile/device DSL (parse_tile.cc): true and *out set when `name` is one of its calls.
   bool CallTileDSL(const std::string& name, CallArgs& a, Value* out);
   Value CallPtx(const std::string& path, CallArgs& a);  // T.ptx.<path>(...)
+  Value BufferPtrTo(const ir::Buffer& b, CallArgs& a);  // A.ptr_to([i, j]) = T.address_of(A[i, j])
   ir::Buffer MakeBuffer(const std::string& name, CallArgs& a, size_t first, const std::string& default_scope);
   ir::Type ParamAnnotationTIR(const Value& ann, const ir::Span& span, ir::Buffer* buffer, const std::string& name);
   Value LoadFromBuffer(const ir::Buffer& b, const std::vector<Value>& idx, const ir::Span& span);

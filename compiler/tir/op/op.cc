@@ -178,6 +178,30 @@ void AddPtxDialect(std::vector<IntrinsicInfo>* ops) {
   Add(ops, "ptx.addr", 2, 2, Rule::kSameAsFirstArg, E::kPure);
 }
 
+void AddCudaDialect(std::vector<IntrinsicInfo>* ops) {
+  // TVM's T.cuda namespace: CUDA helpers whose result dtype is fixed (or that of the value
+  // argument for the atomics), spelled T.cuda.<name>.
+  auto add = [&](const char* name, int n_args, Rule rule) {
+    Add(ops, std::string("cuda.") + name, n_args, n_args, rule, E::kOpaque);
+  };
+  add("cta_sync", 0, Rule::kVoid);
+  add("cluster_sync", 0, Rule::kVoid);
+  add("thread_fence", 0, Rule::kVoid);
+  add("mbarrier_wait", 2, Rule::kVoid);  // (barrier pointer, phase)
+  add("nano_sleep", 1, Rule::kVoid);
+  add("elect_sync", 0, Rule::kUInt32);
+  add("get_tmem_addr", 3, Rule::kUInt32);  // (addr, row offset, column offset)
+  add("cvta_generic_to_shared", 1, Rule::kUInt32);
+  add("float_as_uint", 1, Rule::kUInt32);
+  add("ballot_sync", 2, Rule::kUInt32);
+  add("reduce_add_sync_u32", 2, Rule::kUInt32);
+  add("reduce_min_sync_u32", 2, Rule::kUInt32);
+  add("float22bfloat162_rn", 2, Rule::kUInt32);
+  add("ffs_u32", 1, Rule::kInt32);
+  add("atomic_add", 2, Rule::kSecondArg);  // (address, value): the value's dtype
+  add("atomic_cas", 3, Rule::kSecondArg);  // (pointer, expected, desired)
+}
+
 }  // namespace
 
 IntrinsicRegistry::IntrinsicRegistry() {
@@ -187,6 +211,7 @@ IntrinsicRegistry::IntrinsicRegistry() {
   AddCalls(&ops_);
   AddVectorAndPtx(&ops_);
   AddPtxDialect(&ops_);
+  AddCudaDialect(&ops_);
   for (size_t i = 0; i < ops_.size(); ++i) {
     by_name_.emplace(ops_[i].name, i);
     by_script_.emplace(ops_[i].script_name, i);
