@@ -5,6 +5,7 @@
 //    outermost, each over the rest of the block);
 //  * T.local_scalar / T.shared_scalar / T.alloc_scalar: a scalar buffer, as `x: T.int32`;
 //  * T.ptx.<instruction>(...): TVM's PTX dialect, one void call per instruction (CallPtx);
+//  * `x: T.float32[8]` local arrays and the dtype aliases T.f32, T.i32, ...;
 //  * A.ptr_to([i]) and T.address_of(A): addresses of buffer elements;
 //  * scope ids, `bx, by = T.cta_id([4, 2])`, `tx = T.thread_id([128])`, `T.lane_id()`: one
 //    ScopeIdDefStmt declaring a var per axis for the rest of the block.
@@ -57,6 +58,38 @@ std::string UnescapePtxToken(std::string t) {
 constexpr const char* kPtxPredTag = "ptx.pred";
 
 }  // namespace
+
+std::string CanonicalDTypeName(const std::string& name) {
+  // TVM's shorthand aliases (T.f32, T.i32, ...).
+  static const std::pair<const char*, const char*> kAliases[] = {
+      {"f16", "float16"}, {"f32", "float32"}, {"f64", "float64"}, {"bf16", "bfloat16"},
+      {"i8", "int8"}, {"i16", "int16"}, {"i32", "int32"}, {"i64", "int64"},
+      {"u8", "uint8"}, {"u16", "uint16"}, {"u32", "uint32"}, {"u64", "uint64"},
+  };
+  for (const auto& [alias, full] : kAliases) {
+    if (name == alias) return full;
+  }
+  return name;
+}
+
+void Parser::TIRLocalArray(const std::string& name, const Value& ann, const Span& span) {
+  // `x: T.float32[8]` (or `T.f32[2, 4]`) allocates a local array, as T.alloc_local((8,), "float32").
+  CallArgs a;
+  a.span = span;
+  a.func_span = span;
+  a.args.push_back(Value::Seq(K::kTuple, ann.items));
+  a.args.push_back(Value::Str(ToDType(Value::Name(ann.s), span).ToString()));
+  name_hint_ = name;
+  Value buf;
+  try {
+    buf = CallT("alloc_local", a);
+  } catch (...) {
+    name_hint_.clear();
+    throw;
+  }
+  name_hint_.clear();
+  Define(name, buf);
+}
 
 // `T.ptx.<family>.<tok>...(operands..., pred=p, preserve_dst=False)`: one void call of
 // "tirx.ptx.<family>" whose arguments are, as in TVM's call layout, the operands, the guard

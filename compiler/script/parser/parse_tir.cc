@@ -336,6 +336,11 @@ void Parser::TIRAnnAssign(const doc::Stmt& s) {
     BindTIRTarget(s.target, v, span);
     return;
   }
+  if (ann.kind == K::kName && !ann.items.empty()) {
+    if (s.value) Fail(span, "a local array annotation (x: T.float32[8]) takes no initial value");
+    TIRLocalArray(name, ann, span);
+    return;
+  }
   // `x: T.int32` declares a local scalar: a rank-0 buffer in local scope.
   DataType dtype = ToDType(ann, ann_span);
   Buffer buf = Buffer::Make(name, {}, dtype, "local", SpanOf(s.target->pos));
@@ -658,7 +663,7 @@ Buffer Parser::MakeBuffer(const std::string& name, CallArgs& a, size_t first, co
 }
 
 Value Parser::CallT(const std::string& name_in, CallArgs& a) {
-  std::string name = name_in;
+  std::string name = CanonicalDTypeName(name_in);
   const Span& span = a.span;
   auto need = [&](size_t lo, size_t hi) {
     if (a.args.size() < lo || a.args.size() > hi) {

@@ -111,7 +111,7 @@ DataType Parser::ToDType(const Value& v, const Span& span) const {
   if (v.kind == K::kStr) {
     s = v.s;
   } else if (v.kind == K::kName && absl::StartsWith(v.s, "T.")) {
-    s = v.s.substr(2);
+    s = CanonicalDTypeName(v.s.substr(2));
   } else if (v.kind == K::kRelax && v.obj.as<rx::DataTypeImmNode>()) {
     return v.obj.as<rx::DataTypeImmNode>()->value;
   } else {
