@@ -172,7 +172,10 @@ void AddPtxDialect(std::vector<IntrinsicInfo>* ops) {
         "shr", "sin", "slct", "sqrt", "st", "st_async", "st_bulk", "stmatrix", "sub", "szext",
         "tanh", "tcgen05", "tensormap_cp_fenceproxy", "tensormap_replace", "testp", "vote_sync",
         "wgmma", "xor"}) {
-    Add(ops, std::string("ptx.") + family, 1, -1, Rule::kVoid, E::kOpaque);
+    IntrinsicInfo& info = Add(ops, std::string("ptx.") + family, 1, -1, Rule::kVoid, E::kOpaque);
+    // Python keywords are spelled with a trailing underscore (T.ptx.and_) so the text parses.
+    std::string f = family;
+    if (f == "and" || f == "or" || f == "not") info.script_name += "_";
   }
   // T.ptx.addr(base, byte_offset): an address operand with an immediate offset.
   Add(ops, "ptx.addr", 2, 2, Rule::kSameAsFirstArg, E::kPure);
