@@ -5,8 +5,9 @@
 //    outermost, each over the rest of the block);
 //  * T.local_scalar / T.shared_scalar / T.alloc_scalar: a scalar buffer, as `x: T.int32`;
 //  * T.ptx.<instruction>(...): TVM's PTX dialect, one void call per instruction (CallPtx);
+//  * T.nki.<op>(...): Trainium intrinsics, with TVM's defaults filled in;
 //  * `x: T.float32[8]` local arrays and the dtype aliases T.f32, T.i32, ...;
-//  * A.ptr_to([i]) and T.address_of(A): addresses of buffer elements;
+//  * A.ptr_to([i]), T.address_of(A), T.ptr_byte_offset(p, n, "dtype"): addresses;
 //  * scope ids, `bx, by = T.cta_id([4, 2])`, `tx = T.thread_id([128])`, `T.lane_id()`: one
 //    ScopeIdDefStmt declaring a var per axis for the rest of the block.
 // Kept apart from parse_tir.cc because the family is self-contained and TVM keeps it in its own
@@ -56,6 +57,36 @@ std::string UnescapePtxToken(std::string t) {
 
 // A `T.ptx.pred(x)` operand: the marker tag on the value (see CallPtx).
 constexpr const char* kPtxPredTag = "ptx.pred";
+
+// The T.nki (Trainium) intrinsics: their parameter names and how many are required. The optional
+// trailing ones default as in TVM (accum=True, bias=0.0, scale=1.0, reverse*=False) and are
+// always present in the call, so T.nki.matmul(r, a, b) and T.nki.matmul(r, a, b, True) agree.
+struct NkiSignature {
+  const char* name;
+  std::vector<const char*> params;
+  size_t required;
+};
+const std::vector<NkiSignature>& NkiSignatures() {
+  static const std::vector<NkiSignature>* const kSignatures = new std::vector<NkiSignature>{
+      {"matmul", {"res", "lhs", "rhs", "accum"}, 3},
+      {"activation", {"result", "data", "opcode", "bias", "scale"}, 3},
+      {"tensorscalar", {"result", "operand0", "operand1", "opcode", "reverse"}, 4},
+      {"activation_reduce", {"reduce_res", "act_res", "data", "opcode", "reduce_opcode", "bias", "scale"}, 5},
+      {"tensorscalar_reduce",
+       {"reduce_res", "tensorscalar_res", "operand0", "operand1", "opcode", "reduce_opcode", "reverse"}, 6},
+      {"scalar_tensor_tensor",
+       {"result", "data", "operand0", "operand1", "opcode0", "opcode1", "reverse0", "reverse1"}, 6},
+      {"scalar_tensor_scalar",
+       {"result", "data", "operand0", "operand1", "opcode0", "opcode1", "reverse0", "reverse1"}, 6},
+  };
+  return *kSignatures;
+}
+Value NkiDefault(const std::string& param) {
+  if (param == "accum") return Value::Bool(true);
+  if (param == "bias") return Value::Float(0.0);
+  if (param == "scale") return Value::Float(1.0);
+  return Value::Bool(false);  // reverse, reverse0, reverse1
+}
 
 }  // namespace
 
@@ -206,6 +237,38 @@ bool Parser::CallTileDSL(const std::string& name, CallArgs& a, Value* out) {
     for (size_t i = 0; i < b->shape.size(); ++i) zeros.push_back(IntImm(DataType::Int(32), 0));
     *out = Value::Obj(K::kPrim, Call(DataType::Handle(), Op("tirx.address_of"), {BufferLoad(b, zeros, span)}, span));
     return true;
+  }
+  if (name == "ptr_byte_offset" && a.args.size() == 3 && a.args[2].kind == K::kStr) {
+    // The pointee dtype is carried as a type_annotation call, as TVM builds it.
+    DataType pointee = ToDType(a.args[2], span);
+    PrimExpr ann = Call(pointee, Op("tirx.type_annotation"), {}, span);
+    *out = Value::Obj(K::kPrim, Call(DataType::Handle(), Op("tirx.ptr_byte_offset"),
+                                     {ToPrim(a.args[0], span), ToPrim(a.args[1], span), ann}, span));
+    return true;
+  }
+  if (name.rfind("nki.", 0) == 0) {
+    // Fill the optional parameters (by keyword or default), then build the call from the registry.
+    for (const NkiSignature& sig : NkiSignatures()) {
+      if (name.compare(4, std::string::npos, sig.name) != 0) continue;
+      std::vector<const Value*> given(sig.params.size(), nullptr);
+      for (size_t i = 0; i < a.args.size() && i < given.size(); ++i) given[i] = &a.args[i];
+      for (const auto& [k, v] : a.kwargs) {
+        size_t i = 0;
+        while (i < sig.params.size() && k != sig.params[i]) ++i;
+        if (i == sig.params.size()) Fail(span, absl::StrCat("unexpected keyword argument '", k, "' for T.", name));
+        given[i] = &v;
+      }
+      std::vector<Value> args;
+      for (size_t i = 0; i < sig.params.size(); ++i) {
+        if (given[i]) args.push_back(*given[i]);
+        else if (i >= sig.required) args.push_back(NkiDefault(sig.params[i]));
+        else Fail(span, absl::StrCat("T.", name, " is missing argument '", sig.params[i], "'"));
+      }
+      for (size_t i = sig.params.size(); i < a.args.size(); ++i) args.push_back(a.args[i]);  // arity error below
+      a.args = std::move(args);
+      a.kwargs.clear();
+    }
+    return false;
   }
   if (name == "device_entry") {
     if (!a.args.empty() || !a.kwargs.empty()) Fail(span, "T.device_entry() takes no arguments");

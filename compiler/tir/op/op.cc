@@ -181,6 +181,38 @@ void AddPtxDialect(std::vector<IntrinsicInfo>* ops) {
   Add(ops, "ptx.addr", 2, 2, Rule::kSameAsFirstArg, E::kPure);
 }
 
+void AddNkiDialect(std::vector<IntrinsicInfo>* ops) {
+  // TVM's T.nki namespace (Trainium): void calls on buffer elements, opcodes as strings. The
+  // parser fills the optional trailing parameters, so each call has its full arity.
+  auto add = [&](const char* name, int min_args, int max_args) {
+    Add(ops, std::string("nki.") + name, min_args, max_args, Rule::kVoid, E::kOpaque);
+  };
+  for (const char* name : {"load", "store", "tensor_copy", "reciprocal", "memset", "identity"}) add(name, 2, 2);
+  add("matmul", 4, 4);
+  add("activation", 5, 5);
+  add("tensorreduce", 4, -1);  // (result, data, opcode, negate, *axes)
+  add("tensortensor", 4, 4);
+  add("tensorscalar", 5, 5);
+  add("activation_reduce", 7, 7);
+  add("tensorscalar_reduce", 7, 7);
+  add("scalar_tensor_tensor", 8, 8);
+  add("scalar_tensor_scalar", 8, 8);
+  add("affine_select", 4, 4);
+}
+
+void AddTirxBuiltins(std::vector<IntrinsicInfo>* ops) {
+  // Relax VM any-list slots: getitem returns the stored object, the setters/reset an int status.
+  Add(ops, "anylist_getitem", 2, 2, Rule::kHandle, E::kReadState);
+  Add(ops, "anylist_resetitem", 2, 2, Rule::kInt32, E::kUpdateState);
+  Add(ops, "anylist_setitem_call_packed", 3, -1, Rule::kInt32, E::kUpdateState);
+  Add(ops, "anylist_setitem_call_cpacked", 3, -1, Rule::kInt32, E::kUpdateState);
+  // thread_return(): the calling GPU thread returns.
+  Add(ops, "thread_return", 0, 0, Rule::kVoid, E::kControlJump);
+  // ptr_byte_offset(data, byte_offset, type_annotation(dtype)): a typed pointer byte_offset bytes
+  // past data.
+  Add(ops, "ptr_byte_offset", 3, 3, Rule::kHandle, E::kPure);
+}
+
 void AddCudaDialect(std::vector<IntrinsicInfo>* ops) {
   // TVM's T.cuda namespace: CUDA helpers whose result dtype is fixed (or that of the value
   // argument for the atomics), spelled T.cuda.<name>.
@@ -215,6 +247,8 @@ IntrinsicRegistry::IntrinsicRegistry() {
   AddVectorAndPtx(&ops_);
   AddPtxDialect(&ops_);
   AddCudaDialect(&ops_);
+  AddTirxBuiltins(&ops_);
+  AddNkiDialect(&ops_);
   for (size_t i = 0; i < ops_.size(); ++i) {
     by_name_.emplace(ops_[i].name, i);
     by_script_.emplace(ops_[i].script_name, i);
