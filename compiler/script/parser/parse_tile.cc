@@ -4,6 +4,7 @@
 //    so the flat one-dict form of T.attr is read here too (one AttrStmt per key, the first
 //    outermost, each over the rest of the block);
 //  * T.local_scalar / T.shared_scalar / T.alloc_scalar: a scalar buffer, as `x: T.int32`;
+//  * T.hint("message", key=value): a directive over the rest of the block;
 //  * T.ptx.<instruction>(...): TVM's PTX dialect, one void call per instruction (CallPtx);
 //  * T.nki.<op>(...): Trainium intrinsics, with TVM's defaults filled in;
 //  * `x: T.float32[8]` local arrays and the dtype aliases T.f32, T.i32, ...;
@@ -269,6 +270,27 @@ bool Parser::CallTileDSL(const std::string& name, CallArgs& a, Value* out) {
       a.kwargs.clear();
     }
     return false;
+  }
+  if (name == "hint") {
+    // T.hint("message", key=value, ...): a directive over the rest of the block (or a with body),
+    // an AttrStmt "tirx_hint" whose node is the {message, attrs...} map, as TVM builds it.
+    if (a.args.size() > 1) Fail(span, "T.hint takes one positional argument (the message)");
+    Map<String, ObjectRef> attrs;
+    std::string message = a.args.empty() ? "" : ToStr(a.args[0], span);
+    for (const auto& [k, v] : a.kwargs) {
+      if (k == "message") message = ToStr(v, span);
+    }
+    if (!message.empty()) attrs.Set(String("message"), String(message));
+    for (const auto& [k, v] : a.kwargs) {
+      if (k == "message") continue;
+      attrs.Set(String(k), v.kind == K::kRegion ? v.obj : ToAttrValue(v, v.span.defined() ? v.span : span));
+    }
+    need_body();
+    tir_.BeginImplicit([attrs, span](Stmt body) {
+      return AttrStmt(attrs, "tirx_hint", IntImm(DataType::Int(32), 1), body, span);
+    });
+    *out = Value::None();
+    return true;
   }
   if (name == "device_entry") {
     if (!a.args.empty() || !a.kwargs.empty()) Fail(span, "T.device_entry() takes no arguments");

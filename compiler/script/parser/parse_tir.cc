@@ -562,7 +562,7 @@ void Parser::TIRWith(const doc::Stmt& s) {
     tir_.block()->init = tir_.EndScope();
     return;
   }
-  if (name == "T.decl_buffer" || name == "T.alloc_buffer" || name == "T.launch_thread" ||
+  if (name == "T.decl_buffer" || name == "T.alloc_buffer" || name == "T.launch_thread" || name == "T.hint" ||
       (name == "T.attr" && item.context_expr->args.size() == 3)) {
     // `with T.decl_buffer(...) as B:`: the call's implicit frame scopes exactly the with body.
     tir_.BeginScope();

@@ -89,6 +89,8 @@ class Docsifier {
   bool IsLocalScalar(const ir::AllocBufferNode* op) const;
   // TIRx tile/device DSL (tile_printer.cc).
   void PrintScopeIdDef(const ir::ScopeIdDefStmtNode* op, std::vector<StmtPtr>* out);
+  // T.hint("message", key=value) for a "tirx_hint" AttrStmt; null for any other AttrStmt.
+  ExprPtr PrintHint(const ir::AttrStmtNode* op);
 
   // ---------------- Relax (relax_printer.cc) ----------------
   StmtPtr PrintRelaxFunc(const ir::relax::Function& f, const std::string& name);

@@ -313,6 +313,8 @@ bool Docsifier::PrintScopedFrame(const Stmt& s, std::vector<StmtPtr>* out) {
         context = CallE(T("launch_thread"), {StrLit(tag), value});
         as_var = Define(iv->var.get(), iv->var->name);
       }
+    } else if (ExprPtr hint = PrintHint(op)) {
+      context = hint;
     } else {
       context = CallE(T("attr"), {PrintAttrValue(op->node, false), StrLit(op->attr_key), value});
     }
@@ -346,6 +348,11 @@ void Docsifier::PrintAttrStmt(const AttrStmtNode* op, std::vector<StmtPtr>* out)
       ExprPtr var = Define(iv->var.get(), iv->var->name);
       out->push_back(Assign(var, CallE(T("launch_thread"), {StrLit(tag), value})));
     }
+    if (op->body.defined()) PrintStmt(op->body, out);
+    return;
+  }
+  if (ExprPtr hint = PrintHint(op)) {  // T.hint(...) over the rest of the block
+    out->push_back(ExprStmt(hint));
     if (op->body.defined()) PrintStmt(op->body, out);
     return;
   }
