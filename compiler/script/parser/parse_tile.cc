@@ -292,6 +292,35 @@ bool Parser::CallTileDSL(const std::string& name, CallArgs& a, Value* out) {
     *out = Value::None();
     return true;
   }
+  for (const char* reduce : {"sum", "max", "min"}) {
+    // T.cuda.warp_sum(v, width=32) is T.cuda.warp_reduce(v, "sum", width); T.cuda.cta_sum(v,
+    // num_warps, scratch) is T.cuda.cta_reduce(v, "sum", num_warps, scratch).
+    bool warp = name == absl::StrCat("cuda.warp_", reduce);
+    if (!warp && name != absl::StrCat("cuda.cta_", reduce)) continue;
+    std::vector<std::string> params = warp ? std::vector<std::string>{"value", "width"}
+                                           : std::vector<std::string>{"value", "num_warps", "scratch"};
+    std::vector<Value> args(params.size());
+    std::vector<bool> given(params.size(), false);
+    for (size_t i = 0; i < a.args.size() && i < params.size(); ++i) args[i] = a.args[i], given[i] = true;
+    if (a.args.size() > params.size()) Fail(span, absl::StrCat("T.", name, " takes ", params.size(), " arguments"));
+    for (const auto& [k, v] : a.kwargs) {
+      size_t i = 0;
+      while (i < params.size() && k != params[i]) ++i;
+      if (i == params.size()) Fail(span, absl::StrCat("unexpected keyword argument '", k, "' for T.", name));
+      args[i] = v, given[i] = true;
+    }
+    if (warp && !given[1]) args[1] = Value::Int(32), given[1] = true;
+    for (size_t i = 0; i < params.size(); ++i) {
+      if (!given[i]) Fail(span, absl::StrCat("T.", name, " is missing argument '", params[i], "'"));
+    }
+    args.insert(args.begin() + 1, Value::Str(reduce));
+    CallArgs call;
+    call.span = span;
+    call.func_span = a.func_span;
+    call.args = std::move(args);
+    *out = CallT(warp ? "cuda.warp_reduce" : "cuda.cta_reduce", call);
+    return true;
+  }
   if (name == "device_entry") {
     if (!a.args.empty() || !a.kwargs.empty()) Fail(span, "T.device_entry() takes no arguments");
     need_body();

@@ -233,6 +233,15 @@ void AddCudaDialect(std::vector<IntrinsicInfo>* ops) {
   add("reduce_min_sync_u32", 2, Rule::kUInt32);
   add("float22bfloat162_rn", 2, Rule::kUInt32);
   add("ffs_u32", 1, Rule::kInt32);
+  add("warp_sync", 0, Rule::kVoid);
+  add("grid_sync", 0, Rule::kVoid);
+  add("warpgroup_sync", 1, Rule::kVoid);  // (named barrier number)
+  add("thread_rank", 0, Rule::kInt32);
+  add("any_sync", 2, Rule::kInt32);
+  // warp_reduce(value, "sum"|"max"|"min", width) and cta_reduce(value, op, num_warps, scratch):
+  // the value's dtype (T.cuda.warp_sum / cta_max / ... are spellings of these).
+  add("warp_reduce", 3, Rule::kSameAsFirstArg);
+  add("cta_reduce", 4, Rule::kSameAsFirstArg);
   add("atomic_add", 2, Rule::kSecondArg);  // (address, value): the value's dtype
   add("atomic_cas", 3, Rule::kSecondArg);  // (pointer, expected, desired)
 }

@@ -24,3 +24,12 @@ def main(A: T.Buffer((4,), "float32"), C: T.Buffer((4,), "uint32"), bar: T.Buffe
     C[2] = T.cuda.get_tmem_addr(ok, 0, lane) + T.cuda.elect_sync()
     C[3] = T.cuda.cvta_generic_to_shared(T.address_of(bar))
     A[lane % 4] = a[0] + x + T.Cast("float32", b[0, 1] + g) + s
+
+
+@T.prim_func
+def reductions(A: T.Buffer((128,), "float32"), scratch: T.Buffer((4,), "float32")):
+    T.device_entry()
+    tx = T.thread_id([128])
+    T.cuda.warp_sync()
+    A[tx] = T.cuda.warp_sum(A[tx]) + T.cuda.warp_max(A[tx], width=16) + T.cuda.warp_reduce(A[tx], "min", 8)
+    A[tx] = T.cuda.cta_sum(A[tx], 4, T.address_of(scratch)) + T.Cast("float32", T.cuda.thread_rank())
