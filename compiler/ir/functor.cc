@@ -122,6 +122,11 @@ void StmtExprVisitor::VisitStmt_(const SBlockRealizeNode* op) {
   VisitExpr(op->predicate);
   VisitStmt(op->block);
 }
+void StmtExprVisitor::VisitStmt_(const ScopeIdDefStmtNode* op) {
+  for (const PrimExpr& e : op->extents) VisitExpr(e);
+  for (const PrimExpr& e : op->preferred_extents) VisitExpr(e);
+  VisitStmt(op->body);
+}
 
 // ---------------- StmtExprMutator ----------------
 
@@ -379,6 +384,19 @@ Stmt StmtExprMutator::VisitStmt_(const SBlockRealizeNode* op) {
     n->iter_values = vals;
     n->predicate = pred;
     n->block = Downcast<SBlock>(block);
+  });
+}
+Stmt StmtExprMutator::VisitStmt_(const ScopeIdDefStmtNode* op) {
+  Array<PrimExpr> extents = VisitExprs(op->extents);
+  Array<PrimExpr> preferred = VisitExprs(op->preferred_extents);
+  Stmt body = VisitStmt(op->body);
+  if (extents.same_as(op->extents) && preferred.same_as(op->preferred_extents) && body.same_as(op->body)) {
+    return GetRef<Stmt>(op);
+  }
+  return Rebuild<ScopeIdDefStmtNode, Stmt>(op, [&](ScopeIdDefStmtNode* n) {
+    n->extents = extents;
+    n->preferred_extents = preferred;
+    n->body = body;
   });
 }
 

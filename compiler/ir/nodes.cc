@@ -447,6 +447,54 @@ SBlockRealize::SBlockRealize(Array<PrimExpr> iter_values, PrimExpr predicate, SB
   n->span = std::move(span);
   data_ = ObjectPtr<Object>(std::move(n));
 }
+ScopeIdDefStmt::ScopeIdDefStmt(Array<Var> def_ids, Array<PrimExpr> extents, ScopeBinding scope, Stmt body,
+                               Array<PrimExpr> preferred_extents, Span span) {
+  auto n = make_object<ScopeIdDefStmtNode>();
+  n->def_ids = std::move(def_ids);
+  n->extents = std::move(extents);
+  n->scope = scope;
+  n->preferred_extents = std::move(preferred_extents);
+  n->body = std::move(body);
+  n->span = std::move(span);
+  data_ = ObjectPtr<Object>(std::move(n));
+}
+
+namespace {
+struct ScopeBindingInfo {
+  ScopeBinding binding;
+  const char* function;
+  const char* parent;
+  const char* cur;
+};
+// TVM's script spellings and (parent, child) names for each binding.
+constexpr ScopeBindingInfo kScopeBindings[] = {
+    {ScopeBinding::kKernelCluster, "cluster_id", "kernel", "cluster"},
+    {ScopeBinding::kKernelCta, "cta_id", "kernel", "cta"},
+    {ScopeBinding::kClusterCta, "cta_id_in_cluster", "cluster", "cta"},
+    {ScopeBinding::kCtaWarpgroup, "warpgroup_id", "cta", "warpgroup"},
+    {ScopeBinding::kCtaWarp, "warp_id", "cta", "warp"},
+    {ScopeBinding::kWarpgroupWarp, "warp_id_in_wg", "warpgroup", "warp"},
+    {ScopeBinding::kWarpThread, "lane_id", "warp", "thread"},
+    {ScopeBinding::kCtaThread, "thread_id", "cta", "thread"},
+    {ScopeBinding::kWarpgroupThread, "thread_id_in_wg", "warpgroup", "thread"},
+    {ScopeBinding::kClusterCtaPair, "cta_id_in_pair", "cluster", "cta_pair"},
+};
+}  // namespace
+
+const char* ScopeIdFunctionName(ScopeBinding b) { return kScopeBindings[static_cast<int>(b)].function; }
+std::pair<const char*, const char*> ScopeBindingScopes(ScopeBinding b) {
+  const ScopeBindingInfo& i = kScopeBindings[static_cast<int>(b)];
+  return {i.parent, i.cur};
+}
+bool ScopeBindingFromScopes(const std::string& parent, const std::string& cur, ScopeBinding* out) {
+  for (const ScopeBindingInfo& i : kScopeBindings) {
+    if (parent == i.parent && cur == i.cur) {
+      *out = i.binding;
+      return true;
+    }
+  }
+  return false;
+}
 PrimFunc::PrimFunc(Array<Var> params, Stmt body, Type ret_type, Map<Var, Buffer> buffer_map,
                    Map<String, ObjectRef> attrs, Span span) {
   auto n = make_object<PrimFuncNode>();

@@ -36,7 +36,7 @@ enum class NodeKind : uint16_t {
   // TIR statements and friends
   kBuffer, kBufferRegion, kMatchBufferRegion, kIterVar, kCommReducer, kIndexMap,
   kLetStmt, kAttrStmt, kAssertStmt, kBufferStore, kFor, kWhile, kBreak, kContinue, kIfThenElse,
-  kSeqStmt, kEvaluate, kAllocBuffer, kDeclBuffer, kSBlock, kSBlockRealize, kPrimFunc,
+  kSeqStmt, kEvaluate, kAllocBuffer, kDeclBuffer, kSBlock, kSBlockRealize, kScopeIdDefStmt, kPrimFunc,
   // Relax
   kDataflowVar, kConstant, kTuple, kTupleGetItem, kShapeExpr, kPrimValue, kRelaxStringImm,
   kDataTypeImm, kRelaxCall, kIf, kSeqExpr, kBindingBlock, kDataflowBlock, kVarBinding, kMatchCast,

@@ -70,7 +70,7 @@ TypeRegistry::TypeRegistry() {
       MakeEntry<BreakNode>(), MakeEntry<ContinueNode>(), MakeEntry<IfThenElseNode>(),
       MakeEntry<SeqStmtNode>(), MakeEntry<EvaluateNode>(), MakeEntry<AllocBufferNode>(),
       MakeEntry<DeclBufferNode>(), MakeEntry<SBlockNode>(), MakeEntry<SBlockRealizeNode>(),
-      MakeEntry<PrimFuncNode>(),
+      MakeEntry<ScopeIdDefStmtNode>(), MakeEntry<PrimFuncNode>(),
       MakeEntry<DataflowVarNode>(true), MakeEntry<ConstantNode>(), MakeEntry<TupleNode>(),
       MakeEntry<TupleGetItemNode>(), MakeEntry<ShapeExprNode>(), MakeEntry<PrimValueNode>(),
       MakeEntry<relax::StringImmNode>(), MakeEntry<DataTypeImmNode>(), MakeEntry<relax::CallNode>(),

@@ -5,6 +5,7 @@
 #define KILN_COMPILER_IR_TIR_H_
 
 #include <string>
+#include <utility>
 
 #include "compiler/ir/expr.h"
 
@@ -452,6 +453,48 @@ class SBlockRealizeNode : public StmtNode {
 class SBlockRealize : public Stmt {
   KILN_DEFINE_REF(SBlockRealize, Stmt, SBlockRealizeNode)
   SBlockRealize(Array<PrimExpr> iter_values, PrimExpr predicate, SBlock block, Span span = {});
+};
+
+// TVM's tile DSL scope ids (TIRx): `bx, by = T.cta_id([4, 2])`, `tx = T.thread_id([128])`, ...
+// declares the index of the current CTA / warpgroup / warp / thread within its parent scope, one
+// var per axis, for the rest of the block (TVM's ScopeIdDefStmt). The (parent, child) pair names
+// which index it is; the values are TVM's ScopeBinding enum so serialized modules agree.
+enum class ScopeBinding : int32_t {
+  kKernelCluster = 0, kKernelCta = 1, kClusterCta = 2, kCtaWarpgroup = 3, kCtaWarp = 4,
+  kWarpgroupWarp = 5, kWarpThread = 6, kCtaThread = 7, kWarpgroupThread = 8, kClusterCtaPair = 9,
+};
+template <>
+struct EnumRange<ScopeBinding> {
+  static constexpr ScopeBinding kMax = ScopeBinding::kClusterCtaPair;
+};
+// The script function that declares a binding ("cta_id", "lane_id", ...), its (parent, child)
+// scope names, and the binding a (parent, child) pair names (false if none).
+const char* ScopeIdFunctionName(ScopeBinding b);
+std::pair<const char*, const char*> ScopeBindingScopes(ScopeBinding b);
+bool ScopeBindingFromScopes(const std::string& parent, const std::string& cur, ScopeBinding* out);
+
+class ScopeIdDefStmtNode : public StmtNode {
+ public:
+  Array<Var> def_ids;
+  // One extent per var; empty = deferred (TVM infers a lone var's extent from its siblings).
+  Array<PrimExpr> extents;
+  ScopeBinding scope = ScopeBinding::kKernelCta;
+  Array<PrimExpr> preferred_extents;  // cluster->cta launch hint; empty = none
+  Stmt body;
+  void VisitFields(FieldVisitor* v) override {
+    StmtNode::VisitFields(v);
+    v->Visit("extents", &extents);
+    v->Visit("preferred_extents", &preferred_extents);
+    v->Visit("scope", &scope);
+    v->Visit("def_ids", &def_ids, kFieldDef);
+    v->Visit("body", &body);
+  }
+  KILN_DECLARE_NODE(ScopeIdDefStmtNode, "tirx.ScopeIdDefStmt", kScopeIdDefStmt)
+};
+class ScopeIdDefStmt : public Stmt {
+  KILN_DEFINE_REF(ScopeIdDefStmt, Stmt, ScopeIdDefStmtNode)
+  ScopeIdDefStmt(Array<Var> def_ids, Array<PrimExpr> extents, ScopeBinding scope, Stmt body,
+                 Array<PrimExpr> preferred_extents = {}, Span span = {});
 };
 
 // A TIR function. Buffer params: params[i] is a handle Var and buffer_map[params[i]] its Buffer.

@@ -110,6 +110,10 @@ ObjectRef MakeSample(NodeKind kind) {
       SBlock blk = Downcast<SBlock>(MakeSample(NodeKind::kSBlock));
       return SBlockRealize({x}, IntImm(DataType::Bool(), 1), blk);
     }
+    case NodeKind::kScopeIdDefStmt: {
+      Var bx("bx", DataType::Int(32)), by("by", DataType::Int(32));
+      return ScopeIdDefStmt({bx, by}, {I32(4), I32(2)}, ScopeBinding::kKernelCta, Evaluate(Add(bx, by)));
+    }
     case NodeKind::kPrimFunc: {
       Var h("B_handle", PointerType(PrimType(DataType::Float(32))));
       return PrimFunc({h}, Store(b), Type(), {{h, b}}, {{String("global_symbol"), String("f")}});

@@ -228,6 +228,10 @@ void Parser::TIRExprStmt(const doc::Stmt& s) {
   if (s.value->kind == doc::ExprKind::kConstant) return;
   Value v = Eval(s.value);
   if (v.kind == K::kNone) return;  // statement-like calls (T.reads, T.func_attr, ...) act themselves
+  // A bare `T.warp_id([4])` (or `T.int32()`) has declared its variable already; as in TVM, the
+  // returned variables are dropped rather than evaluated.
+  auto fresh = [](const Value& x) { return x.kind == K::kPrim && x.fresh_var; };
+  if (fresh(v) || (v.kind == K::kTuple && !v.items.empty() && std::all_of(v.items.begin(), v.items.end(), fresh))) return;
   if (v.kind == K::kPrim) {
     tir_.Emit(Evaluate(Downcast<PrimExpr>(v.obj), SpanOf(s.pos)));
     return;
@@ -336,6 +340,11 @@ void Parser::TIRAnnAssign(const doc::Stmt& s) {
     Value v = Eval(s.value);
     name_hint_.clear();
     BindTIRTarget(s.target, v, span);
+    return;
+  }
+  if (ann.kind == K::kName && !ann.items.empty()) {
+    if (s.value) Fail(span, "a local array annotation (x: T.float32[8]) takes no initial value");
+    TIRLocalArray(name, ann, span);
     return;
   }
   // `x: T.int32` declares a local scalar: a rank-0 buffer in local scope.
@@ -566,7 +575,7 @@ void Parser::TIRWith(const doc::Stmt& s) {
     tir_.block()->init = tir_.EndScope();
     return;
   }
-  if (name == "T.decl_buffer" || name == "T.alloc_buffer" || name == "T.launch_thread" ||
+  if (name == "T.decl_buffer" || name == "T.alloc_buffer" || name == "T.launch_thread" || name == "T.hint" ||
       (name == "T.attr" && item.context_expr->args.size() == 3)) {
     // `with T.decl_buffer(...) as B:`: the call's implicit frame scopes exactly the with body.
     tir_.BeginScope();
@@ -667,7 +676,7 @@ Buffer Parser::MakeBuffer(const std::string& name, CallArgs& a, size_t first, co
 }
 
 Value Parser::CallT(const std::string& name_in, CallArgs& a) {
-  std::string name = name_in;
+  std::string name = CanonicalDTypeName(name_in);
   const Span& span = a.span;
   auto need = [&](size_t lo, size_t hi) {
     if (a.args.size() < lo || a.args.size() > hi) {
@@ -701,6 +710,7 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
     if (!tir_.func()) Fail(span, absl::StrCat("T.", name, " is a statement: it can only be used in a T.prim_func"));
   };
 
+  if (Value tile; CallTileDSL(name, a, &tile)) return tile;
   if (name == "block_attr") {
     Warn(a.func_span, "T.block_attr is spelled T.sblock_attr in TVM v0.26");
     name = "sblock_attr";
@@ -1549,6 +1559,7 @@ Value Parser::CallBufferMethod(const Buffer& b, const std::string& method, CallA
   // `begin`; the last index becomes a Ramp over value_lanes / buffer_lanes elements.
   const Span& span = a.span;
   if (method == "Buffer.access_ptr") return BufferAccessPtr(b, a);
+  if (method == "Buffer.ptr_to") return BufferPtrTo(b, a);
   bool load = method == "Buffer.vload";
   const Value* begin = Arg(a, 0, "begin");
   const Value* second = Arg(a, 1, load ? "dtype" : "value");

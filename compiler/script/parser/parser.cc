@@ -7,6 +7,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_join.h"
 #include "compiler/relax/op/op.h"
 #include "compiler/script/parser/parser_impl.h"
@@ -110,7 +111,7 @@ DataType Parser::ToDType(const Value& v, const Span& span) const {
   if (v.kind == K::kStr) {
     s = v.s;
   } else if (v.kind == K::kName && absl::StartsWith(v.s, "T.")) {
-    s = v.s.substr(2);
+    s = CanonicalDTypeName(v.s.substr(2));
   } else if (v.kind == K::kRelax && v.obj.as<rx::DataTypeImmNode>()) {
     return v.obj.as<rx::DataTypeImmNode>()->value;
   } else if (v.kind == K::kType && v.obj.as<PrimTypeNode>()) {
@@ -358,7 +359,8 @@ Value Parser::EvalAttribute(const doc::Expr& e) {
       // the buffer's own.
       if (e.name == "ty") return base;
       if (e.name == "storage_scope") return Value::Str(b->scope());
-      if (e.name == "vload" || e.name == "vstore" || e.name == "access_ptr") {  // methods: called by EvalCall
+      if (e.name == "vload" || e.name == "vstore" || e.name == "access_ptr" ||
+          e.name == "ptr_to") {  // methods: called by EvalCall
         Value m = Value::Name("Buffer." + e.name);
         m.obj = b;
         return m;
@@ -370,6 +372,12 @@ Value Parser::EvalAttribute(const doc::Expr& e) {
       break;
     case K::kPrim: {
       // x.dtype, and x.ty: its type (T.handle("float32").ty is a typed pointer), usable as a dtype.
+      // A scalar buffer (`x = T.local_scalar(...)`) reads as its value but keeps its methods.
+      if (const auto* load = base.obj.as<BufferLoadNode>(); load && load->buffer->shape.empty() && e.name == "ptr_to") {
+        Value m = Value::Name("Buffer." + e.name);
+        m.obj = load->buffer;
+        return m;
+      }
       PrimExpr x = Downcast<PrimExpr>(base.obj);
       if (e.name == "dtype") return Value::Str(x.dtype().ToString());
       if (e.name == "ty") {
@@ -406,6 +414,10 @@ Value Parser::EvalSubscript(const doc::Expr& e) {
   switch (base.kind) {
     case K::kBuffer: return LoadFromBuffer(Downcast<Buffer>(base.obj), idx, span);
     case K::kName:
+      // T.ptx["mbarrier.init.shared::cta.b64"]: the PTX text form of a T.ptx attribute chain.
+      if (base.s == "T.ptx" && idx.size() == 1 && idx[0].kind == K::kStr) {
+        return Value::Name("T.ptx." + absl::StrReplaceAll(idx[0].s, {{"::", "__"}}));
+      }
       // T.let[T.int32], T.Buffer[(4,), "float32"] (old sugar): keep the arguments for the caller.
       base.items = idx;
       base.span = span;

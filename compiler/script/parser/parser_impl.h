@@ -75,6 +75,9 @@ struct Value {
 
 const char* KindName(Value::Kind k);
 
+// The full dtype name for TVM's shorthand aliases ("f32" -> "float32"); other names unchanged.
+std::string CanonicalDTypeName(const std::string& name);
+
 // Positional and keyword arguments of a call, with their source positions.
 struct CallArgs {
   std::vector<Value> args;
@@ -166,6 +169,11 @@ class Parser {
   // Rewrites the arguments of T.<name> the way TVM's builder function does before the call is
   // built (buffers passed to packed calls, the T.ptx_legacy.* argument forms, ...).
   void NormalizeIntrinsicArgs(const std::string& name, CallArgs& a);
+  // TVM's TIRx tile/device DSL (parse_tile.cc): true and *out set when `name` is one of its calls.
+  bool CallTileDSL(const std::string& name, CallArgs& a, Value* out);
+  Value CallPtx(const std::string& path, CallArgs& a);  // T.ptx.<path>(...)
+  Value BufferPtrTo(const ir::Buffer& b, CallArgs& a);  // A.ptr_to([i, j]) = T.address_of(A[i, j])
+  void TIRLocalArray(const std::string& name, const Value& ann, const ir::Span& span);  // x: T.f32[8]
   ir::Buffer MakeBuffer(const std::string& name, CallArgs& a, size_t first, const std::string& default_scope);
   ir::Type ParamAnnotationTIR(const Value& ann, const ir::Span& span, ir::Buffer* buffer, const std::string& name);
   Value LoadFromBuffer(const ir::Buffer& b, const std::vector<Value>& idx, const ir::Span& span);

@@ -6,7 +6,7 @@
 //
 // One instance prints one top-level node; it is not shared between threads.
 // Implementation: docsifier.cc (names, scopes, module, attributes), tir_printer.cc,
-// relax_printer.cc.
+// tile_printer.cc, relax_printer.cc.
 #ifndef KILN_COMPILER_SCRIPT_PRINTER_DOCSIFIER_H_
 #define KILN_COMPILER_SCRIPT_PRINTER_DOCSIFIER_H_
 
@@ -90,6 +90,10 @@ class Docsifier {
   ExprPtr PrintRegion(const ir::BufferRegion& r);
   ExprPtr RangeEnd(const ir::PrimExpr& min, const ir::PrimExpr& extent);
   bool IsLocalScalar(const ir::AllocBufferNode* op) const;
+  // TIRx tile/device DSL (tile_printer.cc).
+  void PrintScopeIdDef(const ir::ScopeIdDefStmtNode* op, std::vector<StmtPtr>* out);
+  // T.hint("message", key=value) for a "tirx_hint" AttrStmt; null for any other AttrStmt.
+  ExprPtr PrintHint(const ir::AttrStmtNode* op);
 
   // ---------------- Relax (relax_printer.cc) ----------------
   StmtPtr PrintRelaxFunc(const ir::relax::Function& f, const std::string& name);

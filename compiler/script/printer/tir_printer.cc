@@ -315,7 +315,14 @@ void Docsifier::PrintAllocBuffer(const AllocBufferNode* op, std::vector<StmtPtr>
   const Buffer& b = op->buffer;
   if (IsLocalScalar(op)) {
     local_scalars_.insert(b.get());
-    out->push_back(AnnAssign(DefineBuffer(scopes_.size() - 1, b), DtypeAnn(b->dtype), nullptr));
+    std::string scope = b->scope();
+    if (scope == "local") {
+      out->push_back(AnnAssign(DefineBuffer(scopes_.size() - 1, b), DtypeAnn(b->dtype), nullptr));
+    } else {  // `x: T.int32` is local; other scopes spell the scope out
+      ExprPtr rhs = scope == "shared" ? CallE(T("shared_scalar"), {StrLit(b->dtype.ToString())})
+                                      : CallE(T("alloc_scalar"), {StrLit(b->dtype.ToString()), StrLit(scope)});
+      out->push_back(Assign(DefineBuffer(scopes_.size() - 1, b), rhs));
+    }
   } else {
     std::string scope = b->scope();
     const char* fn = scope == "local" ? "alloc_local" : scope == "shared" ? "alloc_shared" : "alloc_buffer";
@@ -345,6 +352,8 @@ bool Docsifier::PrintScopedFrame(const Stmt& s, std::vector<StmtPtr>* out) {
         context = CallE(T("launch_thread"), {StrLit(tag), value});
         as_var = Define(iv->var.get(), iv->var->name);
       }
+    } else if (ExprPtr hint = PrintHint(op)) {
+      context = hint;
     } else {
       context = CallE(T("attr"), {PrintAttrValue(op->node, false), StrLit(op->attr_key), value});
     }
@@ -378,6 +387,17 @@ void Docsifier::PrintAttrStmt(const AttrStmtNode* op, std::vector<StmtPtr>* out)
       ExprPtr var = Define(iv->var.get(), iv->var->name);
       out->push_back(Assign(var, CallE(T("launch_thread"), {StrLit(tag), value})));
     }
+    if (op->body.defined()) PrintStmt(op->body, out);
+    return;
+  }
+  if (ExprPtr hint = PrintHint(op)) {  // T.hint(...) over the rest of the block
+    out->push_back(ExprStmt(hint));
+    if (op->body.defined()) PrintStmt(op->body, out);
+    return;
+  }
+  if (!op->node.defined() && op->attr_key == "tirx.device_entry") {
+    // T.device_entry() wraps the rest of the function, which TVM prints flat (concise scoping).
+    out->push_back(ExprStmt(CallE(T("attr"), {DictE({StrLit(op->attr_key)}, {PrintExpr(op->value)})})));
     if (op->body.defined()) PrintStmt(op->body, out);
     return;
   }
@@ -560,6 +580,9 @@ void Docsifier::PrintStmt(const Stmt& s, std::vector<StmtPtr>* out) {
     }
     case NodeKind::kAttrStmt:
       PrintAttrStmt(static_cast<const AttrStmtNode*>(s.get()), out);
+      return;
+    case NodeKind::kScopeIdDefStmt:
+      PrintScopeIdDef(static_cast<const ScopeIdDefStmtNode*>(s.get()), out);
       return;
     case NodeKind::kAssertStmt: {
       const auto* op = static_cast<const AssertStmtNode*>(s.get());

@@ -609,6 +609,35 @@ class Verifier : public StmtExprVisitor {
     Leave(m);
   }
 
+  // TVM's ScopeIdDef rules: one int32/uint32 var per extent (a deferred def has one var and no
+  // extents), warp and warpgroup ids are one-dimensional, and only cluster->cta takes a
+  // preferred-extent hint.
+  void VisitStmt_(const ScopeIdDefStmtNode* op) override {
+    for (const PrimExpr& e : op->extents) VisitExpr(e);
+    for (const PrimExpr& e : op->preferred_extents) VisitExpr(e);
+    const char* fn = ScopeIdFunctionName(op->scope);
+    if (op->extents.empty() ? op->def_ids.size() != 1 : op->def_ids.size() != op->extents.size()) {
+      Error(op, absl::StrCat("T.", fn, " defines ", op->def_ids.size(), " vars for ", op->extents.size(),
+                             " extents"));
+    }
+    bool one_axis = op->scope == ScopeBinding::kCtaWarp || op->scope == ScopeBinding::kWarpgroupWarp ||
+                    op->scope == ScopeBinding::kCtaWarpgroup || op->scope == ScopeBinding::kClusterCtaPair;
+    if (one_axis && op->def_ids.size() > 1) Error(op, absl::StrCat("T.", fn, " only supports 1D extents"));
+    if (!op->preferred_extents.empty() && op->scope != ScopeBinding::kClusterCta) {
+      Error(op, "preferred extents are only valid for T.cta_id_in_cluster");
+    }
+    Mark m = Enter();
+    for (const Var& v : op->def_ids) {
+      DataType t = v->dtype;
+      if (!t.is_scalar() || t.bits() != 32 || !(t.is_int() || t.is_uint())) {
+        Error(op, absl::StrCat("scope id ", v->name, " has dtype ", DT(t), "; expected int32 or uint32"));
+      }
+      Define(v, DefMode::kStrict);
+    }
+    VisitStmt(op->body);
+    Leave(m);
+  }
+
   void VisitStmt_(const AssertStmtNode* op) override {
     VisitExpr(op->condition);
     DataType c = op->condition.dtype();

@@ -397,6 +397,27 @@ TEST(VerifierTest, AssertAndIfConditions) {
               S(3, 5));
 }
 
+TEST(VerifierTest, ScopeIdDefinitions) {
+  Buffer A = Buffer::Make("A", {I32(8)}, DataType::Int(32));
+  Var bx("bx", DataType::Int(32)), by("by", DataType::Int(32)), tx("tx", DataType::UInt(32));
+  // The vars are defined for the body only, one per extent; a deferred def has one var.
+  ExpectOk(Func({A}, ScopeIdDefStmt({bx, by}, {I32(2), I32(4)}, ScopeBinding::kKernelCta,
+                                    BufferStore(A, Add(bx, by), {bx}))));
+  ExpectOk(Func({A}, ScopeIdDefStmt({tx}, {}, ScopeBinding::kCtaThread, Evaluate(tx))));
+  ExpectError(Func({A}, SeqStmt({ScopeIdDefStmt({bx}, {I32(2)}, ScopeBinding::kKernelCta, Evaluate(bx)),
+                                 Evaluate(bx)})),
+              "Undefined variable: bx");
+  ExpectError(Func({A}, ScopeIdDefStmt({bx}, {I32(2), I32(4)}, ScopeBinding::kKernelCta, Evaluate(bx), {}, S(4, 5))),
+              "T.cta_id defines 1 vars for 2 extents", S(4, 5));
+  ExpectError(Func({A}, ScopeIdDefStmt({bx, by}, {I32(2), I32(4)}, ScopeBinding::kCtaWarp, Evaluate(bx))),
+              "T.warp_id only supports 1D extents");
+  ExpectError(Func({A}, ScopeIdDefStmt({bx}, {I32(2)}, ScopeBinding::kKernelCta, Evaluate(bx), {I32(4)})),
+              "preferred extents are only valid for T.cta_id_in_cluster");
+  Var f("f", DataType::Float(32));
+  ExpectError(Func({A}, ScopeIdDefStmt({f}, {I32(2)}, ScopeBinding::kWarpThread, Evaluate(f))),
+              "scope id f has dtype float32; expected int32 or uint32");
+}
+
 TEST(VerifierTest, SBlockRules) {
   Buffer A = Buffer::Make("A", {I32(8), I32(8)}, DataType::Float(32));
   Var i("i", DataType::Int(32));

@@ -181,6 +181,82 @@ void AddVectorAndPtx(std::vector<IntrinsicInfo>* ops) {
   }
 }
 
+void AddPtxDialect(std::vector<IntrinsicInfo>* ops) {
+  // TVM's table-driven T.ptx dialect: one void, opaque op per instruction family, spelled
+  // T.ptx.<family>(operands..., modifier tokens..., marker) (see script/parser/parse_tile.cc).
+  for (const char* family :
+      {"abs", "activemask", "add", "and", "applypriority", "atom", "bar", "barrier", "bfe", "bfi",
+        "bfind", "bmsk", "brev", "clusterlaunchcontrol", "clz", "cnot", "copysign", "cos", "cp",
+        "createpolicy", "cvt", "cvt_pack", "cvta", "discard", "div", "dp2a", "dp4a", "elect_sync",
+        "ex2", "fence", "fma", "fns", "getctarank", "griddepcontrol", "isspacep", "ld", "ldmatrix",
+        "ldu", "lg2", "lop3", "mad", "mad24", "mapa", "match", "max", "mbarrier", "min", "mma",
+        "mov", "mul", "mul24", "multimem_ld_reduce", "multimem_red", "multimem_st", "neg", "not",
+        "or", "popc", "prefetch", "prefetchu", "prmt", "rcp", "red", "red_async", "redux_sync",
+        "rem", "rsqrt", "sad", "selp", "set", "setmaxnreg", "setp", "shf", "shfl_sync", "shl",
+        "shr", "sin", "slct", "sqrt", "st", "st_async", "st_bulk", "stmatrix", "sub", "szext",
+        "tanh", "tcgen05", "tensormap_cp_fenceproxy", "tensormap_replace", "testp", "vote_sync",
+        "wgmma", "xor"}) {
+    IntrinsicInfo& info = Add(ops, std::string("ptx.") + family, 1, -1, Rule::kVoid, E::kOpaque);
+    // Python keywords are spelled with a trailing underscore (T.ptx.and_) so the text parses.
+    std::string f = family;
+    if (f == "and" || f == "or" || f == "not") info.script_name += "_";
+  }
+  // T.ptx.addr(base, byte_offset): an address operand with an immediate offset.
+  Add(ops, "ptx.addr", 2, 2, Rule::kSameAsFirstArg, E::kPure);
+}
+
+void AddNkiDialect(std::vector<IntrinsicInfo>* ops) {
+  // TVM's T.nki namespace (Trainium): void calls on buffer elements, opcodes as strings. The
+  // parser fills the optional trailing parameters, so each call has its full arity.
+  auto add = [&](const char* name, int min_args, int max_args) {
+    Add(ops, std::string("nki.") + name, min_args, max_args, Rule::kVoid, E::kOpaque);
+  };
+  for (const char* name : {"load", "store", "tensor_copy", "reciprocal", "memset", "identity"}) add(name, 2, 2);
+  add("matmul", 4, 4);
+  add("activation", 5, 5);
+  add("tensorreduce", 4, -1);  // (result, data, opcode, negate, *axes)
+  add("tensortensor", 4, 4);
+  add("tensorscalar", 5, 5);
+  add("activation_reduce", 7, 7);
+  add("tensorscalar_reduce", 7, 7);
+  add("scalar_tensor_tensor", 8, 8);
+  add("scalar_tensor_scalar", 8, 8);
+  add("affine_select", 4, 4);
+}
+
+void AddCudaDialect(std::vector<IntrinsicInfo>* ops) {
+  // TVM's T.cuda namespace: CUDA helpers whose result dtype is fixed (or that of the value
+  // argument for the atomics), spelled T.cuda.<name>.
+  auto add = [&](const char* name, int n_args, Rule rule) {
+    Add(ops, std::string("cuda.") + name, n_args, n_args, rule, E::kOpaque);
+  };
+  add("cta_sync", 0, Rule::kVoid);
+  add("cluster_sync", 0, Rule::kVoid);
+  add("thread_fence", 0, Rule::kVoid);
+  add("mbarrier_wait", 2, Rule::kVoid);  // (barrier pointer, phase)
+  add("nano_sleep", 1, Rule::kVoid);
+  add("elect_sync", 0, Rule::kUInt32);
+  add("get_tmem_addr", 3, Rule::kUInt32);  // (addr, row offset, column offset)
+  add("cvta_generic_to_shared", 1, Rule::kUInt32);
+  add("float_as_uint", 1, Rule::kUInt32);
+  add("ballot_sync", 2, Rule::kUInt32);
+  add("reduce_add_sync_u32", 2, Rule::kUInt32);
+  add("reduce_min_sync_u32", 2, Rule::kUInt32);
+  add("float22bfloat162_rn", 2, Rule::kUInt32);
+  add("ffs_u32", 1, Rule::kInt32);
+  add("warp_sync", 0, Rule::kVoid);
+  add("grid_sync", 0, Rule::kVoid);
+  add("warpgroup_sync", 1, Rule::kVoid);  // (named barrier number)
+  add("thread_rank", 0, Rule::kInt32);
+  add("any_sync", 2, Rule::kInt32);
+  // warp_reduce(value, "sum"|"max"|"min", width) and cta_reduce(value, op, num_warps, scratch):
+  // the value's dtype (T.cuda.warp_sum / cta_max / ... are spellings of these).
+  add("warp_reduce", 3, Rule::kSameAsFirstArg);
+  add("cta_reduce", 4, Rule::kSameAsFirstArg);
+  add("atomic_add", 2, Rule::kSecondArg);  // (address, value): the value's dtype
+  add("atomic_cas", 3, Rule::kSecondArg);  // (pointer, expected, desired)
+}
+
 }  // namespace
 
 IntrinsicRegistry::IntrinsicRegistry() {
@@ -189,6 +265,9 @@ IntrinsicRegistry::IntrinsicRegistry() {
   AddControl(&ops_);
   AddCalls(&ops_);
   AddVectorAndPtx(&ops_);
+  AddPtxDialect(&ops_);
+  AddCudaDialect(&ops_);
+  AddNkiDialect(&ops_);
   for (size_t i = 0; i < ops_.size(); ++i) {
     by_name_.emplace(ops_[i].name, i);
     by_script_.emplace(ops_[i].script_name, i);
