@@ -43,8 +43,10 @@ void AppendUtf8(uint32_t cp, std::string* out) {
   }
 }
 
-// Returns the offset of the first byte that is not part of valid UTF-8 (or is NUL), or npos.
-size_t FindInvalidByte(absl::string_view s) {
+// Returns the offset of the first byte that is not part of valid UTF-8 (or is NUL), or npos;
+// *ascii tells whether every byte before it is ASCII.
+size_t FindInvalidByte(absl::string_view s, bool* ascii) {
+  *ascii = true;
   size_t i = 0;
   const size_t n = s.size();
   while (i < n) {
@@ -54,6 +56,7 @@ size_t FindInvalidByte(absl::string_view s) {
       ++i;
       continue;
     }
+    *ascii = false;
     int len;
     uint32_t cp;
     if (c >= 0xC2 && c <= 0xDF) {
@@ -130,32 +133,57 @@ Op MatchOperator(absl::string_view s, size_t* len) {
   }
 }
 
-// The keyword a name spells, or Kw::kNone.
-Kw KeywordOf(absl::string_view name) {
-  struct Entry {
-    absl::string_view spelling;
-    Kw kw;
-  };
-  static constexpr Entry kKeywords[] = {
-      {"False", Kw::kFalse},   {"None", Kw::kNoneLiteral}, {"True", Kw::kTrue},
-      {"and", Kw::kAnd},       {"as", Kw::kAs},             {"assert", Kw::kAssert},
-      {"async", Kw::kAsync},   {"await", Kw::kAwait},       {"break", Kw::kBreak},
-      {"class", Kw::kClass},   {"continue", Kw::kContinue}, {"def", Kw::kDef},
-      {"del", Kw::kDel},       {"elif", Kw::kElif},         {"else", Kw::kElse},
-      {"except", Kw::kExcept}, {"finally", Kw::kFinally},   {"for", Kw::kFor},
-      {"from", Kw::kFrom},     {"global", Kw::kGlobal},     {"if", Kw::kIf},
-      {"import", Kw::kImport}, {"in", Kw::kIn},             {"is", Kw::kIs},
-      {"lambda", Kw::kLambda}, {"nonlocal", Kw::kNonlocal}, {"not", Kw::kNot},
-      {"or", Kw::kOr},         {"pass", Kw::kPass},         {"raise", Kw::kRaise},
-      {"return", Kw::kReturn}, {"try", Kw::kTry},           {"while", Kw::kWhile},
-      {"with", Kw::kWith},     {"yield", Kw::kYield},
-  };
-  if (name.size() < 2 || name.size() > 8) return Kw::kNone;
-  // Most names are no keyword: the first character and the length rule nearly all out.
-  for (const Entry& k : kKeywords) {
-    if (k.spelling[0] == name[0] && k.spelling.size() == name.size() && k.spelling == name) return k.kw;
+// The keyword a name spells, or Kw::kNone. Most names are no keyword, and their first character
+// alone rules nearly all of them out.
+Kw KeywordOf(absl::string_view s) {
+  auto is = [s](absl::string_view spelling, Kw kw) { return s == spelling ? kw : Kw::kNone; };
+  switch (s[0]) {
+    case 'F': return is("False", Kw::kFalse);
+    case 'N': return is("None", Kw::kNoneLiteral);
+    case 'T': return is("True", Kw::kTrue);
+    case 'a':
+      if (s == "and") return Kw::kAnd;
+      if (s == "as") return Kw::kAs;
+      if (s == "assert") return Kw::kAssert;
+      if (s == "async") return Kw::kAsync;
+      return is("await", Kw::kAwait);
+    case 'b': return is("break", Kw::kBreak);
+    case 'c':
+      if (s == "class") return Kw::kClass;
+      return is("continue", Kw::kContinue);
+    case 'd':
+      if (s == "def") return Kw::kDef;
+      return is("del", Kw::kDel);
+    case 'e':
+      if (s == "elif") return Kw::kElif;
+      if (s == "else") return Kw::kElse;
+      return is("except", Kw::kExcept);
+    case 'f':
+      if (s == "finally") return Kw::kFinally;
+      if (s == "for") return Kw::kFor;
+      return is("from", Kw::kFrom);
+    case 'g': return is("global", Kw::kGlobal);
+    case 'i':
+      if (s == "if") return Kw::kIf;
+      if (s == "import") return Kw::kImport;
+      if (s == "in") return Kw::kIn;
+      return is("is", Kw::kIs);
+    case 'l': return is("lambda", Kw::kLambda);
+    case 'n':
+      if (s == "nonlocal") return Kw::kNonlocal;
+      return is("not", Kw::kNot);
+    case 'o': return is("or", Kw::kOr);
+    case 'p': return is("pass", Kw::kPass);
+    case 'r':
+      if (s == "raise") return Kw::kRaise;
+      return is("return", Kw::kReturn);
+    case 't': return is("try", Kw::kTry);
+    case 'w':
+      if (s == "while") return Kw::kWhile;
+      return is("with", Kw::kWith);
+    case 'y': return is("yield", Kw::kYield);
+    default: return Kw::kNone;
   }
-  return Kw::kNone;
 }
 
 class Tokenizer {
@@ -163,7 +191,8 @@ class Tokenizer {
   Tokenizer(absl::string_view src, int max_depth) : src_(src), max_depth_(max_depth) {}
 
   TokenStream Run() {
-    size_t bad = FindInvalidByte(src_);
+    bool ascii = false;
+    size_t bad = FindInvalidByte(src_, &ascii);
     if (bad != absl::string_view::npos) {
       // Locate the bad byte, then report it.
       for (size_t i = 0; i < bad; ++i) {
@@ -177,7 +206,10 @@ class Tokenizer {
            PosAt(bad, bad + 1));
       return std::move(out_);
     }
-    out_.tokens.reserve(src_.size() / 4 + 16);  // typical density; avoids regrowth copies
+    // TVMScript averages a token per 3 bytes and stays under one per 2 (the shared corpus):
+    // enough room that the vector of tokens is not regrown and copied.
+    out_.tokens.reserve(src_.size() / 2 + 16);
+    ascii_ = ascii;
     while (Step()) {
     }
     return std::move(out_);
@@ -189,6 +221,7 @@ class Tokenizer {
 
   // 1-based column (in code points) of byte `p` on the current line.
   int ColAt(size_t p) {
+    if (ascii_) return static_cast<int>(p - line_start_) + 1;
     if (cache_line_start_ != line_start_ || p < cache_pos_) {
       cache_line_start_ = line_start_;
       cache_pos_ = line_start_;
@@ -681,6 +714,7 @@ class Tokenizer {
   size_t pos_ = 0;
   int line_ = 1;
   size_t line_start_ = 0;
+  bool ascii_ = false;  // every byte of the source is ASCII: a column is a byte offset
   size_t cache_line_start_ = static_cast<size_t>(-1), cache_pos_ = 0;
   int cache_col_ = 1;
   bool at_line_start_ = true;
