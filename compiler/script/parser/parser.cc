@@ -215,7 +215,10 @@ Map<String, ObjectRef> Parser::ToAttrMap(const Value& v, const Span& span) const
 namespace {
 
 // Canonical dotted names: every way of spelling a TVMScript namespace maps to T / R / I.
-std::string Canonical(const std::string& path) {
+std::string Canonical(std::string path) {
+  // Every spelling below starts with "tvm." or "kiln."; T.x, R.x and I.x (nearly every name the
+  // evaluator builds) are canonical already.
+  if (!absl::StartsWith(path, "tvm.") && !absl::StartsWith(path, "kiln.")) return path;
   static const std::pair<const char*, const char*> kPrefixes[] = {
       {"tvm.script.tirx", "T"}, {"tvm.script.tir", "T"}, {"tvm.tirx", "T"}, {"tvm.tir", "T"},
       {"tvm.script.relax", "R"}, {"tvm.relax", "R"}, {"tvm.script.ir", "I"}, {"tvm.ir", "I"},
