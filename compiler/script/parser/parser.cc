@@ -274,6 +274,7 @@ Value Parser::Eval(const doc::ExprPtr& ep) {
     case doc::ExprKind::kTuple:
     case doc::ExprKind::kList: {
       std::vector<Value> items;
+      items.reserve(e.elts.size());
       for (const auto& x : e.elts) items.push_back(Eval(x));
       v = Value::Seq(e.kind == doc::ExprKind::kTuple ? K::kTuple : K::kList, std::move(items));
       break;
@@ -366,6 +367,7 @@ Value Parser::EvalSubscript(const doc::Expr& e) {
   Value base = Eval(e.value);
   Span span = SpanOf(e.pos);
   std::vector<Value> idx;
+  idx.reserve(e.slice->elts.size() + 1);
   bool tuple_index = e.slice->kind == doc::ExprKind::kTuple && !e.slice->parenthesized;
   if (tuple_index) {
     for (const auto& x : e.slice->elts) idx.push_back(Eval(x));
@@ -429,6 +431,8 @@ Value Parser::EvalCall(const doc::Expr& e) {
     for (auto it = lets.rbegin(); it != lets.rend(); ++it) body = Let(it->first, it->second, body, a.span);
     return Value::Obj(K::kPrim, body);
   }
+  a.args.reserve(e.args.size());
+  a.kwargs.reserve(e.keywords.size());
   for (const auto& x : e.args) {
     if (x->kind == doc::ExprKind::kStarred) {
       Value s = Eval(x->value);
