@@ -14,15 +14,12 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "compiler/script/doc/arena.h"
 #include "compiler/script/doc/tokenizer.h"
 
 namespace kiln::script::doc {
 namespace {
 
-using internal::ArenaAllocator;
 using internal::Kw;
-using internal::NodeArena;
 using internal::Op;
 using internal::Token;
 using internal::TokenKind;
@@ -60,10 +57,7 @@ std::string DescribeForTarget(const Expr& e) {
 class Parser {
  public:
   Parser(TokenStream ts, const ReadOptions& options)
-      : ts_(std::move(ts)), max_depth_(options.max_depth), arena_(NodeArena::Create()) {}
-  ~Parser() { arena_->Unref(); }
-  Parser(const Parser&) = delete;
-  Parser& operator=(const Parser&) = delete;
+      : ts_(std::move(ts)), max_depth_(options.max_depth) {}
 
   bool ParseModule(Module* m) {
     const Token& first = Peek();
@@ -251,7 +245,7 @@ class Parser {
   }
 
   StmtPtr NewStmt(StmtKind k, const Pos& start) {
-    auto s = std::allocate_shared<Stmt>(ArenaAllocator<Stmt>(arena_), k);
+    auto s = std::make_shared<Stmt>(k);
     s->pos = start;
     return s;
   }
@@ -701,7 +695,7 @@ class Parser {
 
   // ------------------------------ expressions ------------------------------
   ExprPtr NewExpr(ExprKind k, const Pos& pos) {
-    auto e = std::allocate_shared<Expr>(ArenaAllocator<Expr>(arena_), k);
+    auto e = std::make_shared<Expr>(k);
     e->pos = pos;
     return e;
   }
@@ -1345,7 +1339,6 @@ class Parser {
 
   TokenStream ts_;
   int max_depth_;
-  NodeArena* arena_;  // the nodes' memory; the parser holds one reference
   size_t idx_ = 0;
   size_t next_comment_ = 0;
   int depth_ = 0;
