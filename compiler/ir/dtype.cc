@@ -30,22 +30,33 @@ bool ValidBits(DataType::Code code, int bits) {
 
 }  // namespace
 
-absl::StatusOr<DataType> DataType::Parse(absl::string_view s) {
-  auto bad = [&]() { return absl::InvalidArgumentError(absl::StrCat("unknown dtype \"", s, "\"")); };
-  if (s == "void") return Void();
-  if (s == "handle") return Handle();
+bool DataType::TryParse(absl::string_view s, DataType* out) {
+  if (s == "void") {
+    *out = Void();
+    return true;
+  }
+  if (s == "handle") {
+    *out = Handle();
+    return true;
+  }
   absl::string_view base = s;
   int lanes = 1;
   // A lane suffix "x4" follows the element name.
   size_t x = s.rfind('x');
   if (x != absl::string_view::npos && x + 1 < s.size() && x > 0 &&
       absl::ascii_isdigit(static_cast<unsigned char>(s[x + 1]))) {
-    if (!absl::SimpleAtoi(s.substr(x + 1), &lanes) || lanes < 1 || lanes > 65535) return bad();
+    if (!absl::SimpleAtoi(s.substr(x + 1), &lanes) || lanes < 1 || lanes > 65535) return false;
     base = s.substr(0, x);
   }
-  if (base == "bool") return Bool(lanes);
+  if (base == "bool") {
+    *out = Bool(lanes);
+    return true;
+  }
   for (const Named& n : kSpecial) {
-    if (base == n.name) return DataType(n.code, n.bits, lanes);
+    if (base == n.name) {
+      *out = DataType(n.code, n.bits, lanes);
+      return true;
+    }
   }
   struct Prefix { const char* p; Code code; };
   // Longer prefixes first: "uint" before "int", "bfloat" before "float".
@@ -54,10 +65,17 @@ absl::StatusOr<DataType> DataType::Parse(absl::string_view s) {
     if (!absl::StartsWith(base, p.p)) continue;
     absl::string_view digits = base.substr(strlen(p.p));
     int bits = 0;
-    if (digits.empty() || !absl::SimpleAtoi(digits, &bits) || !ValidBits(p.code, bits)) return bad();
-    return DataType(p.code, bits, lanes);
+    if (digits.empty() || !absl::SimpleAtoi(digits, &bits) || !ValidBits(p.code, bits)) return false;
+    *out = DataType(p.code, bits, lanes);
+    return true;
   }
-  return bad();
+  return false;
+}
+
+absl::StatusOr<DataType> DataType::Parse(absl::string_view s) {
+  DataType t;
+  if (!TryParse(s, &t)) return absl::InvalidArgumentError(absl::StrCat("unknown dtype \"", s, "\""));
+  return t;
 }
 
 std::string DataType::ToString() const {

@@ -33,6 +33,9 @@ class DataType {
 
   // Parses "float32", "int8x4", "bool", "handle", "void", "bfloat16", "float8_e4m3fn", ...
   static absl::StatusOr<DataType> Parse(absl::string_view s);
+  // Parse without the error: false when `s` names no dtype. For callers that ask of many names
+  // whether they are dtypes (the TVMScript parser, for every `T.xxx` call).
+  static bool TryParse(absl::string_view s, DataType* out);
 
   uint8_t code() const { return code_; }
   int bits() const { return bits_; }

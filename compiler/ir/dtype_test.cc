@@ -38,5 +38,15 @@ TEST(DataTypeTest, RejectsNonsense) {
   }
 }
 
+TEST(DataTypeTest, TryParseAgreesWithParse) {
+  for (const char* s : {"int32", "float16x4", "bool", "handle", "void", "float8_e4m3fn", "boolx8", "", "float31",
+                        "int32x0", "uint", "sblock", "grid", "max", "exp", "axis.remap"}) {
+    absl::StatusOr<DataType> want = DataType::Parse(s);
+    DataType got = DataType::Int(8);
+    EXPECT_EQ(DataType::TryParse(s, &got), want.ok()) << s;
+    if (want.ok()) EXPECT_EQ(got, *want) << s;
+  }
+}
+
 }  // namespace
 }  // namespace kiln::ir

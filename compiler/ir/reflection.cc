@@ -11,7 +11,7 @@ std::vector<FieldInfo> ListFields(const Object* node) {
   FieldVisitor v;
   // VisitFields only records field addresses; it does not modify the node.
   const_cast<Object*>(node)->VisitFields(&v);
-  return v.fields();
+  return v.TakeFields();
 }
 
 void CopyFields(const Object& src, Object* dst) {

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "compiler/ir/container.h"
@@ -88,6 +89,9 @@ struct RefTraits<Map<K, V>> {
 
 class FieldVisitor {
  public:
+  // Room for the fields of the largest nodes, so that listing them does not regrow the vector.
+  FieldVisitor() { fields_.reserve(16); }
+
   void Visit(const char* n, bool* v, uint32_t f = 0) { Add(n, FieldKind::kBool, v, f); }
   void Visit(const char* n, int32_t* v, uint32_t f = 0) { Add(n, FieldKind::kInt32, v, f); }
   void Visit(const char* n, int64_t* v, uint32_t f = 0) { Add(n, FieldKind::kInt64, v, f); }
@@ -107,6 +111,7 @@ class FieldVisitor {
   }
 
   const std::vector<FieldInfo>& fields() const { return fields_; }
+  std::vector<FieldInfo> TakeFields() { return std::move(fields_); }
 
  private:
   void Add(const char* n, FieldKind k, void* addr, uint32_t f) { fields_.push_back({n, k, addr, f, nullptr}); }

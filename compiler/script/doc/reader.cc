@@ -19,23 +19,11 @@
 namespace kiln::script::doc {
 namespace {
 
+using internal::Kw;
+using internal::Op;
 using internal::Token;
 using internal::TokenKind;
 using internal::TokenStream;
-
-bool IsKeyword(absl::string_view s) {
-  static constexpr absl::string_view kKeywords[] = {
-      "False", "None",   "True",    "and",      "as",       "assert", "async", "await",
-      "break", "class",  "continue", "def",     "del",      "elif",   "else",  "except",
-      "finally", "for",  "from",    "global",   "if",       "import", "in",    "is",
-      "lambda", "nonlocal", "not",  "or",       "pass",     "raise",  "return", "try",
-      "while", "with",   "yield",
-  };
-  for (absl::string_view k : kKeywords) {
-    if (k == s) return true;
-  }
-  return false;
-}
 
 Pos Join(const Pos& a, const Pos& b) {
   Pos p = a;
@@ -102,22 +90,17 @@ class Parser {
     }
     return t;
   }
-  bool IsOp(absl::string_view op, size_t k = 0) const {
-    const Token& t = Peek(k);
-    return t.kind == TokenKind::kOp && t.text == op;
-  }
-  bool IsKw(absl::string_view kw, size_t k = 0) const {
-    const Token& t = Peek(k);
-    return t.kind == TokenKind::kName && t.text == kw;
-  }
-  bool AcceptOp(absl::string_view op) {
+  // Only operator tokens carry an Op, only names a Kw: the kind need not be checked as well.
+  bool IsOp(Op op, size_t k = 0) const { return Peek(k).op == op; }
+  bool IsKw(Kw kw, size_t k = 0) const { return Peek(k).kw == kw; }
+  bool AcceptOp(Op op) {
     if (!IsOp(op)) return false;
     Next();
     return true;
   }
-  bool ExpectOp(absl::string_view op) {
+  bool ExpectOp(Op op) {
     if (AcceptOp(op)) return true;
-    if (op == ":" && Peek().kind == TokenKind::kNewline) {
+    if (op == Op::kColon && Peek().kind == TokenKind::kNewline) {
       Fail(Peek().pos, "expected ':'");
     } else {
       SyntaxError(Peek());
@@ -139,11 +122,12 @@ class Parser {
       case TokenKind::kNumber:
       case TokenKind::kString: return true;
       case TokenKind::kName:
-        return !IsKeyword(t.text) || t.text == "None" || t.text == "True" ||
-               t.text == "False" || t.text == "lambda" || t.text == "not";
+        return t.kw == Kw::kNone || t.kw == Kw::kNoneLiteral || t.kw == Kw::kTrue ||
+               t.kw == Kw::kFalse || t.kw == Kw::kLambda || t.kw == Kw::kNot;
       case TokenKind::kOp:
-        return t.text == "(" || t.text == "[" || t.text == "{" || t.text == "-" ||
-               t.text == "+" || t.text == "~" || t.text == "..." || t.text == "*";
+        return t.op == Op::kLParen || t.op == Op::kLBracket || t.op == Op::kLBrace ||
+               t.op == Op::kMinus || t.op == Op::kPlus || t.op == Op::kTilde ||
+               t.op == Op::kEllipsis || t.op == Op::kStar;
       default: return false;
     }
   }
@@ -233,15 +217,13 @@ class Parser {
       Fail(Peek(1).pos, "unexpected indent");
       return false;
     }
-    if (t.kind == TokenKind::kName &&
-        (t.text == "if" || t.text == "for" || t.text == "while" || t.text == "with" ||
-         t.text == "def" || t.text == "class")) {
+    if (t.kw == Kw::kIf || t.kw == Kw::kFor || t.kw == Kw::kWhile || t.kw == Kw::kWith ||
+        t.kw == Kw::kDef || t.kw == Kw::kClass) {
       ok = ParseCompound(out);
-    } else if (IsOp("@")) {
+    } else if (IsOp(Op::kAt)) {
       ok = ParseDecorated(out);
-    } else if (t.kind == TokenKind::kName &&
-               (t.text == "try" || t.text == "raise" || t.text == "async" ||
-                t.text == "yield" || t.text == "await")) {
+    } else if (t.kw == Kw::kTry || t.kw == Kw::kRaise || t.kw == Kw::kAsync ||
+               t.kw == Kw::kYield || t.kw == Kw::kAwait) {
       Fail(t.pos, absl::StrCat("'", t.text, "' is not supported in TVMScript"));
       return false;
     } else {
@@ -256,7 +238,7 @@ class Parser {
       StmtPtr s = ParseSimpleStatement();
       if (!s) return false;
       out->push_back(std::move(s));
-      if (!AcceptOp(";")) break;
+      if (!AcceptOp(Op::kSemicolon)) break;
       if (Peek().kind == TokenKind::kNewline) break;
     }
     return ExpectNewline();
@@ -276,35 +258,35 @@ class Parser {
   StmtPtr ParseSimpleStatement() {
     const Token& t = Peek();
     const Pos start = t.pos;
-    if (t.kind == TokenKind::kName) {
-      if (t.text == "pass" || t.text == "break" || t.text == "continue") {
+    if (t.kw != Kw::kNone) {
+      if (t.kw == Kw::kPass || t.kw == Kw::kBreak || t.kw == Kw::kContinue) {
         Next();
-        return Finish(NewStmt(t.text == "pass"    ? StmtKind::kPass
-                              : t.text == "break" ? StmtKind::kBreak
-                                                  : StmtKind::kContinue,
+        return Finish(NewStmt(t.kw == Kw::kPass    ? StmtKind::kPass
+                              : t.kw == Kw::kBreak ? StmtKind::kBreak
+                                                   : StmtKind::kContinue,
                               start));
       }
-      if (t.text == "return") {
+      if (t.kw == Kw::kReturn) {
         Next();
         StmtPtr s = NewStmt(StmtKind::kReturn, start);
-        if (Peek().kind != TokenKind::kNewline && !IsOp(";")) {
+        if (Peek().kind != TokenKind::kNewline && !IsOp(Op::kSemicolon)) {
           s->value = ParseStarExpressions();
         }
         return Finish(s);
       }
-      if (t.text == "import") return ParseImport();
-      if (t.text == "from") return ParseFromImport();
-      if (t.text == "global" || t.text == "nonlocal") {
+      if (t.kw == Kw::kImport) return ParseImport();
+      if (t.kw == Kw::kFrom) return ParseFromImport();
+      if (t.kw == Kw::kGlobal || t.kw == Kw::kNonlocal) {
         Next();
-        StmtPtr s = NewStmt(t.text == "global" ? StmtKind::kGlobal : StmtKind::kNonlocal, start);
+        StmtPtr s = NewStmt(t.kw == Kw::kGlobal ? StmtKind::kGlobal : StmtKind::kNonlocal, start);
         do {
           Alias a;
           if (!ParseName(&a.name, &a.pos)) return nullptr;
           s->names.push_back(std::move(a));
-        } while (AcceptOp(","));
+        } while (AcceptOp(Op::kComma));
         return Finish(s);
       }
-      if (t.text == "del") {
+      if (t.kw == Kw::kDel) {
         Next();
         StmtPtr s = NewStmt(StmtKind::kDelete, start);
         do {
@@ -312,20 +294,20 @@ class Parser {
           ExprPtr e = ParseBitOr();
           if (!e || !CheckTarget(*e, "delete", "")) return nullptr;
           s->targets.push_back(std::move(e));
-        } while (AcceptOp(","));
+        } while (AcceptOp(Op::kComma));
         return Finish(s);
       }
-      if (t.text == "assert") {
+      if (t.kw == Kw::kAssert) {
         Next();
         StmtPtr s = NewStmt(StmtKind::kAssert, start);
         s->test = ParseExpression();
-        if (s->test && AcceptOp(",")) s->msg = ParseExpression();
+        if (s->test && AcceptOp(Op::kComma)) s->msg = ParseExpression();
         return Finish(s);
       }
     }
     ExprPtr first = ParseStarExpressions();
     if (!first) return nullptr;
-    if (AcceptOp(":")) {
+    if (AcceptOp(Op::kColon)) {
       StmtPtr s = NewStmt(StmtKind::kAnnAssign, start);
       if (first->kind == ExprKind::kTuple) {
         Fail(first->pos, "only single target (not tuple) can be annotated");
@@ -338,13 +320,11 @@ class Parser {
       }
       s->target = first;
       s->annotation = ParseExpression();
-      if (s->annotation && AcceptOp("=")) s->value = ParseStarExpressions();
+      if (s->annotation && AcceptOp(Op::kAssign)) s->value = ParseStarExpressions();
       return Finish(s);
     }
     const Token& op = Peek();
-    if (op.kind == TokenKind::kOp && op.text.size() >= 2 && op.text.back() == '=' &&
-        op.text != "==" && op.text != "<=" && op.text != ">=" && op.text != "!=" &&
-        op.text != ":=") {
+    if (op.op >= Op::kPlusAssign) {  // an augmented assignment
       if (first->kind != ExprKind::kName && first->kind != ExprKind::kAttribute &&
           first->kind != ExprKind::kSubscript) {
         std::string what = first->kind == ExprKind::kTuple ? "tuple"
@@ -361,11 +341,11 @@ class Parser {
       s->value = ParseStarExpressions();
       return Finish(s);
     }
-    if (IsOp("=")) {
+    if (IsOp(Op::kAssign)) {
       StmtPtr s = NewStmt(StmtKind::kAssign, start);
       s->targets.push_back(first);
       ExprPtr value;
-      while (AcceptOp("=")) {
+      while (AcceptOp(Op::kAssign)) {
         if (value) s->targets.push_back(value);
         value = ParseStarExpressions();
         if (!value) return nullptr;
@@ -378,7 +358,7 @@ class Parser {
       s->value = value;
       return Finish(s);
     }
-    if (op.kind != TokenKind::kNewline && !IsOp(";")) {
+    if (op.kind != TokenKind::kNewline && !IsOp(Op::kSemicolon)) {
       if (first->kind == ExprKind::kName && first->name == "print" && StartsExpression(op) &&
           !ts_.has_error) {
         Fail(first->pos, "Missing parentheses in call to 'print'. Did you mean print(...)?");
@@ -414,7 +394,7 @@ class Parser {
 
   bool ParseName(std::string* name, Pos* pos) {
     const Token& t = Peek();
-    if (t.kind != TokenKind::kName || IsKeyword(t.text)) {
+    if (t.kind != TokenKind::kName || t.kw != Kw::kNone) {
       SyntaxError(t);
       return false;
     }
@@ -426,7 +406,7 @@ class Parser {
 
   bool ParseDottedName(std::string* name, Pos* pos) {
     if (!ParseName(name, pos)) return false;
-    while (AcceptOp(".")) {
+    while (AcceptOp(Op::kDot)) {
       std::string part;
       Pos p;
       if (!ParseName(&part, &p)) return false;
@@ -439,7 +419,7 @@ class Parser {
   bool ParseAlias(bool dotted, std::vector<Alias>* out) {
     Alias a;
     if (!(dotted ? ParseDottedName(&a.name, &a.pos) : ParseName(&a.name, &a.pos))) return false;
-    if (IsKw("as")) {
+    if (IsKw(Kw::kAs)) {
       Next();
       Pos p;
       if (!ParseName(&a.asname, &p)) return false;
@@ -453,55 +433,55 @@ class Parser {
     StmtPtr s = NewStmt(StmtKind::kImport, Next().pos);
     do {
       if (!ParseAlias(true, &s->names)) return nullptr;
-    } while (AcceptOp(","));
+    } while (AcceptOp(Op::kComma));
     return Finish(s);
   }
 
   StmtPtr ParseFromImport() {
     StmtPtr s = NewStmt(StmtKind::kImportFrom, Next().pos);
     for (;;) {
-      if (AcceptOp(".")) {
+      if (AcceptOp(Op::kDot)) {
         s->level += 1;
-      } else if (AcceptOp("...")) {
+      } else if (AcceptOp(Op::kEllipsis)) {
         s->level += 3;
       } else {
         break;
       }
     }
-    if (!IsKw("import") || s->level == 0) {
+    if (!IsKw(Kw::kImport) || s->level == 0) {
       Pos p;
       if (!ParseDottedName(&s->module, &p)) return nullptr;
     }
-    if (!IsKw("import")) {
+    if (!IsKw(Kw::kImport)) {
       SyntaxError(Peek());
       return nullptr;
     }
     Next();
-    if (IsOp("*")) {
+    if (IsOp(Op::kStar)) {
       Alias a;
       a.name = "*";
       a.pos = Next().pos;
       s->names.push_back(std::move(a));
       return Finish(s);
     }
-    bool paren = AcceptOp("(");
+    bool paren = AcceptOp(Op::kLParen);
     do {
-      if (paren && IsOp(")")) break;
+      if (paren && IsOp(Op::kRParen)) break;
       if (!ParseAlias(false, &s->names)) return nullptr;
-    } while (AcceptOp(","));
-    if (paren && !ExpectOp(")")) return nullptr;
+    } while (AcceptOp(Op::kComma));
+    if (paren && !ExpectOp(Op::kRParen)) return nullptr;
     return Finish(s);
   }
 
   bool ParseDecorated(std::vector<StmtPtr>* out) {
     std::vector<ExprPtr> decorators;
-    while (IsOp("@")) {
+    while (IsOp(Op::kAt)) {
       Next();
       ExprPtr e = ParseNamedExpression();
       if (!e || !ExpectNewline()) return false;
       decorators.push_back(std::move(e));
     }
-    if (!IsKw("def") && !IsKw("class")) {
+    if (!IsKw(Kw::kDef) && !IsKw(Kw::kClass)) {
       SyntaxError(Peek());
       return false;
     }
@@ -512,8 +492,8 @@ class Parser {
   }
 
   // Parses ':' and an indented block (or statements on the same line) into `body`.
-  bool ParseBlock(const std::string& what, int header_line, std::vector<StmtPtr>* body) {
-    if (!ExpectOp(":")) return false;
+  bool ParseBlock(absl::string_view what, int header_line, std::vector<StmtPtr>* body) {
+    if (!ExpectOp(Op::kColon)) return false;
     if (Peek().kind != TokenKind::kNewline) return ParseSimpleStatements(body);
     const Token& nl = Next();
     if (Peek().kind != TokenKind::kIndent) {
@@ -534,20 +514,20 @@ class Parser {
   bool ParseCompound(std::vector<StmtPtr>* out) {
     const Token& t = Peek();
     StmtPtr s;
-    if (t.text == "if") {
+    if (t.kw == Kw::kIf) {
       s = ParseIf();
-    } else if (t.text == "for") {
+    } else if (t.kw == Kw::kFor) {
       s = ParseFor();
-    } else if (t.text == "while") {
+    } else if (t.kw == Kw::kWhile) {
       Next();
       s = NewStmt(StmtKind::kWhile, t.pos);
       s->test = ParseNamedExpression();
       if (!s->test || !ParseBlock("'while' statement", t.pos.line, &s->body)) return false;
       if (!ParseElse(&s->orelse)) return false;
       s = Finish(s);
-    } else if (t.text == "with") {
+    } else if (t.kw == Kw::kWith) {
       s = ParseWith();
-    } else if (t.text == "def") {
+    } else if (t.kw == Kw::kDef) {
       s = ParseFunctionDef();
     } else {
       s = ParseClassDef();
@@ -558,7 +538,7 @@ class Parser {
   }
 
   bool ParseElse(std::vector<StmtPtr>* orelse) {
-    if (!IsKw("else")) return true;
+    if (!IsKw(Kw::kElse)) return true;
     int line = Next().pos.line;
     return ParseBlock("'else' statement", line, orelse);
   }
@@ -568,10 +548,10 @@ class Parser {
     StmtPtr s = NewStmt(StmtKind::kIf, t.pos);
     s->test = ParseNamedExpression();
     if (!s->test) return nullptr;
-    if (!ParseBlock(absl::StrCat("'", t.text, "' statement"), t.pos.line, &s->body)) {
+    if (!ParseBlock(t.kw == Kw::kIf ? "'if' statement" : "'elif' statement", t.pos.line, &s->body)) {
       return nullptr;
     }
-    if (IsKw("elif")) {
+    if (IsKw(Kw::kElif)) {
       StmtPtr e = ParseIf();
       if (!e) return nullptr;
       s->orelse.push_back(std::move(e));
@@ -586,7 +566,7 @@ class Parser {
     StmtPtr s = NewStmt(StmtKind::kFor, t.pos);
     s->target = ParseTargetList();
     if (!s->target || !CheckTarget(*s->target, "assign to", "")) return nullptr;
-    if (!IsKw("in")) {
+    if (!IsKw(Kw::kIn)) {
       SyntaxError(Peek());
       return nullptr;
     }
@@ -604,7 +584,7 @@ class Parser {
       WithItem item;
       item.context_expr = ParseExpression();
       if (!item.context_expr) return nullptr;
-      if (IsKw("as")) {
+      if (IsKw(Kw::kAs)) {
         Next();
         item.optional_vars = ParseBitOr();  // one target: commas separate items
         if (!item.optional_vars || !CheckTarget(*item.optional_vars, "assign to", "")) {
@@ -612,7 +592,7 @@ class Parser {
         }
       }
       s->items.push_back(std::move(item));
-    } while (AcceptOp(","));
+    } while (AcceptOp(Op::kComma));
     if (!ParseBlock("'with' statement", t.pos.line, &s->body)) return nullptr;
     return Finish(s);
   }
@@ -622,17 +602,17 @@ class Parser {
     StmtPtr s = NewStmt(StmtKind::kFunctionDef, t.pos);
     Pos p;
     if (!ParseName(&s->name, &p)) return nullptr;
-    if (AcceptOp("[")) {
+    if (AcceptOp(Op::kLBracket)) {
       do {
-        if (IsOp("]")) break;
+        if (IsOp(Op::kRBracket)) break;
         std::string name;
         if (!ParseName(&name, &p)) return nullptr;
         s->type_params.push_back(std::move(name));
-      } while (AcceptOp(","));
-      if (!ExpectOp("]")) return nullptr;
+      } while (AcceptOp(Op::kComma));
+      if (!ExpectOp(Op::kRBracket)) return nullptr;
     }
-    if (!ExpectOp("(") || !ParseParameters(&s->args) || !ExpectOp(")")) return nullptr;
-    if (AcceptOp("->")) {
+    if (!ExpectOp(Op::kLParen) || !ParseParameters(&s->args) || !ExpectOp(Op::kRParen)) return nullptr;
+    if (AcceptOp(Op::kArrow)) {
       s->returns = ParseExpression();
       if (!s->returns) return nullptr;
     }
@@ -642,22 +622,22 @@ class Parser {
 
   bool ParseParameters(std::vector<Arg>* args) {
     bool seen_star = false, seen_default = false;
-    while (!IsOp(")")) {
+    while (!IsOp(Op::kRParen)) {
       Arg a;
       const Token& t = Peek();
-      if (IsOp("**")) {
+      if (IsOp(Op::kPow)) {
         Next();
         a.kind = Arg::Kind::kKwArgs;
-      } else if (IsOp("*")) {
+      } else if (IsOp(Op::kStar)) {
         Next();
         if (seen_star) {
           Fail(t.pos, "* argument may appear only once");
           return false;
         }
         seen_star = true;
-        if (IsOp(",") || IsOp(")")) {
+        if (IsOp(Op::kComma) || IsOp(Op::kRParen)) {
           // A bare '*': keyword-only parameters follow.
-          if (IsOp(")") || IsOp("**", 1)) {
+          if (IsOp(Op::kRParen) || IsOp(Op::kPow, 1)) {
             Fail(t.pos, "named arguments must follow bare *");
             return false;
           }
@@ -665,7 +645,7 @@ class Parser {
           continue;
         }
         a.kind = Arg::Kind::kVarArgs;
-      } else if (IsOp("/")) {
+      } else if (IsOp(Op::kSlash)) {
         Fail(t.pos, "positional-only parameters are not supported");
         return false;
       } else {
@@ -673,12 +653,12 @@ class Parser {
       }
       if (!ParseName(&a.name, &a.pos)) return false;
       a.pos = Join(t.pos, a.pos);
-      if (AcceptOp(":")) {
+      if (AcceptOp(Op::kColon)) {
         a.annotation = ParseExpression();
         if (!a.annotation) return false;
         a.pos = Join(a.pos, a.annotation->pos);
       }
-      if (IsOp("=") && (a.kind == Arg::Kind::kPositional || a.kind == Arg::Kind::kKeywordOnly)) {
+      if (IsOp(Op::kAssign) && (a.kind == Arg::Kind::kPositional || a.kind == Arg::Kind::kKeywordOnly)) {
         Next();
         a.default_value = ParseExpression();
         if (!a.default_value) return false;
@@ -689,8 +669,8 @@ class Parser {
       }
       bool kwargs = a.kind == Arg::Kind::kKwArgs;
       args->push_back(std::move(a));
-      if (!AcceptOp(",")) break;
-      if (kwargs && !IsOp(")")) {
+      if (!AcceptOp(Op::kComma)) break;
+      if (kwargs && !IsOp(Op::kRParen)) {
         Fail(Peek().pos, "arguments cannot follow var-keyword argument");
         return false;
       }
@@ -703,8 +683,8 @@ class Parser {
     StmtPtr s = NewStmt(StmtKind::kClassDef, t.pos);
     Pos p;
     if (!ParseName(&s->name, &p)) return nullptr;
-    if (AcceptOp("(")) {
-      auto call = std::make_shared<Expr>(ExprKind::kCall);
+    if (AcceptOp(Op::kLParen)) {
+      ExprPtr call = NewExpr(ExprKind::kCall, t.pos);
       if (!ParseCallArguments(call.get())) return nullptr;
       s->bases = std::move(call->args);
       s->keywords = std::move(call->keywords);
@@ -728,10 +708,10 @@ class Parser {
   // star_expressions: a tuple without parentheses when there is a comma.
   ExprPtr ParseStarExpressions() {
     ExprPtr first = ParseStarExpression();
-    if (!first || !IsOp(",")) return first;
+    if (!first || !IsOp(Op::kComma)) return first;
     ExprPtr tuple = NewExpr(ExprKind::kTuple, first->pos);
     tuple->elts.push_back(first);
-    while (AcceptOp(",")) {
+    while (AcceptOp(Op::kComma)) {
       if (!StartsExpression(Peek())) break;
       ExprPtr e = ParseStarExpression();
       if (!e) return nullptr;
@@ -741,7 +721,7 @@ class Parser {
   }
 
   ExprPtr ParseStarExpression() {
-    if (!IsOp("*")) return ParseExpression();
+    if (!IsOp(Op::kStar)) return ParseExpression();
     ExprPtr s = NewExpr(ExprKind::kStarred, Next().pos);
     s->value = ParseBitOr();
     if (!s->value) return nullptr;
@@ -751,18 +731,18 @@ class Parser {
   // Targets of `for` and comprehensions: stops before `in`.
   ExprPtr ParseTargetList() {
     auto one = [this]() -> ExprPtr {
-      if (!IsOp("*")) return ParseBitOr();
+      if (!IsOp(Op::kStar)) return ParseBitOr();
       ExprPtr s = NewExpr(ExprKind::kStarred, Next().pos);
       s->value = ParseBitOr();
       if (!s->value) return nullptr;
       return Done(s);
     };
     ExprPtr first = one();
-    if (!first || !IsOp(",")) return first;
+    if (!first || !IsOp(Op::kComma)) return first;
     ExprPtr tuple = NewExpr(ExprKind::kTuple, first->pos);
     tuple->elts.push_back(first);
-    while (AcceptOp(",")) {
-      if (IsKw("in") || IsOp("=") || IsOp(":")) break;
+    while (AcceptOp(Op::kComma)) {
+      if (IsKw(Kw::kIn) || IsOp(Op::kAssign) || IsOp(Op::kColon)) break;
       ExprPtr e = one();
       if (!e) return nullptr;
       tuple->elts.push_back(std::move(e));
@@ -772,7 +752,7 @@ class Parser {
 
   ExprPtr ParseNamedExpression() {
     ExprPtr e = ParseExpression();
-    if (e && IsOp(":=")) {
+    if (e && IsOp(Op::kWalrus)) {
       Fail(Peek().pos, "assignment expressions (:=) are not supported");
       return nullptr;
     }
@@ -782,15 +762,15 @@ class Parser {
   ExprPtr ParseExpression() {
     DepthGuard guard(this, Peek().pos);
     if (!guard.ok()) return nullptr;
-    if (IsKw("lambda")) return ParseLambda();
+    if (IsKw(Kw::kLambda)) return ParseLambda();
     ExprPtr body = ParseDisjunction();
-    if (!body || !IsKw("if")) return body;
+    if (!body || !IsKw(Kw::kIf)) return body;
     Next();
     ExprPtr e = NewExpr(ExprKind::kIfExp, body->pos);
     e->value = body;
     e->test = ParseDisjunction();
     if (!e->test) return nullptr;
-    if (!IsKw("else")) {
+    if (!IsKw(Kw::kElse)) {
       Fail(Join(body->pos, e->test->pos), "expected 'else' after 'if' expression");
       return nullptr;
     }
@@ -802,32 +782,32 @@ class Parser {
 
   ExprPtr ParseLambda() {
     ExprPtr e = NewExpr(ExprKind::kLambda, Next().pos);
-    while (!IsOp(":")) {
-      if (IsOp("*") || IsOp("**")) {
+    while (!IsOp(Op::kColon)) {
+      if (IsOp(Op::kStar) || IsOp(Op::kPow)) {
         Fail(Peek().pos, "starred lambda parameters are not supported");
         return nullptr;
       }
       std::string name;
       Pos p;
       if (!ParseName(&name, &p)) return nullptr;
-      if (IsOp("=")) {
+      if (IsOp(Op::kAssign)) {
         Fail(Peek().pos, "lambda parameter defaults are not supported");
         return nullptr;
       }
       e->lambda_args.push_back(std::move(name));
-      if (!AcceptOp(",")) break;
+      if (!AcceptOp(Op::kComma)) break;
     }
-    if (!ExpectOp(":")) return nullptr;
+    if (!ExpectOp(Op::kColon)) return nullptr;
     e->value = ParseExpression();
     if (!e->value) return nullptr;
     return Done(e);
   }
 
-  ExprPtr ParseBoolChain(const char* op, ExprPtr (Parser::*sub)()) {
+  ExprPtr ParseBoolChain(Kw op, const char* spelling, ExprPtr (Parser::*sub)()) {
     ExprPtr first = (this->*sub)();
     if (!first || !IsKw(op)) return first;
     ExprPtr e = NewExpr(ExprKind::kBoolOp, first->pos);
-    e->name = op;
+    e->name = spelling;
     e->values.push_back(first);
     ChainDepth chain(this);
     while (IsKw(op)) {
@@ -839,11 +819,11 @@ class Parser {
     }
     return Done(e);
   }
-  ExprPtr ParseDisjunction() { return ParseBoolChain("or", &Parser::ParseConjunction); }
-  ExprPtr ParseConjunction() { return ParseBoolChain("and", &Parser::ParseInversion); }
+  ExprPtr ParseDisjunction() { return ParseBoolChain(Kw::kOr, "or", &Parser::ParseConjunction); }
+  ExprPtr ParseConjunction() { return ParseBoolChain(Kw::kAnd, "and", &Parser::ParseInversion); }
 
   ExprPtr ParseInversion() {
-    if (!IsKw("not")) return ParseComparison();
+    if (!IsKw(Kw::kNot)) return ParseComparison();
     DepthGuard guard(this, Peek().pos);
     if (!guard.ok()) return nullptr;
     ExprPtr e = NewExpr(ExprKind::kUnaryOp, Next().pos);
@@ -854,26 +834,25 @@ class Parser {
   }
 
   // Consumes a comparison operator if one is next; returns its spelling or "".
-  std::string AcceptCompareOp() {
+  absl::string_view AcceptCompareOp() {
     const Token& t = Peek();
-    if (t.kind == TokenKind::kOp &&
-        (t.text == "<" || t.text == ">" || t.text == "==" || t.text == ">=" || t.text == "<=" ||
-         t.text == "!=")) {
+    if (t.op == Op::kLt || t.op == Op::kGt || t.op == Op::kEq || t.op == Op::kGe ||
+        t.op == Op::kLe || t.op == Op::kNe) {
       Next();
-      return std::string(t.text);
+      return t.text;
     }
-    if (IsKw("in")) {
+    if (IsKw(Kw::kIn)) {
       Next();
       return "in";
     }
-    if (IsKw("not") && IsKw("in", 1)) {
+    if (IsKw(Kw::kNot) && IsKw(Kw::kIn, 1)) {
       Next();
       Next();
       return "not in";
     }
-    if (IsKw("is")) {
+    if (IsKw(Kw::kIs)) {
       Next();
-      if (IsKw("not")) {
+      if (IsKw(Kw::kNot)) {
         Next();
         return "is not";
       }
@@ -889,7 +868,7 @@ class Parser {
     ChainDepth chain(this);
     for (;;) {
       const Pos at = Peek().pos;
-      std::string op = AcceptCompareOp();
+      absl::string_view op = AcceptCompareOp();
       if (op.empty()) break;
       if (!chain.Link(at)) return nullptr;
       if (!e) {
@@ -898,7 +877,7 @@ class Parser {
       }
       ExprPtr right = ParseBitOr();
       if (!right) return nullptr;
-      e->ops.push_back(std::move(op));
+      e->ops.emplace_back(op);
       e->comparators.push_back(std::move(right));
     }
     return e ? Done(e) : left;
@@ -906,15 +885,16 @@ class Parser {
 
   // Binary operator levels, loosest first.
   static bool IsBinaryOpAtLevel(const Token& t, int level) {
-    if (t.kind != TokenKind::kOp) return false;
-    absl::string_view s = t.text;
+    const Op s = t.op;
     switch (level) {
-      case 0: return s == "|";
-      case 1: return s == "^";
-      case 2: return s == "&";
-      case 3: return s == "<<" || s == ">>";
-      case 4: return s == "+" || s == "-";
-      default: return s == "*" || s == "/" || s == "//" || s == "%" || s == "@";
+      case 0: return s == Op::kPipe;
+      case 1: return s == Op::kCaret;
+      case 2: return s == Op::kAmp;
+      case 3: return s == Op::kLShift || s == Op::kRShift;
+      case 4: return s == Op::kPlus || s == Op::kMinus;
+      default:
+        return s == Op::kStar || s == Op::kSlash || s == Op::kFloorDiv || s == Op::kPercent ||
+               s == Op::kAt;
     }
   }
 
@@ -937,7 +917,7 @@ class Parser {
 
   ExprPtr ParseFactor() {
     const Token& t = Peek();
-    if (!(t.kind == TokenKind::kOp && (t.text == "-" || t.text == "+" || t.text == "~"))) {
+    if (t.op != Op::kMinus && t.op != Op::kPlus && t.op != Op::kTilde) {
       return ParsePower();
     }
     DepthGuard guard(this, t.pos);
@@ -951,7 +931,7 @@ class Parser {
 
   ExprPtr ParsePower() {
     ExprPtr base = ParsePrimary();
-    if (!base || !IsOp("**")) return base;
+    if (!base || !IsOp(Op::kPow)) return base;
     DepthGuard guard(this, Peek().pos);
     if (!guard.ok()) return nullptr;
     Next();
@@ -967,26 +947,26 @@ class Parser {
     ExprPtr e = ParseAtom();
     ChainDepth chain(this);
     while (e) {
-      if ((IsOp(".") || IsOp("(") || IsOp("[")) && !chain.Link(Peek().pos)) return nullptr;
-      if (IsOp(".")) {
+      if ((IsOp(Op::kDot) || IsOp(Op::kLParen) || IsOp(Op::kLBracket)) && !chain.Link(Peek().pos)) return nullptr;
+      if (IsOp(Op::kDot)) {
         Next();
         ExprPtr a = NewExpr(ExprKind::kAttribute, e->pos);
         a->value = std::move(e);
         Pos p;
         if (!ParseName(&a->name, &p)) return nullptr;
         e = Done(a);
-      } else if (IsOp("(")) {
+      } else if (IsOp(Op::kLParen)) {
         Next();
         ExprPtr c = NewExpr(ExprKind::kCall, e->pos);
         c->func = std::move(e);
         if (!ParseCallArguments(c.get())) return nullptr;
         e = Done(c);
-      } else if (IsOp("[")) {
+      } else if (IsOp(Op::kLBracket)) {
         Next();
         ExprPtr s = NewExpr(ExprKind::kSubscript, e->pos);
         s->value = std::move(e);
         s->slice = ParseSlices();
-        if (!s->slice || !ExpectOp("]")) return nullptr;
+        if (!s->slice || !ExpectOp(Op::kRBracket)) return nullptr;
         e = Done(s);
       } else {
         break;
@@ -997,8 +977,8 @@ class Parser {
 
   // After an element inside brackets: a following expression means a missing comma.
   bool CheckForgotComma(const Expr& prev) {
-    if (StartsExpression(Peek()) && !IsOp("*") && !IsOp("-") && !IsOp("+") && !IsOp("~") &&
-        !IsKw("not")) {
+    if (StartsExpression(Peek()) && !IsOp(Op::kStar) && !IsOp(Op::kMinus) && !IsOp(Op::kPlus) && !IsOp(Op::kTilde) &&
+        !IsKw(Kw::kNot)) {
       if (PreferTokenizerError(Peek().pos)) {
         SyntaxError(Peek());
       } else {
@@ -1012,10 +992,10 @@ class Parser {
   // After '(' of a call (or class bases); consumes the ')'.
   bool ParseCallArguments(Expr* call) {
     bool seen_keyword = false, seen_kwunpack = false;
-    while (!IsOp(")")) {
+    while (!IsOp(Op::kRParen)) {
       const Token& t = Peek();
       const Expr* last = nullptr;
-      if (IsOp("**")) {
+      if (IsOp(Op::kPow)) {
         Next();
         Keyword k;
         k.pos = t.pos;
@@ -1025,7 +1005,7 @@ class Parser {
         last = k.value.get();
         call->keywords.push_back(std::move(k));
         seen_kwunpack = true;
-      } else if (IsOp("*")) {
+      } else if (IsOp(Op::kStar)) {
         if (seen_kwunpack) {
           Fail(t.pos, "iterable argument unpacking follows keyword argument unpacking");
           return false;
@@ -1035,7 +1015,7 @@ class Parser {
         if (!s->value) return false;
         last = s.get();
         call->args.push_back(Done(s));
-      } else if (t.kind == TokenKind::kName && IsOp("=", 1)) {
+      } else if (t.kind == TokenKind::kName && IsOp(Op::kAssign, 1)) {
         Keyword k;
         if (!ParseName(&k.arg, &k.pos)) return false;
         Next();
@@ -1048,10 +1028,10 @@ class Parser {
       } else {
         ExprPtr e = ParseNamedExpression();
         if (!e) return false;
-        if (IsKw("for")) {
+        if (IsKw(Kw::kFor)) {
           e = ParseComprehension("generator", e, nullptr);
           if (!e) return false;
-          if (!call->args.empty() || !call->keywords.empty() || (IsOp(",") && !IsOp(")", 1))) {
+          if (!call->args.empty() || !call->keywords.empty() || (IsOp(Op::kComma) && !IsOp(Op::kRParen, 1))) {
             Fail(e->pos, "Generator expression must be parenthesized");
             return false;
           }
@@ -1064,21 +1044,21 @@ class Parser {
         last = e.get();
         call->args.push_back(std::move(e));
       }
-      if (!AcceptOp(",")) {
-        if (!IsOp(")") && !CheckForgotComma(*last)) return false;
+      if (!AcceptOp(Op::kComma)) {
+        if (!IsOp(Op::kRParen) && !CheckForgotComma(*last)) return false;
         break;
       }
     }
-    return ExpectOp(")");
+    return ExpectOp(Op::kRParen);
   }
 
   ExprPtr ParseSlices() {
     ExprPtr first = ParseSlice();
-    if (!first || !IsOp(",")) return first;
+    if (!first || !IsOp(Op::kComma)) return first;
     ExprPtr tuple = NewExpr(ExprKind::kTuple, first->pos);
     tuple->elts.push_back(first);
-    while (AcceptOp(",")) {
-      if (IsOp("]")) break;
+    while (AcceptOp(Op::kComma)) {
+      if (IsOp(Op::kRBracket)) break;
       ExprPtr e = ParseSlice();
       if (!e) return nullptr;
       tuple->elts.push_back(std::move(e));
@@ -1088,19 +1068,19 @@ class Parser {
 
   ExprPtr ParseSlice() {
     ExprPtr lower;
-    if (!IsOp(":")) {
+    if (!IsOp(Op::kColon)) {
       lower = ParseStarExpression();
-      if (!lower || !IsOp(":")) return lower;
+      if (!lower || !IsOp(Op::kColon)) return lower;
     }
     ExprPtr s = NewExpr(ExprKind::kSlice, lower ? lower->pos : Peek().pos);
     Next();  // ':'
     s->lower = std::move(lower);
-    auto at_end = [this]() { return IsOp(":") || IsOp(",") || IsOp("]"); };
+    auto at_end = [this]() { return IsOp(Op::kColon) || IsOp(Op::kComma) || IsOp(Op::kRBracket); };
     if (!at_end()) {
       s->upper = ParseExpression();
       if (!s->upper) return nullptr;
     }
-    if (AcceptOp(":") && !IsOp(",") && !IsOp("]")) {
+    if (AcceptOp(Op::kColon) && !IsOp(Op::kComma) && !IsOp(Op::kRBracket)) {
       s->step = ParseExpression();
       if (!s->step) return nullptr;
     }
@@ -1117,19 +1097,19 @@ class Parser {
     } else {
       c->value = std::move(elt);
     }
-    while (IsKw("for")) {
+    while (IsKw(Kw::kFor)) {
       Next();
       Generator g;
       g.target = ParseTargetList();
       if (!g.target || !CheckTarget(*g.target, "assign to", "")) return nullptr;
-      if (!IsKw("in")) {
+      if (!IsKw(Kw::kIn)) {
         SyntaxError(Peek());
         return nullptr;
       }
       Next();
       g.iter = ParseDisjunction();
       if (!g.iter) return nullptr;
-      while (IsKw("if")) {
+      while (IsKw(Kw::kIf)) {
         Next();
         ExprPtr cond = ParseDisjunction();
         if (!cond) return nullptr;
@@ -1141,13 +1121,13 @@ class Parser {
   }
 
   // Elements of a bracketed display up to `close` (not consumed), with comma checks.
-  bool ParseElements(absl::string_view close, std::vector<ExprPtr>* elts, bool* trailing_comma) {
+  bool ParseElements(Op close, std::vector<ExprPtr>* elts, bool* trailing_comma) {
     *trailing_comma = false;
     while (!IsOp(close)) {
       ExprPtr e = ParseStarExpression();
       if (!e) return false;
       elts->push_back(e);
-      if (!AcceptOp(",")) {
+      if (!AcceptOp(Op::kComma)) {
         if (!IsOp(close)) {
           if (CheckForgotComma(*e)) SyntaxError(Peek());
           return false;
@@ -1163,18 +1143,18 @@ class Parser {
     const Token& t = Peek();
     switch (t.kind) {
       case TokenKind::kName: {
-        if (t.text == "True" || t.text == "False" || t.text == "None") {
+        if (t.kw == Kw::kTrue || t.kw == Kw::kFalse || t.kw == Kw::kNoneLiteral) {
           Next();
           ExprPtr c = NewExpr(ExprKind::kConstant, t.pos);
-          if (t.text == "None") {
+          if (t.kw == Kw::kNoneLiteral) {
             c->const_kind = Expr::ConstKind::kNone;
           } else {
             c->const_kind = Expr::ConstKind::kBool;
-            c->bool_value = t.text == "True";
+            c->bool_value = t.kw == Kw::kTrue;
           }
           return c;
         }
-        if (IsKeyword(t.text)) {
+        if (t.kw != Kw::kNone) {
           SyntaxError(t);
           return nullptr;
         }
@@ -1195,126 +1175,126 @@ class Parser {
         SyntaxError(t);
         return nullptr;
     }
-    if (t.text == "...") {
+    if (t.op == Op::kEllipsis) {
       Next();
       ExprPtr c = NewExpr(ExprKind::kConstant, t.pos);
       c->const_kind = Expr::ConstKind::kEllipsis;
       return c;
     }
-    if (t.text != "(" && t.text != "[" && t.text != "{") {
+    if (t.op != Op::kLParen && t.op != Op::kLBracket && t.op != Op::kLBrace) {
       SyntaxError(t);
       return nullptr;
     }
     Next();  // the depth of bracket nesting is counted by ParseExpression inside
-    if (t.text == "(") return ParseParenthesized(t.pos);
-    if (t.text == "[") {
+    if (t.op == Op::kLParen) return ParseParenthesized(t.pos);
+    if (t.op == Op::kLBracket) {
       ExprPtr list = NewExpr(ExprKind::kList, t.pos);
-      if (!IsOp("]") && !IsOp("*")) {
+      if (!IsOp(Op::kRBracket) && !IsOp(Op::kStar)) {
         ExprPtr first = ParseNamedExpression();
         if (!first) return nullptr;
-        if (IsKw("for")) {
+        if (IsKw(Kw::kFor)) {
           ExprPtr c = ParseComprehension("list", first, nullptr);
-          if (!c || !ExpectOp("]")) return nullptr;
+          if (!c || !ExpectOp(Op::kRBracket)) return nullptr;
           c->pos = t.pos;
           return Done(c);
         }
         list->elts.push_back(first);
-        if (!AcceptOp(",")) {
-          if (!IsOp("]") && !CheckForgotComma(*first)) return nullptr;
-          if (!ExpectOp("]")) return nullptr;
+        if (!AcceptOp(Op::kComma)) {
+          if (!IsOp(Op::kRBracket) && !CheckForgotComma(*first)) return nullptr;
+          if (!ExpectOp(Op::kRBracket)) return nullptr;
           return Done(list);
         }
       }
       bool trailing;
-      if (!ParseElements("]", &list->elts, &trailing) || !ExpectOp("]")) return nullptr;
+      if (!ParseElements(Op::kRBracket, &list->elts, &trailing) || !ExpectOp(Op::kRBracket)) return nullptr;
       return Done(list);
     }
     return ParseBrace(t.pos);
   }
 
   ExprPtr ParseParenthesized(const Pos& open) {
-    if (AcceptOp(")")) {
+    if (AcceptOp(Op::kRParen)) {
       ExprPtr tuple = NewExpr(ExprKind::kTuple, open);
       tuple->parenthesized = true;
       return Done(tuple);
     }
-    if (IsKw("yield")) {
+    if (IsKw(Kw::kYield)) {
       Fail(Peek().pos, "'yield' is not supported in TVMScript");
       return nullptr;
     }
-    ExprPtr first = IsOp("*") ? ParseStarExpression() : ParseNamedExpression();
+    ExprPtr first = IsOp(Op::kStar) ? ParseStarExpression() : ParseNamedExpression();
     if (!first) return nullptr;
-    if (IsKw("for")) {
+    if (IsKw(Kw::kFor)) {
       ExprPtr c = ParseComprehension("generator", first, nullptr);
-      if (!c || !ExpectOp(")")) return nullptr;
+      if (!c || !ExpectOp(Op::kRParen)) return nullptr;
       c->pos = open;
       return Done(c);
     }
-    if (!AcceptOp(",")) {
-      if (!IsOp(")") && !CheckForgotComma(*first)) return nullptr;
-      if (!ExpectOp(")")) return nullptr;
+    if (!AcceptOp(Op::kComma)) {
+      if (!IsOp(Op::kRParen) && !CheckForgotComma(*first)) return nullptr;
+      if (!ExpectOp(Op::kRParen)) return nullptr;
       return first;  // like Python's ast, the position excludes the parentheses
     }
     ExprPtr tuple = NewExpr(ExprKind::kTuple, open);
     tuple->parenthesized = true;
     tuple->elts.push_back(first);
     bool trailing;
-    if (!ParseElements(")", &tuple->elts, &trailing) || !ExpectOp(")")) return nullptr;
+    if (!ParseElements(Op::kRParen, &tuple->elts, &trailing) || !ExpectOp(Op::kRParen)) return nullptr;
     return Done(tuple);
   }
 
   ExprPtr ParseBrace(const Pos& open) {
-    if (AcceptOp("}")) return Done(NewExpr(ExprKind::kDict, open));
-    if (IsOp("**")) {
+    if (AcceptOp(Op::kRBrace)) return Done(NewExpr(ExprKind::kDict, open));
+    if (IsOp(Op::kPow)) {
       Fail(Peek().pos, "dict unpacking (**) is not supported");
       return nullptr;
     }
     ExprPtr first = ParseStarExpression();
     if (!first) return nullptr;
-    if (AcceptOp(":")) {
+    if (AcceptOp(Op::kColon)) {
       ExprPtr value = ParseExpression();
       if (!value) return nullptr;
-      if (IsKw("for")) {
+      if (IsKw(Kw::kFor)) {
         ExprPtr c = ParseComprehension("dict", first, value);
-        if (!c || !ExpectOp("}")) return nullptr;
+        if (!c || !ExpectOp(Op::kRBrace)) return nullptr;
         c->pos = open;
         return Done(c);
       }
       ExprPtr dict = NewExpr(ExprKind::kDict, open);
       dict->keys.push_back(first);
       dict->values.push_back(value);
-      while (AcceptOp(",")) {
-        if (IsOp("}")) break;
-        if (IsOp("**")) {
+      while (AcceptOp(Op::kComma)) {
+        if (IsOp(Op::kRBrace)) break;
+        if (IsOp(Op::kPow)) {
           Fail(Peek().pos, "dict unpacking (**) is not supported");
           return nullptr;
         }
         ExprPtr k = ParseExpression();
-        if (!k || !ExpectOp(":")) return nullptr;
+        if (!k || !ExpectOp(Op::kColon)) return nullptr;
         ExprPtr v = ParseExpression();
         if (!v) return nullptr;
         dict->keys.push_back(std::move(k));
         dict->values.push_back(std::move(v));
       }
-      if (!IsOp("}") && !CheckForgotComma(*dict->values.back())) return nullptr;
-      if (!ExpectOp("}")) return nullptr;
+      if (!IsOp(Op::kRBrace) && !CheckForgotComma(*dict->values.back())) return nullptr;
+      if (!ExpectOp(Op::kRBrace)) return nullptr;
       return Done(dict);
     }
-    if (IsKw("for")) {
+    if (IsKw(Kw::kFor)) {
       ExprPtr c = ParseComprehension("set", first, nullptr);
-      if (!c || !ExpectOp("}")) return nullptr;
+      if (!c || !ExpectOp(Op::kRBrace)) return nullptr;
       c->pos = open;
       return Done(c);
     }
     ExprPtr set = NewExpr(ExprKind::kSet, open);
     set->elts.push_back(first);
-    if (AcceptOp(",")) {
+    if (AcceptOp(Op::kComma)) {
       bool trailing;
-      if (!ParseElements("}", &set->elts, &trailing)) return nullptr;
-    } else if (!IsOp("}") && !CheckForgotComma(*first)) {
+      if (!ParseElements(Op::kRBrace, &set->elts, &trailing)) return nullptr;
+    } else if (!IsOp(Op::kRBrace) && !CheckForgotComma(*first)) {
       return nullptr;
     }
-    if (!ExpectOp("}")) return nullptr;
+    if (!ExpectOp(Op::kRBrace)) return nullptr;
     return Done(set);
   }
 

@@ -43,8 +43,10 @@ void AppendUtf8(uint32_t cp, std::string* out) {
   }
 }
 
-// Returns the offset of the first byte that is not part of valid UTF-8 (or is NUL), or npos.
-size_t FindInvalidByte(absl::string_view s) {
+// Returns the offset of the first byte that is not part of valid UTF-8 (or is NUL), or npos;
+// *ascii tells whether every byte before it is ASCII.
+size_t FindInvalidByte(absl::string_view s, bool* ascii) {
+  *ascii = true;
   size_t i = 0;
   const size_t n = s.size();
   while (i < n) {
@@ -54,6 +56,7 @@ size_t FindInvalidByte(absl::string_view s) {
       ++i;
       continue;
     }
+    *ascii = false;
     int len;
     uint32_t cp;
     if (c >= 0xC2 && c <= 0xDF) {
@@ -83,20 +86,113 @@ size_t FindInvalidByte(absl::string_view s) {
   return absl::string_view::npos;
 }
 
-// Operators, longest first within each starting character.
-constexpr absl::string_view kOps[] = {
-    "**=", "//=", ">>=", "<<=", "...", "->", ":=", "**", "//", "<<", ">>", "<=", ">=", "==", "!=",
-    "+=",  "-=",  "*=",  "/=",  "%=",  "&=", "|=", "^=", "@=", "(",  ")",  "[",  "]",  "{",  "}",
-    ",",   ":",   ".",   ";",   "@",   "=",  "+",  "-",  "*",  "/",  "%",  "&",  "|",  "^",  "~",
-    "<",   ">",
-};
+// The operator at the start of `s` (the longest one, as CPython reads them) and its length in
+// *len; Op::kNone when `s` starts with no operator.
+Op MatchOperator(absl::string_view s, size_t* len) {
+  const char c1 = s.size() > 1 ? s[1] : '\0', c2 = s.size() > 2 ? s[2] : '\0';
+  auto take = [len](size_t n, Op op) {
+    *len = n;
+    return op;
+  };
+  // `x`, or `x=` when the next character is '='.
+  auto with_assign = [&](Op plain, Op assign) { return c1 == '=' ? take(2, assign) : take(1, plain); };
+  switch (s[0]) {
+    case '(': return take(1, Op::kLParen);
+    case ')': return take(1, Op::kRParen);
+    case '[': return take(1, Op::kLBracket);
+    case ']': return take(1, Op::kRBracket);
+    case '{': return take(1, Op::kLBrace);
+    case '}': return take(1, Op::kRBrace);
+    case ',': return take(1, Op::kComma);
+    case ';': return take(1, Op::kSemicolon);
+    case '~': return take(1, Op::kTilde);
+    case '.': return c1 == '.' && c2 == '.' ? take(3, Op::kEllipsis) : take(1, Op::kDot);
+    case ':': return with_assign(Op::kColon, Op::kWalrus);
+    case '=': return with_assign(Op::kAssign, Op::kEq);
+    case '!': return c1 == '=' ? take(2, Op::kNe) : Op::kNone;
+    case '+': return with_assign(Op::kPlus, Op::kPlusAssign);
+    case '%': return with_assign(Op::kPercent, Op::kPercentAssign);
+    case '&': return with_assign(Op::kAmp, Op::kAmpAssign);
+    case '|': return with_assign(Op::kPipe, Op::kPipeAssign);
+    case '^': return with_assign(Op::kCaret, Op::kCaretAssign);
+    case '@': return with_assign(Op::kAt, Op::kAtAssign);
+    case '-': return c1 == '>' ? take(2, Op::kArrow) : with_assign(Op::kMinus, Op::kMinusAssign);
+    case '*':
+      if (c1 == '*') return c2 == '=' ? take(3, Op::kPowAssign) : take(2, Op::kPow);
+      return with_assign(Op::kStar, Op::kStarAssign);
+    case '/':
+      if (c1 == '/') return c2 == '=' ? take(3, Op::kFloorDivAssign) : take(2, Op::kFloorDiv);
+      return with_assign(Op::kSlash, Op::kSlashAssign);
+    case '<':
+      if (c1 == '<') return c2 == '=' ? take(3, Op::kLShiftAssign) : take(2, Op::kLShift);
+      return with_assign(Op::kLt, Op::kLe);
+    case '>':
+      if (c1 == '>') return c2 == '=' ? take(3, Op::kRShiftAssign) : take(2, Op::kRShift);
+      return with_assign(Op::kGt, Op::kGe);
+    default: return Op::kNone;
+  }
+}
+
+// The keyword a name spells, or Kw::kNone. Most names are no keyword, and their first character
+// alone rules nearly all of them out.
+Kw KeywordOf(absl::string_view s) {
+  auto is = [s](absl::string_view spelling, Kw kw) { return s == spelling ? kw : Kw::kNone; };
+  switch (s[0]) {
+    case 'F': return is("False", Kw::kFalse);
+    case 'N': return is("None", Kw::kNoneLiteral);
+    case 'T': return is("True", Kw::kTrue);
+    case 'a':
+      if (s == "and") return Kw::kAnd;
+      if (s == "as") return Kw::kAs;
+      if (s == "assert") return Kw::kAssert;
+      if (s == "async") return Kw::kAsync;
+      return is("await", Kw::kAwait);
+    case 'b': return is("break", Kw::kBreak);
+    case 'c':
+      if (s == "class") return Kw::kClass;
+      return is("continue", Kw::kContinue);
+    case 'd':
+      if (s == "def") return Kw::kDef;
+      return is("del", Kw::kDel);
+    case 'e':
+      if (s == "elif") return Kw::kElif;
+      if (s == "else") return Kw::kElse;
+      return is("except", Kw::kExcept);
+    case 'f':
+      if (s == "finally") return Kw::kFinally;
+      if (s == "for") return Kw::kFor;
+      return is("from", Kw::kFrom);
+    case 'g': return is("global", Kw::kGlobal);
+    case 'i':
+      if (s == "if") return Kw::kIf;
+      if (s == "import") return Kw::kImport;
+      if (s == "in") return Kw::kIn;
+      return is("is", Kw::kIs);
+    case 'l': return is("lambda", Kw::kLambda);
+    case 'n':
+      if (s == "nonlocal") return Kw::kNonlocal;
+      return is("not", Kw::kNot);
+    case 'o': return is("or", Kw::kOr);
+    case 'p': return is("pass", Kw::kPass);
+    case 'r':
+      if (s == "raise") return Kw::kRaise;
+      return is("return", Kw::kReturn);
+    case 't': return is("try", Kw::kTry);
+    case 'w':
+      if (s == "while") return Kw::kWhile;
+      return is("with", Kw::kWith);
+    case 'y': return is("yield", Kw::kYield);
+    default: return Kw::kNone;
+  }
+}
 
 class Tokenizer {
  public:
   Tokenizer(absl::string_view src, int max_depth) : src_(src), max_depth_(max_depth) {}
 
   TokenStream Run() {
-    size_t bad = FindInvalidByte(src_);
+    bool ascii = false;
+    size_t bad = FindInvalidByte(src_, &ascii);
     if (bad != absl::string_view::npos) {
       // Locate the bad byte, then report it.
       for (size_t i = 0; i < bad; ++i) {
@@ -110,7 +206,10 @@ class Tokenizer {
            PosAt(bad, bad + 1));
       return std::move(out_);
     }
-    out_.tokens.reserve(src_.size() / 4 + 16);  // typical density; avoids regrowth copies
+    // TVMScript averages a token per 3 bytes and stays under one per 2 (the shared corpus):
+    // enough room that the vector of tokens is not regrown and copied.
+    out_.tokens.reserve(src_.size() / 2 + 16);
+    ascii_ = ascii;
     while (Step()) {
     }
     return std::move(out_);
@@ -122,6 +221,7 @@ class Tokenizer {
 
   // 1-based column (in code points) of byte `p` on the current line.
   int ColAt(size_t p) {
+    if (ascii_) return static_cast<int>(p - line_start_) + 1;
     if (cache_line_start_ != line_start_ || p < cache_pos_) {
       cache_line_start_ = line_start_;
       cache_pos_ = line_start_;
@@ -144,12 +244,20 @@ class Tokenizer {
   void Fail(std::string message, Pos pos) {
     out_.has_error = true;
     out_.error = {std::move(message), pos};
-    Token t{TokenKind::kError, absl::string_view(), {}, pos};
-    out_.tokens.push_back(std::move(t));
+    EmitEmpty(TokenKind::kError, pos);
   }
 
-  void Emit(TokenKind kind, size_t begin, size_t end, Pos pos) {
-    out_.tokens.push_back(Token{kind, src_.substr(begin, end - begin), {}, pos});
+  // A token with no text (INDENT, DEDENT, END, ERROR).
+  Token& EmitEmpty(TokenKind kind, Pos pos) {
+    Token& t = out_.tokens.emplace_back();
+    t.kind = kind;
+    t.pos = pos;
+    return t;
+  }
+  Token& Emit(TokenKind kind, size_t begin, size_t end, Pos pos) {
+    Token& t = EmitEmpty(kind, pos);
+    t.text = src_.substr(begin, end - begin);
+    return t;
   }
 
   bool IsNewline(size_t p) const { return At(p) == '\n' || At(p) == '\r'; }
@@ -220,12 +328,12 @@ class Tokenizer {
         }
         indents_.push_back(col);
         alt_indents_.push_back(alt);
-        out_.tokens.push_back(Token{TokenKind::kIndent, absl::string_view(), {}, here});
+        EmitEmpty(TokenKind::kIndent, here);
       } else {
         while (col < indents_.back()) {
           indents_.pop_back();
           alt_indents_.pop_back();
-          out_.tokens.push_back(Token{TokenKind::kDedent, absl::string_view(), {}, here});
+          EmitEmpty(TokenKind::kDedent, here);
         }
         if (col != indents_.back()) {
           Fail("unindent does not match any outer indentation level", here);
@@ -293,14 +401,14 @@ class Tokenizer {
         if (is_prefix) return String(e);
       }
       pos_ = e;
-      Emit(TokenKind::kName, start, e, PosAt(start, e));
+      Emit(TokenKind::kName, start, e, PosAt(start, e)).kw = KeywordOf(src_.substr(start, e - start));
       return true;
     }
     if (IsDigit(c) || (c == '.' && IsDigit(At(pos_ + 1)))) return Number();
     if (c == '\'' || c == '"') return String(pos_);
-    for (absl::string_view op : kOps) {
-      if (op[0] == c && src_.substr(pos_, op.size()) == op) return Operator(op);
-    }
+    size_t op_len = 0;
+    Op op = MatchOperator(src_.substr(pos_), &op_len);
+    if (op != Op::kNone) return Operator(op, op_len);
     size_t e = pos_ + 1;
     while (!AtEnd(e) && (static_cast<unsigned char>(src_[e]) & 0xC0) == 0x80) ++e;
     Fail(static_cast<unsigned char>(c) < 0x80 && c > 0x20
@@ -310,20 +418,20 @@ class Tokenizer {
     return false;
   }
 
-  bool Operator(absl::string_view op) {
+  bool Operator(Op op, size_t len) {
     const size_t start = pos_;
-    pos_ += op.size();
+    pos_ += len;
     Pos p = PosAt(start, pos_);
-    char c = op[0];
-    if (op.size() == 1 && (c == '(' || c == '[' || c == '{')) {
+    const char c = src_[start];
+    if (op == Op::kLParen || op == Op::kLBracket || op == Op::kLBrace) {
       if (static_cast<int>(brackets_.size()) >= max_depth_) {
         Fail("too deeply nested", p);
         return false;
       }
       brackets_.push_back({c, p});
-    } else if (op.size() == 1 && (c == ')' || c == ']' || c == '}')) {
+    } else if (op == Op::kRParen || op == Op::kRBracket || op == Op::kRBrace) {
       if (brackets_.empty()) {
-        Fail(absl::StrCat("unmatched '", op, "'"), p);
+        Fail(absl::StrCat("unmatched '", absl::string_view(&c, 1), "'"), p);
         return false;
       }
       char open = brackets_.back().first;
@@ -339,7 +447,7 @@ class Tokenizer {
       }
       brackets_.pop_back();
     }
-    Emit(TokenKind::kOp, start, pos_, p);
+    Emit(TokenKind::kOp, start, pos_, p).op = op;
     return true;
   }
 
@@ -358,9 +466,9 @@ class Tokenizer {
     d.line = d.end_line = pos_ == line_start_ ? line_ : line_ + 1;
     d.col = d.end_col = 1;
     for (size_t i = 1; i < indents_.size(); ++i) {
-      out_.tokens.push_back(Token{TokenKind::kDedent, absl::string_view(), {}, d});
+      EmitEmpty(TokenKind::kDedent, d);
     }
-    out_.tokens.push_back(Token{TokenKind::kEnd, absl::string_view(), {}, d});
+    EmitEmpty(TokenKind::kEnd, d);
     return false;
   }
 
@@ -532,10 +640,10 @@ class Tokenizer {
       }
       if (!Escape(&value)) return false;
     }
-    Token t{TokenKind::kString, src_.substr(start, pos_ - start), std::move(value), start_pos};
-    t.pos.end_line = line_;
-    t.pos.end_col = ColAt(pos_);
-    out_.tokens.push_back(std::move(t));
+    Pos p = start_pos;
+    p.end_line = line_;
+    p.end_col = ColAt(pos_);
+    Emit(TokenKind::kString, start, pos_, p).value = std::move(value);
     return true;
   }
 
@@ -606,6 +714,7 @@ class Tokenizer {
   size_t pos_ = 0;
   int line_ = 1;
   size_t line_start_ = 0;
+  bool ascii_ = false;  // every byte of the source is ASCII: a column is a byte offset
   size_t cache_line_start_ = static_cast<size_t>(-1), cache_pos_ = 0;
   int cache_col_ = 1;
   bool at_line_start_ = true;

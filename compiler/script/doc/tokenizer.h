@@ -18,8 +18,31 @@ enum class TokenKind : unsigned char {
   kError,  // stands where tokenizing stopped; TokenStream::error says why
 };
 
+// Every operator, so that the reader tests a token by comparing one byte, not its spelling.
+enum class Op : unsigned char {
+  kNone,  // not an operator token
+  kLParen, kRParen, kLBracket, kRBracket, kLBrace, kRBrace,
+  kComma, kColon, kDot, kSemicolon, kAt, kAssign, kArrow, kWalrus, kEllipsis,
+  kPlus, kMinus, kStar, kSlash, kPercent, kAmp, kPipe, kCaret, kTilde, kLShift, kRShift,
+  kPow, kFloorDiv, kLt, kGt, kLe, kGe, kEq, kNe,
+  // augmented assignments: `+=` ... `@=`
+  kPlusAssign, kMinusAssign, kStarAssign, kSlashAssign, kPercentAssign, kAmpAssign,
+  kPipeAssign, kCaretAssign, kLShiftAssign, kRShiftAssign, kPowAssign, kFloorDivAssign,
+  kAtAssign,
+};
+
+// Python's keywords: a kName token that spells one carries its ID.
+enum class Kw : unsigned char {
+  kNone,  // an ordinary name
+  kFalse, kNoneLiteral, kTrue, kAnd, kAs, kAssert, kAsync, kAwait, kBreak, kClass, kContinue,
+  kDef, kDel, kElif, kElse, kExcept, kFinally, kFor, kFrom, kGlobal, kIf, kImport, kIn, kIs,
+  kLambda, kNonlocal, kNot, kOr, kPass, kRaise, kReturn, kTry, kWhile, kWith, kYield,
+};
+
 struct Token {
   TokenKind kind;
+  Op op = Op::kNone;       // kOp: which operator
+  Kw kw = Kw::kNone;       // kName: which keyword, if any
   absl::string_view text;  // source text; for kString the whole literal with prefix and quotes
   std::string value;       // kString: decoded contents (UTF-8)
   Pos pos;

@@ -2,6 +2,7 @@
 #include "compiler/script/doc/tokenizer.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -51,6 +52,66 @@ TEST(TokenizerTest, Operators) {
   EXPECT_EQ(Kinds("a **= b // c -> d != e ... f @ g\n"),
             "NAME:a OP:**= NAME:b OP:// NAME:c OP:-> NAME:d OP:!= NAME:e OP:... NAME:f OP:@ "
             "NAME:g NL END");
+}
+
+// Every operator spelling is read whole (longest match) and carries its own Op.
+TEST(TokenizerTest, OperatorIds) {
+  const std::pair<const char*, Op> kOps[] = {
+      {"(", Op::kLParen}, {")", Op::kRParen}, {"[", Op::kLBracket}, {"]", Op::kRBracket},
+      {"{", Op::kLBrace}, {"}", Op::kRBrace}, {",", Op::kComma}, {":", Op::kColon},
+      {".", Op::kDot}, {";", Op::kSemicolon}, {"@", Op::kAt}, {"=", Op::kAssign},
+      {"->", Op::kArrow}, {":=", Op::kWalrus}, {"...", Op::kEllipsis}, {"+", Op::kPlus},
+      {"-", Op::kMinus}, {"*", Op::kStar}, {"/", Op::kSlash}, {"%", Op::kPercent},
+      {"&", Op::kAmp}, {"|", Op::kPipe}, {"^", Op::kCaret}, {"~", Op::kTilde},
+      {"<<", Op::kLShift}, {">>", Op::kRShift}, {"**", Op::kPow}, {"//", Op::kFloorDiv},
+      {"<", Op::kLt}, {">", Op::kGt}, {"<=", Op::kLe}, {">=", Op::kGe}, {"==", Op::kEq},
+      {"!=", Op::kNe}, {"+=", Op::kPlusAssign}, {"-=", Op::kMinusAssign},
+      {"*=", Op::kStarAssign}, {"/=", Op::kSlashAssign}, {"%=", Op::kPercentAssign},
+      {"&=", Op::kAmpAssign}, {"|=", Op::kPipeAssign}, {"^=", Op::kCaretAssign},
+      {"<<=", Op::kLShiftAssign}, {">>=", Op::kRShiftAssign}, {"**=", Op::kPowAssign},
+      {"//=", Op::kFloorDivAssign}, {"@=", Op::kAtAssign},
+  };
+  for (const auto& [spelling, op] : kOps) {
+    // Brackets must balance for the tokenizer to get past them.
+    const bool bracket = std::string("()[]{}").find(spelling) != std::string::npos;
+    TokenStream ts = Tokenize(bracket ? "([{}])\n" : std::string("a ") + spelling + " b\n", 100);
+    const Token* found = nullptr;
+    for (const Token& t : ts.tokens) {
+      if (t.kind == TokenKind::kOp && t.text == spelling) found = &t;
+    }
+    ASSERT_NE(found, nullptr) << spelling;
+    EXPECT_EQ(found->op, op) << spelling;
+  }
+  TokenStream ts = Tokenize("a ! b\n", 100);
+  EXPECT_TRUE(ts.has_error);  // '!' alone is no operator
+}
+
+// Keywords carry their Kw; names that merely start like one do not.
+TEST(TokenizerTest, KeywordIds) {
+  const std::pair<const char*, Kw> kKeywords[] = {
+      {"False", Kw::kFalse}, {"None", Kw::kNoneLiteral}, {"True", Kw::kTrue}, {"and", Kw::kAnd},
+      {"as", Kw::kAs}, {"assert", Kw::kAssert}, {"async", Kw::kAsync}, {"await", Kw::kAwait},
+      {"break", Kw::kBreak}, {"class", Kw::kClass}, {"continue", Kw::kContinue}, {"def", Kw::kDef},
+      {"del", Kw::kDel}, {"elif", Kw::kElif}, {"else", Kw::kElse}, {"except", Kw::kExcept},
+      {"finally", Kw::kFinally}, {"for", Kw::kFor}, {"from", Kw::kFrom}, {"global", Kw::kGlobal},
+      {"if", Kw::kIf}, {"import", Kw::kImport}, {"in", Kw::kIn}, {"is", Kw::kIs},
+      {"lambda", Kw::kLambda}, {"nonlocal", Kw::kNonlocal}, {"not", Kw::kNot}, {"or", Kw::kOr},
+      {"pass", Kw::kPass}, {"raise", Kw::kRaise}, {"return", Kw::kReturn}, {"try", Kw::kTry},
+      {"while", Kw::kWhile}, {"with", Kw::kWith}, {"yield", Kw::kYield},
+  };
+  for (const auto& [spelling, kw] : kKeywords) {
+    TokenStream ts = Tokenize(std::string(spelling) + "\n", 100);
+    ASSERT_EQ(ts.tokens[0].kind, TokenKind::kName) << spelling;
+    EXPECT_EQ(ts.tokens[0].kw, kw) << spelling;
+    // One character more or less is an ordinary name.
+    EXPECT_EQ(Tokenize(std::string(spelling) + "x\n", 100).tokens[0].kw, Kw::kNone) << spelling;
+    std::string shorter(spelling);
+    shorter.pop_back();
+    EXPECT_EQ(Tokenize(shorter + "\n", 100).tokens[0].kw, Kw::kNone) << spelling;
+  }
+  for (const char* name : {"T", "i", "e", "none", "true", "sblock", "iff", "fo", "A"}) {
+    EXPECT_EQ(Tokenize(std::string(name) + "\n", 100).tokens[0].kw, Kw::kNone) << name;
+  }
 }
 
 TEST(TokenizerTest, Numbers) {

@@ -34,7 +34,8 @@ const Value* Arg(const CallArgs& a, size_t i, const std::string& name) {
 
 bool IsDTypeName(const std::string& name) {
   if (name == "handle" || name == "void" || name == "let" || name.empty()) return false;
-  return DataType::Parse(name).ok();
+  DataType unused;
+  return DataType::TryParse(name, &unused);
 }
 
 Span SpanOr(const Value& v, const Span& fallback) { return v.span.defined() ? v.span : fallback; }

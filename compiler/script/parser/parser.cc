@@ -220,7 +220,10 @@ Map<String, ObjectRef> Parser::ToAttrMap(const Value& v, const Span& span) const
 namespace {
 
 // Canonical dotted names: every way of spelling a TVMScript namespace maps to T / R / I.
-std::string Canonical(const std::string& path) {
+std::string Canonical(std::string path) {
+  // Every spelling below starts with "tvm." or "kiln."; T.x, R.x and I.x (nearly every name the
+  // evaluator builds) are canonical already.
+  if (!absl::StartsWith(path, "tvm.") && !absl::StartsWith(path, "kiln.")) return path;
   static const std::pair<const char*, const char*> kPrefixes[] = {
       {"tvm.script.tirx", "T"}, {"tvm.script.tir", "T"}, {"tvm.tirx", "T"}, {"tvm.tir", "T"},
       {"tvm.script.relax", "R"}, {"tvm.relax", "R"}, {"tvm.script.ir", "I"}, {"tvm.ir", "I"},
@@ -286,6 +289,7 @@ Value Parser::Eval(const doc::ExprPtr& ep) {
     case doc::ExprKind::kTuple:
     case doc::ExprKind::kList: {
       std::vector<Value> items;
+      items.reserve(e.elts.size());
       for (const auto& x : e.elts) {
         if (x->kind == doc::ExprKind::kStarred) {  // (n, *shape): the sequence's items in place
           for (Value& item : ToSeq(Eval(x->value), SpanOf(x->pos))) items.push_back(std::move(item));
@@ -405,6 +409,7 @@ Value Parser::EvalSubscript(const doc::Expr& e) {
   Value base = Eval(e.value);
   Span span = SpanOf(e.pos);
   std::vector<Value> idx;
+  idx.reserve(e.slice->elts.size() + 1);
   bool tuple_index = e.slice->kind == doc::ExprKind::kTuple && !e.slice->parenthesized;
   if (tuple_index) {
     for (const auto& x : e.slice->elts) idx.push_back(Eval(x));
@@ -472,6 +477,8 @@ Value Parser::EvalCall(const doc::Expr& e) {
     for (auto it = lets.rbegin(); it != lets.rend(); ++it) body = Let(it->first, it->second, body, a.span);
     return Value::Obj(K::kPrim, body);
   }
+  a.args.reserve(e.args.size());
+  a.kwargs.reserve(e.keywords.size());
   for (const auto& x : e.args) {
     if (x->kind == doc::ExprKind::kStarred) {
       Value s = Eval(x->value);

@@ -2,6 +2,7 @@
 // scope, the enclosing loops and thread bindings, and checks each node's typing rule on the way.
 #include "compiler/tir/analysis/verifier.h"
 
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -52,9 +53,6 @@ class Verifier : public StmtExprVisitor {
       : func_(func), module_(module), diags_(diags) {}
 
   void Run() {
-    IterVarOwners owners;
-    owners.VisitStmt(func_->body);
-    iter_owner_ = std::move(owners.owners);
     spans_.push_back(func_->span);
     for (const Var& p : func_->params) Define(p, DefMode::kStrict);
     // Buffer params bind their data pointers and symbolic shape/stride/offset variables; the
@@ -148,11 +146,23 @@ class Verifier : public StmtExprVisitor {
     }
   }
 
+  // Only the message for an undefined variable needs to know which sblock owns an iter var: the
+  // walk that finds out runs on the first such error, not for every function verified.
+  const std::unordered_map<const VarNode*, std::string>& IterVarOwnerMap() {
+    if (!iter_owner_) {
+      IterVarOwners owners;
+      owners.VisitStmt(func_->body);
+      iter_owner_ = std::move(owners.owners);
+    }
+    return *iter_owner_;
+  }
+
   void UseVar(const VarNode* v) {
     if (live_.count(v)) return;
     std::string msg = absl::StrCat("Undefined variable: ", v->name);
-    auto owner = iter_owner_.find(v);
-    if (owner != iter_owner_.end()) {
+    const auto& owners = IterVarOwnerMap();
+    auto owner = owners.find(v);
+    if (owner != owners.end()) {
       absl::StrAppend(&msg, " (an iter var of sblock \"", owner->second, "\", used outside that sblock)");
     } else if (ever_.count(v)) {
       absl::StrAppend(&msg, " (used after its scope ended)");
@@ -844,7 +854,7 @@ class Verifier : public StmtExprVisitor {
   std::vector<const VarNode*> var_log_;      // definition order, undone by Leave()
   std::unordered_set<const BufferNode*> live_buffers_;
   std::vector<const BufferNode*> buffer_log_;
-  std::unordered_map<const VarNode*, std::string> iter_owner_;
+  std::optional<std::unordered_map<const VarNode*, std::string>> iter_owner_;  // IterVarOwnerMap
   std::vector<std::string> thread_tags_;
   std::vector<Span> spans_;  // enclosing nodes' spans, for nodes without one
   int loop_depth_ = 0;
