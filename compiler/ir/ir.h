@@ -4,6 +4,7 @@
 
 #include "compiler/ir/base.h"
 #include "compiler/ir/container.h"
+#include "compiler/ir/distributed.h"
 #include "compiler/ir/dtype.h"
 #include "compiler/ir/expr.h"
 #include "compiler/ir/module.h"

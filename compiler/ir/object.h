@@ -28,6 +28,7 @@ enum class NodeKind : uint16_t {
   kRange, kOp, kGlobalVar, kIRModule, kGlobalInfo,
   // types
   kPrimType, kPointerType, kTupleType, kFuncType, kTensorType, kShapeType, kAnyType, kPackedFuncType,
+  kDTensorType,
   // TIR expressions
   kVar, kSizeVar, kIntImm, kFloatImm, kStringImm, kCast,
   kAdd, kSub, kMul, kDiv, kMod, kFloorDiv, kFloorMod, kMin, kMax,

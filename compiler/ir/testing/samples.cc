@@ -33,6 +33,7 @@ ObjectRef MakeSample(NodeKind kind) {
     case NodeKind::kShapeType: return ShapeType(Array<PrimExpr>{IntImm(DataType::Int(64), 2)});
     case NodeKind::kAnyType: return AnyType::Make();
     case NodeKind::kPackedFuncType: return PackedFuncType::Make();
+    case NodeKind::kDTensorType: return DTensorType(t4, *MakeDeviceMesh({2}, Range(I32(0), I32(2))), "S[0]");
     case NodeKind::kVar: return x;
     case NodeKind::kSizeVar: return SizeVar("n", DataType::Int(64));
     case NodeKind::kIntImm: return I32(7);

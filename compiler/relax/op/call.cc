@@ -42,7 +42,11 @@ InferFn DpsInfer(const std::string& op) {
       outs.push_back(out);
     }
     for (const Type& t : outs) {
-      if (!t.as<TensorTypeNode>()) return OpError(op, "out_ty must be tensor types, got " + TypeToString(t));
+      // DTensor outputs: R.dist.call_tir, the same operator on distributed tensors.
+      bool dtensor_ok = op == "call_tir" && t.as<DTensorTypeNode>();
+      if (!t.as<TensorTypeNode>() && !dtensor_ok) {
+        return OpError(op, "out_ty must be tensor types, got " + TypeToString(t));
+      }
     }
     if (op != "call_tir_inplace") return out;
     // Each output i with inplace_indices[i] >= 0 reuses that input, so their types must agree.

@@ -234,6 +234,9 @@ PrimExpr Substitute(const PrimExpr& e, const std::unordered_map<const VarNode*, 
 
 Type SubstituteType(const Type& t, const std::unordered_map<const VarNode*, PrimExpr>& vmap) {
   if (!t.defined() || vmap.empty()) return t;
+  if (const auto* dt = t.as<DTensorTypeNode>()) {
+    return DTensorType(Downcast<TensorType>(SubstituteType(dt->tensor_ty, vmap)), dt->device_mesh, dt->placement);
+  }
   if (const auto* tt = t.as<TensorTypeNode>()) {
     std::vector<PrimExpr> values;
     int ndim = -1;
@@ -292,6 +295,8 @@ void CollectTypeVars(const Type& t, std::vector<Var>* out) {
   } else if (const auto* ft = t.as<FuncTypeNode>()) {
     for (const Type& p : ft->params) CollectTypeVars(p, out);
     CollectTypeVars(ft->ret, out);
+  } else if (const auto* dt = t.as<DTensorTypeNode>()) {
+    CollectTypeVars(dt->tensor_ty, out);
   }
 }
 
@@ -596,6 +601,9 @@ std::string TypeToString(const Type& t) {
   }
   if (t.as<AnyTypeNode>()) return "R.Any";
   if (t.as<PackedFuncTypeNode>()) return "R.PackedFunc";
+  if (const auto* dt = t.as<DTensorTypeNode>()) {
+    return "R.DTensor(" + TypeToString(dt->tensor_ty) + ", \"" + dt->placement + "\")";
+  }
   return t->type_key();
 }
 

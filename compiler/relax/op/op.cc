@@ -92,6 +92,9 @@ OpRegistry::OpRegistry() {
   RegisterBuiltinOps(&ops_);
   RegisterCallOps(&ops_);
   RegisterGradOps(&ops_);
+  RegisterDistributedOps(&ops_);
+  RegisterVisionOps(&ops_);
+  AddDistributedInference(&ops_);
   // Script functions share the family files with the operators they build; keep them apart.
   std::vector<OpSchema> all = std::move(ops_);
   ops_.clear();
@@ -354,7 +357,11 @@ void BindParamVars(const Type& param, const Type& arg, std::unordered_map<const 
       if (const auto* v = p[i].as<VarNode>()) vmap->emplace(v, a[i]);
     }
   };
-  if (param.as<TensorTypeNode>() && arg.as<TensorTypeNode>()) {
+  const auto* pd = param.as<DTensorTypeNode>();
+  const auto* ad = arg.as<DTensorTypeNode>();
+  if (pd && ad) {
+    BindParamVars(pd->tensor_ty, ad->tensor_ty, vmap);
+  } else if (param.as<TensorTypeNode>() && arg.as<TensorTypeNode>()) {
     absl::StatusOr<TensorInfo> p = GetTensorInfo(param, "call", "");
     absl::StatusOr<TensorInfo> a = GetTensorInfo(arg, "call", "");
     if (p.ok() && a.ok() && p->shape_known && a->shape_known) bind_dims(p->shape, a->shape);
@@ -499,12 +506,17 @@ absl::StatusOr<Type> InferCallType(const ir::relax::Call& call, const IRModule& 
     // Calls built without NormalizeAttrs may lack defaulted attributes: fill them in.
     bool complete = true;
     for (const AttrSpec& s : schema->attrs) complete &= call->attrs.count(String(s.name));
-    if (complete && args->size() == call->args.size()) return schema->infer(call);
+    // A DTensor argument selects the operator's distributed rule, as in TVM's block builder.
+    bool dist = false;
+    for (const Expr& a : call->args) dist |= ExprType(a).as<DTensorTypeNode>() != nullptr;
+    const auto& infer = dist ? schema->dist_infer : schema->infer;
+    if (!infer) return OpError(schema->script_name, "has no type inference for DTensor arguments");
+    if (complete && args->size() == call->args.size()) return infer(call);
     std::vector<std::pair<std::string, ObjectRef>> given;
     for (const auto& [k, v] : call->attrs.items()) given.emplace_back(k.str(), v);
     absl::StatusOr<Map<String, ObjectRef>> attrs = NormalizeAttrs(*schema, given);
     if (!attrs.ok()) return attrs.status();
-    return schema->infer(ir::relax::Call(call->op, *args, *attrs, call->ty_args, call->span));
+    return infer(ir::relax::Call(call->op, *args, *attrs, call->ty_args, call->span));
   }
   if (const auto* gv = op.as<GlobalVarNode>()) {
     BaseFunc f = module.defined() ? module.Lookup(gv->name) : BaseFunc();
@@ -624,6 +636,15 @@ bool TypesCompatible(const Type& annotated, const Type& actual, std::string* why
   };
   if (!annotated.defined() || !actual.defined()) return true;
   if (annotated.as<AnyTypeNode>() || actual.as<AnyTypeNode>()) return true;
+  if (const auto* a = annotated.as<DTensorTypeNode>()) {
+    const auto* b = actual.as<DTensorTypeNode>();
+    if (!b) return fail("expected a DTensor, got " + TypeToString(actual));
+    std::string inner;
+    if (!TypesCompatible(a->tensor_ty, b->tensor_ty, &inner)) return fail(inner);
+    if (!StructuralEqual(a->device_mesh, b->device_mesh)) return fail("the device meshes differ");
+    if (a->placement != b->placement) return fail("placement \"" + a->placement + "\" vs \"" + b->placement + "\"");
+    return true;
+  }
   if (const auto* a = annotated.as<TensorTypeNode>()) {
     if (!actual.as<TensorTypeNode>()) return fail("expected a tensor, got " + TypeToString(actual));
     absl::StatusOr<TensorInfo> ia = GetTensorInfo(annotated, "", "");

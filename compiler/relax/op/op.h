@@ -64,6 +64,9 @@ struct OpSchema {
   // Infers the result type of a call whose argument types (ExprNode::ty) are known. Returns
   // INVALID_ARGUMENT with a readable message on ill-typed calls (shape or dtype mismatch).
   std::function<absl::StatusOr<ir::Type>(const ir::relax::Call&)> infer;
+  // The inference for a call with a DTensor argument (TVM's dist.FInferType); null when the
+  // operator has none, and such calls are rejected.
+  std::function<absl::StatusOr<ir::Type>(const ir::relax::Call&)> dist_infer;
 };
 
 class OpRegistry {

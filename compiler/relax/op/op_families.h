@@ -45,6 +45,10 @@ void RegisterNNOps(std::vector<OpSchema>* ops);
 void RegisterBuiltinOps(std::vector<OpSchema>* ops);
 void RegisterCallOps(std::vector<OpSchema>* ops);
 void RegisterGradOps(std::vector<OpSchema>* ops);
+void RegisterDistributedOps(std::vector<OpSchema>* ops);
+void RegisterVisionOps(std::vector<OpSchema>* ops);
+// Sets OpSchema::dist_infer on the operators TVM gives distributed inference (after all families).
+void AddDistributedInference(std::vector<OpSchema>* ops);
 
 }  // namespace kiln::relax
 

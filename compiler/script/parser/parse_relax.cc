@@ -585,6 +585,119 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
     return Value::Obj(K::kType, ft);
   }
 
+  // ---- distributed Relax (R.dist.*; R.DTensor and R.device_mesh are also spelled R.dist.*)
+  if (absl::StartsWith(name, "dist.") && (name == "dist.DTensor" || name == "dist.device_mesh")) name = name.substr(5);
+  // A device mesh: R.device_mesh(...) itself, or "name[i]" naming an entry of the module's global infos.
+  auto mesh_of = [&](const Value& v) -> GlobalInfo {
+    Span s = SpanOr(v, span);
+    if (v.kind == K::kType && v.obj.as<GlobalInfoNode>() && v.obj.as<GlobalInfoNode>()->kind == "device_mesh") {
+      return Downcast<GlobalInfo>(v.obj);
+    }
+    if (v.kind != K::kStr) Fail(s, "expected a device mesh: R.device_mesh(...) or \"mesh[0]\"");
+    size_t open = v.s.find('[');
+    if (open == std::string::npos || v.s.back() != ']') Fail(s, "a device mesh is named \"<global info>[<index>]\", got \"" + v.s + "\"");
+    std::string key = v.s.substr(0, open), idx = v.s.substr(open + 1, v.s.size() - open - 2);
+    if (idx.empty() || idx.size() > 6 || !std::all_of(idx.begin(), idx.end(), ::isdigit)) Fail(s, "bad device mesh index in \"" + v.s + "\"");
+    if (!module_.defined()) Fail(s, "a device mesh named \"" + v.s + "\" needs an @I.ir_module with I.module_global_infos");
+    const Array<GlobalInfo> infos = module_->global_infos.Get(String(key));
+    size_t i = std::stoul(idx);
+    if (i >= infos.size()) Fail(s, "the module has no global info \"" + v.s + "\"");
+    if (infos[i]->kind != "device_mesh") Fail(s, "\"" + v.s + "\" is not a device mesh");
+    return infos[i];
+  };
+  auto placement_of = [&](const Value& v) -> std::string {
+    absl::StatusOr<std::vector<int>> p = ParsePlacement(ToStr(v, SpanOr(v, span)));
+    if (!p.ok()) Fail(SpanOr(v, span), std::string(p.status().message()));
+    return PlacementToString(*p);
+  };
+  if (name == "Range") return CallI("Range", a);  // R.Range, as TVM prints it outside a module
+  if (name == "device_mesh") {
+    // R.device_mesh(shape, device_ids or I.Range(begin, end)).
+    const Value* shape = arg_or_kw(0, "shape");
+    const Value* ids = arg_or_kw(1, "device_ids");
+    if (!ids) ids = kw("device_range");
+    if (!shape || !ids || a.args.size() > 2) Fail(span, "R.device_mesh(shape, device_ids or I.Range(begin, end)) takes two arguments");
+    std::vector<int64_t> dims;
+    for (const Value& d : ToSeq(*shape, SpanOr(*shape, span))) dims.push_back(ToInt(d, SpanOr(d, span)));
+    absl::StatusOr<GlobalInfo> mesh;
+    if (ids->kind == K::kType && ids->obj.as<RangeNode>()) {
+      mesh = MakeDeviceMesh(dims, Downcast<Range>(ids->obj));
+    } else {
+      std::vector<int64_t> list;
+      for (const Value& d : ToSeq(*ids, SpanOr(*ids, span))) list.push_back(ToInt(d, SpanOr(d, span)));
+      mesh = MakeDeviceMesh(dims, list);
+    }
+    if (!mesh.ok()) Fail(span, std::string(mesh.status().message()));
+    return Value::Obj(K::kType, *mesh);
+  }
+  if (name == "DTensor") {
+    // R.DTensor(shape, dtype, device_mesh, placement, ndim=): a lone string first is the dtype.
+    CallArgs t;
+    t.span = a.span;
+    t.func_span = a.func_span;
+    std::vector<Value> pos = a.args;
+    if (!pos.empty() && pos[0].kind == K::kStr && !kw("dtype") && (pos.size() == 1 || pos[1].kind != K::kStr || pos.size() == 3)) {
+      pos.insert(pos.begin(), Value::None());
+    }
+    static const char* kNames[] = {"shape", "dtype", "device_mesh", "placement"};
+    std::vector<const Value*> got(4, nullptr);
+    for (size_t i = 0; i < 4; ++i) got[i] = i < pos.size() ? &pos[i] : kw(kNames[i]);
+    if (pos.size() > 4) Fail(span, "R.DTensor takes at most 4 positional arguments");
+    for (const auto& [k, v] : a.kwargs) {
+      if (k != "ndim" && std::find(std::begin(kNames), std::end(kNames), k) == std::end(kNames)) {
+        Fail(SpanOr(v, span), "R.DTensor got an unexpected keyword '" + k + "'");
+      }
+    }
+    if (!got[2] || !got[3]) Fail(span, "R.DTensor needs a device_mesh and a placement");
+    if (got[0]) t.args.push_back(*got[0]);
+    if (got[1]) t.kwargs.emplace_back("dtype", *got[1]);
+    if (!got[0]) t.args.clear();
+    if (const Value* nd = kw("ndim")) t.kwargs.emplace_back("ndim", *nd);
+    Value tensor = CallR("Tensor", t);
+    TensorType tt = Downcast<TensorType>(tensor.obj);
+    GlobalInfo mesh = mesh_of(*got[2]);
+    std::string placement = placement_of(*got[3]);
+    absl::Status st = CheckDTensorType(tt, mesh, *ParsePlacement(placement));
+    if (!st.ok()) Fail(span, std::string(st.message()));
+    return Value::Obj(K::kType, DTensorType(tt, mesh, placement));
+  }
+  if (name == "dist.const") {
+    // R.dist.const(value, R.DTensor(...)): a constant of the DTensor's dtype, typed by it.
+    const Value* value = arg_or_kw(0, "value");
+    const Value* ty = arg_or_kw(1, "ty");
+    if (!value || !ty || a.args.size() > 2) Fail(span, "R.dist.const(value, ty) takes a value and a DTensor type");
+    Type t = ToRelaxType(*ty, SpanOr(*ty, span));
+    const auto* dt = t.as<DTensorTypeNode>();
+    if (!dt) Fail(SpanOr(*ty, span), "R.dist.const's type must be an R.DTensor");
+    CallArgs c;
+    c.span = a.span;
+    c.func_span = a.func_span;
+    c.args = {*value, Value::Str(dt->tensor_ty->dtype.ToString())};
+    Value cv = CallR("const", c);
+    rx::Constant constant = Downcast<rx::Constant>(cv.obj);
+    std::string why;
+    if (!kiln::relax::TypesCompatible(dt->tensor_ty, constant->ty, &why)) Fail(span, "R.dist.const: the value does not match the type: " + why);
+    constant.CopyOnWrite()->ty = t;
+    return Value::Obj(K::kRelax, constant);
+  }
+  if (name == "dist.call_tir") name = "call_tir";  // the same operator, with DTensor outputs
+  if (name == "dist.annotate_sharding" || name == "dist.redistribute") {
+    const Value* input = arg_or_kw(0, "value");
+    if (!input) input = kw("input");
+    const Value* mesh = arg_or_kw(1, "device_mesh");
+    const Value* placement = arg_or_kw(2, "placement");
+    if (!input || !mesh || !placement || a.args.size() > 3) {
+      Fail(span, "R." + name + "(value, device_mesh, placement) takes a value, a device mesh and a placement");
+    }
+    CallArgs b;
+    b.span = a.span;
+    b.func_span = a.func_span;
+    b.args.push_back(*input);
+    b.kwargs.emplace_back("device_mesh", Value::Obj(K::kType, mesh_of(*mesh)));
+    b.kwargs.emplace_back("placement", Value::Str(placement_of(*placement)));
+    a = std::move(b);
+  }
+
   // ---- function-level statements
   if (name == "func_attr") {
     builder::FunctionData* fd = relax_.func();
@@ -829,7 +942,8 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
   // ---- operators from the registry
   const kiln::relax::OpSchema* schema = kiln::relax::OpRegistry::Global().FindByScriptName(name);
   if (!schema) Fail(a.func_span, absl::StrCat("R.", name, " is not a Relax operator"));
-  bool tir_like = name == "call_tir" || name == "call_tir_inplace" || name == "call_tir_with_grad" || name == "call_dps_packed";
+  bool tir_like = name == "call_tir" || name == "call_tir_inplace" || name == "call_tir_with_grad" || name == "call_dps_packed" ||
+                  name == "dist.call_tir_local_view";
   bool packed = name == "call_packed" || name == "call_pure_packed" || name == "call_dps_packed" || name == "call_builtin_with_ctx";
   Array<Expr> args;
   std::vector<std::pair<std::string, ObjectRef>> attrs;

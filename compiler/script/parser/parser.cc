@@ -776,6 +776,11 @@ Value Parser::CallI(const std::string& name, CallArgs& a) {
     if (a.args.size() != 1 || !a.kwargs.empty()) Fail(a.span, "I.Op.get takes an operator name");
     return Value::Obj(K::kRelax, Op(ToStr(a.args[0], a.args[0].span)));
   }
+  if (name == "Range") {  // I.Range(begin, end): a device mesh's device range
+    if (a.args.size() != 2 || !a.kwargs.empty()) Fail(a.span, "I.Range(begin, end) takes two values");
+    int64_t lo = ToInt(a.args[0], a.span), hi = ToInt(a.args[1], a.span);
+    return Value::Obj(K::kType, Range(IntImm(DataType::Int(32), lo), IntImm(DataType::Int(32), hi - lo)));
+  }
   Fail(a.func_span, absl::StrCat("I.", name, " is not a TVMScript function"));
 }
 

@@ -6,7 +6,9 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "absl/strings/str_cat.h"
 #include "compiler/ir/functor.h"
+#include "compiler/ir/structural.h"
 
 namespace kiln::script::printer {
 namespace {
@@ -210,6 +212,7 @@ ExprPtr Docsifier::PrintAttrValue(const ir::ObjectRef& value, bool bare_numbers)
   if (const auto* iv = value.as<IterVarNode>()) return PrintExpr(iv->var);
   if (const auto* r = value.as<CommReducerNode>()) return PrintCommReducer(r);
   if (const auto* m = value.as<IndexMapNode>()) return PrintIndexMap(m);
+  if (const auto* gi = value.as<GlobalInfoNode>(); gi && gi->kind == "device_mesh") return PrintDeviceMesh(gi);
   if (const auto* gi = value.as<GlobalInfoNode>()) {
     Kwargs kwargs;
     for (size_t i = 0; i < gi->attrs.size(); ++i) {
@@ -228,6 +231,32 @@ ExprPtr Docsifier::PrintAttrValue(const ir::ObjectRef& value, bool bare_numbers)
   if (value.as<PrimExprNode>() && !value.as<VarNode>()) return PrintExpr(Downcast<PrimExpr>(value));
   if (value.as<ExprNode>()) return PrintRelaxExpr(Downcast<Expr>(value));
   return StrLit(value->type_key());
+}
+
+ExprPtr Docsifier::PrintDeviceMesh(const ir::GlobalInfoNode* mesh) {
+  using namespace ir;  // NOLINT
+  for (size_t i = 0; i < global_infos_.size(); ++i) {
+    const Array<GlobalInfo>& infos = global_infos_.value_at(i);
+    for (size_t j = 0; j < infos.size(); ++j) {
+      if (infos[j].get() == mesh || StructuralEqual(infos[j], GetRef<GlobalInfo>(mesh))) {
+        return StrLit(absl::StrCat(global_infos_.key_at(i).str(), "[", j, "]"));
+      }
+    }
+  }
+  std::vector<ExprPtr> dims;
+  for (int64_t d : DeviceMeshShape(GetRef<GlobalInfo>(mesh))) dims.push_back(IntLit(d));
+  ExprPtr devices;
+  if (const auto* r = mesh->attrs.Get(String("device_range")).as<RangeNode>()) {
+    // TVM spells the range I.Range in the module's global infos and R.Range elsewhere.
+    devices = CallE(in_module_ ? I("Range") : R("Range"), {PrintExpr(r->min), RangeEnd(r->min, r->extent)});
+  } else {
+    std::vector<ExprPtr> ids;
+    if (const auto* a = mesh->attrs.Get(String("device_ids")).as<ArrayNode>()) {
+      for (const ObjectRef& x : a->data) ids.push_back(PrintAttrValue(x, true));
+    }
+    devices = ListE(std::move(ids));
+  }
+  return CallE(R("device_mesh"), {TupleE(std::move(dims)), devices});
 }
 
 // ---------------------------------------------------------------- module and dispatch
@@ -249,6 +278,7 @@ doc::Module Docsifier::PrintModule(const ir::IRModule& mod) {
       values.push_back(PrintAttrValue(mod->global_infos.value_at(i), true));
     }
     body.push_back(ExprStmt(CallE(I("module_global_infos"), {DictE(std::move(keys), std::move(values))})));
+    global_infos_ = mod->global_infos;
   }
   for (const auto& [gv, func] : mod.Functions()) {
     if (const auto* pf = func.as<ir::PrimFuncNode>()) {

@@ -61,6 +61,9 @@ class Docsifier {
   ExprPtr PrintCommReducer(const ir::CommReducerNode* r);
   ExprPtr PrintIndexMap(const ir::IndexMapNode* m);
   ExprPtr PrintAttrValue(const ir::ObjectRef& value, bool bare_numbers);
+  // A device mesh: "name[i]" when it is an entry of the module's global infos (inside functions),
+  // else R.device_mesh(shape, range or ids).
+  ExprPtr PrintDeviceMesh(const ir::GlobalInfoNode* mesh);
   doc::Module PrintModule(const ir::IRModule& mod);
   std::string FuncName(const ir::BaseFuncNode* f) const;
 
@@ -125,6 +128,9 @@ class Docsifier {
   size_t func_scope_ = 0;
   bool in_module_ = false;
   bool cls_defined_ = false;
+  // The module's global infos once I.module_global_infos is printed: functions name device meshes
+  // by their entry ("mesh[0]").
+  ir::Map<ir::String, ir::Array<ir::GlobalInfo>> global_infos_;
   // Relax context: PrimExprs print ints bare; in the signature, dims with variables print as
   // strings.
   bool relax_ctx_ = false;

@@ -29,7 +29,7 @@ ExprPtr Dotted(ExprPtr prefix, const std::string& path) {
 
 bool IsCallTirLike(const std::string& op) {
   return op == "relax.call_tir" || op == "relax.call_tir_inplace" || op == "relax.call_tir_with_grad" ||
-         op == "relax.call_dps_packed";
+         op == "relax.call_dps_packed" || op == "relax.dist.call_tir_local_view";
 }
 
 // As TVM prints them, bindings of R.call_tir and R.call_dps_packed omit the annotation when the
@@ -140,6 +140,32 @@ ExprPtr Docsifier::PrintType(const Type& t) {
     if (!tt->shape.defined() && tt->ndim >= 0) kw.emplace_back("ndim", IntLit(tt->ndim));
     if (!tt->vdevice.empty()) kw.emplace_back("vdevice", StrLit(tt->vdevice));
     result = args.empty() && kw.empty() ? R("Tensor") : CallE(R("Tensor"), std::move(args), std::move(kw));
+  } else if (const auto* dt = t.as<DTensorTypeNode>()) {
+    // TVM's form: positional (shape, dtype, device_mesh, placement) while shape and dtype are
+    // known, keywords from the first unknown one on.
+    const TensorTypeNode* tt = dt->tensor_ty.get();
+    std::vector<ExprPtr> args;
+    Kwargs kw;
+    bool keywords = false;
+    if (const auto* shape = tt->shape.as<rx::ShapeExprNode>()) {
+      std::vector<ExprPtr> dims;
+      for (const PrimExpr& d : shape->values) dims.push_back(PrintShapeDim(d));
+      args.push_back(TupleE(std::move(dims)));
+    } else if (tt->shape.defined()) {
+      args.push_back(PrintRelaxExpr(tt->shape));
+    } else {
+      keywords = true;
+    }
+    auto add = [&](const char* key, ExprPtr v) {
+      if (keywords) kw.emplace_back(key, std::move(v));
+      else args.push_back(std::move(v));
+    };
+    if (tt->dtype.is_void()) keywords = true;
+    else add("dtype", StrLit(tt->dtype.ToString()));
+    add("device_mesh", PrintDeviceMesh(dt->device_mesh.get()));
+    add("placement", StrLit(dt->placement));
+    if (!tt->shape.defined() && tt->ndim >= 0) kw.emplace_back("ndim", IntLit(tt->ndim));
+    result = CallE(R("DTensor"), std::move(args), std::move(kw));
   } else if (const auto* st = t.as<ShapeTypeNode>()) {
     if (st->values_known) {
       std::vector<ExprPtr> dims;
@@ -199,6 +225,8 @@ ExprPtr Docsifier::PrintCallee(const Expr& e) {
 ExprPtr Docsifier::PrintConstant(const rx::ConstantNode* c) {
   int64_t next = 0;
   ExprPtr value = ConstNested(c, 0, &next);
+  // A constant typed as a DTensor is written with that type.
+  if (c->ty.as<DTensorTypeNode>()) return CallE(R("dist.const"), {value, PrintType(c->ty)});
   return CallE(R("const"), {value, StrLit(c->dtype.ToString())});
 }
 
@@ -298,6 +326,15 @@ ExprPtr Docsifier::PrintRelaxCall(const rx::CallNode* call) {
       value = ListE(std::move(tys));
     }
     kw.emplace_back(key, value);
+  }
+  // call_tir with DTensor outputs is spelled R.dist.call_tir.
+  if (op->name == "relax.call_tir" && call->ty_args.size() == 1) {
+    const Type& out = call->ty_args[0];
+    bool dtensor = out.as<DTensorTypeNode>() != nullptr;
+    if (const auto* tu = out.as<TupleTypeNode>()) {
+      for (const Type& f : tu->fields) dtensor |= f.as<DTensorTypeNode>() != nullptr;
+    }
+    if (dtensor) script = "dist.call_tir";
   }
   used_r_ = true;
   return CallE(Dotted(Id("R"), script), std::move(args), std::move(kw));
