@@ -44,7 +44,9 @@ TEST(DataTypeTest, TryParseAgreesWithParse) {
     absl::StatusOr<DataType> want = DataType::Parse(s);
     DataType got = DataType::Int(8);
     EXPECT_EQ(DataType::TryParse(s, &got), want.ok()) << s;
-    if (want.ok()) EXPECT_EQ(got, *want) << s;
+    if (want.ok()) {
+      EXPECT_EQ(got, *want) << s;
+    }
   }
 }
 

@@ -10,7 +10,7 @@ namespace kiln::script {
 using namespace ir;  // NOLINT
 
 IRModule AsModule(const ObjectRef& parsed) {
-  if (const auto* m = parsed.as<IRModuleNode>()) return Downcast<IRModule>(parsed);
+  if (parsed.as<IRModuleNode>()) return Downcast<IRModule>(parsed);
   IRModule mod = IRModule::Make();
   const auto* f = parsed.as<BaseFuncNode>();
   if (!f) return mod;

@@ -67,20 +67,6 @@ std::vector<std::string> ListPy(const std::string& dir) {
   return files;
 }
 
-// First line where two texts differ, for a readable fixed-point failure.
-std::string FirstDifference(const std::string& a, const std::string& b) {
-  std::istringstream sa(a), sb(b);
-  std::string la, lb;
-  for (int line = 1;; ++line) {
-    bool ha = static_cast<bool>(std::getline(sa, la));
-    bool hb = static_cast<bool>(std::getline(sb, lb));
-    if (!ha && !hb) return "texts differ only in trailing bytes";
-    if (!ha || !hb || la != lb) {
-      return absl::StrCat("line ", line, ": `", ha ? la : "<eof>", "` vs `", hb ? lb : "<eof>", "`");
-    }
-  }
-}
-
 std::string OneLine(std::string s, size_t max_len = 400) {
   std::replace(s.begin(), s.end(), '\n', ' ');
   if (s.size() > max_len) s = s.substr(0, max_len) + "...";
