@@ -6,6 +6,10 @@
 // relax.nn.attention_bias, as TVM's Python builds them.
 #include <algorithm>
 #include <cctype>
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "absl/strings/str_cat.h"
 #include "compiler/relax/op/infer_util.h"
 #include "compiler/relax/op/op_families.h"
@@ -222,69 +226,81 @@ InferFn ConvInfer(const std::string& op, int s, bool transpose) {
   };
 }
 
+// The data operand of a pooling op in its `layout` attribute (packed ones such as NCHW4c too):
+// the primal dims (N, C, spatial...) the window arithmetic runs on, and how to lay out the result.
+struct PoolData {
+  ir::DataType dtype;
+  std::string canonical;   // NC + spatial letters
+  std::string out_layout;  // the result's layout
+  int out_ndim = 0;
+  std::optional<std::vector<PrimExpr>> primal;  // unset: the shape is not known
+};
+
+absl::StatusOr<PoolData> ReadPoolData(const ir::relax::Call& call, const std::string& op, int s) {
+  absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), op, "data");
+  if (!x.ok()) return x.status();
+  PoolData d;
+  d.dtype = x->dtype;
+  d.canonical = std::string("NC") + SpatialLetters(s);
+  std::string layout = StringAttr(call, "layout", d.canonical);
+  d.out_layout = StringAttr(call, "out_layout", layout);
+  absl::StatusOr<std::vector<LayoutAxis>> in_axes = ParseLayout(op, layout, d.canonical);
+  if (!in_axes.ok()) return in_axes.status();
+  absl::StatusOr<std::vector<LayoutAxis>> out_axes = ParseLayout(op, d.out_layout, d.canonical);
+  if (!out_axes.ok()) return out_axes.status();
+  int ndim = static_cast<int>(in_axes->size());
+  if (x->ndim >= 0 && x->ndim != ndim) return OpError(op, absl::StrCat("expects data of rank ", ndim, ", got ", x->ndim));
+  d.out_ndim = static_cast<int>(out_axes->size());
+  if (!x->shape_known) return d;
+  absl::StatusOr<std::vector<PrimExpr>> in = FromLayout(op, x->shape, layout, d.canonical);
+  if (!in.ok()) return in.status();
+  d.primal = std::move(*in);
+  return d;
+}
+
 // Pooling in any layout, packed ones (NCHW4c) included: the window arithmetic runs on the primal
 // dims, and the result is laid out in out_layout.
 InferFn PoolInfer(const std::string& op, int s) {
   return [op, s](const ir::relax::Call& call) -> absl::StatusOr<Type> {
-    absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), op, "data");
-    if (!x.ok()) return x.status();
-    std::string canonical = std::string("NC") + SpatialLetters(s);
-    std::string layout = StringAttr(call, "layout", canonical);
-    std::string out_layout = StringAttr(call, "out_layout", layout);
-    absl::StatusOr<std::vector<LayoutAxis>> in_axes = ParseLayout(op, layout, canonical);
-    if (!in_axes.ok()) return in_axes.status();
-    absl::StatusOr<std::vector<LayoutAxis>> out_axes = ParseLayout(op, out_layout, canonical);
-    if (!out_axes.ok()) return out_axes.status();
-    int ndim = static_cast<int>(in_axes->size());
-    if (x->ndim >= 0 && x->ndim != ndim) return OpError(op, absl::StrCat("expects data of rank ", ndim, ", got ", x->ndim));
-    if (!x->shape_known) return MakeTensorType(x->dtype, static_cast<int>(out_axes->size()));
-    absl::StatusOr<std::vector<PrimExpr>> in = FromLayout(op, x->shape, layout, canonical);
-    if (!in.ok()) return in.status();
+    absl::StatusOr<PoolData> d = ReadPoolData(call, op, s);
+    if (!d.ok()) return d.status();
+    if (!d->primal) return MakeTensorType(d->dtype, d->out_ndim);
+    const std::vector<PrimExpr>& in = *d->primal;
     std::vector<int64_t> pool = IntArrayAttr(call, "pool_size").value_or(std::vector<int64_t>{});
     std::vector<int64_t> strides = IntArrayAttr(call, "strides").value_or(std::vector<int64_t>{});
     std::vector<int64_t> padding = IntArrayAttr(call, "padding").value_or(std::vector<int64_t>{});
     std::vector<int64_t> dilation = IntArrayAttr(call, "dilation").value_or(std::vector<int64_t>{});
     bool ceil_mode = BoolAttr(call, "ceil_mode", false);
-    std::vector<PrimExpr> out = {(*in)[0], (*in)[1]};
+    std::vector<PrimExpr> out = {in[0], in[1]};
     for (int i = 0; i < s; ++i) {
       int64_t k = At(pool, i, 1), st = At(strides, i, 1), dl = At(dilation, i, 1);
       int64_t extra = At(padding, i, 0) + At(padding, s + i, 0) - dl * (k - 1) - 1 + (ceil_mode ? st - 1 : 0);
-      out.push_back(AddDim(FloorDivDim(AddDim((*in)[2 + i], Dim(extra)), Dim(st)), Dim(1)));
+      out.push_back(AddDim(FloorDivDim(AddDim(in[2 + i], Dim(extra)), Dim(st)), Dim(1)));
     }
-    absl::StatusOr<std::vector<PrimExpr>> shape = ToLayout(op, out, canonical, out_layout);
+    absl::StatusOr<std::vector<PrimExpr>> shape = ToLayout(op, out, d->canonical, d->out_layout);
     if (!shape.ok()) return shape.status();
-    return MakeTensorType(*shape, x->dtype);
+    return MakeTensorType(*shape, d->dtype);
   };
 }
 
 InferFn AdaptivePoolInfer(const std::string& op, int s) {
   return [op, s](const ir::relax::Call& call) -> absl::StatusOr<Type> {
-    absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), op, "data");
-    if (!x.ok()) return x.status();
-    std::string canonical = std::string("NC") + SpatialLetters(s);
-    std::string layout = StringAttr(call, "layout", canonical);
-    std::string out_layout = StringAttr(call, "out_layout", layout);
-    absl::StatusOr<std::vector<LayoutAxis>> in_axes = ParseLayout(op, layout, canonical);
-    if (!in_axes.ok()) return in_axes.status();
-    absl::StatusOr<std::vector<LayoutAxis>> out_axes = ParseLayout(op, out_layout, canonical);
-    if (!out_axes.ok()) return out_axes.status();
-    int ndim = static_cast<int>(in_axes->size());
-    if (x->ndim >= 0 && x->ndim != ndim) return OpError(op, absl::StrCat("expects data of rank ", ndim, ", got ", x->ndim));
-    if (!x->shape_known) return MakeTensorType(x->dtype, static_cast<int>(out_axes->size()));
-    absl::StatusOr<std::vector<PrimExpr>> in = FromLayout(op, x->shape, layout, canonical);
-    if (!in.ok()) return in.status();
+    absl::StatusOr<PoolData> d = ReadPoolData(call, op, s);
+    if (!d.ok()) return d.status();
+    if (!d->primal) return MakeTensorType(d->dtype, d->out_ndim);
+    const std::vector<PrimExpr>& in = *d->primal;
     std::optional<std::vector<int64_t>> size = IntArrayAttr(call, "output_size");
-    std::vector<PrimExpr> out = {(*in)[0], (*in)[1]};
+    std::vector<PrimExpr> out = {in[0], in[1]};
     for (int i = 0; i < s; ++i) {
       if (!size || size->empty()) {
-        out.push_back((*in)[2 + i]);
+        out.push_back(in[2 + i]);
       } else {
         out.push_back(Dim(size->size() == 1 ? (*size)[0] : At(*size, i, 1)));
       }
     }
-    absl::StatusOr<std::vector<PrimExpr>> shape = ToLayout(op, out, canonical, out_layout);
+    absl::StatusOr<std::vector<PrimExpr>> shape = ToLayout(op, out, d->canonical, d->out_layout);
     if (!shape.ok()) return shape.status();
-    return MakeTensorType(*shape, x->dtype);
+    return MakeTensorType(*shape, d->dtype);
   };
 }
 
