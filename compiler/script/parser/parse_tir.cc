@@ -67,15 +67,17 @@ PrimFunc Parser::ParsePrimFunc(const doc::Stmt& def, const std::string& name, co
   tir_.Reset();
   tir_.BeginPrimFunc(name);
   builder::PrimFuncData* fd = tir_.func();
+  bool check_well_formed = check_well_formed_;  // the enclosing module's setting or the default
   if (deco) {
     for (const auto& [k, v] : deco->kwargs) {
       if (k == "private") fd->is_private = ToBool(v, SpanOr(v, deco->span));
       else if (k == "s_tir") fd->s_tir = ToBool(v, SpanOr(v, deco->span));
-      else if (k == "check_well_formed") continue;
+      else if (k == "check_well_formed") check_well_formed = ToBool(v, SpanOr(v, deco->span));
       else Fail(deco->span, absl::StrCat("T.prim_func has no argument '", k, "'"));
     }
     if (!deco->args.empty()) Fail(deco->span, "T.prim_func takes keyword arguments only");
   }
+  well_formed_check_off_ |= !check_well_formed;
   PushScope();
   loop_ranges_.clear();
   for (const doc::Arg& arg : def.args) {

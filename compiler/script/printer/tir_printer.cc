@@ -190,11 +190,19 @@ std::unordered_set<const Object*> SharedThreadVars(const Stmt& body) {
 
 ExprPtr Docsifier::LaunchedThreadVar(const IterVarNode* iv, const std::string& attr_key) {
   if (ExprPtr existing = Lookup(iv->var.get())) return existing;
-  if (!shared_thread_vars_.count(iv->var.get()) || func_stmts_ == nullptr) return nullptr;
+  // An IterVar without a domain comes from T.env_thread bound by a plain T.attr (launch_thread
+  // would give it one): it keeps the env_thread form too.
+  bool env = shared_thread_vars_.count(iv->var.get()) || !iv->dom.defined();
+  if (!env || func_stmts_ == nullptr) return nullptr;
   std::string tag = iv->thread_tag.empty() ? attr_key : iv->thread_tag;
   ExprPtr var = DefineIn(func_scope_, iv->var.get(), iv->var->name);
   func_stmts_->push_back(Assign(var, CallE(T("env_thread"), {StrLit(tag)})));
   return var;
+}
+
+ExprPtr Docsifier::ThreadAttrCall(const IterVarNode* iv, const std::string& attr_key, ExprPtr var, ExprPtr value) {
+  if (iv->dom.defined()) return CallE(T("launch_thread"), {std::move(var), std::move(value)});
+  return CallE(T("attr"), {std::move(var), StrLit(attr_key), std::move(value)});
 }
 
 StmtPtr Docsifier::PrintPrimFunc(const PrimFunc& f, const std::string& name) {
@@ -346,7 +354,7 @@ bool Docsifier::PrintScopedFrame(const Stmt& s, std::vector<StmtPtr>* out) {
     ExprPtr context, as_var;
     if (iv && (op->attr_key == "thread_extent" || op->attr_key == "virtual_thread")) {
       if (ExprPtr existing = LaunchedThreadVar(iv, op->attr_key)) {
-        context = CallE(T("launch_thread"), {existing, value});
+        context = ThreadAttrCall(iv, op->attr_key, existing, value);
       } else {
         std::string tag = iv->thread_tag.empty() ? op->attr_key : iv->thread_tag;
         context = CallE(T("launch_thread"), {StrLit(tag), value});
@@ -381,7 +389,7 @@ void Docsifier::PrintAttrStmt(const AttrStmtNode* op, std::vector<StmtPtr>* out)
   if (iv && (op->attr_key == "thread_extent" || op->attr_key == "virtual_thread")) {
     ExprPtr value = PrintExpr(op->value);
     if (ExprPtr existing = LaunchedThreadVar(iv, op->attr_key)) {
-      out->push_back(ExprStmt(CallE(T("launch_thread"), {existing, value})));
+      out->push_back(ExprStmt(ThreadAttrCall(iv, op->attr_key, existing, value)));
     } else {
       std::string tag = iv->thread_tag.empty() ? op->attr_key : iv->thread_tag;
       ExprPtr var = Define(iv->var.get(), iv->var->name);
@@ -572,6 +580,13 @@ void Docsifier::PrintStmt(const Stmt& s, std::vector<StmtPtr>* out) {
     case NodeKind::kLetStmt: {
       const auto* op = static_cast<const LetStmtNode*>(s.get());
       ExprPtr value = PrintExpr(op->value);
+      if (ExprPtr bound = Lookup(op->var.get())) {
+        // A second binding of a variable in scope (not SSA; check_well_formed=False): T.bind
+        // rebinds that same variable where a T.let would define a new one.
+        out->push_back(ExprStmt(CallE(T("bind"), {value}, {{"var", bound}})));
+        if (op->body.defined()) PrintStmt(op->body, out);
+        return;
+      }
       ExprPtr var = Define(op->var.get(), op->var->name);
       ExprPtr ann = op->var->ty.as<PointerTypeNode>() ? VarCreation(op->var.get()) : DtypeAnn(op->var->dtype);
       out->push_back(AnnAssign(var, Index(T("let"), {ann}), value));
