@@ -429,7 +429,8 @@ void Parser::StoreTo(const doc::Expr& target, const Value& value, const Span& sp
 Array<PrimExpr> Parser::BufferIndices(const Buffer& b, const std::vector<Value>& given, const Span& span,
                                       bool* has_slice, Array<Range>* region) {
   std::vector<Value> idx = given;
-  if (idx.size() == 1 && idx[0].kind == K::kTuple && idx[0].items.empty()) idx.clear();  // A[()]
+  // As in Python, A[(i, j)] (or A[t] with t a tuple) is A[i, j], and A[()] has no indices.
+  if (idx.size() == 1 && idx[0].kind == K::kTuple) idx = std::vector<Value>(given[0].items.begin(), given[0].items.end());
   if (idx.size() != b->shape.size()) {
     Fail(span, absl::StrCat("buffer ", b->name, " is ", b->shape.size(), "-dimensional but is indexed with ",
                             idx.size(), " ", idx.size() == 1 ? "index" : "indices"));
@@ -629,6 +630,7 @@ Buffer Parser::MakeBuffer(const std::string& name, CallArgs& a, size_t first, co
   if (const Value* d = pos(1, "dtype")) dtype = ToDType(*d, SpanOr(*d, a.span));
   std::string scope = default_scope;
   if (const Value* sc = pos(5, "scope")) scope = ToStr(*sc, SpanOr(*sc, a.span));
+  if (scope.empty()) scope = "global";  // scope="" is the global scope, printed as the default
   Buffer b = Buffer::Make(name.empty() ? "buffer" : name, shape, dtype, scope, a.span);
   BufferNode* n = b.CopyOnWrite();
   if (const Value* data = pos(2, "data")) {
@@ -653,8 +655,13 @@ Buffer Parser::MakeBuffer(const std::string& name, CallArgs& a, size_t first, co
     }
   }
   if (const Value* eo = pos(4, "elem_offset")) {
-    // An explicit elem_offset=0 is the default (an undefined offset means 0): one canonical form.
-    if (eo->kind != K::kNone && !(eo->kind == K::kInt && eo->i == 0)) n->elem_offset = ToPrim(*eo, SpanOr(*eo, a.span));
+    // An explicit elem_offset=0 is the default (an undefined offset means 0): one canonical form,
+    // T.int64(0) too: the printer omits a zero offset of any integer type.
+    if (eo->kind != K::kNone && !(eo->kind == K::kInt && eo->i == 0)) {
+      PrimExpr off = ToPrim(*eo, SpanOr(*eo, a.span));
+      const auto* imm = off.as<IntImmNode>();
+      if (!imm || imm->value != 0) n->elem_offset = off;
+    }
   }
   if (const Value* al = pos(6, "align")) n->data_alignment = static_cast<int32_t>(ToInt(*al, a.span) < 0 ? 0 : ToInt(*al, a.span));
   if (const Value* of = pos(7, "offset_factor")) n->offset_factor = static_cast<int32_t>(ToInt(*of, a.span));
@@ -1117,6 +1124,55 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
     Var var(fresh_name(), DataType::Int(32), span);
     IterVar iv(Range(), var, IterVarType::kThreadIndex, ToStr(a.args[0], span), span);
     thread_ivs_[var.get()] = iv;
+    return Value::Obj(K::kIterVar, iv);
+  }
+  if (name == "all" || name == "any") {  // tvm.tirx.all(*conds) / any: a left-nested and/or chain
+    if (a.args.empty() || !a.kwargs.empty()) Fail(span, absl::StrCat("T.", name, " takes one or more conditions"));
+    tir::BinaryOpKind op = name == "all" ? tir::BinaryOpKind::kAnd : tir::BinaryOpKind::kOr;
+    if (a.args.size() == 1) return a.args[0];
+    PrimExpr acc = ok_or_fail_prim(tir::BinaryOp(op, operand(0), operand(1), span));
+    for (size_t i = 2; i < a.args.size(); ++i) acc = ok_or_fail_prim(tir::BinaryOp(op, acc, operand(i), span));
+    return Value::Obj(K::kPrim, acc);
+  }
+  if (name == "llvm_lookup_intrinsic_id") {
+    // TVM resolves the name to its LLVM version's numeric id; kiln's call_llvm_(pure_)intrin keep
+    // the name itself, which is what this evaluates to.
+    need(1, 1);
+    Value n = Value::Str(ToStr(a.args[0], SpanOr(a.args[0], span)));
+    n.span = span;
+    return n;
+  }
+  if (name == "Range") {  // T.Range(begin, end): a domain, as a slice value for T.iter_var
+    need(2, 2);
+    Value r = Value::Seq(K::kSlice, {a.args[0], a.args[1], Value::None()});
+    r.span = span;
+    return r;
+  }
+  if (name == "iter_var") {  // T.iter_var(var, dom, "ThreadIndex", "threadIdx.x"): an IterVar node
+    need(4, 4);
+    PrimExpr v = prim(0);
+    if (!v.as<VarNode>()) Fail(SpanOr(a.args[0], span), "T.iter_var binds a variable");
+    Range dom;
+    const Value& d = a.args[1];
+    if (d.kind == K::kSlice || (d.is_seq() && d.items.size() == 2)) {
+      // Range(begin, end) has extent end - begin, folded as TVM's operator folds it.
+      PrimExpr lo = ToPrim(d.items[0], SpanOr(d.items[0], span));
+      PrimExpr hi = ToPrim(d.items[1], SpanOr(d.items[1], span));
+      dom = Range(lo, ok_or_fail_prim(tir::BinaryOp(tir::BinaryOpKind::kSub, hi, lo, span)));
+    } else if (d.kind != K::kNone) {
+      Fail(SpanOr(d, span), "T.iter_var takes a domain T.Range(begin, end), [begin, end] or None");
+    }
+    static constexpr std::pair<const char*, IterVarType> kTypes[] = {
+        {"DataPar", IterVarType::kDataPar},         {"ThreadIndex", IterVarType::kThreadIndex},
+        {"CommReduce", IterVarType::kCommReduce},   {"Ordered", IterVarType::kOrdered},
+        {"Opaque", IterVarType::kOpaque},           {"Unrolled", IterVarType::kUnrolled},
+        {"Vectorized", IterVarType::kVectorized},   {"Parallelized", IterVarType::kParallelized},
+        {"Tensorized", IterVarType::kTensorized}};
+    std::string type = ToStr(a.args[2], SpanOr(a.args[2], span));
+    const auto* found = std::find_if(std::begin(kTypes), std::end(kTypes), [&](const auto& t) { return type == t.first; });
+    if (found == std::end(kTypes)) Fail(SpanOr(a.args[2], span), absl::StrCat("unknown iter_var type \"", type, "\""));
+    IterVar iv(dom, Downcast<Var>(v), found->second, ToStr(a.args[3], SpanOr(a.args[3], span)), span);
+    if (found->second == IterVarType::kThreadIndex) thread_ivs_[iv->var.get()] = iv;
     return Value::Obj(K::kIterVar, iv);
   }
   if (name == "attr") {

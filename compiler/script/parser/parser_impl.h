@@ -110,6 +110,7 @@ class Parser {
   void Warn(const ir::Span& span, std::string message);
 
   Value Eval(const doc::ExprPtr& e);
+  void EvalComprehension(const doc::Expr& e, size_t gen, std::vector<Value>* out);
   Value EvalName(const doc::Expr& e);
   Value EvalAttribute(const doc::Expr& e);
   Value EvalSubscript(const doc::Expr& e);

@@ -188,11 +188,12 @@ std::unordered_set<const Object*> SharedThreadVars(const Stmt& body) {
 
 }  // namespace
 
-ExprPtr Docsifier::LaunchedThreadVar(const IterVarNode* iv, const std::string& attr_key) {
+ExprPtr Docsifier::LaunchedThreadVar(const IterVarNode* iv, const std::string& attr_key, DataType extent_dtype) {
   if (ExprPtr existing = Lookup(iv->var.get())) return existing;
   // An IterVar without a domain comes from T.env_thread bound by a plain T.attr (launch_thread
-  // would give it one): it keeps the env_thread form too.
-  bool env = shared_thread_vars_.count(iv->var.get()) || !iv->dom.defined();
+  // would give it one), and launch_thread("tag", extent) would give the variable the extent's
+  // dtype: both keep the env_thread form too.
+  bool env = shared_thread_vars_.count(iv->var.get()) || !iv->dom.defined() || iv->var->dtype != extent_dtype;
   if (!env || func_stmts_ == nullptr) return nullptr;
   std::string tag = iv->thread_tag.empty() ? attr_key : iv->thread_tag;
   ExprPtr var = DefineIn(func_scope_, iv->var.get(), iv->var->name);
@@ -220,10 +221,14 @@ StmtPtr Docsifier::PrintPrimFunc(const PrimFunc& f, const std::string& name) {
   // Params: simple buffers inline as annotations; the others bind a handle and match it below.
   std::vector<doc::Arg> args;
   std::vector<bool> inlined(f->params.size(), false);
+  // A buffer whose data pointer an earlier param buffer already has (match_buffer(..., data=A.data))
+  // is matched in the body, where it can name that pointer.
+  std::unordered_set<const Object*> param_data;
   for (size_t i = 0; i < f->params.size(); ++i) {
     const Var& p = f->params[i];
     int64_t bi = f->buffer_map.Find(p);
-    if (bi >= 0 && IsSimpleParamBuffer(f->buffer_map.value_at(bi))) {
+    bool shares_data = bi >= 0 && !param_data.insert(f->buffer_map.value_at(bi)->data.get()).second;
+    if (bi >= 0 && !shares_data && IsSimpleParamBuffer(f->buffer_map.value_at(bi))) {
       Buffer b = f->buffer_map.value_at(bi);
       ExprPtr ann = BufferCall(T("Buffer"), {}, b, /*force_dtype=*/true, false, "");
       ExprPtr id = DefineBuffer(func_scope_, b);
@@ -264,7 +269,8 @@ StmtPtr Docsifier::PrintPrimFunc(const PrimFunc& f, const std::string& name) {
     int64_t bi = f->buffer_map.Find(p);
     if (bi < 0) continue;
     Buffer b = f->buffer_map.value_at(bi);
-    ExprPtr rhs = BufferCall(T("match_buffer"), {Lookup(p.get())}, b, false, false, "");
+    bool data_known = b->data.defined() && Lookup(b->data.get());
+    ExprPtr rhs = BufferCall(T("match_buffer"), {Lookup(p.get())}, b, false, data_known, "");
     stmts.push_back(Assign(DefineBuffer(func_scope_, b), rhs));
   }
 
@@ -353,7 +359,7 @@ bool Docsifier::PrintScopedFrame(const Stmt& s, std::vector<StmtPtr>* out) {
     PushScope();
     ExprPtr context, as_var;
     if (iv && (op->attr_key == "thread_extent" || op->attr_key == "virtual_thread")) {
-      if (ExprPtr existing = LaunchedThreadVar(iv, op->attr_key)) {
+      if (ExprPtr existing = LaunchedThreadVar(iv, op->attr_key, op->value.dtype())) {
         context = ThreadAttrCall(iv, op->attr_key, existing, value);
       } else {
         std::string tag = iv->thread_tag.empty() ? op->attr_key : iv->thread_tag;
@@ -388,7 +394,7 @@ void Docsifier::PrintAttrStmt(const AttrStmtNode* op, std::vector<StmtPtr>* out)
   const auto* iv = op->node.as<IterVarNode>();
   if (iv && (op->attr_key == "thread_extent" || op->attr_key == "virtual_thread")) {
     ExprPtr value = PrintExpr(op->value);
-    if (ExprPtr existing = LaunchedThreadVar(iv, op->attr_key)) {
+    if (ExprPtr existing = LaunchedThreadVar(iv, op->attr_key, op->value.dtype())) {
       out->push_back(ExprStmt(ThreadAttrCall(iv, op->attr_key, existing, value)));
     } else {
       std::string tag = iv->thread_tag.empty() ? op->attr_key : iv->thread_tag;
