@@ -621,7 +621,8 @@ void Parser::TIRWith(const doc::Stmt& s) {
 
 // ------------------------------------------------------------------ T.* calls
 
-Buffer Parser::MakeBuffer(const std::string& name, CallArgs& a, size_t first, const std::string& default_scope) {
+Buffer Parser::MakeBuffer(const std::string& name, CallArgs& a, size_t first, const std::string& default_scope,
+                          PrimExpr* data_value) {
   auto pos = [&](size_t i, const char* kw) { return Arg(a, first + i, kw); };
   const Value* shape_v = pos(0, "shape");
   if (!shape_v) Fail(a.span, "a buffer needs a shape");
@@ -636,8 +637,17 @@ Buffer Parser::MakeBuffer(const std::string& name, CallArgs& a, size_t first, co
   if (const Value* data = pos(2, "data")) {
     if (data->kind != K::kNone) {
       PrimExpr dv = ToPrim(*data, SpanOr(*data, a.span));
-      if (!dv.as<VarNode>()) Fail(SpanOr(*data, a.span), "data= must be a handle variable (e.g. A.data)");
-      n->data = Downcast<Var>(dv);
+      if (dv.as<VarNode>()) {
+        n->data = Downcast<Var>(dv);
+      } else if (data_value && dv.dtype().is_handle()) {
+        // data=T.address_of(A[4]): TVM keeps the expression on the DeclBuffer; kiln binds it to
+        // the buffer's data variable with a let just outside the declaration.
+        n->data = Var(n->name + "_data", PointerType(PrimType(dtype), scope), SpanOr(*data, a.span));
+        *data_value = dv;
+      } else {
+        Fail(SpanOr(*data, a.span), data_value ? "data= must be a pointer (a handle variable such as A.data, or T.address_of(...))"
+                                               : "data= must be a handle variable (e.g. A.data)");
+      }
     }
   }
   if (const Value* st = pos(3, "strides")) {
@@ -839,7 +849,8 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
     return Value::Obj(K::kBuffer, b);
   }
   if (name == "decl_buffer") {
-    Buffer b = MakeBuffer(fresh_name(), a, 0, "global");
+    PrimExpr data_value;
+    Buffer b = MakeBuffer(fresh_name(), a, 0, "global", &data_value);
     need_body();
     const Value* data = Arg(a, 2, "data");
     if (!data || data->kind == K::kNone) {
@@ -847,7 +858,10 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
       tir_.BeginImplicit([b, span](Stmt body) { return AllocBuffer(b, body, {}, span); });
       return Value::Obj(K::kBuffer, b);
     }
-    tir_.BeginImplicit([b, span](Stmt body) { return DeclBuffer(b, body, span); });
+    tir_.BeginImplicit([b, data_value, span](Stmt body) {
+      Stmt decl = DeclBuffer(b, body, span);
+      return data_value.defined() ? Stmt(LetStmt(b->data, data_value, decl, span)) : decl;
+    });
     return Value::Obj(K::kBuffer, b);
   }
   if (name == "sblock_alloc_buffer") {

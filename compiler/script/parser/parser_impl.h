@@ -175,7 +175,10 @@ class Parser {
   Value CallPtx(const std::string& path, CallArgs& a);  // T.ptx.<path>(...)
   Value BufferPtrTo(const ir::Buffer& b, CallArgs& a);  // A.ptr_to([i, j]) = T.address_of(A[i, j])
   void TIRLocalArray(const std::string& name, const Value& ann, const ir::Span& span);  // x: T.f32[8]
-  ir::Buffer MakeBuffer(const std::string& name, CallArgs& a, size_t first, const std::string& default_scope);
+  // `data_value` (T.decl_buffer only): where data= is a pointer expression rather than a
+  // variable, the buffer gets a new data variable and *data_value the expression to bind it to.
+  ir::Buffer MakeBuffer(const std::string& name, CallArgs& a, size_t first, const std::string& default_scope,
+                        ir::PrimExpr* data_value = nullptr);
   ir::Type ParamAnnotationTIR(const Value& ann, const ir::Span& span, ir::Buffer* buffer, const std::string& name);
   Value LoadFromBuffer(const ir::Buffer& b, const std::vector<Value>& idx, const ir::Span& span);
   ir::Array<ir::PrimExpr> BufferIndices(const ir::Buffer& b, const std::vector<Value>& idx, const ir::Span& span, bool* has_slice, ir::Array<ir::Range>* region);

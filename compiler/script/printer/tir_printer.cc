@@ -586,6 +586,18 @@ void Docsifier::PrintStmt(const Stmt& s, std::vector<StmtPtr>* out) {
     case NodeKind::kLetStmt: {
       const auto* op = static_cast<const LetStmtNode*>(s.get());
       ExprPtr value = PrintExpr(op->value);
+      const auto* decl = op->body.as<DeclBufferNode>();
+      if (decl && decl->buffer->data.same_as(op->var) && !Lookup(op->var.get())) {
+        // A let that only gives a declared buffer its data pointer prints as TVM writes it:
+        // T.decl_buffer(..., data=<pointer expression>); later uses of the pointer are B.data.
+        PushScope();
+        Alias(scopes_.size() - 1, op->var.get(), value);
+        ExprPtr rhs = BufferCall(T("decl_buffer"), {}, decl->buffer, false, true, "");
+        PopScope();
+        out->push_back(Assign(DefineBuffer(scopes_.size() - 1, decl->buffer), rhs));
+        if (decl->body.defined()) PrintStmt(decl->body, out);
+        return;
+      }
       if (ExprPtr bound = Lookup(op->var.get())) {
         // A second binding of a variable in scope (not SSA; check_well_formed=False): T.bind
         // rebinds that same variable where a T.let would define a new one.
