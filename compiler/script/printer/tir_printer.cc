@@ -587,9 +587,11 @@ void Docsifier::PrintStmt(const Stmt& s, std::vector<StmtPtr>* out) {
       const auto* op = static_cast<const LetStmtNode*>(s.get());
       ExprPtr value = PrintExpr(op->value);
       const auto* decl = op->body.as<DeclBufferNode>();
-      if (decl && decl->buffer->data.same_as(op->var) && !Lookup(op->var.get())) {
-        // A let that only gives a declared buffer its data pointer prints as TVM writes it:
-        // T.decl_buffer(..., data=<pointer expression>); later uses of the pointer are B.data.
+      const auto* ptr = op->var->ty.as<PointerTypeNode>();
+      if (decl && decl->buffer->data.same_as(op->var) && !Lookup(op->var.get()) && ptr &&
+          StructuralEqual(ptr->element_type, PrimType(decl->buffer->dtype))) {
+        // A let that only gives a declared buffer its (typed) data pointer prints as TVM writes
+        // it: T.decl_buffer(..., data=<pointer expression>); later uses of the pointer are B.data.
         PushScope();
         Alias(scopes_.size() - 1, op->var.get(), value);
         ExprPtr rhs = BufferCall(T("decl_buffer"), {}, decl->buffer, false, true, "");
