@@ -1083,11 +1083,17 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
     return Value::None();
   }
   if (name == "bind") {  // T.bind(value, var=x): binds x (declared by x = T.int32()) for the rest of the block
-    need(1, 1);
+    need(1, 2);
     const Value* var_v = Kwarg(a, "var");
     PrimExpr value = prim(0);
     Var var;
-    if (var_v) {
+    if (a.args.size() == 2) {  // T.bind(value, T.handle("float32")): a new variable of that type
+      if (var_v) Fail(span, "T.bind takes a type annotation or var=, not both");
+      const Value& t = a.args[1];
+      const auto* tv = t.kind == K::kPrim && t.fresh_var ? t.obj.as<VarNode>() : nullptr;
+      if (!tv) Fail(SpanOr(t, span), "T.bind's second argument is a type annotation such as T.handle(\"float32\")");
+      var = tv->ty.defined() ? Var(fresh_name(), tv->ty, span) : Var(fresh_name(), tv->dtype, span);
+    } else if (var_v) {
       PrimExpr p = ToPrim(*var_v, SpanOr(*var_v, span));
       if (!p.as<VarNode>()) Fail(SpanOr(*var_v, span), "T.bind(value, var=x) binds a variable");
       var = Downcast<Var>(p);
@@ -1100,7 +1106,11 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
     }
     need_body();
     tir_.BeginImplicit([var, value, span](Stmt body) { return LetStmt(var, value, body, span); });
-    return var_v ? Value::None() : Value::Obj(K::kPrim, var);
+    if (var_v) return Value::None();
+    // The new variable is already bound: `x = T.bind(...)` names it rather than binding it again.
+    Value bound = Value::Obj(K::kPrim, var);
+    bound.fresh_var = true;
+    return bound;
   }
   if (name == "break_loop" || name == "continue_loop") {  // function spellings of break / continue
     need(0, 0);
