@@ -589,9 +589,10 @@ void Docsifier::PrintStmt(const Stmt& s, std::vector<StmtPtr>* out) {
       const auto* decl = op->body.as<DeclBufferNode>();
       const auto* ptr = op->var->ty.as<PointerTypeNode>();
       if (decl && decl->buffer->data.same_as(op->var) && !Lookup(op->var.get()) && ptr &&
-          StructuralEqual(ptr->element_type, PrimType(decl->buffer->dtype))) {
+          StructuralEqual(ptr->element_type, PrimType(decl->buffer->dtype)) && !op->value.as<VarNode>()) {
         // A let that only gives a declared buffer its (typed) data pointer prints as TVM writes
         // it: T.decl_buffer(..., data=<pointer expression>); later uses of the pointer are B.data.
+        // (data=<variable> would use that variable itself, so a let of a variable stays.)
         PushScope();
         Alias(scopes_.size() - 1, op->var.get(), value);
         ExprPtr rhs = BufferCall(T("decl_buffer"), {}, decl->buffer, false, true, "");
