@@ -20,9 +20,10 @@ constexpr Named kSpecial[] = {
 
 bool ValidBits(DataType::Code code, int bits) {
   switch (code) {
-    case DataType::kInt: return bits == 8 || bits == 16 || bits == 32 || bits == 64 || bits == 4;
+    // int1 and float8 (no format suffix) are accepted by TVM too: sub-byte mma operands, views.
+    case DataType::kInt: return bits == 1 || bits == 4 || bits == 8 || bits == 16 || bits == 32 || bits == 64;
     case DataType::kUInt: return bits == 1 || bits == 8 || bits == 16 || bits == 32 || bits == 64 || bits == 4;
-    case DataType::kFloat: return bits == 16 || bits == 32 || bits == 64;
+    case DataType::kFloat: return bits == 8 || bits == 16 || bits == 32 || bits == 64;
     case DataType::kBFloat: return bits == 16;
     default: return true;
   }

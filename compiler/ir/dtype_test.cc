@@ -8,7 +8,7 @@ namespace {
 TEST(DataTypeTest, ParsePrintRoundTrip) {
   for (const char* s : {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
                         "float32", "float64", "bfloat16", "bool", "handle", "void", "float16x4", "int8x16",
-                        "boolx8", "float8_e4m3fn", "float8_e5m2", "float4_e2m1fn", "int4", "uint4"}) {
+                        "boolx8", "float8_e4m3fn", "float8_e5m2", "float4_e2m1fn", "int4", "uint4", "int1", "float8"}) {
     absl::StatusOr<DataType> t = DataType::Parse(s);
     ASSERT_TRUE(t.ok()) << s << ": " << t.status();
     EXPECT_EQ(t->ToString(), s);

@@ -36,13 +36,13 @@ struct ParseOptions {
   int max_scope_depth = 1000;
   // The default for decorators that do not say check_well_formed=: as in TVM, with the check off
   // an annotated binding of a call takes the annotation as its type unchecked, and the Relax
-  // well-formedness check is skipped.
+  // well-formedness check and the TIR SSA rule are skipped.
   bool check_well_formed = true;
 };
 
 // What ParseScript reports besides the definition.
 struct ParseInfo {
-  // Some decorator (or the options) turned the Relax well-formed check off: the printed text of
+  // Some decorator (or the options) turned the well-formed check off: the printed text of
   // the result needs the same setting to parse back.
   bool well_formed_check_off = false;
 };

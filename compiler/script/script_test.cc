@@ -220,5 +220,60 @@ def f(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "int32")):
   EXPECT_EQ(cast->dtype, DataType::Float(32));
 }
 
+TEST(ParseScriptTest, PythonLevelComprehensionsAndTupleIndices) {
+  const char* src = R"(@T.prim_func
+def f(A: T.Buffer((2, 2), "int32"), M: T.Buffer((4,), "bool")):
+    l = T.meta_var([i * 2 for i in range(1, 10, 2) if i != 5])
+    A[(0, 1)] = l[2] + len([p for p, q in [(1, 2), (3, 4)] for r in range(3)])
+    T.evaluate(tvm.tirx.all(*([M[k] for k in range(2)] + [M[3]])))
+)";
+  absl::StatusOr<ObjectRef> r = ParseScript(src, "c.py");
+  ASSERT_TRUE(r.ok()) << r.status();
+  std::string printed = printer::Print(*r);
+  // [2, 6, 14, 18][2] + 6; A[(0, 1)] is A[0, 1].
+  EXPECT_NE(printed.find("A[0, 1] = 20"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("T.evaluate(M[0] and M[1] and M[3])"), std::string::npos) << printed;
+}
+
+TEST(ParseScriptTest, CheckWellFormedFalseSkipsOnlyTheSSARule) {
+  const char* body = R"(
+def f(A: T.Buffer((2,), "int32")):
+    x = T.int32()
+    T.bind(A[0], var=x)
+    A[0] = x
+    T.bind(A[1], var=x)
+    A[1] = x
+)";
+  std::string off = std::string("@T.prim_func(check_well_formed=False)") + body;
+  ParseInfo info;
+  absl::StatusOr<ObjectRef> r = ParseScript(off, "w.py", nullptr, {}, &info);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(info.well_formed_check_off);
+  std::string printed = printer::Print(*r);
+  EXPECT_NE(printed.find("T.bind(A[1], var=x)"), std::string::npos) << printed;
+  EXPECT_TRUE(CheckRoundTrip(off, "w.py").ok());
+  EXPECT_FALSE(ParseScript(std::string("@T.prim_func") + body, "w.py").ok());
+}
+
+TEST(ParseScriptTest, IterVarNodeWithRangeDomain) {
+  const char* src = R"(@T.prim_func
+def f(A: T.Buffer((256,), "float32")):
+    tx = T.int32()
+    T.attr(T.iter_var(tx, T.Range(2, 258), "ThreadIndex", "threadIdx.x"), "thread_extent", 256)
+    A[tx] = T.float32(0)
+)";
+  absl::StatusOr<ObjectRef> r = ParseScript(src, "i.py");
+  ASSERT_TRUE(r.ok()) << r.status();
+  const auto* attr = r->as<PrimFuncNode>()->body.as<AttrStmtNode>();
+  ASSERT_NE(attr, nullptr);
+  const auto* iv = attr->node.as<IterVarNode>();
+  ASSERT_NE(iv, nullptr);
+  EXPECT_EQ(iv->iter_type, IterVarType::kThreadIndex);
+  EXPECT_EQ(iv->thread_tag, "threadIdx.x");
+  ASSERT_TRUE(iv->dom.defined());
+  EXPECT_EQ(iv->dom->min.as<IntImmNode>()->value, 2);
+  EXPECT_EQ(iv->dom->extent.as<IntImmNode>()->value, 256);
+}
+
 }  // namespace
 }  // namespace kiln::script

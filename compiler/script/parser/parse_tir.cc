@@ -67,15 +67,17 @@ PrimFunc Parser::ParsePrimFunc(const doc::Stmt& def, const std::string& name, co
   tir_.Reset();
   tir_.BeginPrimFunc(name);
   builder::PrimFuncData* fd = tir_.func();
+  bool check_well_formed = check_well_formed_;  // the enclosing module's setting or the default
   if (deco) {
     for (const auto& [k, v] : deco->kwargs) {
       if (k == "private") fd->is_private = ToBool(v, SpanOr(v, deco->span));
       else if (k == "s_tir") fd->s_tir = ToBool(v, SpanOr(v, deco->span));
-      else if (k == "check_well_formed") continue;
+      else if (k == "check_well_formed") check_well_formed = ToBool(v, SpanOr(v, deco->span));
       else Fail(deco->span, absl::StrCat("T.prim_func has no argument '", k, "'"));
     }
     if (!deco->args.empty()) Fail(deco->span, "T.prim_func takes keyword arguments only");
   }
+  well_formed_check_off_ |= !check_well_formed;
   PushScope();
   loop_ranges_.clear();
   for (const doc::Arg& arg : def.args) {
@@ -427,7 +429,8 @@ void Parser::StoreTo(const doc::Expr& target, const Value& value, const Span& sp
 Array<PrimExpr> Parser::BufferIndices(const Buffer& b, const std::vector<Value>& given, const Span& span,
                                       bool* has_slice, Array<Range>* region) {
   std::vector<Value> idx = given;
-  if (idx.size() == 1 && idx[0].kind == K::kTuple && idx[0].items.empty()) idx.clear();  // A[()]
+  // As in Python, A[(i, j)] (or A[t] with t a tuple) is A[i, j], and A[()] has no indices.
+  if (idx.size() == 1 && idx[0].kind == K::kTuple) idx = std::vector<Value>(given[0].items.begin(), given[0].items.end());
   if (idx.size() != b->shape.size()) {
     Fail(span, absl::StrCat("buffer ", b->name, " is ", b->shape.size(), "-dimensional but is indexed with ",
                             idx.size(), " ", idx.size() == 1 ? "index" : "indices"));
@@ -618,7 +621,8 @@ void Parser::TIRWith(const doc::Stmt& s) {
 
 // ------------------------------------------------------------------ T.* calls
 
-Buffer Parser::MakeBuffer(const std::string& name, CallArgs& a, size_t first, const std::string& default_scope) {
+Buffer Parser::MakeBuffer(const std::string& name, CallArgs& a, size_t first, const std::string& default_scope,
+                          PrimExpr* data_value) {
   auto pos = [&](size_t i, const char* kw) { return Arg(a, first + i, kw); };
   const Value* shape_v = pos(0, "shape");
   if (!shape_v) Fail(a.span, "a buffer needs a shape");
@@ -627,13 +631,23 @@ Buffer Parser::MakeBuffer(const std::string& name, CallArgs& a, size_t first, co
   if (const Value* d = pos(1, "dtype")) dtype = ToDType(*d, SpanOr(*d, a.span));
   std::string scope = default_scope;
   if (const Value* sc = pos(5, "scope")) scope = ToStr(*sc, SpanOr(*sc, a.span));
+  if (scope.empty()) scope = "global";  // scope="" is the global scope, printed as the default
   Buffer b = Buffer::Make(name.empty() ? "buffer" : name, shape, dtype, scope, a.span);
   BufferNode* n = b.CopyOnWrite();
   if (const Value* data = pos(2, "data")) {
     if (data->kind != K::kNone) {
       PrimExpr dv = ToPrim(*data, SpanOr(*data, a.span));
-      if (!dv.as<VarNode>()) Fail(SpanOr(*data, a.span), "data= must be a handle variable (e.g. A.data)");
-      n->data = Downcast<Var>(dv);
+      if (dv.as<VarNode>()) {
+        n->data = Downcast<Var>(dv);
+      } else if (data_value && dv.dtype().is_handle()) {
+        // data=T.address_of(A[4]): TVM keeps the expression on the DeclBuffer; kiln binds it to
+        // the buffer's data variable with a let just outside the declaration.
+        n->data = Var(n->name + "_data", PointerType(PrimType(dtype), scope), SpanOr(*data, a.span));
+        *data_value = dv;
+      } else {
+        Fail(SpanOr(*data, a.span), data_value ? "data= must be a pointer (a handle variable such as A.data, or T.address_of(...))"
+                                               : "data= must be a handle variable (e.g. A.data)");
+      }
     }
   }
   if (const Value* st = pos(3, "strides")) {
@@ -651,8 +665,13 @@ Buffer Parser::MakeBuffer(const std::string& name, CallArgs& a, size_t first, co
     }
   }
   if (const Value* eo = pos(4, "elem_offset")) {
-    // An explicit elem_offset=0 is the default (an undefined offset means 0): one canonical form.
-    if (eo->kind != K::kNone && !(eo->kind == K::kInt && eo->i == 0)) n->elem_offset = ToPrim(*eo, SpanOr(*eo, a.span));
+    // An explicit elem_offset=0 is the default (an undefined offset means 0): one canonical form,
+    // T.int64(0) too: the printer omits a zero offset of any integer type.
+    if (eo->kind != K::kNone && !(eo->kind == K::kInt && eo->i == 0)) {
+      PrimExpr off = ToPrim(*eo, SpanOr(*eo, a.span));
+      const auto* imm = off.as<IntImmNode>();
+      if (!imm || imm->value != 0) n->elem_offset = off;
+    }
   }
   if (const Value* al = pos(6, "align")) n->data_alignment = static_cast<int32_t>(ToInt(*al, a.span) < 0 ? 0 : ToInt(*al, a.span));
   if (const Value* of = pos(7, "offset_factor")) n->offset_factor = static_cast<int32_t>(ToInt(*of, a.span));
@@ -830,7 +849,8 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
     return Value::Obj(K::kBuffer, b);
   }
   if (name == "decl_buffer") {
-    Buffer b = MakeBuffer(fresh_name(), a, 0, "global");
+    PrimExpr data_value;
+    Buffer b = MakeBuffer(fresh_name(), a, 0, "global", &data_value);
     need_body();
     const Value* data = Arg(a, 2, "data");
     if (!data || data->kind == K::kNone) {
@@ -838,7 +858,10 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
       tir_.BeginImplicit([b, span](Stmt body) { return AllocBuffer(b, body, {}, span); });
       return Value::Obj(K::kBuffer, b);
     }
-    tir_.BeginImplicit([b, span](Stmt body) { return DeclBuffer(b, body, span); });
+    tir_.BeginImplicit([b, data_value, span](Stmt body) {
+      Stmt decl = DeclBuffer(b, body, span);
+      return data_value.defined() ? Stmt(LetStmt(b->data, data_value, decl, span)) : decl;
+    });
     return Value::Obj(K::kBuffer, b);
   }
   if (name == "sblock_alloc_buffer") {
@@ -1060,11 +1083,17 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
     return Value::None();
   }
   if (name == "bind") {  // T.bind(value, var=x): binds x (declared by x = T.int32()) for the rest of the block
-    need(1, 1);
+    need(1, 2);
     const Value* var_v = Kwarg(a, "var");
     PrimExpr value = prim(0);
     Var var;
-    if (var_v) {
+    if (a.args.size() == 2) {  // T.bind(value, T.handle("float32")): a new variable of that type
+      if (var_v) Fail(span, "T.bind takes a type annotation or var=, not both");
+      const Value& t = a.args[1];
+      const auto* tv = t.kind == K::kPrim && t.fresh_var ? t.obj.as<VarNode>() : nullptr;
+      if (!tv) Fail(SpanOr(t, span), "T.bind's second argument is a type annotation such as T.handle(\"float32\")");
+      var = tv->ty.defined() ? Var(fresh_name(), tv->ty, span) : Var(fresh_name(), tv->dtype, span);
+    } else if (var_v) {
       PrimExpr p = ToPrim(*var_v, SpanOr(*var_v, span));
       if (!p.as<VarNode>()) Fail(SpanOr(*var_v, span), "T.bind(value, var=x) binds a variable");
       var = Downcast<Var>(p);
@@ -1077,7 +1106,11 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
     }
     need_body();
     tir_.BeginImplicit([var, value, span](Stmt body) { return LetStmt(var, value, body, span); });
-    return var_v ? Value::None() : Value::Obj(K::kPrim, var);
+    if (var_v) return Value::None();
+    // The new variable is already bound: `x = T.bind(...)` names it rather than binding it again.
+    Value bound = Value::Obj(K::kPrim, var);
+    bound.fresh_var = true;
+    return bound;
   }
   if (name == "break_loop" || name == "continue_loop") {  // function spellings of break / continue
     need(0, 0);
@@ -1115,6 +1148,55 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
     Var var(fresh_name(), DataType::Int(32), span);
     IterVar iv(Range(), var, IterVarType::kThreadIndex, ToStr(a.args[0], span), span);
     thread_ivs_[var.get()] = iv;
+    return Value::Obj(K::kIterVar, iv);
+  }
+  if (name == "all" || name == "any") {  // tvm.tirx.all(*conds) / any: a left-nested and/or chain
+    if (a.args.empty() || !a.kwargs.empty()) Fail(span, absl::StrCat("T.", name, " takes one or more conditions"));
+    tir::BinaryOpKind op = name == "all" ? tir::BinaryOpKind::kAnd : tir::BinaryOpKind::kOr;
+    if (a.args.size() == 1) return a.args[0];
+    PrimExpr acc = ok_or_fail_prim(tir::BinaryOp(op, operand(0), operand(1), span));
+    for (size_t i = 2; i < a.args.size(); ++i) acc = ok_or_fail_prim(tir::BinaryOp(op, acc, operand(i), span));
+    return Value::Obj(K::kPrim, acc);
+  }
+  if (name == "llvm_lookup_intrinsic_id") {
+    // TVM resolves the name to its LLVM version's numeric id; kiln's call_llvm_(pure_)intrin keep
+    // the name itself, which is what this evaluates to.
+    need(1, 1);
+    Value n = Value::Str(ToStr(a.args[0], SpanOr(a.args[0], span)));
+    n.span = span;
+    return n;
+  }
+  if (name == "Range") {  // T.Range(begin, end): a domain, as a slice value for T.iter_var
+    need(2, 2);
+    Value r = Value::Seq(K::kSlice, {a.args[0], a.args[1], Value::None()});
+    r.span = span;
+    return r;
+  }
+  if (name == "iter_var") {  // T.iter_var(var, dom, "ThreadIndex", "threadIdx.x"): an IterVar node
+    need(4, 4);
+    PrimExpr v = prim(0);
+    if (!v.as<VarNode>()) Fail(SpanOr(a.args[0], span), "T.iter_var binds a variable");
+    Range dom;
+    const Value& d = a.args[1];
+    if (d.kind == K::kSlice || (d.is_seq() && d.items.size() == 2)) {
+      // Range(begin, end) has extent end - begin, folded as TVM's operator folds it.
+      PrimExpr lo = ToPrim(d.items[0], SpanOr(d.items[0], span));
+      PrimExpr hi = ToPrim(d.items[1], SpanOr(d.items[1], span));
+      dom = Range(lo, ok_or_fail_prim(tir::BinaryOp(tir::BinaryOpKind::kSub, hi, lo, span)));
+    } else if (d.kind != K::kNone) {
+      Fail(SpanOr(d, span), "T.iter_var takes a domain T.Range(begin, end), [begin, end] or None");
+    }
+    static constexpr std::pair<const char*, IterVarType> kTypes[] = {
+        {"DataPar", IterVarType::kDataPar},         {"ThreadIndex", IterVarType::kThreadIndex},
+        {"CommReduce", IterVarType::kCommReduce},   {"Ordered", IterVarType::kOrdered},
+        {"Opaque", IterVarType::kOpaque},           {"Unrolled", IterVarType::kUnrolled},
+        {"Vectorized", IterVarType::kVectorized},   {"Parallelized", IterVarType::kParallelized},
+        {"Tensorized", IterVarType::kTensorized}};
+    std::string type = ToStr(a.args[2], SpanOr(a.args[2], span));
+    const auto* found = std::find_if(std::begin(kTypes), std::end(kTypes), [&](const auto& t) { return type == t.first; });
+    if (found == std::end(kTypes)) Fail(SpanOr(a.args[2], span), absl::StrCat("unknown iter_var type \"", type, "\""));
+    IterVar iv(dom, Downcast<Var>(v), found->second, ToStr(a.args[3], SpanOr(a.args[3], span)), span);
+    if (found->second == IterVarType::kThreadIndex) thread_ivs_[iv->var.get()] = iv;
     return Value::Obj(K::kIterVar, iv);
   }
   if (name == "attr") {

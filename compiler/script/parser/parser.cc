@@ -239,6 +239,48 @@ std::string Canonical(std::string path) {
 
 }  // namespace
 
+// [elt for target in iter if cond ...], evaluated at parse time as Python does (T.meta_var
+// lists, *[A[i] for i in range(8)] arguments): `iter` is a tuple, a list or range() of constants.
+void Parser::EvalComprehension(const doc::Expr& e, size_t gen, std::vector<Value>* out) {
+  if (gen == e.generators.size()) {
+    out->push_back(Eval(e.value));
+    return;
+  }
+  const doc::Generator& g = e.generators[gen];
+  Value iter = Eval(g.iter);
+  Span span = SpanOf(g.iter->pos);
+  std::vector<Value> items;
+  if (iter.is_seq()) {
+    items = iter.items;
+  } else if (iter.kind == K::kLoops && iter.loops.size() == 1) {
+    const LoopSpec& l = iter.loops[0];
+    const auto* lo = l.min.as<IntImmNode>();
+    const auto* n = l.extent.as<IntImmNode>();
+    const auto* st = l.step.defined() ? l.step.as<IntImmNode>() : nullptr;
+    if (!lo || !n || (l.step.defined() && (!st || st->value <= 0))) Fail(span, "a comprehension's range() needs constant bounds");
+    int64_t step = st ? st->value : 1;
+    for (int64_t i = lo->value; i < lo->value + n->value; i += step) items.push_back(Value::Int(i));
+  } else {
+    Fail(span, absl::StrCat("a comprehension iterates over a tuple, a list or range(), not a ", KindName(iter.kind)));
+  }
+  for (const Value& item : items) {
+    if (g.target->kind == doc::ExprKind::kName) {
+      Define(g.target->name, item);
+    } else if ((g.target->kind == doc::ExprKind::kTuple || g.target->kind == doc::ExprKind::kList) && item.is_seq() &&
+               item.items.size() == g.target->elts.size()) {
+      for (size_t k = 0; k < item.items.size(); ++k) {
+        if (g.target->elts[k]->kind != doc::ExprKind::kName) Fail(g.target->pos, "a comprehension target is a name or a tuple of names");
+        Define(g.target->elts[k]->name, item.items[k]);
+      }
+    } else {
+      Fail(g.target->pos, "a comprehension target is a name or a tuple of names matching the items");
+    }
+    bool keep = true;
+    for (const doc::ExprPtr& cond : g.ifs) keep = keep && ToBool(Eval(cond), SpanOf(cond->pos));
+    if (keep) EvalComprehension(e, gen + 1, out);
+  }
+}
+
 Value Parser::Eval(const doc::ExprPtr& ep) {
   const doc::Expr& e = *ep;
   Value v;
@@ -312,6 +354,13 @@ Value Parser::Eval(const doc::ExprPtr& ep) {
     case doc::ExprKind::kLambda:
       v.kind = K::kLambda;
       v.lambda = &e;
+      break;
+    case doc::ExprKind::kComprehension:
+      if (e.name != "list" && e.name != "generator") Fail(e.pos, absl::StrCat("a ", e.name, " comprehension is not supported in TVMScript"));
+      v = Value::Seq(K::kList, {});
+      PushScope();
+      EvalComprehension(e, 0, &v.items);
+      PopScope();
       break;
     default:
       Fail(e.pos, "this Python expression is not supported in TVMScript");
@@ -588,7 +637,7 @@ Value Parser::EvalBinOp(const doc::Expr& e) {
     }
     Fail(span, "operator " + op + " is not supported on Relax values");
   }
-  if (a.kind == K::kTuple && b.kind == K::kTuple && op == "+") {
+  if (a.is_seq() && a.kind == b.kind && op == "+") {  // tuple + tuple, list + list
     Value t = a;
     t.items.insert(t.items.end(), b.items.begin(), b.items.end());
     return t;

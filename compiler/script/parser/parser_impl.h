@@ -110,6 +110,7 @@ class Parser {
   void Warn(const ir::Span& span, std::string message);
 
   Value Eval(const doc::ExprPtr& e);
+  void EvalComprehension(const doc::Expr& e, size_t gen, std::vector<Value>* out);
   Value EvalName(const doc::Expr& e);
   Value EvalAttribute(const doc::Expr& e);
   Value EvalSubscript(const doc::Expr& e);
@@ -174,7 +175,10 @@ class Parser {
   Value CallPtx(const std::string& path, CallArgs& a);  // T.ptx.<path>(...)
   Value BufferPtrTo(const ir::Buffer& b, CallArgs& a);  // A.ptr_to([i, j]) = T.address_of(A[i, j])
   void TIRLocalArray(const std::string& name, const Value& ann, const ir::Span& span);  // x: T.f32[8]
-  ir::Buffer MakeBuffer(const std::string& name, CallArgs& a, size_t first, const std::string& default_scope);
+  // `data_value` (T.decl_buffer only): where data= is a pointer expression rather than a
+  // variable, the buffer gets a new data variable and *data_value the expression to bind it to.
+  ir::Buffer MakeBuffer(const std::string& name, CallArgs& a, size_t first, const std::string& default_scope,
+                        ir::PrimExpr* data_value = nullptr);
   ir::Type ParamAnnotationTIR(const Value& ann, const ir::Span& span, ir::Buffer* buffer, const std::string& name);
   Value LoadFromBuffer(const ir::Buffer& b, const std::vector<Value>& idx, const ir::Span& span);
   ir::Array<ir::PrimExpr> BufferIndices(const ir::Buffer& b, const std::vector<Value>& idx, const ir::Span& span, bool* has_slice, ir::Array<ir::Range>* region);

@@ -75,8 +75,11 @@ class Docsifier {
   void PrintBlockRealize(const ir::SBlockRealizeNode* realize, std::vector<StmtPtr>* out);
   void PrintAttrStmt(const ir::AttrStmtNode* op, std::vector<StmtPtr>* out);
   // The name a launch_thread of `iv` refers to: its variable if already defined, or, for a
-  // variable several launches share, a new `T.env_thread` definition; nullptr otherwise.
-  ExprPtr LaunchedThreadVar(const ir::IterVarNode* iv, const std::string& attr_key);
+  // variable several launches share (or one without a domain, or of another dtype than the
+  // extent), a new `T.env_thread` definition; nullptr otherwise.
+  ExprPtr LaunchedThreadVar(const ir::IterVarNode* iv, const std::string& attr_key, ir::DataType extent_dtype);
+  // `T.launch_thread(var, value)`, or `T.attr(var, key, value)` for an IterVar without a domain.
+  ExprPtr ThreadAttrCall(const ir::IterVarNode* iv, const std::string& attr_key, ExprPtr var, ExprPtr value);
   bool PrintScopedFrame(const ir::Stmt& s, std::vector<StmtPtr>* out);
   void PrintAllocBuffer(const ir::AllocBufferNode* op, std::vector<StmtPtr>* out);
   ExprPtr PrintExpr(const ir::PrimExpr& e);

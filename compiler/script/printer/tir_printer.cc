@@ -188,13 +188,22 @@ std::unordered_set<const Object*> SharedThreadVars(const Stmt& body) {
 
 }  // namespace
 
-ExprPtr Docsifier::LaunchedThreadVar(const IterVarNode* iv, const std::string& attr_key) {
+ExprPtr Docsifier::LaunchedThreadVar(const IterVarNode* iv, const std::string& attr_key, DataType extent_dtype) {
   if (ExprPtr existing = Lookup(iv->var.get())) return existing;
-  if (!shared_thread_vars_.count(iv->var.get()) || func_stmts_ == nullptr) return nullptr;
+  // An IterVar without a domain comes from T.env_thread bound by a plain T.attr (launch_thread
+  // would give it one), and launch_thread("tag", extent) would give the variable the extent's
+  // dtype: both keep the env_thread form too.
+  bool env = shared_thread_vars_.count(iv->var.get()) || !iv->dom.defined() || iv->var->dtype != extent_dtype;
+  if (!env || func_stmts_ == nullptr) return nullptr;
   std::string tag = iv->thread_tag.empty() ? attr_key : iv->thread_tag;
   ExprPtr var = DefineIn(func_scope_, iv->var.get(), iv->var->name);
   func_stmts_->push_back(Assign(var, CallE(T("env_thread"), {StrLit(tag)})));
   return var;
+}
+
+ExprPtr Docsifier::ThreadAttrCall(const IterVarNode* iv, const std::string& attr_key, ExprPtr var, ExprPtr value) {
+  if (iv->dom.defined()) return CallE(T("launch_thread"), {std::move(var), std::move(value)});
+  return CallE(T("attr"), {std::move(var), StrLit(attr_key), std::move(value)});
 }
 
 StmtPtr Docsifier::PrintPrimFunc(const PrimFunc& f, const std::string& name) {
@@ -212,10 +221,14 @@ StmtPtr Docsifier::PrintPrimFunc(const PrimFunc& f, const std::string& name) {
   // Params: simple buffers inline as annotations; the others bind a handle and match it below.
   std::vector<doc::Arg> args;
   std::vector<bool> inlined(f->params.size(), false);
+  // A buffer whose data pointer an earlier param buffer already has (match_buffer(..., data=A.data))
+  // is matched in the body, where it can name that pointer.
+  std::unordered_set<const Object*> param_data;
   for (size_t i = 0; i < f->params.size(); ++i) {
     const Var& p = f->params[i];
     int64_t bi = f->buffer_map.Find(p);
-    if (bi >= 0 && IsSimpleParamBuffer(f->buffer_map.value_at(bi))) {
+    bool shares_data = bi >= 0 && !param_data.insert(f->buffer_map.value_at(bi)->data.get()).second;
+    if (bi >= 0 && !shares_data && IsSimpleParamBuffer(f->buffer_map.value_at(bi))) {
       Buffer b = f->buffer_map.value_at(bi);
       ExprPtr ann = BufferCall(T("Buffer"), {}, b, /*force_dtype=*/true, false, "");
       ExprPtr id = DefineBuffer(func_scope_, b);
@@ -256,7 +269,8 @@ StmtPtr Docsifier::PrintPrimFunc(const PrimFunc& f, const std::string& name) {
     int64_t bi = f->buffer_map.Find(p);
     if (bi < 0) continue;
     Buffer b = f->buffer_map.value_at(bi);
-    ExprPtr rhs = BufferCall(T("match_buffer"), {Lookup(p.get())}, b, false, false, "");
+    bool data_known = b->data.defined() && Lookup(b->data.get());
+    ExprPtr rhs = BufferCall(T("match_buffer"), {Lookup(p.get())}, b, false, data_known, "");
     stmts.push_back(Assign(DefineBuffer(func_scope_, b), rhs));
   }
 
@@ -345,8 +359,8 @@ bool Docsifier::PrintScopedFrame(const Stmt& s, std::vector<StmtPtr>* out) {
     PushScope();
     ExprPtr context, as_var;
     if (iv && (op->attr_key == "thread_extent" || op->attr_key == "virtual_thread")) {
-      if (ExprPtr existing = LaunchedThreadVar(iv, op->attr_key)) {
-        context = CallE(T("launch_thread"), {existing, value});
+      if (ExprPtr existing = LaunchedThreadVar(iv, op->attr_key, op->value.dtype())) {
+        context = ThreadAttrCall(iv, op->attr_key, existing, value);
       } else {
         std::string tag = iv->thread_tag.empty() ? op->attr_key : iv->thread_tag;
         context = CallE(T("launch_thread"), {StrLit(tag), value});
@@ -380,8 +394,8 @@ void Docsifier::PrintAttrStmt(const AttrStmtNode* op, std::vector<StmtPtr>* out)
   const auto* iv = op->node.as<IterVarNode>();
   if (iv && (op->attr_key == "thread_extent" || op->attr_key == "virtual_thread")) {
     ExprPtr value = PrintExpr(op->value);
-    if (ExprPtr existing = LaunchedThreadVar(iv, op->attr_key)) {
-      out->push_back(ExprStmt(CallE(T("launch_thread"), {existing, value})));
+    if (ExprPtr existing = LaunchedThreadVar(iv, op->attr_key, op->value.dtype())) {
+      out->push_back(ExprStmt(ThreadAttrCall(iv, op->attr_key, existing, value)));
     } else {
       std::string tag = iv->thread_tag.empty() ? op->attr_key : iv->thread_tag;
       ExprPtr var = Define(iv->var.get(), iv->var->name);
@@ -572,6 +586,28 @@ void Docsifier::PrintStmt(const Stmt& s, std::vector<StmtPtr>* out) {
     case NodeKind::kLetStmt: {
       const auto* op = static_cast<const LetStmtNode*>(s.get());
       ExprPtr value = PrintExpr(op->value);
+      const auto* decl = op->body.as<DeclBufferNode>();
+      const auto* ptr = op->var->ty.as<PointerTypeNode>();
+      if (decl && decl->buffer->data.same_as(op->var) && !Lookup(op->var.get()) && ptr &&
+          StructuralEqual(ptr->element_type, PrimType(decl->buffer->dtype)) && !op->value.as<VarNode>()) {
+        // A let that only gives a declared buffer its (typed) data pointer prints as TVM writes
+        // it: T.decl_buffer(..., data=<pointer expression>); later uses of the pointer are B.data.
+        // (data=<variable> would use that variable itself, so a let of a variable stays.)
+        PushScope();
+        Alias(scopes_.size() - 1, op->var.get(), value);
+        ExprPtr rhs = BufferCall(T("decl_buffer"), {}, decl->buffer, false, true, "");
+        PopScope();
+        out->push_back(Assign(DefineBuffer(scopes_.size() - 1, decl->buffer), rhs));
+        if (decl->body.defined()) PrintStmt(decl->body, out);
+        return;
+      }
+      if (ExprPtr bound = Lookup(op->var.get())) {
+        // A second binding of a variable in scope (not SSA; check_well_formed=False): T.bind
+        // rebinds that same variable where a T.let would define a new one.
+        out->push_back(ExprStmt(CallE(T("bind"), {value}, {{"var", bound}})));
+        if (op->body.defined()) PrintStmt(op->body, out);
+        return;
+      }
       ExprPtr var = Define(op->var.get(), op->var->name);
       ExprPtr ann = op->var->ty.as<PointerTypeNode>() ? VarCreation(op->var.get()) : DtypeAnn(op->var->dtype);
       out->push_back(AnnAssign(var, Index(T("let"), {ann}), value));

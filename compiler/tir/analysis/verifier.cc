@@ -49,8 +49,8 @@ class IterVarOwners : public StmtExprVisitor {
 
 class Verifier : public StmtExprVisitor {
  public:
-  Verifier(const PrimFuncNode* func, const IRModule& module, DiagnosticList* diags)
-      : func_(func), module_(module), diags_(diags) {}
+  Verifier(const PrimFuncNode* func, const IRModule& module, DiagnosticList* diags, const VerifyOptions& options)
+      : func_(func), module_(module), diags_(diags), options_(options) {}
 
   void Run() {
     spans_.push_back(func_->span);
@@ -116,12 +116,12 @@ class Verifier : public StmtExprVisitor {
     if (!v.defined()) return;
     const VarNode* n = v.get();
     if (live_.count(n)) {
-      if (mode == DefMode::kStrict) {
+      if (mode == DefMode::kStrict && options_.ssa) {
         Error(v->span, absl::StrCat("variable ", n->name, " is defined more than once (TIR is SSA)"));
       }
       return;
     }
-    if (ever_.count(n) && mode == DefMode::kStrict) {
+    if (ever_.count(n) && mode == DefMode::kStrict && options_.ssa) {
       Error(v->span, absl::StrCat("variable ", n->name, " is defined more than once (TIR is SSA)"));
     }
     ever_.insert(n);
@@ -267,7 +267,7 @@ class Verifier : public StmtExprVisitor {
       return false;
     }
     for (const std::string& t : thread_tags_) {
-      if (t == tag) {
+      if (t == tag && options_.backend_rules) {
         Error(span, absl::StrCat("thread tag ", tag, " is already bound by an enclosing loop or launch"));
         return false;
       }
@@ -569,7 +569,7 @@ class Verifier : public StmtExprVisitor {
       if (!v.is_handle()) Error(op, absl::StrCat("T.ret returns ", DT(v), " but the function returns a pointer"));
     } else {
       const auto* tuple = rt.as<TupleTypeNode>();
-      if (!rt.defined() || (tuple && tuple->fields.empty())) {
+      if ((!rt.defined() || (tuple && tuple->fields.empty())) && options_.backend_rules) {
         Error(op, absl::StrCat("T.ret returns ", DT(v), " but the function has no return type"));
       }
     }
@@ -848,6 +848,7 @@ class Verifier : public StmtExprVisitor {
   const PrimFuncNode* func_;
   const IRModule& module_;
   DiagnosticList* diags_;
+  VerifyOptions options_;
 
   std::unordered_set<const VarNode*> live_;  // in scope now
   std::unordered_set<const VarNode*> ever_;  // defined at some point (SSA)
@@ -862,12 +863,13 @@ class Verifier : public StmtExprVisitor {
 
 }  // namespace
 
-absl::Status VerifyPrimFunc(const PrimFunc& func, DiagnosticList* diags, const IRModule& module) {
+absl::Status VerifyPrimFunc(const PrimFunc& func, DiagnosticList* diags, const IRModule& module,
+                            const VerifyOptions& options) {
   DiagnosticList local;
   if (!func.defined()) {
     local.Error(Span(), "null PrimFunc");
   } else {
-    Verifier(func.get(), module, &local).Run();
+    Verifier(func.get(), module, &local, options).Run();
   }
   if (diags != nullptr) {
     for (const Diagnostic& d : local.items()) diags->Add(d);
@@ -875,12 +877,12 @@ absl::Status VerifyPrimFunc(const PrimFunc& func, DiagnosticList* diags, const I
   return local.ToStatus();
 }
 
-absl::Status VerifyModuleTIR(const IRModule& module, DiagnosticList* diags) {
+absl::Status VerifyModuleTIR(const IRModule& module, DiagnosticList* diags, const VerifyOptions& options) {
   DiagnosticList local;
   if (module.defined()) {
     for (const auto& [gv, func] : module.Functions()) {
       if (const auto* pf = func.as<PrimFuncNode>()) {
-        (void)VerifyPrimFunc(GetRef<PrimFunc>(pf), &local, module);
+        (void)VerifyPrimFunc(GetRef<PrimFunc>(pf), &local, module, options);
       }
     }
   }

@@ -17,14 +17,26 @@
 
 namespace kiln::tir {
 
+// Which rule sets run. The defaults are what kiln's passes and backends rely on; the TVMScript
+// parser relaxes them to accept exactly what TVM's parser accepts.
+struct VerifyOptions {
+  // TVM's well-formed rule that TIR is SSA (a variable is defined once). TVM skips its
+  // well-formed check for check_well_formed=False definitions, and so does the parser then.
+  bool ssa = true;
+  // Rules TVM's parser does not enforce but kiln's lowering needs: T.ret only in a function that
+  // declares a return type, and no launch_thread nested inside another of the same thread tag.
+  bool backend_rules = true;
+};
+
 // Verifies one function. `module` (optional) resolves calls to other functions (GlobalVar ops);
 // without it those calls are not checked. Appends errors to `diags` (may be null) and returns
 // INVALID_ARGUMENT carrying the rendered errors if there were any, OK otherwise.
 absl::Status VerifyPrimFunc(const ir::PrimFunc& func, ir::DiagnosticList* diags,
-                            const ir::IRModule& module = ir::IRModule());
+                            const ir::IRModule& module = ir::IRModule(), const VerifyOptions& options = {});
 
 // Verifies every PrimFunc of `module` (other functions are skipped).
-absl::Status VerifyModuleTIR(const ir::IRModule& module, ir::DiagnosticList* diags);
+absl::Status VerifyModuleTIR(const ir::IRModule& module, ir::DiagnosticList* diags,
+                             const VerifyOptions& options = {});
 
 }  // namespace kiln::tir
 

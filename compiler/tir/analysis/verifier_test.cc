@@ -336,6 +336,12 @@ TEST(VerifierTest, SSAViolation) {
   ExpectError(Func({A}, SeqStmt({l1, l2})), "variable i is defined more than once", S(3, 9));
   Var n("n", DataType::Int(32));
   ExpectError(Func({}, LetStmt(n, I32(1), Evaluate(n)), {n}), "variable n is defined more than once");
+  // check_well_formed=False turns the SSA rule off, and only that rule.
+  VerifyOptions no_ssa;
+  no_ssa.ssa = false;
+  EXPECT_TRUE(VerifyPrimFunc(Func({A}, SeqStmt({l1, l2})), nullptr, IRModule(), no_ssa).ok());
+  Stmt bad = For(i, I32(0), I32(8), ForKind::kSerial, BufferStore(A, F32(1), {i, i}));
+  EXPECT_FALSE(VerifyPrimFunc(Func({A}, bad), nullptr, IRModule(), no_ssa).ok());
 }
 
 TEST(VerifierTest, ForBoundTypes) {
@@ -369,6 +375,10 @@ TEST(VerifierTest, ThreadBindingRules) {
     return AttrStmt(iv, "thread_extent", I32(4), body, span);
   };
   ExpectError(Func({}, launch(launch(nop, S(3, 9)))), "thread tag threadIdx.x is already bound", S(3, 9));
+  // TVM's parser accepts them: with the backend rules off they verify.
+  VerifyOptions parser_rules;
+  parser_rules.backend_rules = false;
+  EXPECT_TRUE(VerifyPrimFunc(Func({}, launch(launch(nop))), nullptr, IRModule(), parser_rules).ok());
   ExpectError(Func({}, loop("", nop, S(4, 5))), "has no thread tag", S(4, 5));
   // Siblings with one tag are fine; so are vthreads.
   ExpectOk(Func({}, SeqStmt({loop("threadIdx.x", nop), loop("threadIdx.x", nop), loop("vthread.x", nop)})));
@@ -487,6 +497,11 @@ TEST(VerifierTest, ReturnTypeMustMatch) {
   ExpectError(Func({}, ret, {f}, PrimType(DataType::Int(32))), "T.ret returns float32 but the function returns int32",
               S(5, 5));
   ExpectError(Func({}, ret, {f}), "T.ret returns float32 but the function has no return type", S(5, 5));
+  // TVM's parser keeps an empty return type for an unannotated function that returns a value.
+  VerifyOptions parser_rules;
+  parser_rules.backend_rules = false;
+  EXPECT_TRUE(VerifyPrimFunc(Func({}, ret, {f}), nullptr, IRModule(), parser_rules).ok());
+  EXPECT_FALSE(VerifyPrimFunc(Func({}, ret, {f}, PrimType(DataType::Int(32))), nullptr, IRModule(), parser_rules).ok());
 }
 
 TEST(VerifierTest, CollectsAllErrorsWithSpansOrEnclosingSpans) {

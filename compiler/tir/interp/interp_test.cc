@@ -121,6 +121,21 @@ TEST(InterpTest, VectorAdd) {
   for (int i = 0; i < 128; ++i) EXPECT_EQ(c.data[i], a.data[i] + b.data[i]) << i;
 }
 
+TEST(InterpTest, DeclBufferOverAPointerExpressionViewsThatMemory) {
+  // data=T.address_of(A[16]): B is the upper half of A.
+  ir::IRModule m = Parse(R"(@T.prim_func
+def upper_half(A: T.Buffer((32,), "float32")):
+    B = T.decl_buffer((16,), "float32", data=T.address_of(A[16]))
+    for i in range(16):
+        B[i] = B[i] * T.float32(2)
+)");
+  Tensor<float> a({32});
+  for (int i = 0; i < 32; ++i) a.data[i] = static_cast<float>(i);
+  absl::Status st = RunMain(m, {a.Arg()}, nullptr, {}, "upper_half");
+  ASSERT_TRUE(st.ok()) << st;
+  for (int i = 0; i < 32; ++i) EXPECT_EQ(a.data[i], i < 16 ? i : 2.0f * i) << i;
+}
+
 TEST(InterpTest, Int8ArithmeticWraps) {
   ir::IRModule m = Corpus("002_int8_wrapping_add");  // C = A + B - A * B
   Tensor<int8_t> a({64}), b({64}), c({64});

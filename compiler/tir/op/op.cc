@@ -144,6 +144,10 @@ void AddCalls(std::vector<IntrinsicInfo>* ops) {
   Add(ops, "type_annotation", 0, 0, Rule::kExplicit, E::kSpecialCallArg);
   Add(ops, "tvm_tuple", 0, -1, Rule::kHandle, E::kOpaque);
   Add(ops, "prefetch", 1, -1, Rule::kVoid, E::kOpaque);
+  // get_active_lane_mask(mask_dtype; base, limit): the predicate of a tail-masked vector access.
+  Add(ops, "get_active_lane_mask", 2, 2, Rule::kExplicit, E::kPure);
+  // ignore_loop_partition(cond) is cond, marked as no loop-partition point.
+  Add(ops, "ignore_loop_partition", 1, 1, Rule::kBool, E::kPure);
   // The Relax VM's AnyList registers, as lowered VM code (codegen_vm_tir) uses them:
   // getitem(list, index) -> handle; resetitem(list, index); setitem_call_[c]packed(list, index,
   // "func", args...) stores the packed call's result.
@@ -175,6 +179,11 @@ void AddVectorAndPtx(std::vector<IntrinsicInfo>* ops) {
   // c_dtype, a, a_offset, b, b_offset, acc, acc_offset, saturate[, operator]) returns nothing.
   Add(ops, "ptx_legacy.ldmatrix", 7, 7, Rule::kExplicit, E::kOpaque);
   Add(ops, "ptx_legacy.mma", 13, 14, Rule::kVoid, E::kOpaque);
+  // The nodes TVM's s_tir passes build (InjectPTXAsyncCopy, InjectPTXLDG32), spelled so that
+  // printed IR parses back: cp_async_raw(elem_dtype; dst, dst_offset, src, src_offset, bytes) and
+  // ldg32(reg, guard, addr, local_addr) with the register's dtype.
+  Add(ops, "s_tir.cp_async_raw", 5, 5, Rule::kExplicit, E::kOpaque);
+  Add(ops, "s_tir.ldg32", 4, 4, Rule::kSameAsFirstArg, E::kOpaque);
   // WebGPU subgroup shuffles: (value, lane or delta) -> value's dtype.
   for (const char* name : {"webgpu.subgroup_shuffle", "webgpu.subgroup_shuffle_up", "webgpu.subgroup_shuffle_down"}) {
     Add(ops, name, 2, 2, Rule::kSameAsFirstArg, E::kOpaque);
@@ -255,6 +264,8 @@ void AddCudaDialect(std::vector<IntrinsicInfo>* ops) {
   add("cta_reduce", 4, Rule::kSameAsFirstArg);
   add("atomic_add", 2, Rule::kSecondArg);  // (address, value): the value's dtype
   add("atomic_cas", 3, Rule::kSecondArg);  // (pointer, expected, desired)
+  // iket_mark(name[, payload]): a profiler marker; the payload's type is checked when lowered.
+  Add(ops, "cuda.iket_mark", 1, 2, Rule::kVoid, E::kOpaque);
 }
 
 }  // namespace
