@@ -3,10 +3,12 @@
 // (a Python number, string or container, an IR object, or the name of a TVMScript function), and
 // calls of TVMScript functions go to CallT / CallR / CallI.
 #include <cmath>
+#include <cstdlib>
 #include <utility>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_join.h"
 #include "compiler/relax/op/op.h"
@@ -237,7 +239,58 @@ std::string Canonical(std::string path) {
   return path;
 }
 
+// Python's repr() of a str: single quotes unless the text has one and no double quote.
+std::string PyRepr(const std::string& s) {
+  const char q = s.find('\'') != std::string::npos && s.find('"') == std::string::npos ? '"' : '\'';
+  std::string out(1, q);
+  for (char ch : s) {
+    unsigned char c = static_cast<unsigned char>(ch);
+    if (ch == q || ch == '\\') {
+      out.push_back('\\');
+      out.push_back(ch);
+    } else if (ch == '\n') {
+      out += "\\n";
+    } else if (ch == '\r') {
+      out += "\\r";
+    } else if (ch == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c == 0x7F) {
+      absl::StrAppend(&out, "\\x", absl::Hex(c, absl::kZeroPad2));
+    } else {
+      out.push_back(ch);
+    }
+  }
+  out.push_back(q);
+  return out;
+}
+
+// Python's repr() of a float: the shortest digits that read back to the same double.
+std::string PyFloatRepr(double x) {
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  if (std::nearbyint(x) == x && std::fabs(x) < 1e16) return absl::StrFormat("%.1f", x);
+  for (int digits = 1;; ++digits) {
+    std::string s = absl::StrFormat("%.*g", digits, x);
+    if (digits >= 17 || std::strtod(s.c_str(), nullptr) == x) return s;
+  }
+}
+
 }  // namespace
+
+// The text an f-string field shows for a Python-level value: str(), or repr() for `!r`/`!a`.
+std::string Parser::FormatFieldValue(const Value& v, const std::string& conversion,
+                                     const doc::Expr& field) {
+  const bool repr = conversion == "r" || conversion == "a";
+  switch (v.kind) {
+    case K::kStr: return repr ? PyRepr(v.s) : v.s;
+    case K::kInt: return absl::StrCat(v.i);
+    case K::kBool: return v.b ? "True" : "False";
+    case K::kFloat: return PyFloatRepr(v.f);
+    case K::kNone: return "None";
+    default:
+      Fail(field.pos, absl::StrCat("an f-string cannot format a ", KindName(v.kind)));
+  }
+}
 
 Value Parser::Eval(const doc::ExprPtr& ep) {
   const doc::Expr& e = *ep;
@@ -313,6 +366,23 @@ Value Parser::Eval(const doc::ExprPtr& ep) {
       v.kind = K::kLambda;
       v.lambda = &e;
       break;
+    case doc::ExprKind::kJoinedStr:
+    case doc::ExprKind::kFormattedValue: {
+      std::string text;
+      for (const doc::ExprPtr& part : e.kind == doc::ExprKind::kJoinedStr ? e.values
+                                                                         : std::vector{ep}) {
+        if (part->kind == doc::ExprKind::kConstant) {
+          text += part->str_value;
+          continue;
+        }
+        if (part->format_spec && !part->format_spec->values.empty()) {
+          Fail(part->format_spec->pos, "f-string format specs are not supported");
+        }
+        text += FormatFieldValue(Eval(part->value), part->name, *part);
+      }
+      v = Value::Str(std::move(text));
+      break;
+    }
     default:
       Fail(e.pos, "this Python expression is not supported in TVMScript");
   }

@@ -111,6 +111,7 @@ class Parser {
 
   Value Eval(const doc::ExprPtr& e);
   Value EvalName(const doc::Expr& e);
+  std::string FormatFieldValue(const Value& v, const std::string& conversion, const doc::Expr& field);
   Value EvalAttribute(const doc::Expr& e);
   Value EvalSubscript(const doc::Expr& e);
   Value EvalCall(const doc::Expr& e);
