@@ -297,12 +297,21 @@ void Parser::ParseRelaxStmt(const doc::Stmt& s, Expr* result) {
       if (relax_.in_dataflow()) Fail(span, "dataflow blocks do not nest");
       // Without R.output(...) every binding of the block is a DataflowVar, visible in it only.
       std::vector<std::string> outputs = DataflowOutputs(s.body);
+      // A return ending the block (TVM accepts it) makes the names it uses outputs and returns
+      // after the block, as `R.output(...)` and a return after the block would.
+      std::vector<doc::StmtPtr> body = s.body;
+      doc::StmtPtr ret;
+      if (!body.empty() && body.back()->kind == doc::StmtKind::kReturn) {
+        ret = body.back();
+        body.pop_back();
+        CollectNames(ret->value, &outputs);
+      }
       dataflow_outputs_ = outputs;
       relax_.BeginDataflow();
       PushScope();
       Expr unused;
       const doc::Stmt* unused_ret = nullptr;
-      ParseRelaxBody(s.body, &unused, &unused_ret);
+      ParseRelaxBody(body, &unused, &unused_ret);
       // Only the outputs outlive the block.
       std::vector<std::pair<std::string, Value>> keep;
       for (const std::string& n : outputs) if (const Value* v = Lookup(n)) keep.emplace_back(n, *v);
@@ -311,6 +320,7 @@ void Parser::ParseRelaxStmt(const doc::Stmt& s, Expr* result) {
       relax_.EndDataflow(span);
       dataflow_outputs_.clear();
       if (unused.defined()) Fail(span, "return inside a dataflow block");
+      if (ret) ParseRelaxStmt(*ret, result);
       return;
     }
     case doc::StmtKind::kFunctionDef: {
@@ -776,7 +786,7 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
     pv.CopyOnWrite()->ty = PrimType(p.dtype(), p);
     return Value::Obj(K::kRelax, pv);
   }
-  if (name == "shape") {
+  if (name == "shape" || name == "ShapeExpr") {  // R.ShapeExpr is relax.ShapeExpr, the same node
     if (a.args.size() != 1) Fail(span, "R.shape takes a list of dims");
     Array<PrimExpr> dims;
     for (const Value& d : ToSeq(a.args[0], span)) dims.push_back(SymbolicDim(d, SpanOr(d, span), DataType::Int(64)));

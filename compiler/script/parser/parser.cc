@@ -1040,16 +1040,32 @@ IRModule Parser::ParseIRModule(const doc::Stmt& cls, const CallArgs& deco) {
     funcs.emplace_back(&s, kind);
     deco_args.emplace_back(&s, std::move(args));
   }
+  std::map<std::string, BaseFunc> externs;  // bound by class-level assignments
   // Class-level statements other than functions: module attributes and global infos (first: the
-  // functions' R.DTensor annotations name device meshes of the global infos).
+  // functions' R.DTensor annotations name device meshes of the global infos), docstrings (TVM
+  // evaluates an expression statement and drops its value), and `name = R.ExternFunc(...)`,
+  // which TVM adds to the module as the function `name`.
   for (const doc::StmtPtr& sp : cls.body) {
     const doc::Stmt& s = *sp;
     if (s.kind == doc::StmtKind::kFunctionDef || s.kind == doc::StmtKind::kPass) continue;
     try {
-      if (s.kind == doc::StmtKind::kExpr && s.value->kind == doc::ExprKind::kCall) {
+      if (s.kind == doc::StmtKind::kExpr) {
         Eval(s.value);
+      } else if (s.kind == doc::StmtKind::kAssign && s.targets.size() == 1 &&
+                 s.targets[0]->kind == doc::ExprKind::kName) {
+        const std::string& name = s.targets[0]->name;
+        Value v = Eval(s.value);
+        if (v.kind != K::kRelax || !v.obj.as<rx::ExternFuncNode>()) {
+          Fail(s.value->pos, "a class-level assignment in an @I.ir_module must bind an R.ExternFunc");
+        }
+        if (gvars_.count(name)) Fail(s.pos, absl::StrCat("function '", name, "' is defined twice"));
+        GlobalVar gv(name, SpanOf(s.targets[0]->pos));
+        gv.CopyOnWrite()->ty = v.obj.as<rx::ExternFuncNode>()->ty;
+        gvars_[name] = gv;
+        module_.Add(gv, Downcast<BaseFunc>(v.obj));
+        externs[name] = Downcast<BaseFunc>(v.obj);
       } else {
-        Fail(s.pos, "only functions, I.module_attrs and I.module_global_infos may appear in an @I.ir_module class");
+        Fail(s.pos, "only functions, name = R.ExternFunc(...), I.module_attrs and I.module_global_infos may appear in an @I.ir_module class");
       }
     } catch (const ParseError& e) {
       Report(e);
@@ -1096,9 +1112,14 @@ IRModule Parser::ParseIRModule(const doc::Stmt& cls, const CallArgs& deco) {
   IRModule out = IRModule::Make();
   out.CopyOnWrite()->attrs = module_->attrs;
   out.CopyOnWrite()->global_infos = module_->global_infos;
-  for (const auto& [s, kind] : funcs) {
-    auto it = parsed.find(s->name);
-    if (it != parsed.end()) out.Add(gvars_[s->name], it->second);
+  for (const doc::StmtPtr& s : cls.body) {
+    if (s->kind == doc::StmtKind::kFunctionDef) {
+      auto it = parsed.find(s->name);
+      if (it != parsed.end()) out.Add(gvars_[s->name], it->second);
+    } else if (s->kind == doc::StmtKind::kAssign && s->targets.size() == 1) {
+      auto it = externs.find(s->targets[0]->name);
+      if (it != externs.end()) out.Add(gvars_[it->first], it->second);
+    }
   }
   module_ = IRModule();
   module_name_.clear();
