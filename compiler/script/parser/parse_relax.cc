@@ -306,6 +306,9 @@ void Parser::ParseRelaxStmt(const doc::Stmt& s, Expr* result) {
         body.pop_back();
         CollectNames(ret->value, &outputs);
       }
+      // A local function defined in an enclosing block has blocks of its own: the enclosing
+      // block's outputs come back when this one ends.
+      std::vector<std::string> enclosing_outputs = std::move(dataflow_outputs_);
       dataflow_outputs_ = outputs;
       relax_.BeginDataflow();
       PushScope();
@@ -318,7 +321,7 @@ void Parser::ParseRelaxStmt(const doc::Stmt& s, Expr* result) {
       PopScope();
       for (auto& [n, v] : keep) Define(n, v);
       relax_.EndDataflow(span);
-      dataflow_outputs_.clear();
+      dataflow_outputs_ = std::move(enclosing_outputs);
       if (unused.defined()) Fail(span, "return inside a dataflow block");
       if (ret) ParseRelaxStmt(*ret, result);
       return;
@@ -413,8 +416,11 @@ void Parser::RelaxAssign(const doc::ExprPtr& target, const doc::ExprPtr& ann_exp
   }
   // A Python tuple holding Relax values (`gv = (lv, lv1)`) is a Relax tuple binding; one of plain
   // numbers stays a Python value unless annotated.
-  bool relax_tuple = v.kind == K::kTuple &&
-                     std::any_of(v.items.begin(), v.items.end(), [](const Value& x) { return x.kind == K::kRelax; });
+  // Nested tuples count too: `gv = (a, b), (c,)` is a tuple of Relax tuples.
+  std::function<bool(const Value&)> holds_relax = [&](const Value& x) {
+    return x.kind == K::kRelax || (x.kind == K::kTuple && std::any_of(x.items.begin(), x.items.end(), holds_relax));
+  };
+  bool relax_tuple = v.kind == K::kTuple && holds_relax(v);
   if (v.kind != K::kRelax && !(v.kind == K::kTuple && (ann_expr || relax_tuple))) {
     Define(name, v);  // a Python-level value (a module alias `cls = Module`, a number, a shape...)
     return;
@@ -523,6 +529,13 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
     return nullptr;
   };
   auto arg_or_kw = [&](size_t i, const char* k) -> const Value* { return i < a.args.size() ? &a.args[i] : kw(k); };
+  // ndim=: a rank, or -1 for unknown (TVM rejects anything else).
+  auto ndim_of = [&](const Value* nd) -> int {
+    if (!nd) return -1;
+    int64_t n = ToInt(*nd, SpanOr(*nd, span));
+    if (n < -1 || n > INT32_MAX) Fail(SpanOr(*nd, span), "ndim must be a non-negative int, or -1 for unknown");
+    return static_cast<int>(n);
+  };
 
   // ---- types
   if (name == "Tensor") {
@@ -539,7 +552,7 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
     TensorType t;
     if (shape && shape->kind != K::kNone) {
       if (shape->kind == K::kRelax) {
-        t = TensorType(dt, ndim ? static_cast<int>(ToInt(*ndim, span)) : -1);
+        t = TensorType(dt, ndim_of(ndim));
         t.CopyOnWrite()->shape = Downcast<Expr>(shape->obj);
       } else {
         Array<PrimExpr> dims;
@@ -547,7 +560,7 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
         t = TensorType(dims, dt);
       }
     } else {
-      t = TensorType(dt, ndim ? static_cast<int>(ToInt(*ndim, span)) : -1);
+      t = TensorType(dt, ndim_of(ndim));
     }
     if (vdevice && vdevice->kind != K::kNone) t.CopyOnWrite()->vdevice = ToStr(*vdevice, span);
     return Value::Obj(K::kType, t);
@@ -560,7 +573,7 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
       return Value::Obj(K::kType, ShapeType(dims));
     }
     const Value* ndim = kw("ndim");
-    return Value::Obj(K::kType, ShapeType(ndim ? static_cast<int>(ToInt(*ndim, span)) : -1));
+    return Value::Obj(K::kType, ShapeType(ndim_of(ndim)));
   }
   if (name == "Tuple") {
     Array<Type> fields;

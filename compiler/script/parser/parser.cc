@@ -467,6 +467,12 @@ Value Parser::EvalAttribute(const doc::Expr& e) {
         if (!t.defined()) Fail(span, "this Relax expression has no known type");
         return Value::Obj(K::kType, t);
       }
+      // x.astype(dtype): Relax expressions carry this method in TVM (R.astype(x, dtype)).
+      if (e.name == "astype") {
+        Value m = Value::Name("R.astype");
+        m.items.push_back(base);
+        return m;
+      }
       break;
     }
     case K::kPoison: throw ParseError{span, "", true};
@@ -570,6 +576,8 @@ Value Parser::EvalCall(const doc::Expr& e) {
   switch (callee.kind) {
     case K::kName:
       if (callee.obj.defined()) return CallBufferMethod(Downcast<Buffer>(callee.obj), callee.s, a);
+      // A bound Relax method (x.astype): the object it was read from is the first argument.
+      if (callee.items.size() == 1 && callee.items[0].kind == K::kRelax) a.args.insert(a.args.begin(), callee.items[0]);
       return CallName(callee.s, a);
     case K::kRelax: return CallRelaxFunction(Downcast<Expr>(callee.obj), a);
     case K::kPoison: throw ParseError{a.span, "", true};
