@@ -177,7 +177,7 @@ Type Parser::ParseRelaxSignature(const doc::Stmt& def) {
       if (!arg.annotation) Fail(arg.pos, absl::StrCat("parameter '", arg.name, "' needs a type annotation"));
       params.push_back(ToRelaxType(Eval(arg.annotation), SpanOf(arg.annotation->pos)));
     }
-    if (def.returns) ret = ToRelaxType(Eval(def.returns), SpanOf(def.returns->pos));
+    if (def.returns) ret = RelaxReturnType(def.returns);
   } catch (...) {
     symbolic_.pop_back();
     PopScope();
@@ -186,6 +186,14 @@ Type Parser::ParseRelaxSignature(const doc::Stmt& def) {
   symbolic_.pop_back();
   PopScope();
   return FuncType(params, ret.defined() ? ret : Type(AnyType::Make()), pure);
+}
+
+Type Parser::RelaxReturnType(const doc::ExprPtr& returns) {
+  // `-> None` declares the empty tuple, as TVM reads it.
+  if (returns->kind == doc::ExprKind::kConstant && returns->const_kind == doc::Expr::ConstKind::kNone) {
+    return TupleType(Array<Type>{});
+  }
+  return ToRelaxType(Eval(returns), SpanOf(returns->pos));
 }
 
 rx::Function Parser::ParseRelaxFunc(const doc::Stmt& def, const std::string& name, const CallArgs* deco, bool top_level) {
@@ -229,7 +237,7 @@ rx::Function Parser::ParseRelaxFunc(const doc::Stmt& def, const std::string& nam
     fd->params.push_back(p);
     Define(arg.name, Value::Obj(K::kRelax, p));
   }
-  if (def.returns) fd->ret_ty = ToRelaxType(Eval(def.returns), SpanOf(def.returns->pos));
+  if (def.returns) fd->ret_ty = RelaxReturnType(def.returns);
   Expr result;
   const doc::Stmt* ret_stmt = nullptr;
   ParseRelaxBody(def.body, &result, &ret_stmt);
@@ -1063,6 +1071,9 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
   auto add_ty = [&](const Value& v, bool tuple_list) {
     if (!tuple_list && v.kind == K::kTuple) {  // ty_args=(R.Tuple(...),): one type per element
       for (const Value& x : v.items) ty_args.push_back(ToRelaxType(x, SpanOr(x, span)));
+    } else if (tuple_list && v.kind == K::kList && v.items.size() == 1) {
+      // out_ty=[T]: TVM's call_tir wrappers make a one-element list the single output type.
+      ty_args.push_back(ToRelaxType(v.items[0], SpanOr(v.items[0], span)));
     } else if (tuple_list && v.kind == K::kList) {
       Array<Type> fields;
       for (const Value& x : v.items) fields.push_back(ToRelaxType(x, SpanOr(x, span)));
@@ -1111,6 +1122,20 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
       attrs.emplace_back(k, LambdaToIndexMap(v, DataType::Int(64), SpanOr(v, span)));
     } else {
       attrs.emplace_back(k, ToAttrValue(v, SpanOr(v, span)));
+    }
+  }
+  // A VDevice object (I.vdevice(...), tvm.ir.VDevice(...)) given for a string attribute, as
+  // to_vdevice's dst_vdevice: the attribute holds its "target:id:scope" spelling.
+  for (auto& [k, v] : attrs) {
+    const auto* info = v.as<GlobalInfoNode>();
+    if (!info || info->kind != "vdevice") continue;
+    for (const kiln::relax::AttrSpec& spec : schema->attrs) {
+      if (spec.name != k || spec.kind != kiln::relax::AttrSpec::Kind::kString) continue;
+      const auto* target = info->attrs.Get(String("target")).as<StringNode>();
+      const auto* id = info->attrs.Get(String("vdevice_id")).as<IntImmNode>();
+      const auto* scope = info->attrs.Get(String("memory_scope")).as<StringNode>();
+      if (!target) Fail(span, "a VDevice needs a target");
+      v = String(absl::StrCat(target->value, ":", id ? id->value : 0, ":", scope ? scope->value : "global"));
     }
   }
   absl::StatusOr<rx::Call> call = kiln::relax::MakeOpCall(schema->script_name, args, attrs, ty_args, module_, span,

@@ -842,7 +842,7 @@ Value Parser::CallI(const std::string& name, CallArgs& a) {
     }
     return Value::None();
   }
-  if (name == "vdevice") {
+  if (name == "vdevice" || name == "VDevice") {  // I.VDevice: tvm.ir.VDevice, the same object
     Map<String, ObjectRef> attrs;
     static const char* kNames[] = {"target", "vdevice_id", "memory_scope"};
     for (size_t i = 0; i < a.args.size() && i < 3; ++i) attrs.Set(String(kNames[i]), ToAttrValue(a.args[i], a.span));

@@ -190,6 +190,7 @@ class Parser {
   void RelaxAssign(const doc::ExprPtr& target, const doc::ExprPtr& ann, const doc::ExprPtr& value, const doc::Stmt& s);
   void RelaxIf(const doc::Stmt& s);
   ir::Type ToRelaxType(const Value& v, const ir::Span& span);
+  ir::Type RelaxReturnType(const doc::ExprPtr& returns);
   ir::Expr ToRelax(const Value& v, const ir::Span& span);
   Value CallR(const std::string& name, CallArgs& a);
   Value CallRelaxFunction(const ir::Expr& callee, CallArgs& a);

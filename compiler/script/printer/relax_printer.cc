@@ -179,7 +179,8 @@ ExprPtr Docsifier::PrintType(const Type& t) {
   } else if (const auto* tup = t.as<TupleTypeNode>()) {
     std::vector<ExprPtr> fields;
     for (const Type& f : tup->fields) fields.push_back(PrintType(f));
-    result = CallE(R("Tuple"), std::move(fields));
+    // TVM writes the empty tuple type as a bare R.Tuple.
+    result = fields.empty() ? R("Tuple") : CallE(R("Tuple"), std::move(fields));
   } else if (const auto* pt = t.as<PrimTypeNode>()) {
     if (pt->value.defined()) {
       result = CallE(R("Prim"), {}, {{"value", PrintShapeDim(pt->value)}});
