@@ -76,6 +76,32 @@ def f(A: T.Buffer((N,), "float32")):
   EXPECT_EQ(loop->extent.as<IntImmNode>()->value, 8);
 }
 
+TEST(ParseScriptTest, FStringsEvaluateToStrings) {
+  const char* src = R"(name = "ld"
+@T.prim_func
+def f(A: T.Buffer((1,), "int32")):
+    T.evaluate(T.call_extern("int32", f"{name}_{name!r}_{2 * 3}_{0.1}_{2.0}_{True}_{None}{{}}"))
+)";
+  absl::StatusOr<ObjectRef> r = ParseScript(src, "f.py");
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_NE(printer::Print(*r).find(R"("ld_'ld'_6_0.1_2.0_True_None{}")"), std::string::npos)
+      << printer::Print(*r);
+  // A value with no Python text (a TIR expression) is an error, as is a format spec.
+  absl::StatusOr<ObjectRef> prim = ParseScript(R"(@T.prim_func
+def f(n: T.int32):
+    T.evaluate(T.call_extern("int32", f"a{n}"))
+)", "g.py");
+  ASSERT_FALSE(prim.ok());
+  EXPECT_NE(prim.status().message().find("g.py:3:43: error: an f-string cannot format a PrimExpr"),
+            std::string::npos) << prim.status();
+  absl::StatusOr<ObjectRef> spec = ParseScript(R"(@T.prim_func
+def f(n: T.int32):
+    T.evaluate(T.call_extern("int32", f"a{1:>4}"))
+)", "h.py");
+  ASSERT_FALSE(spec.ok());
+  EXPECT_NE(spec.status().message().find("f-string format specs are not supported"), std::string::npos);
+}
+
 TEST(ParseScriptTest, DiagnosticsCarryPositionsCaretsAndRecover) {
   const char* src = R"(@T.prim_func
 def f(A: T.Buffer((4,), "float32")):

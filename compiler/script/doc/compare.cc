@@ -59,7 +59,7 @@ class Comparer {
     return E(a.value, b.value) && E(a.slice, b.slice) && E(a.lower, b.lower) &&
            E(a.upper, b.upper) && E(a.step, b.step) && E(a.func, b.func) &&
            E(a.left, b.left) && E(a.right, b.right) && E(a.test, b.test) &&
-           E(a.orelse, b.orelse) && Es(a.args, b.args, a.pos) &&
+           E(a.orelse, b.orelse) && E(a.format_spec, b.format_spec) && Es(a.args, b.args, a.pos) &&
            Es(a.values, b.values, a.pos) && Es(a.elts, b.elts, a.pos) &&
            Es(a.keys, b.keys, a.pos) && Es(a.comparators, b.comparators, a.pos);
   }

@@ -21,6 +21,7 @@ struct Pos {
 enum class ExprKind {
   kName, kConstant, kAttribute, kSubscript, kSlice, kCall, kBinOp, kUnaryOp, kBoolOp,
   kCompare, kIfExp, kLambda, kTuple, kList, kDict, kSet, kComprehension, kStarred,
+  kJoinedStr, kFormattedValue,  // an f-string and one of its replacement fields
 };
 
 struct Expr;
@@ -67,7 +68,11 @@ struct Expr {
   //   kTuple/kList/kSet: elts;  kDict: keys, values (values index-aligned)
   //   kComprehension: elt (=value; for dicts key=left, value=right), generators
   //   kStarred: value
-  ExprPtr value, slice, lower, upper, step, func, left, right, test, orelse;
+  //   kJoinedStr: values (str constants and kFormattedValue fields, in order; the reader never
+  //     makes one without a field)
+  //   kFormattedValue: value, conversion ("r", "s", "a" or empty) in `name`, format_spec (a
+  //     kJoinedStr, possibly without values; null when there is no ':')
+  ExprPtr value, slice, lower, upper, step, func, left, right, test, orelse, format_spec;
   std::vector<ExprPtr> args, values, elts, keys, comparators;
   std::vector<Keyword> keywords;
   std::vector<std::string> ops;

@@ -1165,10 +1165,27 @@ class Parser {
       }
       case TokenKind::kNumber: return ParseNumber();
       case TokenKind::kString: {
-        ExprPtr c = NewExpr(ExprKind::kConstant, t.pos);
-        c->const_kind = Expr::ConstKind::kStr;
-        while (Peek().kind == TokenKind::kString) c->str_value += Next().value;
-        return Done(c);
+        // Adjacent literals concatenate; with an f-string among them the result is one f-string.
+        ExprPtr joined = NewExpr(ExprKind::kJoinedStr, t.pos);
+        std::string text;
+        bool has_field = false;
+        while (Peek().kind == TokenKind::kString) {
+          const Token& s = Next();
+          if (!s.fstring) {
+            text += s.value;
+            continue;
+          }
+          if (!AppendFStringPieces(*s.fstring, joined.get(), &text)) return nullptr;
+          has_field = has_field || !joined->values.empty();
+        }
+        if (!has_field) {
+          ExprPtr c = NewExpr(ExprKind::kConstant, t.pos);
+          c->const_kind = Expr::ConstKind::kStr;
+          c->str_value = std::move(text);
+          return Done(c);
+        }
+        FlushFStringText(joined.get(), &text);
+        return Done(joined);
       }
       case TokenKind::kOp: break;
       default:
@@ -1210,6 +1227,101 @@ class Parser {
       return Done(list);
     }
     return ParseBrace(t.pos);
+  }
+
+  // Appends the literal text of an f-string to `text` and its fields to `joined` (flushing the
+  // text before each field as a str constant), as Python's ast.JoinedStr holds them.
+  bool AppendFStringPieces(const std::vector<internal::FStringPiece>& pieces, Expr* joined,
+                           std::string* text) {
+    for (const internal::FStringPiece& piece : pieces) {
+      if (!piece.is_field) {
+        *text += piece.text;
+        continue;
+      }
+      *text += piece.debug_text;  // `{x=}` prints "x=" first
+      FlushFStringText(joined, text);
+      ExprPtr field = NewExpr(ExprKind::kFormattedValue, piece.pos);
+      field->value = ParseFieldExpression(piece);
+      if (!field->value) return false;
+      field->pos = field->value->pos;
+      if (piece.conversion) {
+        field->name = std::string(1, piece.conversion);
+      } else if (!piece.debug_text.empty() && !piece.has_spec) {
+        field->name = "r";  // `{x=}` shows repr(x) unless a conversion or spec says otherwise
+      }
+      if (piece.has_spec) {
+        field->format_spec = NewExpr(ExprKind::kJoinedStr, piece.pos);
+        std::string spec_text;
+        if (!AppendFStringPieces(piece.spec, field->format_spec.get(), &spec_text)) return false;
+        FlushFStringText(field->format_spec.get(), &spec_text);
+      }
+      joined->values.push_back(std::move(field));
+    }
+    return true;
+  }
+
+  void FlushFStringText(Expr* joined, std::string* text) {
+    if (text->empty()) return;
+    ExprPtr c = NewExpr(ExprKind::kConstant, joined->pos);
+    c->const_kind = Expr::ConstKind::kStr;
+    c->str_value = std::move(*text);
+    text->clear();
+    joined->values.push_back(std::move(c));
+  }
+
+  // Parses a replacement field's expression, which Python reads as if parenthesized, and moves
+  // its positions (and any error's) to where the text stands in the source.
+  ExprPtr ParseFieldExpression(const internal::FStringPiece& piece) {
+    DepthGuard guard(this, piece.pos);
+    if (!guard.ok()) return nullptr;
+    ReadOptions options;
+    options.max_depth = max_depth_ - depth_;
+    const std::string source = absl::StrCat("(", piece.text, ")");  // the tokens point into it
+    Parser sub(internal::Tokenize(source, options.max_depth), options);
+    ExprPtr e = sub.ParseStarExpressions();
+    if (e && sub.Peek().kind != TokenKind::kNewline && sub.Peek().kind != TokenKind::kEnd) {
+      sub.SyntaxError(sub.Peek());
+    }
+    // Text on the first line sits one column right of the '(' added before it.
+    auto shift = [&piece](Pos* p) {
+      auto one = [&piece](int* line, int* col) {
+        if (*line == 1) *col += piece.pos.col - 2;
+        *line += piece.pos.line - 1;
+      };
+      one(&p->line, &p->col);
+      one(&p->end_line, &p->end_col);
+    };
+    if (sub.failed()) {
+      Pos at = sub.error_pos();
+      shift(&at);
+      Fail(at, sub.error_message());
+      return nullptr;
+    }
+    ShiftPositions(e.get(), shift);
+    return e;
+  }
+
+  template <typename F>
+  static void ShiftPositions(Expr* e, const F& shift) {
+    if (!e) return;
+    shift(&e->pos);
+    for (Expr* c : {e->value.get(), e->slice.get(), e->lower.get(), e->upper.get(), e->step.get(),
+                    e->func.get(), e->left.get(), e->right.get(), e->test.get(),
+                    e->orelse.get(), e->format_spec.get()}) {
+      ShiftPositions(c, shift);
+    }
+    for (const auto* v : {&e->args, &e->values, &e->elts, &e->keys, &e->comparators}) {
+      for (const ExprPtr& c : *v) ShiftPositions(c.get(), shift);
+    }
+    for (Keyword& k : e->keywords) {
+      shift(&k.pos);
+      ShiftPositions(k.value.get(), shift);
+    }
+    for (Generator& g : e->generators) {
+      ShiftPositions(g.target.get(), shift);
+      ShiftPositions(g.iter.get(), shift);
+      for (const ExprPtr& c : g.ifs) ShiftPositions(c.get(), shift);
+    }
   }
 
   ExprPtr ParseParenthesized(const Pos& open) {

@@ -575,14 +575,11 @@ class Tokenizer {
     const size_t start = pos_;
     const int start_line = line_;
     Pos start_pos = PosAt(start, start + 1);
-    bool raw = false;
+    bool raw = false, fstr = false;
     for (size_t i = start; i < quote_at; ++i) {
       char l = At(i) | 0x20;
       if (l == 'r') raw = true;
-      if (l == 'f') {
-        Fail("f-strings are not supported", start_pos);
-        return false;
-      }
+      if (l == 'f') fstr = true;
       if (l == 'b') {
         Fail("bytes literals are not supported", start_pos);
         return false;
@@ -591,59 +588,247 @@ class Tokenizer {
     const char q = At(quote_at);
     const bool triple = At(quote_at + 1) == q && At(quote_at + 2) == q;
     pos_ = quote_at + (triple ? 3 : 1);
+    const Literal lit{q, triple, raw, start_pos, start_line};
+    std::shared_ptr<std::vector<FStringPiece>> pieces;
     std::string value;
-    auto unterminated = [&]() {
-      int detected = line_;
-      if (AtEnd(pos_) && pos_ > 0 && IsNewline(pos_ - 1) && triple) --detected;
-      Pos p = start_pos;
-      p.line = p.end_line = start_line;
-      Fail(absl::StrCat(triple ? "unterminated triple-quoted string literal"
-                               : "unterminated string literal",
-                        " (detected at line ", detected, ")"),
-           p);
-      return false;
-    };
-    for (;;) {
-      if (AtEnd(pos_)) return unterminated();
-      char c = At(pos_);
-      if (c == q && (!triple || (At(pos_ + 1) == q && At(pos_ + 2) == q))) {
-        pos_ += triple ? 3 : 1;
-        break;
+    if (fstr) {
+      // f-strings nest inside their own fields: bound the recursion.
+      if (++fstring_depth_ > max_depth_) {
+        Fail("too deeply nested", start_pos);
+        return false;
       }
-      if (IsNewline(pos_)) {
-        if (!triple) return unterminated();
-        value.push_back('\n');
-        ConsumeNewline();
-        continue;
-      }
-      if (c != '\\') {
-        value.push_back(c);
-        ++pos_;
-        continue;
-      }
-      // Backslash.
-      if (AtEnd(pos_ + 1)) {
-        ++pos_;
-        return unterminated();
-      }
-      if (raw) {
-        value.push_back('\\');
-        ++pos_;
+      pieces = std::make_shared<std::vector<FStringPiece>>();
+      bool ok = FStringPieces(lit, /*in_spec=*/false, pieces.get());
+      --fstring_depth_;
+      if (!ok) return false;
+      pos_ += triple ? 3 : 1;
+    } else {
+      for (;;) {
+        if (AtEnd(pos_)) return Unterminated(lit);
+        char c = At(pos_);
+        if (IsClosingQuote(lit)) {
+          pos_ += triple ? 3 : 1;
+          break;
+        }
         if (IsNewline(pos_)) {
+          if (!triple) return Unterminated(lit);
           value.push_back('\n');
           ConsumeNewline();
-        } else {
-          value.push_back(At(pos_));
-          ++pos_;
+          continue;
         }
-        continue;
+        if (c != '\\') {
+          value.push_back(c);
+          ++pos_;
+          continue;
+        }
+        if (!Backslash(lit, &value)) return false;
       }
-      if (!Escape(&value)) return false;
     }
     Pos p = start_pos;
     p.end_line = line_;
     p.end_col = ColAt(pos_);
-    Emit(TokenKind::kString, start, pos_, p).value = std::move(value);
+    Token& t = Emit(TokenKind::kString, start, pos_, p);
+    t.value = std::move(value);
+    t.fstring = std::move(pieces);
+    return true;
+  }
+
+  // The opening of the string literal being read.
+  struct Literal {
+    char quote;
+    bool triple, raw;
+    Pos start_pos;
+    int start_line;
+  };
+
+  bool IsClosingQuote(const Literal& lit) const {
+    return At(pos_) == lit.quote &&
+           (!lit.triple || (At(pos_ + 1) == lit.quote && At(pos_ + 2) == lit.quote));
+  }
+
+  bool Unterminated(const Literal& lit) {
+    int detected = line_;
+    if (AtEnd(pos_) && pos_ > 0 && IsNewline(pos_ - 1) && lit.triple) --detected;
+    Pos p = lit.start_pos;
+    p.line = p.end_line = lit.start_line;
+    Fail(absl::StrCat(lit.triple ? "unterminated triple-quoted string literal"
+                                 : "unterminated string literal",
+                      " (detected at line ", detected, ")"),
+         p);
+    return false;
+  }
+
+  // pos_ is at a backslash inside literal text: appends what it stands for to `value`.
+  bool Backslash(const Literal& lit, std::string* value) {
+    if (AtEnd(pos_ + 1)) {
+      ++pos_;
+      return Unterminated(lit);
+    }
+    if (!lit.raw) return Escape(value);
+    value->push_back('\\');
+    ++pos_;
+    if (IsNewline(pos_)) {
+      value->push_back('\n');
+      ConsumeNewline();
+    } else {
+      value->push_back(At(pos_));
+      ++pos_;
+    }
+    return true;
+  }
+
+  // Reads f-string text up to its closing quote (or, in a format spec, up to the '}' that ends
+  // the field; neither is consumed), splitting it into literal text and replacement fields.
+  bool FStringPieces(const Literal& lit, bool in_spec, std::vector<FStringPiece>* pieces) {
+    std::string text;
+    auto flush = [&]() {
+      if (text.empty()) return;
+      pieces->emplace_back().text = std::move(text);
+      text.clear();
+    };
+    for (;;) {
+      if (AtEnd(pos_)) return Unterminated(lit);
+      const char c = At(pos_);
+      if (IsClosingQuote(lit)) {
+        if (in_spec) {
+          Fail("f-string: expecting '}'", PosAt(pos_, pos_ + 1));
+          return false;
+        }
+        flush();
+        return true;
+      }
+      if (IsNewline(pos_)) {
+        if (!lit.triple) return Unterminated(lit);
+        text.push_back('\n');
+        ConsumeNewline();
+        continue;
+      }
+      if (c == '{') {
+        if (!in_spec && At(pos_ + 1) == '{') {
+          text.push_back('{');
+          pos_ += 2;
+          continue;
+        }
+        flush();
+        ++pos_;
+        if (!Field(lit, pieces)) return false;
+        continue;
+      }
+      if (c == '}') {
+        if (in_spec) {
+          flush();
+          return true;
+        }
+        if (At(pos_ + 1) != '}') {
+          Fail("f-string: single '}' is not allowed", PosAt(pos_, pos_ + 1));
+          return false;
+        }
+        text.push_back('}');
+        pos_ += 2;
+        continue;
+      }
+      if (c == '\\') {
+        if (!Backslash(lit, &text)) return false;
+        continue;
+      }
+      text.push_back(c);
+      ++pos_;
+    }
+  }
+
+  // pos_ is just after the '{' of a replacement field: reads `expr[=][!conv][:spec]}`. The
+  // expression's text is kept for the reader; nested strings in it are read (and dropped) here
+  // only to find where it ends, so a quote inside them ends nothing (as in Python 3.12).
+  bool Field(const Literal& lit, std::vector<FStringPiece>* pieces) {
+    if (++fstring_depth_ > max_depth_) {
+      Fail("too deeply nested", PosAt(pos_, pos_ + 1));
+      return false;
+    }
+    FStringPiece f;
+    f.is_field = true;
+    f.pos = PosAt(pos_, pos_ + 1);
+    const size_t expr_start = pos_;
+    int depth = 0;
+    for (;;) {
+      if (AtEnd(pos_)) return Unterminated(lit);
+      const char c = At(pos_);
+      if (IsNewline(pos_)) {
+        if (!lit.triple) return Unterminated(lit);
+        ConsumeNewline();
+        continue;
+      }
+      if (depth == 0 && (c == '}' || c == ':' || (c == '!' && At(pos_ + 1) != '='))) break;
+      if (c == '(' || c == '[' || c == '{') {
+        if (++depth + fstring_depth_ > max_depth_) {
+          Fail("too deeply nested", PosAt(pos_, pos_ + 1));
+          return false;
+        }
+      } else if (c == ')' || c == ']' || c == '}') {
+        if (depth == 0) {
+          Fail(absl::StrFormat("f-string: unmatched '%c'", c), PosAt(pos_, pos_ + 1));
+          return false;
+        }
+        --depth;
+      } else if (c == '#' || c == '\\') {
+        Fail(c == '#' ? "f-string expression part cannot include '#'"
+                      : "f-string expression part cannot include a backslash",
+             PosAt(pos_, pos_ + 1));
+        return false;
+      } else if (c == '\'' || c == '"' || IsIdentStart(static_cast<unsigned char>(c))) {
+        size_t e = pos_;
+        while (IsIdentChar(static_cast<unsigned char>(At(e)))) ++e;
+        bool is_string = At(e) == '\'' || At(e) == '"';
+        for (size_t i = pos_; is_string && i < e; ++i) {
+          char l = At(i) | 0x20;
+          is_string = e - pos_ <= 2 && (l == 'r' || l == 'u' || l == 'b' || l == 'f');
+        }
+        if (!is_string) {
+          pos_ = e;
+          continue;
+        }
+        const size_t tokens = out_.tokens.size();
+        if (!String(e)) return false;
+        out_.tokens.resize(tokens);
+        continue;
+      }
+      ++pos_;
+    }
+    std::string expr(src_.substr(expr_start, pos_ - expr_start));
+    // `{expr=}` (Python 3.8): the text up to and including '=' is printed before the value.
+    size_t last = expr.find_last_not_of(" \t\r\n\f");
+    if (last != std::string::npos && expr[last] == '=' &&
+        (last == 0 || std::string("=!<>").find(expr[last - 1]) == std::string::npos)) {
+      f.debug_text = expr;
+      expr.resize(last);
+    }
+    if (expr.find_first_not_of(" \t\r\n\f") == std::string::npos) {
+      Fail("f-string: valid expression required before '}'", PosAt(pos_, pos_ + 1));
+      return false;
+    }
+    f.text = std::move(expr);
+    if (At(pos_) == '!') {
+      const char k = At(pos_ + 1);
+      if (k != 'r' && k != 's' && k != 'a') {
+        Fail("f-string: invalid conversion character: expected 's', 'r', or 'a'",
+             PosAt(pos_ + 1, pos_ + 2));
+        return false;
+      }
+      f.conversion = k;
+      pos_ += 2;
+    }
+    if (At(pos_) == ':') {
+      ++pos_;
+      f.has_spec = true;
+      if (!FStringPieces(lit, /*in_spec=*/true, &f.spec)) return false;
+    }
+    if (At(pos_) != '}') {
+      if (AtEnd(pos_)) return Unterminated(lit);
+      Fail("f-string: expecting '}'", PosAt(pos_, pos_ + 1));
+      return false;
+    }
+    ++pos_;
+    --fstring_depth_;
+    pieces->push_back(std::move(f));
     return true;
   }
 
@@ -720,6 +905,7 @@ class Tokenizer {
   bool at_line_start_ = true;
   std::vector<int> indents_{0}, alt_indents_{0};
   std::vector<std::pair<char, Pos>> brackets_;
+  int fstring_depth_ = 0;  // f-strings and replacement fields being read, nested
   TokenStream out_;
 };
 

@@ -5,6 +5,7 @@
 #ifndef KILN_COMPILER_SCRIPT_DOC_TOKENIZER_H_
 #define KILN_COMPILER_SCRIPT_DOC_TOKENIZER_H_
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -39,12 +40,27 @@ enum class Kw : unsigned char {
   kLambda, kNonlocal, kNot, kOr, kPass, kRaise, kReturn, kTry, kWhile, kWith, kYield,
 };
 
+// One piece of an f-string literal as the tokenizer splits it: literal text, or a replacement
+// field whose expression the reader parses (in Python, `{expr!conv:spec}` is implicitly
+// parenthesized source text).
+struct FStringPiece {
+  bool is_field = false;
+  std::string text;      // literal: the decoded text; field: the expression's source text
+  Pos pos;               // field: where the expression's text starts
+  char conversion = 0;   // field: 'r', 's', 'a', or 0 for none
+  std::string debug_text;  // field written `{expr=}`: the text "expr=" as written, else empty
+  bool has_spec = false;   // field: a ':' format spec follows (it may be empty)
+  std::vector<FStringPiece> spec;
+};
+
 struct Token {
   TokenKind kind;
   Op op = Op::kNone;       // kOp: which operator
   Kw kw = Kw::kNone;       // kName: which keyword, if any
   absl::string_view text;  // source text; for kString the whole literal with prefix and quotes
-  std::string value;       // kString: decoded contents (UTF-8)
+  std::string value;       // kString: decoded contents (UTF-8); empty for an f-string
+  // kString with an f prefix: its pieces (null for other strings, so tokens stay small).
+  std::shared_ptr<const std::vector<FStringPiece>> fstring;
   Pos pos;
 };
 

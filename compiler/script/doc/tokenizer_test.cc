@@ -133,6 +133,35 @@ q""")" "\n", 100);
   EXPECT_EQ(ts.tokens[5].pos.end_col, 5);
 }
 
+TEST(TokenizerTest, FStringsSplitIntoPieces) {
+  TokenStream ts = Tokenize("x = f'a{{{b!r:>{w}}}}c\\n{\"}\" if t else ''}'\n", 100);
+  ASSERT_FALSE(ts.has_error) << ts.error.message;
+  const Token& t = ts.tokens[2];
+  ASSERT_EQ(t.kind, TokenKind::kString);
+  ASSERT_TRUE(t.fstring);
+  const std::vector<FStringPiece>& p = *t.fstring;
+  ASSERT_EQ(p.size(), 4u);
+  EXPECT_EQ(p[0].text, "a{");
+  EXPECT_TRUE(p[1].is_field);
+  EXPECT_EQ(p[1].text, "b");
+  EXPECT_EQ(p[1].pos.col, 11);
+  EXPECT_EQ(p[1].conversion, 'r');
+  ASSERT_TRUE(p[1].has_spec);
+  ASSERT_EQ(p[1].spec.size(), 2u);
+  EXPECT_EQ(p[1].spec[0].text, ">");
+  EXPECT_EQ(p[1].spec[1].text, "w");
+  EXPECT_EQ(p[2].text, "}c\n");
+  // A quote inside a field starts a nested string, as in Python 3.12.
+  EXPECT_EQ(p[3].text, "\"}\" if t else ''");
+  EXPECT_EQ(ts.tokens[3].kind, TokenKind::kNewline);
+  // Plain strings carry no pieces.
+  EXPECT_FALSE(Tokenize("'a'\n", 100).tokens[0].fstring);
+  // Nested f-strings are bounded by the depth limit.
+  std::string deep;
+  for (int i = 0; i < 300; ++i) deep += "f'{";
+  EXPECT_EQ(Tokenize(deep, 100).error.message, "too deeply nested");
+}
+
 TEST(TokenizerTest, ColumnsCountCodePoints) {
   TokenStream ts = Tokenize("s = \"\xC3\xA9\xC3\xA9\" + x\n", 100);
   ASSERT_FALSE(ts.has_error);
@@ -172,7 +201,13 @@ TEST(TokenizerTest, Errors) {
   EXPECT_EQ(err("x = 'abc\n"), "1:5: unterminated string literal (detected at line 1)");
   EXPECT_EQ(err("x = \"\"\"abc\n\n"),
             "1:5: unterminated triple-quoted string literal (detected at line 2)");
-  EXPECT_EQ(err("x = f'{a}'\n"), "1:5: f-strings are not supported");
+  EXPECT_EQ(err("x = f'{a'\n"), "1:9: unterminated string literal (detected at line 1)");
+  EXPECT_EQ(err("x = f'a}'\n"), "1:8: f-string: single '}' is not allowed");
+  EXPECT_EQ(err("x = f'{}'\n"), "1:8: f-string: valid expression required before '}'");
+  EXPECT_EQ(err("x = f'{a!x}'\n"),
+            "1:10: f-string: invalid conversion character: expected 's', 'r', or 'a'");
+  EXPECT_EQ(err("x = f'{a)}'\n"), "1:9: f-string: unmatched ')'");
+  EXPECT_EQ(err("x = f'{a#}'\n"), "1:9: f-string expression part cannot include '#'");
   EXPECT_EQ(err("x = b'a'\n"), "1:5: bytes literals are not supported");
   EXPECT_EQ(err("x = '\\N{DASH}'\n"), "1:6: \\N{...} escapes are not supported");
   EXPECT_EQ(err("x = '\\xZ1'\n"), "1:6: truncated \\xXX escape");

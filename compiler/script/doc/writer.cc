@@ -557,8 +557,49 @@ class Writer {
         out_.push_back('*');
         Expr_(*e.value, kBitOrPrec);
         break;
+      case ExprKind::kJoinedStr:
+        out_.append("f\"");
+        FStringBody(e);
+        out_.push_back('"');
+        break;
+      case ExprKind::kFormattedValue:  // only inside a kJoinedStr; alone, as a one-field f-string
+        out_.append("f\"");
+        FStringField(e);
+        out_.push_back('"');
+        break;
     }
     if (paren) out_.push_back(')');
+  }
+
+  // The text between an f-string's quotes: literal text escaped as in a "..." string with the
+  // braces doubled, and fields as `{expr!c:spec}`.
+  void FStringBody(const Expr& joined) {
+    for (const ExprPtr& part : joined.values) {
+      if (part->kind == ExprKind::kFormattedValue) {
+        FStringField(*part);
+        continue;
+      }
+      const std::string quoted = QuoteString(part->str_value);
+      for (size_t i = 1; i + 1 < quoted.size(); ++i) {
+        if (quoted[i] == '{' || quoted[i] == '}') out_.push_back(quoted[i]);
+        out_.push_back(quoted[i]);
+      }
+    }
+  }
+
+  void FStringField(const Expr& field) {
+    out_.push_back('{');
+    // A lambda's ':' would start the format spec, and a leading '{' would read as "{{".
+    std::string text = Writer(options_).ExprText(*field.value);
+    if (field.value->kind == ExprKind::kLambda) text = absl::StrCat("(", text, ")");
+    if (!text.empty() && text[0] == '{') out_.push_back(' ');
+    out_.append(text);
+    if (!field.name.empty()) absl::StrAppend(&out_, "!", field.name);
+    if (field.format_spec) {
+      out_.push_back(':');
+      FStringBody(*field.format_spec);
+    }
+    out_.push_back('}');
   }
 
   static const Expr& NoneConstant() {

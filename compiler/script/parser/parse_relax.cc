@@ -177,7 +177,7 @@ Type Parser::ParseRelaxSignature(const doc::Stmt& def) {
       if (!arg.annotation) Fail(arg.pos, absl::StrCat("parameter '", arg.name, "' needs a type annotation"));
       params.push_back(ToRelaxType(Eval(arg.annotation), SpanOf(arg.annotation->pos)));
     }
-    if (def.returns) ret = ToRelaxType(Eval(def.returns), SpanOf(def.returns->pos));
+    if (def.returns) ret = RelaxReturnType(def.returns);
   } catch (...) {
     symbolic_.pop_back();
     PopScope();
@@ -186,6 +186,14 @@ Type Parser::ParseRelaxSignature(const doc::Stmt& def) {
   symbolic_.pop_back();
   PopScope();
   return FuncType(params, ret.defined() ? ret : Type(AnyType::Make()), pure);
+}
+
+Type Parser::RelaxReturnType(const doc::ExprPtr& returns) {
+  // `-> None` declares the empty tuple, as TVM reads it.
+  if (returns->kind == doc::ExprKind::kConstant && returns->const_kind == doc::Expr::ConstKind::kNone) {
+    return TupleType(Array<Type>{});
+  }
+  return ToRelaxType(Eval(returns), SpanOf(returns->pos));
 }
 
 rx::Function Parser::ParseRelaxFunc(const doc::Stmt& def, const std::string& name, const CallArgs* deco, bool top_level) {
@@ -229,7 +237,7 @@ rx::Function Parser::ParseRelaxFunc(const doc::Stmt& def, const std::string& nam
     fd->params.push_back(p);
     Define(arg.name, Value::Obj(K::kRelax, p));
   }
-  if (def.returns) fd->ret_ty = ToRelaxType(Eval(def.returns), SpanOf(def.returns->pos));
+  if (def.returns) fd->ret_ty = RelaxReturnType(def.returns);
   Expr result;
   const doc::Stmt* ret_stmt = nullptr;
   ParseRelaxBody(def.body, &result, &ret_stmt);
@@ -297,20 +305,33 @@ void Parser::ParseRelaxStmt(const doc::Stmt& s, Expr* result) {
       if (relax_.in_dataflow()) Fail(span, "dataflow blocks do not nest");
       // Without R.output(...) every binding of the block is a DataflowVar, visible in it only.
       std::vector<std::string> outputs = DataflowOutputs(s.body);
+      // A return ending the block (TVM accepts it) makes the names it uses outputs and returns
+      // after the block, as `R.output(...)` and a return after the block would.
+      std::vector<doc::StmtPtr> body = s.body;
+      doc::StmtPtr ret;
+      if (!body.empty() && body.back()->kind == doc::StmtKind::kReturn) {
+        ret = body.back();
+        body.pop_back();
+        CollectNames(ret->value, &outputs);
+      }
+      // A local function defined in an enclosing block has blocks of its own: the enclosing
+      // block's outputs come back when this one ends.
+      std::vector<std::string> enclosing_outputs = std::move(dataflow_outputs_);
       dataflow_outputs_ = outputs;
       relax_.BeginDataflow();
       PushScope();
       Expr unused;
       const doc::Stmt* unused_ret = nullptr;
-      ParseRelaxBody(s.body, &unused, &unused_ret);
+      ParseRelaxBody(body, &unused, &unused_ret);
       // Only the outputs outlive the block.
       std::vector<std::pair<std::string, Value>> keep;
       for (const std::string& n : outputs) if (const Value* v = Lookup(n)) keep.emplace_back(n, *v);
       PopScope();
       for (auto& [n, v] : keep) Define(n, v);
       relax_.EndDataflow(span);
-      dataflow_outputs_.clear();
+      dataflow_outputs_ = std::move(enclosing_outputs);
       if (unused.defined()) Fail(span, "return inside a dataflow block");
+      if (ret) ParseRelaxStmt(*ret, result);
       return;
     }
     case doc::StmtKind::kFunctionDef: {
@@ -403,8 +424,11 @@ void Parser::RelaxAssign(const doc::ExprPtr& target, const doc::ExprPtr& ann_exp
   }
   // A Python tuple holding Relax values (`gv = (lv, lv1)`) is a Relax tuple binding; one of plain
   // numbers stays a Python value unless annotated.
-  bool relax_tuple = v.kind == K::kTuple &&
-                     std::any_of(v.items.begin(), v.items.end(), [](const Value& x) { return x.kind == K::kRelax; });
+  // Nested tuples count too: `gv = (a, b), (c,)` is a tuple of Relax tuples.
+  std::function<bool(const Value&)> holds_relax = [&](const Value& x) {
+    return x.kind == K::kRelax || (x.kind == K::kTuple && std::any_of(x.items.begin(), x.items.end(), holds_relax));
+  };
+  bool relax_tuple = v.kind == K::kTuple && holds_relax(v);
   if (v.kind != K::kRelax && !(v.kind == K::kTuple && (ann_expr || relax_tuple))) {
     Define(name, v);  // a Python-level value (a module alias `cls = Module`, a number, a shape...)
     return;
@@ -513,6 +537,13 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
     return nullptr;
   };
   auto arg_or_kw = [&](size_t i, const char* k) -> const Value* { return i < a.args.size() ? &a.args[i] : kw(k); };
+  // ndim=: a rank, or -1 for unknown (TVM rejects anything else).
+  auto ndim_of = [&](const Value* nd) -> int {
+    if (!nd) return -1;
+    int64_t n = ToInt(*nd, SpanOr(*nd, span));
+    if (n < -1 || n > INT32_MAX) Fail(SpanOr(*nd, span), "ndim must be a non-negative int, or -1 for unknown");
+    return static_cast<int>(n);
+  };
 
   // ---- types
   if (name == "Tensor") {
@@ -529,7 +560,7 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
     TensorType t;
     if (shape && shape->kind != K::kNone) {
       if (shape->kind == K::kRelax) {
-        t = TensorType(dt, ndim ? static_cast<int>(ToInt(*ndim, span)) : -1);
+        t = TensorType(dt, ndim_of(ndim));
         t.CopyOnWrite()->shape = Downcast<Expr>(shape->obj);
       } else {
         Array<PrimExpr> dims;
@@ -537,7 +568,7 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
         t = TensorType(dims, dt);
       }
     } else {
-      t = TensorType(dt, ndim ? static_cast<int>(ToInt(*ndim, span)) : -1);
+      t = TensorType(dt, ndim_of(ndim));
     }
     if (vdevice && vdevice->kind != K::kNone) t.CopyOnWrite()->vdevice = ToStr(*vdevice, span);
     return Value::Obj(K::kType, t);
@@ -550,7 +581,7 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
       return Value::Obj(K::kType, ShapeType(dims));
     }
     const Value* ndim = kw("ndim");
-    return Value::Obj(K::kType, ShapeType(ndim ? static_cast<int>(ToInt(*ndim, span)) : -1));
+    return Value::Obj(K::kType, ShapeType(ndim_of(ndim)));
   }
   if (name == "Tuple") {
     Array<Type> fields;
@@ -776,7 +807,7 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
     pv.CopyOnWrite()->ty = PrimType(p.dtype(), p);
     return Value::Obj(K::kRelax, pv);
   }
-  if (name == "shape") {
+  if (name == "shape" || name == "ShapeExpr") {  // R.ShapeExpr is relax.ShapeExpr, the same node
     if (a.args.size() != 1) Fail(span, "R.shape takes a list of dims");
     Array<PrimExpr> dims;
     for (const Value& d : ToSeq(a.args[0], span)) dims.push_back(SymbolicDim(d, SpanOr(d, span), DataType::Int(64)));
@@ -1040,6 +1071,9 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
   auto add_ty = [&](const Value& v, bool tuple_list) {
     if (!tuple_list && v.kind == K::kTuple) {  // ty_args=(R.Tuple(...),): one type per element
       for (const Value& x : v.items) ty_args.push_back(ToRelaxType(x, SpanOr(x, span)));
+    } else if (tuple_list && v.kind == K::kList && v.items.size() == 1) {
+      // out_ty=[T]: TVM's call_tir wrappers make a one-element list the single output type.
+      ty_args.push_back(ToRelaxType(v.items[0], SpanOr(v.items[0], span)));
     } else if (tuple_list && v.kind == K::kList) {
       Array<Type> fields;
       for (const Value& x : v.items) fields.push_back(ToRelaxType(x, SpanOr(x, span)));
@@ -1088,6 +1122,20 @@ Value Parser::CallR(const std::string& name_in, CallArgs& a) {
       attrs.emplace_back(k, LambdaToIndexMap(v, DataType::Int(64), SpanOr(v, span)));
     } else {
       attrs.emplace_back(k, ToAttrValue(v, SpanOr(v, span)));
+    }
+  }
+  // A VDevice object (I.vdevice(...), tvm.ir.VDevice(...)) given for a string attribute, as
+  // to_vdevice's dst_vdevice: the attribute holds its "target:id:scope" spelling.
+  for (auto& [k, v] : attrs) {
+    const auto* info = v.as<GlobalInfoNode>();
+    if (!info || info->kind != "vdevice") continue;
+    for (const kiln::relax::AttrSpec& spec : schema->attrs) {
+      if (spec.name != k || spec.kind != kiln::relax::AttrSpec::Kind::kString) continue;
+      const auto* target = info->attrs.Get(String("target")).as<StringNode>();
+      const auto* id = info->attrs.Get(String("vdevice_id")).as<IntImmNode>();
+      const auto* scope = info->attrs.Get(String("memory_scope")).as<StringNode>();
+      if (!target) Fail(span, "a VDevice needs a target");
+      v = String(absl::StrCat(target->value, ":", id ? id->value : 0, ":", scope ? scope->value : "global"));
     }
   }
   absl::StatusOr<rx::Call> call = kiln::relax::MakeOpCall(schema->script_name, args, attrs, ty_args, module_, span,

@@ -3,10 +3,12 @@
 // (a Python number, string or container, an IR object, or the name of a TVMScript function), and
 // calls of TVMScript functions go to CallT / CallR / CallI.
 #include <cmath>
+#include <cstdlib>
 #include <utility>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_join.h"
 #include "compiler/relax/op/op.h"
@@ -237,6 +239,42 @@ std::string Canonical(std::string path) {
   return path;
 }
 
+// Python's repr() of a str: single quotes unless the text has one and no double quote.
+std::string PyRepr(const std::string& s) {
+  const char q = s.find('\'') != std::string::npos && s.find('"') == std::string::npos ? '"' : '\'';
+  std::string out(1, q);
+  for (char ch : s) {
+    unsigned char c = static_cast<unsigned char>(ch);
+    if (ch == q || ch == '\\') {
+      out.push_back('\\');
+      out.push_back(ch);
+    } else if (ch == '\n') {
+      out += "\\n";
+    } else if (ch == '\r') {
+      out += "\\r";
+    } else if (ch == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c == 0x7F) {
+      absl::StrAppend(&out, "\\x", absl::Hex(c, absl::kZeroPad2));
+    } else {
+      out.push_back(ch);
+    }
+  }
+  out.push_back(q);
+  return out;
+}
+
+// Python's repr() of a float: the shortest digits that read back to the same double.
+std::string PyFloatRepr(double x) {
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  if (std::nearbyint(x) == x && std::fabs(x) < 1e16) return absl::StrFormat("%.1f", x);
+  for (int digits = 1;; ++digits) {
+    std::string s = absl::StrFormat("%.*g", digits, x);
+    if (digits >= 17 || std::strtod(s.c_str(), nullptr) == x) return s;
+  }
+}
+
 }  // namespace
 
 // [elt for target in iter if cond ...], evaluated at parse time as Python does (T.meta_var
@@ -278,6 +316,21 @@ void Parser::EvalComprehension(const doc::Expr& e, size_t gen, std::vector<Value
     bool keep = true;
     for (const doc::ExprPtr& cond : g.ifs) keep = keep && ToBool(Eval(cond), SpanOf(cond->pos));
     if (keep) EvalComprehension(e, gen + 1, out);
+  }
+}
+
+// The text an f-string field shows for a Python-level value: str(), or repr() for `!r`/`!a`.
+std::string Parser::FormatFieldValue(const Value& v, const std::string& conversion,
+                                     const doc::Expr& field) {
+  const bool repr = conversion == "r" || conversion == "a";
+  switch (v.kind) {
+    case K::kStr: return repr ? PyRepr(v.s) : v.s;
+    case K::kInt: return absl::StrCat(v.i);
+    case K::kBool: return v.b ? "True" : "False";
+    case K::kFloat: return PyFloatRepr(v.f);
+    case K::kNone: return "None";
+    default:
+      Fail(field.pos, absl::StrCat("an f-string cannot format a ", KindName(v.kind)));
   }
 }
 
@@ -362,6 +415,23 @@ Value Parser::Eval(const doc::ExprPtr& ep) {
       EvalComprehension(e, 0, &v.items);
       PopScope();
       break;
+    case doc::ExprKind::kJoinedStr:
+    case doc::ExprKind::kFormattedValue: {
+      std::string text;
+      for (const doc::ExprPtr& part : e.kind == doc::ExprKind::kJoinedStr ? e.values
+                                                                         : std::vector{ep}) {
+        if (part->kind == doc::ExprKind::kConstant) {
+          text += part->str_value;
+          continue;
+        }
+        if (part->format_spec && !part->format_spec->values.empty()) {
+          Fail(part->format_spec->pos, "f-string format specs are not supported");
+        }
+        text += FormatFieldValue(Eval(part->value), part->name, *part);
+      }
+      v = Value::Str(std::move(text));
+      break;
+    }
     default:
       Fail(e.pos, "this Python expression is not supported in TVMScript");
   }
@@ -445,6 +515,12 @@ Value Parser::EvalAttribute(const doc::Expr& e) {
         const Type& t = Downcast<Expr>(base.obj)->ty;
         if (!t.defined()) Fail(span, "this Relax expression has no known type");
         return Value::Obj(K::kType, t);
+      }
+      // x.astype(dtype): Relax expressions carry this method in TVM (R.astype(x, dtype)).
+      if (e.name == "astype") {
+        Value m = Value::Name("R.astype");
+        m.items.push_back(base);
+        return m;
       }
       break;
     }
@@ -549,6 +625,8 @@ Value Parser::EvalCall(const doc::Expr& e) {
   switch (callee.kind) {
     case K::kName:
       if (callee.obj.defined()) return CallBufferMethod(Downcast<Buffer>(callee.obj), callee.s, a);
+      // A bound Relax method (x.astype): the object it was read from is the first argument.
+      if (callee.items.size() == 1 && callee.items[0].kind == K::kRelax) a.args.insert(a.args.begin(), callee.items[0]);
       return CallName(callee.s, a);
     case K::kRelax: return CallRelaxFunction(Downcast<Expr>(callee.obj), a);
     case K::kPoison: throw ParseError{a.span, "", true};
@@ -813,7 +891,7 @@ Value Parser::CallI(const std::string& name, CallArgs& a) {
     }
     return Value::None();
   }
-  if (name == "vdevice") {
+  if (name == "vdevice" || name == "VDevice") {  // I.VDevice: tvm.ir.VDevice, the same object
     Map<String, ObjectRef> attrs;
     static const char* kNames[] = {"target", "vdevice_id", "memory_scope"};
     for (size_t i = 0; i < a.args.size() && i < 3; ++i) attrs.Set(String(kNames[i]), ToAttrValue(a.args[i], a.span));
@@ -1019,16 +1097,32 @@ IRModule Parser::ParseIRModule(const doc::Stmt& cls, const CallArgs& deco) {
     funcs.emplace_back(&s, kind);
     deco_args.emplace_back(&s, std::move(args));
   }
+  std::map<std::string, BaseFunc> externs;  // bound by class-level assignments
   // Class-level statements other than functions: module attributes and global infos (first: the
-  // functions' R.DTensor annotations name device meshes of the global infos).
+  // functions' R.DTensor annotations name device meshes of the global infos), docstrings (TVM
+  // evaluates an expression statement and drops its value), and `name = R.ExternFunc(...)`,
+  // which TVM adds to the module as the function `name`.
   for (const doc::StmtPtr& sp : cls.body) {
     const doc::Stmt& s = *sp;
     if (s.kind == doc::StmtKind::kFunctionDef || s.kind == doc::StmtKind::kPass) continue;
     try {
-      if (s.kind == doc::StmtKind::kExpr && s.value->kind == doc::ExprKind::kCall) {
+      if (s.kind == doc::StmtKind::kExpr) {
         Eval(s.value);
+      } else if (s.kind == doc::StmtKind::kAssign && s.targets.size() == 1 &&
+                 s.targets[0]->kind == doc::ExprKind::kName) {
+        const std::string& name = s.targets[0]->name;
+        Value v = Eval(s.value);
+        if (v.kind != K::kRelax || !v.obj.as<rx::ExternFuncNode>()) {
+          Fail(s.value->pos, "a class-level assignment in an @I.ir_module must bind an R.ExternFunc");
+        }
+        if (gvars_.count(name)) Fail(s.pos, absl::StrCat("function '", name, "' is defined twice"));
+        GlobalVar gv(name, SpanOf(s.targets[0]->pos));
+        gv.CopyOnWrite()->ty = v.obj.as<rx::ExternFuncNode>()->ty;
+        gvars_[name] = gv;
+        module_.Add(gv, Downcast<BaseFunc>(v.obj));
+        externs[name] = Downcast<BaseFunc>(v.obj);
       } else {
-        Fail(s.pos, "only functions, I.module_attrs and I.module_global_infos may appear in an @I.ir_module class");
+        Fail(s.pos, "only functions, name = R.ExternFunc(...), I.module_attrs and I.module_global_infos may appear in an @I.ir_module class");
       }
     } catch (const ParseError& e) {
       Report(e);
@@ -1075,9 +1169,14 @@ IRModule Parser::ParseIRModule(const doc::Stmt& cls, const CallArgs& deco) {
   IRModule out = IRModule::Make();
   out.CopyOnWrite()->attrs = module_->attrs;
   out.CopyOnWrite()->global_infos = module_->global_infos;
-  for (const auto& [s, kind] : funcs) {
-    auto it = parsed.find(s->name);
-    if (it != parsed.end()) out.Add(gvars_[s->name], it->second);
+  for (const doc::StmtPtr& s : cls.body) {
+    if (s->kind == doc::StmtKind::kFunctionDef) {
+      auto it = parsed.find(s->name);
+      if (it != parsed.end()) out.Add(gvars_[s->name], it->second);
+    } else if (s->kind == doc::StmtKind::kAssign && s->targets.size() == 1) {
+      auto it = externs.find(s->targets[0]->name);
+      if (it != externs.end()) out.Add(gvars_[it->first], it->second);
+    }
   }
   module_ = IRModule();
   module_name_.clear();

@@ -112,6 +112,7 @@ class Parser {
   Value Eval(const doc::ExprPtr& e);
   void EvalComprehension(const doc::Expr& e, size_t gen, std::vector<Value>* out);
   Value EvalName(const doc::Expr& e);
+  std::string FormatFieldValue(const Value& v, const std::string& conversion, const doc::Expr& field);
   Value EvalAttribute(const doc::Expr& e);
   Value EvalSubscript(const doc::Expr& e);
   Value EvalCall(const doc::Expr& e);
@@ -193,6 +194,7 @@ class Parser {
   void RelaxAssign(const doc::ExprPtr& target, const doc::ExprPtr& ann, const doc::ExprPtr& value, const doc::Stmt& s);
   void RelaxIf(const doc::Stmt& s);
   ir::Type ToRelaxType(const Value& v, const ir::Span& span);
+  ir::Type RelaxReturnType(const doc::ExprPtr& returns);
   ir::Expr ToRelax(const Value& v, const ir::Span& span);
   Value CallR(const std::string& name, CallArgs& a);
   Value CallRelaxFunction(const ir::Expr& callee, CallArgs& a);

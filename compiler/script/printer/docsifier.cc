@@ -286,7 +286,10 @@ doc::Module Docsifier::PrintModule(const ir::IRModule& mod) {
     } else if (const auto* rf = func.as<ir::relax::FunctionNode>()) {
       body.push_back(PrintRelaxFunc(ir::GetRef<ir::relax::Function>(rf), gv->name));
     }
-    // ExternFuncs have no TVMScript spelling of their own: calls name them by string.
+    if (const auto* ef = func.as<ir::relax::ExternFuncNode>()) {
+      // TVM's form: `name = R.ExternFunc("symbol")` in the class body.
+      body.push_back(Assign(Id(gv->name), PrintExternFunc(ef)));
+    }
   }
   doc::Module m;
   m.body.push_back(ClassDefS("Module", {I("ir_module")}, std::move(body)));

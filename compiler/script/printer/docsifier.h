@@ -107,6 +107,7 @@ class Docsifier {
   ExprPtr PrintShapeDim(const ir::PrimExpr& e);
   ExprPtr PrintRelaxExpr(const ir::Expr& e);
   ExprPtr PrintRelaxCall(const ir::relax::CallNode* call);
+  ExprPtr PrintExternFunc(const ir::relax::ExternFuncNode* f);
   ExprPtr PrintConstant(const ir::relax::ConstantNode* c);
   ExprPtr PrintCallee(const ir::Expr& e);
   void PrintSeqBody(const ir::Expr& body, std::vector<StmtPtr>* out, ExprPtr* result);

@@ -179,7 +179,8 @@ ExprPtr Docsifier::PrintType(const Type& t) {
   } else if (const auto* tup = t.as<TupleTypeNode>()) {
     std::vector<ExprPtr> fields;
     for (const Type& f : tup->fields) fields.push_back(PrintType(f));
-    result = CallE(R("Tuple"), std::move(fields));
+    // TVM writes the empty tuple type as a bare R.Tuple.
+    result = fields.empty() ? R("Tuple") : CallE(R("Tuple"), std::move(fields));
   } else if (const auto* pt = t.as<PrimTypeNode>()) {
     if (pt->value.defined()) {
       result = CallE(R("Prim"), {}, {{"value", PrintShapeDim(pt->value)}});
@@ -222,6 +223,13 @@ ExprPtr Docsifier::PrintCallee(const Expr& e) {
   return PrintRelaxExpr(e);
 }
 
+ExprPtr Docsifier::PrintExternFunc(const rx::ExternFuncNode* f) {
+  std::vector<ExprPtr> args{StrLit(f->global_symbol)};
+  // The type is written only when it is not the packed-function default R.ExternFunc gives.
+  if (f->ty.defined() && !f->ty.as<PackedFuncTypeNode>()) args.push_back(PrintType(f->ty));
+  return CallE(R("ExternFunc"), std::move(args));
+}
+
 ExprPtr Docsifier::PrintConstant(const rx::ConstantNode* c) {
   int64_t next = 0;
   ExprPtr value = ConstNested(c, 0, &next);
@@ -235,6 +243,9 @@ ExprPtr Docsifier::PrintRelaxCall(const rx::CallNode* call) {
   const auto* op = call->op.as<OpNode>();
   if (!op) {
     for (const Expr& a : call->args) args.push_back(PrintRelaxExpr(a));
+    // A called ExternFunc is written R.ExternFunc("symbol", type)(...): a bare string is not
+    // callable, and R.call_packed reads back as kiln's call_packed operator.
+    if (const auto* ef = call->op.as<rx::ExternFuncNode>()) return CallE(PrintExternFunc(ef), std::move(args));
     return CallE(PrintCallee(call->op), std::move(args));
   }
   const kiln::relax::OpSchema* schema = kiln::relax::OpRegistry::Global().FindByName(op->name);
@@ -363,7 +374,7 @@ ExprPtr Docsifier::PrintRelaxExpr(const Expr& e) {
       break;
     case NodeKind::kExternFunc:
       // Outside a callee position a bare string would read back as a Python string.
-      result = CallE(R("ExternFunc"), {StrLit(static_cast<const rx::ExternFuncNode*>(e.get())->global_symbol)});
+      result = PrintExternFunc(static_cast<const rx::ExternFuncNode*>(e.get()));
       break;
     case NodeKind::kConstant:
       result = PrintConstant(static_cast<const rx::ConstantNode*>(e.get()));
