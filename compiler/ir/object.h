@@ -36,6 +36,7 @@ enum class NodeKind : uint16_t {
   kSelect, kBufferLoad, kRamp, kBroadcast, kShuffle, kLet, kCall,
   // TIR statements and friends
   kBuffer, kBufferRegion, kMatchBufferRegion, kIterVar, kCommReducer, kIndexMap,
+  kIter, kTileLayout, kComposeLayout,
   kLetStmt, kAttrStmt, kAssertStmt, kBufferStore, kFor, kWhile, kBreak, kContinue, kIfThenElse,
   kSeqStmt, kEvaluate, kAllocBuffer, kDeclBuffer, kSBlock, kSBlockRealize, kScopeIdDefStmt, kPrimFunc,
   // Relax

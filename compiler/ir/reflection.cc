@@ -65,6 +65,7 @@ TypeRegistry::TypeRegistry() {
       MakeEntry<ShuffleNode>(), MakeEntry<LetNode>(), MakeEntry<ir::CallNode>(),
       MakeEntry<BufferNode>(true), MakeEntry<BufferRegionNode>(), MakeEntry<MatchBufferRegionNode>(),
       MakeEntry<IterVarNode>(), MakeEntry<CommReducerNode>(), MakeEntry<IndexMapNode>(),
+      MakeEntry<IterNode>(), MakeEntry<TileLayoutNode>(), MakeEntry<ComposeLayoutNode>(),
       MakeEntry<LetStmtNode>(), MakeEntry<AttrStmtNode>(), MakeEntry<AssertStmtNode>(),
       MakeEntry<BufferStoreNode>(), MakeEntry<ForNode>(), MakeEntry<WhileNode>(),
       MakeEntry<BreakNode>(), MakeEntry<ContinueNode>(), MakeEntry<IfThenElseNode>(),

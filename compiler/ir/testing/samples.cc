@@ -85,6 +85,18 @@ ObjectRef MakeSample(NodeKind kind) {
       n->final_indices = {j, FloorDiv(i, I32(4)), FloorMod(i, I32(4))};
       return IndexMap(ObjectPtr<Object>(std::move(n)));
     }
+    case NodeKind::kIter: return Iter(I32(8), I32(4), "laneid");
+    case NodeKind::kTileLayout:
+      return TileLayout({Iter(I32(8), I32(4), "m"), Iter(I32(4), I32(1), "m")}, {Iter(I32(2), I32(1), "warpid")},
+                        {{String("m"), I32(3)}});
+    case NodeKind::kComposeLayout: {
+      auto n = make_object<ComposeLayoutNode>();
+      n->per_element = 3;
+      n->swizzle_len = 3;
+      n->atom_len = 3;
+      n->tile_layout = TileLayout::Default({I32(8), I32(64)});
+      return ComposeLayout(ObjectPtr<Object>(std::move(n)));
+    }
     case NodeKind::kLetStmt: return LetStmt(x, I32(1), Evaluate(x));
     case NodeKind::kAttrStmt: return AttrStmt(String("pragma"), "pragma_unroll", I32(1), Store(b));
     case NodeKind::kAssertStmt: return AssertStmt(GT(x, I32(0)), "ValueError", {String("x must be positive")});

@@ -666,8 +666,14 @@ Buffer Parser::MakeBuffer(const std::string& name, CallArgs& a, size_t first, co
       for (const Value& x : ToSeq(*ax, a.span)) n->axis_separators.push_back(IntImm(DataType::Int(32), ToInt(x, a.span)));
     }
   }
+  if (const Value* l = Kwarg(a, "layout")) SetBufferLayout(*l, n, SpanOr(*l, a.span));
+  if (const Value* ad = Kwarg(a, "allocated_addr")) {
+    // One address or one per dimension of the scope's address space; None = not assigned.
+    if (ad->kind != K::kNone) n->allocated_addr = ad->is_seq() ? ToPrimArray(*ad, SpanOr(*ad, a.span)) : Array<PrimExpr>{ToPrim(*ad, SpanOr(*ad, a.span))};
+  }
   static const char* kKnown[] = {"shape", "dtype", "data", "strides", "elem_offset", "scope", "align",
-                                 "offset_factor", "buffer_type", "axis_separators", "annotations"};
+                                 "offset_factor", "buffer_type", "axis_separators", "annotations",
+                                 "layout", "allocated_addr"};
   for (const auto& [k, v] : a.kwargs) {
     bool ok = false;
     for (const char* known : kKnown) ok |= k == known;
