@@ -793,6 +793,17 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
   if (name == "Buffer" || name == "buffer") return Value::Obj(K::kBuffer, MakeBuffer(fresh_name(), a, 0, "global"));
   if (name == "match_buffer") {
     if (a.args.empty()) Fail(span, "T.match_buffer(param, shape, dtype, ...) needs the matched parameter");
+    if (a.args.size() == 1 && !Kwarg(a, "shape") && a.args[0].kind == K::kRegion) {
+      // Matching a region without a shape: as in TVM, the region's extents and the source
+      // buffer's dtype (which overrides a dtype= given).
+      const auto* region = a.args[0].obj.as<BufferRegionNode>();
+      std::vector<Value> extents;
+      for (const Range& r : region->region) extents.push_back(Value::Obj(K::kPrim, r->extent));
+      a.args.push_back(Value::Seq(K::kTuple, std::move(extents)));
+      a.args.push_back(Value::Str(region->buffer->dtype.ToString()));
+      a.kwargs.erase(std::remove_if(a.kwargs.begin(), a.kwargs.end(), [](const auto& kv) { return kv.first == "dtype"; }),
+                     a.kwargs.end());
+    }
     Buffer b = MakeBuffer(fresh_name(), a, 1, "global");
     const Value& src = a.args[0];
     if (builder::BlockData* blk = tir_.block()) {
