@@ -269,5 +269,31 @@ def main():
   EXPECT_EQ(l->offset.value_at(m).as<IntImmNode>()->value, 5);
 }
 
+TEST(TileDslTest, BufferViewRedeclaresTheStorage) {
+  PrimFunc f = Parse(R"(
+@T.prim_func
+def main():
+    S = T.alloc_buffer((64, 8), "float32", scope="shared")
+    V = S.view(8, -1)
+    V[0, 1] = T.float32(1)
+)");
+  Buffer parent;
+  Stmt s = f->body;
+  while (const auto* a = s.as<AllocBufferNode>()) {
+    parent = a->buffer;
+    s = a->body;
+  }
+  const auto* decl = s.as<DeclBufferNode>();
+  ASSERT_NE(decl, nullptr);
+  ASSERT_TRUE(parent.defined());
+  const Buffer& v = decl->buffer;
+  EXPECT_EQ(v->data.get(), parent->data.get());
+  EXPECT_EQ(v->scope(), "shared");
+  ASSERT_EQ(v->shape.size(), 2u);
+  EXPECT_EQ(v->shape[1].as<IntImmNode>()->value, 64);
+  // The view keeps the parent's (default) layout, which is not the default of its own shape.
+  EXPECT_EQ(Iters(v->layout), "64:8@m 8:1@m");
+}
+
 }  // namespace
 }  // namespace kiln::script

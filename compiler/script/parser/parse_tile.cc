@@ -454,6 +454,71 @@ void Parser::SetBufferLayout(const Value& v, BufferNode* n, const Span& span) {
   n->layout = v.obj;
 }
 
+Value Parser::BufferView(const Buffer& b, CallArgs& a) {
+  const Span& span = a.span;
+  if (a.args.size() == 1 && a.args[0].kind == K::kStr) {
+    Fail(span, "A.view(dtype) (a reinterpreting view) is not supported: it needs TVM's layout pack/unpack");
+  }
+  const Value* layout = nullptr;
+  for (const auto& [k, v] : a.kwargs) {
+    if (k != "layout") Fail(SpanOr(v, span), absl::StrCat("A.view: unexpected keyword argument '", k, "'"));
+    layout = &v;
+  }
+  if (a.args.empty()) Fail(span, "A.view(*shape, layout=...) needs the new shape");
+  std::vector<Value> shape = a.args;
+  if (!layout || layout->kind == K::kNone) {
+    // One -1 extent is inferred from the buffer's size, as TVM does (constant shapes only here).
+    int64_t known = 1, total = 1;
+    int unknown = -1;
+    bool constant = true;
+    for (size_t i = 0; i < shape.size(); ++i) {
+      if (shape[i].kind == K::kInt && shape[i].i == -1) unknown = unknown < 0 ? static_cast<int>(i) : -2;
+      else if (shape[i].kind == K::kInt) known *= shape[i].i;
+      else constant = false;
+    }
+    for (const PrimExpr& d : b->shape) {
+      const auto* imm = d.as<IntImmNode>();
+      if (imm) total *= imm->value;
+      else constant = false;
+    }
+    if (unknown == -2) Fail(span, "A.view: only one extent may be -1");
+    if (unknown >= 0) {
+      if (!constant || known == 0) Fail(span, "A.view: a -1 extent needs constant extents");
+      shape[unknown] = Value::Int(total / known);
+    } else if (constant && known != total) {
+      Fail(span, absl::StrCat("A.view: the new shape has ", known, " elements, buffer ", b->name, " has ", total));
+    }
+  }
+  // TVM re-declares the storage with the buffer's data, strides, offset, scope and alignment,
+  // and the view's layout, or else the buffer's own (its default layout is that of its shape).
+  CallArgs ca;
+  ca.span = span;
+  ca.func_span = a.func_span;
+  ca.args = {Value::Seq(K::kTuple, shape), Value::Str(b->dtype.ToString())};
+  ca.kwargs.emplace_back("data", Value::Obj(K::kPrim, b->data));
+  if (!b->strides.empty()) {
+    std::vector<Value> strides;
+    for (const PrimExpr& s : b->strides) strides.push_back(Value::Obj(K::kPrim, s));
+    ca.kwargs.emplace_back("strides", Value::Seq(K::kTuple, std::move(strides)));
+  }
+  if (b->elem_offset.defined()) ca.kwargs.emplace_back("elem_offset", Value::Obj(K::kPrim, b->elem_offset));
+  ca.kwargs.emplace_back("scope", Value::Str(b->scope()));
+  if (b->data_alignment != 0) ca.kwargs.emplace_back("align", Value::Int(b->data_alignment));
+  if (b->offset_factor != 0) ca.kwargs.emplace_back("offset_factor", Value::Int(b->offset_factor));
+  Value l;
+  if (layout && layout->kind != K::kNone) {
+    l = *layout;
+  } else if (b->layout.defined()) {
+    l = Value::Obj(K::kLayout, b->layout);
+  } else if (!b->no_layout) {
+    std::string scope = b->scope();
+    bool default_is_none = scope == "trn.sbuf" || scope == "trn.psum" || (tir_.func() && tir_.func()->s_tir);
+    if (!default_is_none) l = Value::Obj(K::kLayout, TileLayout::Default(b->shape));
+  }
+  ca.kwargs.emplace_back("layout", l);
+  return CallT("decl_buffer", ca);
+}
+
 bool Parser::CallTileDSL(const std::string& name, CallArgs& a, Value* out) {
   const Span& span = a.span;
   if (name == "TileLayout") {

@@ -1578,6 +1578,7 @@ Value Parser::CallBufferMethod(const Buffer& b, const std::string& method, CallA
   const Span& span = a.span;
   if (method == "Buffer.access_ptr") return BufferAccessPtr(b, a);
   if (method == "Buffer.ptr_to") return BufferPtrTo(b, a);
+  if (method == "Buffer.view") return BufferView(b, a);
   bool load = method == "Buffer.vload";
   const Value* begin = Arg(a, 0, "begin");
   const Value* second = Arg(a, 1, load ? "dtype" : "value");

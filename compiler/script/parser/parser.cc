@@ -369,7 +369,7 @@ Value Parser::EvalAttribute(const doc::Expr& e) {
       if (e.name == "ty") return base;
       if (e.name == "storage_scope") return Value::Str(b->scope());
       if (e.name == "vload" || e.name == "vstore" || e.name == "access_ptr" ||
-          e.name == "ptr_to") {  // methods: called by EvalCall
+          e.name == "ptr_to" || e.name == "view") {  // methods: called by EvalCall
         Value m = Value::Name("Buffer." + e.name);
         m.obj = b;
         return m;

@@ -182,6 +182,8 @@ class Parser {
   // A buffer's layout= (None, "default", a layout, or a Trainium "PF"-style annotation) into
   // BufferNode::layout / no_layout, the way TVM's builder resolves it.
   void SetBufferLayout(const Value& v, ir::BufferNode* n, const ir::Span& span);
+  // A.view(*shape, layout=...): a T.decl_buffer over A's storage, as TVM's Buffer.view builds it.
+  Value BufferView(const ir::Buffer& b, CallArgs& a);
   Value BufferPtrTo(const ir::Buffer& b, CallArgs& a);  // A.ptr_to([i, j]) = T.address_of(A[i, j])
   void TIRLocalArray(const std::string& name, const Value& ann, const ir::Span& span);  // x: T.f32[8]
   ir::Buffer MakeBuffer(const std::string& name, CallArgs& a, size_t first, const std::string& default_scope);
