@@ -91,6 +91,7 @@ ShapeType::ShapeType(int ndim) {
   n->ndim = ndim;
   data_ = ObjectPtr<Object>(std::move(n));
 }
+TensorMapType TensorMapType::Make() { return Wrap<TensorMapTypeNode, TensorMapType>(make_object<TensorMapTypeNode>()); }
 AnyType AnyType::Make() { return Wrap<AnyTypeNode, AnyType>(make_object<AnyTypeNode>()); }
 PackedFuncType PackedFuncType::Make() {
   return Wrap<PackedFuncTypeNode, PackedFuncType>(make_object<PackedFuncTypeNode>());

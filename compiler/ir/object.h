@@ -28,6 +28,7 @@ enum class NodeKind : uint16_t {
   kRange, kOp, kGlobalVar, kIRModule, kGlobalInfo,
   // types
   kPrimType, kPointerType, kTupleType, kFuncType, kTensorType, kShapeType, kAnyType, kPackedFuncType,
+  kTensorMapType,
   kDTensorType,
   // TIR expressions
   kVar, kSizeVar, kIntImm, kFloatImm, kStringImm, kCast,

@@ -53,7 +53,7 @@ TypeRegistry::TypeRegistry() {
       MakeEntry<IRModuleNode>(), MakeEntry<GlobalInfoNode>(),
       MakeEntry<PrimTypeNode>(), MakeEntry<PointerTypeNode>(), MakeEntry<TupleTypeNode>(),
       MakeEntry<FuncTypeNode>(), MakeEntry<TensorTypeNode>(), MakeEntry<ShapeTypeNode>(),
-      MakeEntry<AnyTypeNode>(), MakeEntry<PackedFuncTypeNode>(), MakeEntry<DTensorTypeNode>(),
+      MakeEntry<AnyTypeNode>(), MakeEntry<PackedFuncTypeNode>(), MakeEntry<TensorMapTypeNode>(), MakeEntry<DTensorTypeNode>(),
       MakeEntry<VarNode>(true), MakeEntry<SizeVarNode>(true), MakeEntry<IntImmNode>(),
       MakeEntry<FloatImmNode>(), MakeEntry<ir::StringImmNode>(), MakeEntry<CastNode>(),
       MakeEntry<AddNode>(), MakeEntry<SubNode>(), MakeEntry<MulNode>(), MakeEntry<DivNode>(),

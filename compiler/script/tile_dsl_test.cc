@@ -295,5 +295,19 @@ def main():
   EXPECT_EQ(Iters(v->layout), "64:8@m 8:1@m");
 }
 
+TEST(TileDslTest, TensorMapHandlesArePointersToTensorMapType) {
+  PrimFunc f = Parse(R"(
+@T.prim_func
+def main(A_map: T.TensorMap(), B_map: T.handle("tensormap"), C: T.handle("float32")):
+    T.evaluate(T.address_of(A_map))
+)");
+  ASSERT_EQ(f->params.size(), 3u);
+  const auto* a = f->params[0]->ty.as<PointerTypeNode>();
+  ASSERT_NE(a, nullptr);
+  EXPECT_NE(a->element_type.as<TensorMapTypeNode>(), nullptr);
+  EXPECT_TRUE(StructuralEqual(f->params[0]->ty, f->params[1]->ty));
+  EXPECT_FALSE(StructuralEqual(f->params[0]->ty, f->params[2]->ty));
+}
+
 }  // namespace
 }  // namespace kiln::script

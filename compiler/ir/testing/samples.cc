@@ -32,6 +32,7 @@ ObjectRef MakeSample(NodeKind kind) {
     case NodeKind::kTensorType: return t4;
     case NodeKind::kShapeType: return ShapeType(Array<PrimExpr>{IntImm(DataType::Int(64), 2)});
     case NodeKind::kAnyType: return AnyType::Make();
+    case NodeKind::kTensorMapType: return TensorMapType::Make();
     case NodeKind::kPackedFuncType: return PackedFuncType::Make();
     case NodeKind::kDTensorType: return DTensorType(t4, *MakeDeviceMesh({2}, Range(I32(0), I32(2))), "S[0]");
     case NodeKind::kVar: return x;

@@ -748,12 +748,27 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
   if (name == "handle") {
     // T.handle() / T.handle("float32", "shared"): a fresh handle variable.
     Type ty = PrimType(DataType::Handle());
+    static const char* kTensorMapNames[] = {"TensorMap", "tensormap", "CUtensorMap", "cuTensorMap"};
+    bool tensor_map = false;
+    for (const char* n : kTensorMapNames) tensor_map |= !a.args.empty() && a.args[0].kind == K::kStr && a.args[0].s == n;
+    if (tensor_map) {  // T.handle("tensormap") is T.TensorMap(), as in TVM's builder
+      CallArgs none;
+      none.span = none.func_span = span;
+      return CallT("TensorMap", none);
+    }
     if (!a.args.empty()) {
       DataType elem = ToDType(a.args[0], SpanOr(a.args[0], span));
       std::string scope = a.args.size() > 1 ? ToStr(a.args[1], span) : "global";
       ty = PointerType(PrimType(elem), scope);
     }
     Value v = Value::Obj(K::kPrim, Var(fresh_name(), ty, span));
+    v.fresh_var = true;
+    return v;
+  }
+  if (name == "TensorMap") {
+    // T.TensorMap(): a fresh handle variable pointing to a CUDA tensor-map descriptor.
+    need(0, 0);
+    Value v = Value::Obj(K::kPrim, Var(fresh_name(), PointerType(TensorMapType::Make()), span));
     v.fresh_var = true;
     return v;
   }

@@ -703,6 +703,7 @@ ExprPtr Docsifier::VarCreation(const VarNode* v) {
         if (pt->storage_scope != "global" && !pt->storage_scope.empty()) args.push_back(StrLit(pt->storage_scope));
         return CallE(T("handle"), std::move(args));
       }
+      if (pt->element_type.as<TensorMapTypeNode>()) return CallE(T("TensorMap"), {});
     }
     return CallE(T("handle"), {});
   }
