@@ -91,6 +91,7 @@ ShapeType::ShapeType(int ndim) {
   n->ndim = ndim;
   data_ = ObjectPtr<Object>(std::move(n));
 }
+TensorMapType TensorMapType::Make() { return Wrap<TensorMapTypeNode, TensorMapType>(make_object<TensorMapTypeNode>()); }
 AnyType AnyType::Make() { return Wrap<AnyTypeNode, AnyType>(make_object<AnyTypeNode>()); }
 PackedFuncType PackedFuncType::Make() {
   return Wrap<PackedFuncTypeNode, PackedFuncType>(make_object<PackedFuncTypeNode>());
@@ -305,6 +306,37 @@ MatchBufferRegion::MatchBufferRegion(Buffer buffer, BufferRegion source) {
   n->buffer = std::move(buffer);
   n->source = std::move(source);
   data_ = ObjectPtr<Object>(std::move(n));
+}
+Iter::Iter(PrimExpr extent, PrimExpr stride, std::string axis, Span span) {
+  auto n = make_object<IterNode>();
+  n->extent = std::move(extent);
+  n->stride = std::move(stride);
+  n->axis = std::move(axis);
+  n->span = std::move(span);
+  data_ = ObjectPtr<Object>(std::move(n));
+}
+TileLayout::TileLayout(Array<Iter> shard, Array<Iter> replica, Map<String, PrimExpr> offset, Span span) {
+  auto n = make_object<TileLayoutNode>();
+  n->shard = std::move(shard);
+  n->replica = std::move(replica);
+  n->offset = std::move(offset);
+  n->span = std::move(span);
+  data_ = ObjectPtr<Object>(std::move(n));
+}
+TileLayout TileLayout::Default(const Array<PrimExpr>& shape) {
+  // Strides are running products of the extents from the innermost one, in the extents' dtype
+  // (TVM folds constants and multiplication by one, so equal layouts compare equal).
+  std::vector<Iter> iters(shape.size());
+  PrimExpr stride = shape.empty() ? PrimExpr() : IntImm(shape[0].dtype(), 1);
+  for (size_t i = shape.size(); i-- > 0;) {
+    iters[i] = Iter(shape[i], stride, "m");
+    const auto* a = stride.as<IntImmNode>();
+    const auto* b = shape[i].as<IntImmNode>();
+    if (a && b) stride = IntImm(stride.dtype(), a->value * b->value);
+    else if (a && a->value == 1) stride = shape[i];
+    else if (!b || b->value != 1) stride = Mul(stride, shape[i]);
+  }
+  return TileLayout(Array<Iter>(iters.begin(), iters.end()), {}, {});
 }
 IterVar::IterVar(Range dom, Var var, IterVarType type, std::string thread_tag, Span span) {
   auto n = make_object<IterVarNode>();

@@ -28,6 +28,7 @@ enum class NodeKind : uint16_t {
   kRange, kOp, kGlobalVar, kIRModule, kGlobalInfo,
   // types
   kPrimType, kPointerType, kTupleType, kFuncType, kTensorType, kShapeType, kAnyType, kPackedFuncType,
+  kTensorMapType,
   kDTensorType,
   // TIR expressions
   kVar, kSizeVar, kIntImm, kFloatImm, kStringImm, kCast,
@@ -36,6 +37,7 @@ enum class NodeKind : uint16_t {
   kSelect, kBufferLoad, kRamp, kBroadcast, kShuffle, kLet, kCall,
   // TIR statements and friends
   kBuffer, kBufferRegion, kMatchBufferRegion, kIterVar, kCommReducer, kIndexMap,
+  kIter, kTileLayout, kComposeLayout,
   kLetStmt, kAttrStmt, kAssertStmt, kBufferStore, kFor, kWhile, kBreak, kContinue, kIfThenElse,
   kSeqStmt, kEvaluate, kAllocBuffer, kDeclBuffer, kSBlock, kSBlockRealize, kScopeIdDefStmt, kPrimFunc,
   // Relax

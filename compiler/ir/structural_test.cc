@@ -158,10 +158,11 @@ TEST(StructuralTest, MismatchPathNamesTheField) {
   EXPECT_NE(why.find("1 vs 0"), std::string::npos) << why;
 }
 
-// The hash is a cache key shared by processes and releases: pin it.
+// The hash is a cache key shared by processes and releases: pin it (it changes only when the IR
+// does, e.g. when Buffer gained layout / no_layout / allocated_addr).
 TEST(StructuralTest, HashIsStable) {
   EXPECT_EQ(StructuralHash(MakeModule()), StructuralHash(MakeModule("other")));
-  EXPECT_EQ(StructuralHash(MakeModule()), 0xfebf2f0021023f5cull) << "golden value changed: 0x" << std::hex << StructuralHash(MakeModule());
+  EXPECT_EQ(StructuralHash(MakeModule()), 0x4da646be04212458ull) << "golden value changed: 0x" << std::hex << StructuralHash(MakeModule());
 }
 
 TEST(StructuralTest, DagSharingIsLinear) {

@@ -31,6 +31,16 @@ class BufferNode : public SpannedNode {
   int32_t data_alignment = 0;  // bytes; 0 = default
   int32_t offset_factor = 0;
   BufferKind buffer_type = BufferKind::kDefault;
+  // TVM's Buffer.layout (a TileLayout or ComposeLayout). Undefined = the default layout the
+  // script parser gives a buffer declared without layout= (TVM: DefaultLayout(shape) in a TIRx
+  // function, none in an s_tir function or a trn.sbuf/trn.psum buffer); kiln does not materialize
+  // it so that buffers made by passes and parsed ones agree. `no_layout` is an explicit
+  // layout=None where that differs from the default (a TIRx function, other scopes).
+  ObjectRef layout;
+  bool no_layout = false;
+  // Pre-assigned address of the allocation; multi-dimensional for some scopes (trn.psum: bank,
+  // offset). Empty = not assigned.
+  Array<PrimExpr> allocated_addr;
 
   void VisitFields(FieldVisitor* v) override {
     SpannedNode::VisitFields(v);
@@ -44,6 +54,9 @@ class BufferNode : public SpannedNode {
     v->Visit("data_alignment", &data_alignment);
     v->Visit("offset_factor", &offset_factor);
     v->Visit("buffer_type", &buffer_type);
+    v->Visit("layout", &layout, kFieldOptional);
+    v->Visit("no_layout", &no_layout);
+    v->Visit("allocated_addr", &allocated_addr);
   }
   // Storage scope of the data pointer ("global" if unannotated).
   std::string scope() const;
@@ -170,6 +183,74 @@ class IndexMapNode : public SpannedNode {
 };
 class IndexMap : public ObjectRef {
   KILN_DEFINE_REF(IndexMap, ObjectRef, IndexMapNode)
+};
+
+// TVM's tile layouts (python/tvm/tirx/layout.py), the values of Buffer.layout. A layout maps a
+// buffer's logical index onto named axes: "m" (memory) and hardware axes such as "laneid",
+// "warpid", "P"/"F" (Trainium partition/free).
+
+// One dimension of a TileLayout: `extent` indices, `stride` apart on `axis`.
+class IterNode : public SpannedNode {
+ public:
+  PrimExpr extent;
+  PrimExpr stride;
+  std::string axis = "m";
+  void VisitFields(FieldVisitor* v) override {
+    SpannedNode::VisitFields(v);
+    v->Visit("extent", &extent);
+    v->Visit("stride", &stride);
+    v->Visit("axis", &axis);
+  }
+  KILN_DECLARE_NODE(IterNode, "tirx.Iter", kIter)
+};
+class Iter : public ObjectRef {
+  KILN_DEFINE_REF(Iter, ObjectRef, IterNode)
+  Iter(PrimExpr extent, PrimExpr stride, std::string axis, Span span = {});
+};
+
+// T.TileLayout(T.S[extents : strides] + T.R[extents : strides] + offset): sharded dimensions,
+// replicated dimensions and a constant offset per axis.
+class TileLayoutNode : public SpannedNode {
+ public:
+  Array<Iter> shard;
+  Array<Iter> replica;
+  Map<String, PrimExpr> offset;  // axis name -> offset
+  void VisitFields(FieldVisitor* v) override {
+    SpannedNode::VisitFields(v);
+    v->Visit("shard", &shard);
+    v->Visit("replica", &replica);
+    v->Visit("offset", &offset);
+  }
+  KILN_DECLARE_NODE(TileLayoutNode, "tirx.TileLayout", kTileLayout)
+};
+class TileLayout : public ObjectRef {
+  KILN_DEFINE_REF(TileLayout, ObjectRef, TileLayoutNode)
+  TileLayout(Array<Iter> shard, Array<Iter> replica, Map<String, PrimExpr> offset, Span span = {});
+  // TVM's TileLayoutNode::DefaultLayout: row-major shards of `shape` on axis "m".
+  static TileLayout Default(const Array<PrimExpr>& shape);
+};
+
+// T.ComposeLayout(per_element, swizzle_len, atom_len, tile_layout, swizzle_inner=True): a
+// swizzle composed with a tile layout (shared-memory bank-conflict avoidance).
+class ComposeLayoutNode : public SpannedNode {
+ public:
+  int32_t per_element = 0;
+  int32_t swizzle_len = 0;
+  int32_t atom_len = 0;
+  bool swizzle_inner = true;
+  TileLayout tile_layout;
+  void VisitFields(FieldVisitor* v) override {
+    SpannedNode::VisitFields(v);
+    v->Visit("per_element", &per_element);
+    v->Visit("swizzle_len", &swizzle_len);
+    v->Visit("atom_len", &atom_len);
+    v->Visit("swizzle_inner", &swizzle_inner);
+    v->Visit("tile_layout", &tile_layout);
+  }
+  KILN_DECLARE_NODE(ComposeLayoutNode, "tirx.ComposeLayout", kComposeLayout)
+};
+class ComposeLayout : public ObjectRef {
+  KILN_DEFINE_REF(ComposeLayout, ObjectRef, ComposeLayoutNode)
 };
 
 // ---- statements ----

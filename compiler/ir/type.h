@@ -122,6 +122,18 @@ class ShapeType : public Type {
   explicit ShapeType(int ndim);
 };
 
+// The element type of a pointer to a CUDA tensor-map descriptor (CUtensorMap): T.TensorMap(),
+// also spelled T.handle("tensormap"). CUDA kernels take such parameters by value
+// (`const __grid_constant__ CUtensorMap`).
+class TensorMapTypeNode : public TypeNode {
+ public:
+  KILN_DECLARE_NODE(TensorMapTypeNode, "ir.TensorMapType", kTensorMapType)
+};
+class TensorMapType : public Type {
+  KILN_DEFINE_REF(TensorMapType, Type, TensorMapTypeNode)
+  static TensorMapType Make();
+};
+
 // R.Any (alias R.Object): any value.
 class AnyTypeNode : public TypeNode {
  public:

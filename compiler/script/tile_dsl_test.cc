@@ -1,10 +1,11 @@
 // What TVM v0.26's TIRx tile/device DSL becomes in kiln's IR (parser/parse_tile.cc): the
 // device-entry attribute, ScopeIdDefStmt, the ptx dialect's call layout, filled-in T.nki
-// defaults and the scalar-buffer sugar, checked node by node (the round trip alone would accept a
+// defaults, the scalar-buffer sugar and buffer layouts, checked node by node (the round trip alone would accept a
 // consistent but wrong representation).
 #include <string>
 #include <vector>
 
+#include "compiler/ir/structural.h"
 #include "compiler/script/script.h"
 #include "gtest/gtest.h"
 
@@ -155,6 +156,157 @@ TEST(TileDslTest, Errors) {
             std::string::npos);
   EXPECT_NE(err("    T.ptx.st.b32(A[0], A[1], preserve_dst=True)\n").find("requires pred"), std::string::npos);
   EXPECT_NE(err("    T.device_entry(1)\n").find("takes no arguments"), std::string::npos);
+}
+
+// The buffers a body allocates, in order.
+std::vector<Buffer> Allocs(const PrimFunc& f) {
+  std::vector<Buffer> out;
+  for (const Stmt& s : Flatten(f->body)) {
+    if (const auto* a = s.as<AllocBufferNode>()) out.push_back(a->buffer);
+  }
+  return out;
+}
+
+// extent:stride@axis for each iter, e.g. "2:512@F 128:1@P".
+std::string Iters(const ObjectRef& layout) {
+  const auto* l = layout.as<TileLayoutNode>();
+  if (!l) return "<not a TileLayout>";
+  std::string out;
+  for (const Iter& it : l->shard) {
+    const auto* e = it->extent.as<IntImmNode>();
+    const auto* s = it->stride.as<IntImmNode>();
+    if (!e || !s) return "<symbolic>";
+    out += (out.empty() ? "" : " ") + std::to_string(e->value) + ":" + std::to_string(s->value) + "@" + it->axis;
+  }
+  return out;
+}
+
+TEST(TileDslTest, BufferLayoutDefaultsFollowTVM) {
+  PrimFunc f = Parse(R"(
+@T.prim_func
+def main():
+    A = T.alloc_buffer((4, 8))
+    B = T.alloc_buffer((4, 8), layout="default")
+    C = T.alloc_buffer((4, 8), layout=T.TileLayout(T.S[4, 8]))
+    D = T.alloc_buffer((4, 8), layout=T.TileLayout(T.S[(4, 8) : (8, 1)]))
+    E = T.alloc_buffer((4, 8), layout=None)
+    F = T.alloc_buffer((4, 8), layout=T.TileLayout(T.S[(4, 8) : (1, 4)]))
+    G = T.alloc_buffer((4, 8), scope="trn.sbuf", layout=None)
+    A[0, 0] = B[0, 0] + C[0, 0] + D[0, 0] + E[0, 0] + F[0, 0] + G[0, 0]
+)");
+  std::vector<Buffer> b = Allocs(f);
+  ASSERT_EQ(b.size(), 7u);
+  // No layout=, "default" and a layout equal to TVM's DefaultLayout(shape) are one thing.
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_FALSE(b[i]->layout.defined()) << i;
+    EXPECT_FALSE(b[i]->no_layout) << i;
+  }
+  // layout=None differs from the default in a TIRx function...
+  EXPECT_TRUE(b[4]->no_layout);
+  EXPECT_FALSE(StructuralEqual(b[0], b[4]));
+  EXPECT_EQ(Iters(b[5]->layout), "4:1@m 8:4@m");
+  // ... but not for a Trainium buffer, whose default is no layout.
+  EXPECT_FALSE(b[6]->no_layout);
+}
+
+TEST(TileDslTest, LayoutNoneIsTheDefaultInSTir) {
+  PrimFunc f = Parse(R"(
+@T.prim_func(s_tir=True)
+def main(A: T.Buffer((16,), "float32", layout=None), B: T.Buffer((16,), "float32")):
+    for i in range(16):
+        with T.sblock("copy"):
+            vi = T.axis.spatial(16, i)
+            B[vi] = A[vi]
+)");
+  ASSERT_EQ(f->buffer_map.size(), 2u);
+  EXPECT_FALSE(f->buffer_map.value_at(0)->no_layout);
+  EXPECT_FALSE(f->buffer_map.value_at(0)->layout.defined());
+}
+
+TEST(TileDslTest, TrainiumAnnotationsBecomeTileLayouts) {
+  PrimFunc f = Parse(R"(
+@T.prim_func
+def main():
+    A = T.alloc_buffer((256, 512), scope="trn.sbuf", layout="PF", allocated_addr=[8193])
+    B = T.alloc_buffer((128, 512), scope="trn.sbuf", layout="PF")
+    C = T.alloc_buffer((4, 16, 64), scope="trn.sbuf", layout="PPF")
+    D = T.alloc_buffer((8, 128, 512), scope="trn.psum", allocated_addr=[0, 3])
+    A[0, 0] = B[0, 0] + C[0, 0, 0] + D[0, 0, 0]
+)");
+  std::vector<Buffer> b = Allocs(f);
+  ASSERT_EQ(b.size(), 4u);
+  // 256 partitions split into 2 x 128: the 2 goes outermost on the free axis.
+  EXPECT_EQ(Iters(b[0]->layout), "2:512@F 128:1@P 512:1@F");
+  EXPECT_EQ(Iters(b[1]->layout), "128:1@P 512:1@F");
+  EXPECT_EQ(Iters(b[2]->layout), "4:16@P 16:1@P 64:1@F");
+  ASSERT_EQ(b[0]->allocated_addr.size(), 1u);
+  EXPECT_EQ(b[0]->allocated_addr[0].as<IntImmNode>()->value, 8193);
+  ASSERT_EQ(b[3]->allocated_addr.size(), 2u);
+  EXPECT_EQ(b[3]->allocated_addr[1].as<IntImmNode>()->value, 3);
+  EXPECT_FALSE(b[3]->layout.defined());
+}
+
+TEST(TileDslTest, LayoutSpecsCombineLikeTVM) {
+  PrimFunc f = Parse(R"(
+@T.prim_func
+def main():
+    A = T.alloc_buffer((8,), layout=T.TileLayout(T.S[8 : 1 @ Axis.warpid] + T.R[4 : 2 @ Axis.laneid] + 1 @ Axis.laneid + 5 + 2 @ Axis.laneid))
+    A[0] = T.float32(0)
+)");
+  std::vector<Buffer> b = Allocs(f);
+  ASSERT_EQ(b.size(), 1u);
+  const auto* l = b[0]->layout.as<TileLayoutNode>();
+  ASSERT_NE(l, nullptr);
+  EXPECT_EQ(Iters(b[0]->layout), "8:1@warpid");
+  ASSERT_EQ(l->replica.size(), 1u);
+  EXPECT_EQ(l->replica[0]->axis, "laneid");
+  // Offsets on one axis add up; a plain number is on the memory axis.
+  ASSERT_EQ(l->offset.size(), 2u);
+  int64_t lane = l->offset.Find(String("laneid")), m = l->offset.Find(String("m"));
+  ASSERT_GE(lane, 0);
+  ASSERT_GE(m, 0);
+  EXPECT_EQ(l->offset.value_at(lane).as<IntImmNode>()->value, 3);
+  EXPECT_EQ(l->offset.value_at(m).as<IntImmNode>()->value, 5);
+}
+
+TEST(TileDslTest, BufferViewRedeclaresTheStorage) {
+  PrimFunc f = Parse(R"(
+@T.prim_func
+def main():
+    S = T.alloc_buffer((64, 8), "float32", scope="shared")
+    V = S.view(8, -1)
+    V[0, 1] = T.float32(1)
+)");
+  Buffer parent;
+  Stmt s = f->body;
+  while (const auto* a = s.as<AllocBufferNode>()) {
+    parent = a->buffer;
+    s = a->body;
+  }
+  const auto* decl = s.as<DeclBufferNode>();
+  ASSERT_NE(decl, nullptr);
+  ASSERT_TRUE(parent.defined());
+  const Buffer& v = decl->buffer;
+  EXPECT_EQ(v->data.get(), parent->data.get());
+  EXPECT_EQ(v->scope(), "shared");
+  ASSERT_EQ(v->shape.size(), 2u);
+  EXPECT_EQ(v->shape[1].as<IntImmNode>()->value, 64);
+  // The view keeps the parent's (default) layout, which is not the default of its own shape.
+  EXPECT_EQ(Iters(v->layout), "64:8@m 8:1@m");
+}
+
+TEST(TileDslTest, TensorMapHandlesArePointersToTensorMapType) {
+  PrimFunc f = Parse(R"(
+@T.prim_func
+def main(A_map: T.TensorMap(), B_map: T.handle("tensormap"), C: T.handle("float32")):
+    T.evaluate(T.address_of(A_map))
+)");
+  ASSERT_EQ(f->params.size(), 3u);
+  const auto* a = f->params[0]->ty.as<PointerTypeNode>();
+  ASSERT_NE(a, nullptr);
+  EXPECT_NE(a->element_type.as<TensorMapTypeNode>(), nullptr);
+  EXPECT_TRUE(StructuralEqual(f->params[0]->ty, f->params[1]->ty));
+  EXPECT_FALSE(StructuralEqual(f->params[0]->ty, f->params[2]->ty));
 }
 
 }  // namespace

@@ -32,6 +32,7 @@ ObjectRef MakeSample(NodeKind kind) {
     case NodeKind::kTensorType: return t4;
     case NodeKind::kShapeType: return ShapeType(Array<PrimExpr>{IntImm(DataType::Int(64), 2)});
     case NodeKind::kAnyType: return AnyType::Make();
+    case NodeKind::kTensorMapType: return TensorMapType::Make();
     case NodeKind::kPackedFuncType: return PackedFuncType::Make();
     case NodeKind::kDTensorType: return DTensorType(t4, *MakeDeviceMesh({2}, Range(I32(0), I32(2))), "S[0]");
     case NodeKind::kVar: return x;
@@ -84,6 +85,18 @@ ObjectRef MakeSample(NodeKind kind) {
       n->initial_indices = {i, j};
       n->final_indices = {j, FloorDiv(i, I32(4)), FloorMod(i, I32(4))};
       return IndexMap(ObjectPtr<Object>(std::move(n)));
+    }
+    case NodeKind::kIter: return Iter(I32(8), I32(4), "laneid");
+    case NodeKind::kTileLayout:
+      return TileLayout({Iter(I32(8), I32(4), "m"), Iter(I32(4), I32(1), "m")}, {Iter(I32(2), I32(1), "warpid")},
+                        {{String("m"), I32(3)}});
+    case NodeKind::kComposeLayout: {
+      auto n = make_object<ComposeLayoutNode>();
+      n->per_element = 3;
+      n->swizzle_len = 3;
+      n->atom_len = 3;
+      n->tile_layout = TileLayout::Default({I32(8), I32(64)});
+      return ComposeLayout(ObjectPtr<Object>(std::move(n)));
     }
     case NodeKind::kLetStmt: return LetStmt(x, I32(1), Evaluate(x));
     case NodeKind::kAttrStmt: return AttrStmt(String("pragma"), "pragma_unroll", I32(1), Store(b));

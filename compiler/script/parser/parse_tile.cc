@@ -10,9 +10,13 @@
 //  * `x: T.float32[8]` local arrays and the dtype aliases T.f32, T.i32, ...;
 //  * A.ptr_to([i]), T.address_of(A), T.ptr_byte_offset(p, n, "dtype"): addresses;
 //  * scope ids, `bx, by = T.cta_id([4, 2])`, `tx = T.thread_id([128])`, `T.lane_id()`: one
-//    ScopeIdDefStmt declaring a var per axis for the rest of the block.
+//    ScopeIdDefStmt declaring a var per axis for the rest of the block;
+//  * tile layouts, T.TileLayout(T.S[(8, 4) : (4 @ Axis.laneid, 1)] + T.R[...] + offset) and
+//    T.ComposeLayout(...), and a buffer's layout= / allocated_addr= (SetBufferLayout resolves
+//    None, "default" and Trainium "PF" annotations as TVM's builder does).
 // Kept apart from parse_tir.cc because the family is self-contained and TVM keeps it in its own
 // builder layer (tirx/script/builder).
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,7 +24,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/match.h"
+#include "compiler/ir/structural.h"
 #include "compiler/script/parser/parser_impl.h"
+#include "compiler/tir/op/arith.h"
 #include "compiler/tir/op/op.h"
 
 namespace kiln::script::parser {
@@ -222,8 +229,333 @@ Value Parser::BufferPtrTo(const Buffer& b, CallArgs& a) {
   return Value::Obj(K::kPrim, Call(DataType::Handle(), Op("tirx.address_of"), {load}, span));
 }
 
+// ------------------------------------------------------------------ tile layouts
+
+namespace {
+
+Span SpanOr(const Value& v, const Span& fallback) { return v.span.defined() ? v.span : fallback; }
+
+// The axis terms of an offset-like value: `v @ Axis.x` sums, or a plain value on axis "m".
+bool AxisTermsOf(const Value& v, std::vector<Value>* keys, std::vector<Value>* items) {
+  if (v.kind == K::kAxisTerms) {
+    *keys = v.keys;
+    *items = v.items;
+    return true;
+  }
+  if (v.is_number() || v.kind == K::kPrim) {
+    *keys = {Value::Str("m")};
+    *items = {v};
+    return true;
+  }
+  return false;
+}
+
+// TVM's Layout._get_default_strides(shape, 1): row-major strides in the extents' dtype.
+Array<PrimExpr> DefaultStrides(const Array<PrimExpr>& extents) {
+  Array<PrimExpr> strides;
+  TileLayout layout = TileLayout::Default(extents);
+  for (const Iter& it : layout->shard) strides.push_back(it->stride);
+  return strides;
+}
+
+// TVM's TileLayout.trainium(annotation, shape): each dimension of a trn.sbuf buffer is on the
+// partition axis "P" or the free axis "F", row-major within each axis. A single partition
+// dimension over 128 is split: its multiple of 128 becomes the outermost free dimension.
+absl::StatusOr<TileLayout> TrainiumLayout(const std::string& annotation, const Array<PrimExpr>& shape_in, const Span& span) {
+  if (annotation.find_first_not_of("PF") != std::string::npos || annotation.size() != shape_in.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("layout=\"", annotation, "\" must be one 'P' or 'F' per dimension (",
+                                                   shape_in.size(), " dimensions)"));
+  }
+  std::vector<PrimExpr> shape(shape_in.begin(), shape_in.end());
+  std::string ann = annotation;
+  size_t num_p = std::count(ann.begin(), ann.end(), 'P');
+  size_t p_idx = ann.find('P');
+  bool split = false;
+  auto constant = [&](const PrimExpr& e) -> absl::StatusOr<int64_t> {
+    if (const auto* imm = e.as<IntImmNode>()) return imm->value;
+    return absl::InvalidArgumentError("a Trainium layout annotation needs constant partition dimensions");
+  };
+  if (num_p == 1) {
+    absl::StatusOr<int64_t> p_dim = constant(shape[p_idx]);
+    if (!p_dim.ok()) return p_dim.status();
+    if (*p_dim > 128 && *p_dim % 128 != 0) {
+      return absl::InvalidArgumentError(absl::StrCat("partition size ", *p_dim, " must be at most 128 or a multiple of 128"));
+    }
+    if (*p_dim > 128) {
+      split = true;
+      DataType dt = shape[p_idx].dtype();
+      shape[p_idx] = IntImm(dt, 128);
+      shape.insert(shape.begin(), IntImm(dt, *p_dim / 128));
+      ann = "F" + ann;
+    }
+  } else if (num_p > 1) {
+    int64_t prod = 1;
+    for (size_t i = 0; i < ann.size(); ++i) {
+      if (ann[i] != 'P') continue;
+      absl::StatusOr<int64_t> d = constant(shape[i]);
+      if (!d.ok()) return d.status();
+      prod *= *d;
+    }
+    if (prod > 128) return absl::InvalidArgumentError(absl::StrCat("partition size ", prod, " must be at most 128"));
+  }
+  Array<PrimExpr> f_shape, p_shape;
+  for (size_t i = 0; i < ann.size(); ++i) (ann[i] == 'F' ? f_shape : p_shape).push_back(shape[i]);
+  Array<PrimExpr> f_strides = DefaultStrides(f_shape), p_strides = DefaultStrides(p_shape);
+  std::vector<Iter> result;
+  size_t fi = 0, pi = 0;
+  for (char c : ann) {
+    if (c == 'F') {
+      result.push_back(Iter(f_shape[fi], f_strides[fi], "F", span));
+      ++fi;
+    } else {
+      result.push_back(Iter(p_shape[pi], p_strides[pi], "P", span));
+      ++pi;
+    }
+  }
+  if (split) {  // the higher part of P goes back next to the partition dimension
+    Iter higher = result.front();
+    result.erase(result.begin());
+    result.insert(result.begin() + p_idx, higher);
+  }
+  return TileLayout(Array<Iter>(result.begin(), result.end()), {}, {}, span);
+}
+
+}  // namespace
+
+Value Parser::LayoutSpec(const std::string& kind, const std::vector<Value>& idx, bool tuple_index, const Span& span) {
+  // S[e0 : s0], S[(e0, e1) : (s0, s1)] or extents only: S[e0, e1], S[(e0, e1)], S[e0].
+  auto as_seq = [&](const Value& v) { return v.is_seq() ? v.items : std::vector<Value>{v}; };
+  std::vector<Value> extents_v, strides_v;
+  if (!tuple_index && idx.size() == 1 && idx[0].kind == K::kSlice) {
+    const Value& sl = idx[0];
+    if (sl.items[0].kind == K::kNone || sl.items[1].kind == K::kNone || sl.items[2].kind != K::kNone) {
+      Fail(span, absl::StrCat("T.", kind, "[extents : strides] needs both extents and strides"));
+    }
+    extents_v = as_seq(sl.items[0]);
+    strides_v = as_seq(sl.items[1]);
+    if (extents_v.size() != strides_v.size()) {
+      Fail(span, absl::StrCat("T.", kind, "[...]: ", extents_v.size(), " extents but ", strides_v.size(), " strides"));
+    }
+  } else {
+    extents_v = tuple_index ? idx : as_seq(idx[0]);
+  }
+  Array<PrimExpr> extents;
+  for (const Value& e : extents_v) extents.push_back(ToPrim(e, SpanOr(e, span)));
+  Array<PrimExpr> default_strides = strides_v.empty() ? DefaultStrides(extents) : Array<PrimExpr>();
+  Array<Iter> iters;
+  for (size_t i = 0; i < extents.size(); ++i) {
+    if (strides_v.empty()) {
+      iters.push_back(Iter(extents[i], default_strides[i], "m", span));
+      continue;
+    }
+    const Value& s = strides_v[i];
+    if (s.kind == K::kAxisTerms) {
+      if (s.keys.size() != 1) Fail(SpanOr(s, span), "a stride is bound to one axis (stride @ Axis.name)");
+      iters.push_back(Iter(extents[i], ToPrim(s.items[0], SpanOr(s, span)), s.keys[0].s, span));
+    } else {
+      iters.push_back(Iter(extents[i], ToPrim(s, SpanOr(s, span)), "m", span));
+    }
+  }
+  TileLayout spec(kind == "S" ? iters : Array<Iter>(), kind == "R" ? iters : Array<Iter>(), {}, span);
+  return Value::Obj(K::kLayoutSpec, spec);
+}
+
+bool Parser::LayoutBinOp(const std::string& op, const Value& a, const Value& b, const Span& span, Value* out) {
+  if (op == "@") {
+    if (b.kind != K::kName || !absl::StartsWith(b.s, "Axis.")) return false;
+    if (!a.is_number() && a.kind != K::kPrim) Fail(span, "`value @ Axis.name` binds a number or expression to an axis");
+    out->kind = K::kAxisTerms;
+    out->keys = {Value::Str(b.s.substr(5))};
+    out->items = {a};
+    out->span = span;
+    return true;
+  }
+  if (op != "+") return false;
+  bool a_spec = a.kind == K::kLayoutSpec, b_spec = b.kind == K::kLayoutSpec;
+  if (!a_spec && !b_spec && a.kind != K::kAxisTerms && b.kind != K::kAxisTerms) return false;
+  // Offsets accumulate per axis (values on the same axis add up), as TVM's _OffsetExpr does.
+  auto merge = [&](std::vector<Value>* keys, std::vector<Value>* items, const Value& v) {
+    std::vector<Value> k2, i2;
+    if (!AxisTermsOf(v, &k2, &i2)) Fail(SpanOr(v, span), absl::StrCat("a ", KindName(v.kind), " cannot be a layout offset"));
+    for (size_t j = 0; j < k2.size(); ++j) {
+      size_t at = 0;
+      while (at < keys->size() && (*keys)[at].s != k2[j].s) ++at;
+      if (at == keys->size()) {
+        keys->push_back(k2[j]);
+        items->push_back(i2[j]);
+        continue;
+      }
+      const Value& x = (*items)[at];
+      if (x.kind == K::kInt && i2[j].kind == K::kInt) {
+        (*items)[at] = Value::Int(x.i + i2[j].i);
+        continue;
+      }
+      absl::StatusOr<PrimExpr> r = tir::BinaryOp(tir::BinaryOpKind::kAdd, tir::Operand(ToPrim(x, span)),
+                                                 tir::Operand(ToPrim(i2[j], span)), span);
+      if (!r.ok()) Fail(span, std::string(r.status().message()));
+      (*items)[at] = Value::Obj(K::kPrim, *r);
+    }
+  };
+  auto offset_terms = [&](const TileLayoutNode* l, std::vector<Value>* keys, std::vector<Value>* items) {
+    for (size_t j = 0; j < l->offset.size(); ++j) {
+      keys->push_back(Value::Str(l->offset.key_at(j).str()));
+      items->push_back(Value::Obj(K::kPrim, l->offset.value_at(j)));
+    }
+  };
+  std::vector<Value> keys, items;
+  if (!a_spec && !b_spec) {  // offset + offset
+    merge(&keys, &items, a);
+    merge(&keys, &items, b);
+    out->kind = K::kAxisTerms;
+    out->keys = std::move(keys);
+    out->items = std::move(items);
+    out->span = span;
+    return true;
+  }
+  const auto* la = a_spec ? a.obj.as<TileLayoutNode>() : nullptr;
+  const auto* lb = b_spec ? b.obj.as<TileLayoutNode>() : nullptr;
+  Array<Iter> shard, replica;
+  if (la) offset_terms(la, &keys, &items);
+  else merge(&keys, &items, a);
+  if (lb) offset_terms(lb, &keys, &items);
+  else merge(&keys, &items, b);
+  // spec + spec: the first shard given, the last replica given.
+  shard = la && !la->shard.empty() ? la->shard : lb ? lb->shard : Array<Iter>();
+  replica = lb && !lb->replica.empty() ? lb->replica : la ? la->replica : Array<Iter>();
+  Map<String, PrimExpr> offset;
+  for (size_t j = 0; j < keys.size(); ++j) offset.Set(String(keys[j].s), ToPrim(items[j], span));
+  *out = Value::Obj(K::kLayoutSpec, TileLayout(shard, replica, offset, span));
+  out->span = span;
+  return true;
+}
+
+void Parser::SetBufferLayout(const Value& v, BufferNode* n, const Span& span) {
+  std::string scope = n->scope();
+  bool trn = scope == "trn.sbuf" || scope == "trn.psum";
+  // TVM's default: no layout in an s_tir function or a Trainium buffer, else DefaultLayout(shape).
+  bool default_is_none = trn || (tir_.func() && tir_.func()->s_tir);
+  if (v.kind == K::kNone) {
+    n->no_layout = !default_is_none;
+    return;
+  }
+  if (v.kind == K::kStr) {
+    if (v.s == "default") return;
+    if (scope != "trn.sbuf") {
+      Fail(span, absl::StrCat("layout=\"", v.s, "\": a Trainium annotation is for trn.sbuf buffers (this one is ", scope, ")"));
+    }
+    absl::StatusOr<TileLayout> l = TrainiumLayout(v.s, n->shape, span);
+    if (!l.ok()) Fail(span, std::string(l.status().message()));
+    n->layout = *l;
+    return;
+  }
+  if (v.kind != K::kLayout) Fail(span, absl::StrCat("layout= takes None, \"default\" or a layout, got a ", KindName(v.kind)));
+  // An explicit layout equal to the default is the default (TVM's printer omits it).
+  if (!default_is_none && StructuralEqual(v.obj, TileLayout::Default(n->shape))) return;
+  n->layout = v.obj;
+}
+
+Value Parser::BufferView(const Buffer& b, CallArgs& a) {
+  const Span& span = a.span;
+  if (a.args.size() == 1 && a.args[0].kind == K::kStr) {
+    Fail(span, "A.view(dtype) (a reinterpreting view) is not supported: it needs TVM's layout pack/unpack");
+  }
+  const Value* layout = nullptr;
+  for (const auto& [k, v] : a.kwargs) {
+    if (k != "layout") Fail(SpanOr(v, span), absl::StrCat("A.view: unexpected keyword argument '", k, "'"));
+    layout = &v;
+  }
+  if (a.args.empty()) Fail(span, "A.view(*shape, layout=...) needs the new shape");
+  std::vector<Value> shape = a.args;
+  if (!layout || layout->kind == K::kNone) {
+    // One -1 extent is inferred from the buffer's size, as TVM does (constant shapes only here).
+    int64_t known = 1, total = 1;
+    int unknown = -1;
+    bool constant = true;
+    for (size_t i = 0; i < shape.size(); ++i) {
+      if (shape[i].kind == K::kInt && shape[i].i == -1) unknown = unknown < 0 ? static_cast<int>(i) : -2;
+      else if (shape[i].kind == K::kInt) known *= shape[i].i;
+      else constant = false;
+    }
+    for (const PrimExpr& d : b->shape) {
+      const auto* imm = d.as<IntImmNode>();
+      if (imm) total *= imm->value;
+      else constant = false;
+    }
+    if (unknown == -2) Fail(span, "A.view: only one extent may be -1");
+    if (unknown >= 0) {
+      if (!constant || known == 0) Fail(span, "A.view: a -1 extent needs constant extents");
+      shape[unknown] = Value::Int(total / known);
+    } else if (constant && known != total) {
+      Fail(span, absl::StrCat("A.view: the new shape has ", known, " elements, buffer ", b->name, " has ", total));
+    }
+  }
+  // TVM re-declares the storage with the buffer's data, strides, offset, scope and alignment,
+  // and the view's layout, or else the buffer's own (its default layout is that of its shape).
+  CallArgs ca;
+  ca.span = span;
+  ca.func_span = a.func_span;
+  ca.args = {Value::Seq(K::kTuple, shape), Value::Str(b->dtype.ToString())};
+  ca.kwargs.emplace_back("data", Value::Obj(K::kPrim, b->data));
+  if (!b->strides.empty()) {
+    std::vector<Value> strides;
+    for (const PrimExpr& s : b->strides) strides.push_back(Value::Obj(K::kPrim, s));
+    ca.kwargs.emplace_back("strides", Value::Seq(K::kTuple, std::move(strides)));
+  }
+  if (b->elem_offset.defined()) ca.kwargs.emplace_back("elem_offset", Value::Obj(K::kPrim, b->elem_offset));
+  ca.kwargs.emplace_back("scope", Value::Str(b->scope()));
+  if (b->data_alignment != 0) ca.kwargs.emplace_back("align", Value::Int(b->data_alignment));
+  if (b->offset_factor != 0) ca.kwargs.emplace_back("offset_factor", Value::Int(b->offset_factor));
+  Value l;
+  if (layout && layout->kind != K::kNone) {
+    l = *layout;
+  } else if (b->layout.defined()) {
+    l = Value::Obj(K::kLayout, b->layout);
+  } else if (!b->no_layout) {
+    std::string scope = b->scope();
+    bool default_is_none = scope == "trn.sbuf" || scope == "trn.psum" || (tir_.func() && tir_.func()->s_tir);
+    if (!default_is_none) l = Value::Obj(K::kLayout, TileLayout::Default(b->shape));
+  }
+  ca.kwargs.emplace_back("layout", l);
+  return CallT("decl_buffer", ca);
+}
+
 bool Parser::CallTileDSL(const std::string& name, CallArgs& a, Value* out) {
   const Span& span = a.span;
+  if (name == "TileLayout") {
+    if (a.args.size() != 1 || !a.kwargs.empty() || a.args[0].kind != K::kLayoutSpec) {
+      Fail(span, "T.TileLayout takes one layout spec: T.TileLayout(T.S[extents : strides] + ...)");
+    }
+    *out = Value::Obj(K::kLayout, a.args[0].obj);
+    return true;
+  }
+  if (name == "TileLayout.from_iters") {
+    // Only the offset form: TVM prints a layout without iters this way.
+    if (!a.args.empty()) Fail(span, "T.TileLayout.from_iters is supported with offset= only");
+    Map<String, PrimExpr> offset;
+    for (const auto& [k, v] : a.kwargs) {
+      if (k != "offset" || v.kind != K::kDict) Fail(span, "T.TileLayout.from_iters takes offset={axis: value}");
+      for (size_t i = 0; i < v.keys.size(); ++i) offset.Set(String(ToStr(v.keys[i], span)), ToPrim(v.items[i], span));
+    }
+    *out = Value::Obj(K::kLayout, TileLayout({}, {}, offset, span));
+    return true;
+  }
+  if (name == "ComposeLayout") {
+    if (a.args.size() != 4 || a.args[3].kind != K::kLayout || !a.args[3].obj.as<TileLayoutNode>()) {
+      Fail(span, "T.ComposeLayout(per_element, swizzle_len, atom_len, tile_layout, swizzle_inner=True)");
+    }
+    auto n = make_object<ComposeLayoutNode>();
+    n->per_element = static_cast<int32_t>(ToInt(a.args[0], span));
+    n->swizzle_len = static_cast<int32_t>(ToInt(a.args[1], span));
+    n->atom_len = static_cast<int32_t>(ToInt(a.args[2], span));
+    n->tile_layout = Downcast<TileLayout>(a.args[3].obj);
+    for (const auto& [k, v] : a.kwargs) {
+      if (k != "swizzle_inner") Fail(span, absl::StrCat("unexpected keyword argument '", k, "' for T.ComposeLayout"));
+      n->swizzle_inner = ToBool(v, span);
+    }
+    n->span = span;
+    *out = Value::Obj(K::kLayout, ComposeLayout(ObjectPtr<Object>(std::move(n))));
+    return true;
+  }
   auto need_body = [&]() {
     if (!tir_.func()) Fail(span, absl::StrCat("T.", name, " is a statement: it can only be used in a T.prim_func"));
   };

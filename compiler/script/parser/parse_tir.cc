@@ -685,8 +685,14 @@ Buffer Parser::MakeBuffer(const std::string& name, CallArgs& a, size_t first, co
       for (const Value& x : ToSeq(*ax, a.span)) n->axis_separators.push_back(IntImm(DataType::Int(32), ToInt(x, a.span)));
     }
   }
+  if (const Value* l = Kwarg(a, "layout")) SetBufferLayout(*l, n, SpanOr(*l, a.span));
+  if (const Value* ad = Kwarg(a, "allocated_addr")) {
+    // One address or one per dimension of the scope's address space; None = not assigned.
+    if (ad->kind != K::kNone) n->allocated_addr = ad->is_seq() ? ToPrimArray(*ad, SpanOr(*ad, a.span)) : Array<PrimExpr>{ToPrim(*ad, SpanOr(*ad, a.span))};
+  }
   static const char* kKnown[] = {"shape", "dtype", "data", "strides", "elem_offset", "scope", "align",
-                                 "offset_factor", "buffer_type", "axis_separators", "annotations"};
+                                 "offset_factor", "buffer_type", "axis_separators", "annotations",
+                                 "layout", "allocated_addr"};
   for (const auto& [k, v] : a.kwargs) {
     bool ok = false;
     for (const char* known : kKnown) ok |= k == known;
@@ -761,12 +767,27 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
   if (name == "handle") {
     // T.handle() / T.handle("float32", "shared"): a fresh handle variable.
     Type ty = PrimType(DataType::Handle());
+    static const char* kTensorMapNames[] = {"TensorMap", "tensormap", "CUtensorMap", "cuTensorMap"};
+    bool tensor_map = false;
+    for (const char* n : kTensorMapNames) tensor_map |= !a.args.empty() && a.args[0].kind == K::kStr && a.args[0].s == n;
+    if (tensor_map) {  // T.handle("tensormap") is T.TensorMap(), as in TVM's builder
+      CallArgs none;
+      none.span = none.func_span = span;
+      return CallT("TensorMap", none);
+    }
     if (!a.args.empty()) {
       DataType elem = ToDType(a.args[0], SpanOr(a.args[0], span));
       std::string scope = a.args.size() > 1 ? ToStr(a.args[1], span) : "global";
       ty = PointerType(PrimType(elem), scope);
     }
     Value v = Value::Obj(K::kPrim, Var(fresh_name(), ty, span));
+    v.fresh_var = true;
+    return v;
+  }
+  if (name == "TensorMap") {
+    // T.TensorMap(): a fresh handle variable pointing to a CUDA tensor-map descriptor.
+    need(0, 0);
+    Value v = Value::Obj(K::kPrim, Var(fresh_name(), PointerType(TensorMapType::Make()), span));
     v.fresh_var = true;
     return v;
   }
@@ -806,6 +827,17 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
   if (name == "Buffer" || name == "buffer") return Value::Obj(K::kBuffer, MakeBuffer(fresh_name(), a, 0, "global"));
   if (name == "match_buffer") {
     if (a.args.empty()) Fail(span, "T.match_buffer(param, shape, dtype, ...) needs the matched parameter");
+    if (a.args.size() == 1 && !Kwarg(a, "shape") && a.args[0].kind == K::kRegion) {
+      // Matching a region without a shape: as in TVM, the region's extents and the source
+      // buffer's dtype (which overrides a dtype= given).
+      const auto* region = a.args[0].obj.as<BufferRegionNode>();
+      std::vector<Value> extents;
+      for (const Range& r : region->region) extents.push_back(Value::Obj(K::kPrim, r->extent));
+      a.args.push_back(Value::Seq(K::kTuple, std::move(extents)));
+      a.args.push_back(Value::Str(region->buffer->dtype.ToString()));
+      a.kwargs.erase(std::remove_if(a.kwargs.begin(), a.kwargs.end(), [](const auto& kv) { return kv.first == "dtype"; }),
+                     a.kwargs.end());
+    }
     Buffer b = MakeBuffer(fresh_name(), a, 1, "global");
     const Value& src = a.args[0];
     if (builder::BlockData* blk = tir_.block()) {
@@ -1643,6 +1675,7 @@ Value Parser::CallBufferMethod(const Buffer& b, const std::string& method, CallA
   const Span& span = a.span;
   if (method == "Buffer.access_ptr") return BufferAccessPtr(b, a);
   if (method == "Buffer.ptr_to") return BufferPtrTo(b, a);
+  if (method == "Buffer.view") return BufferView(b, a);
   bool load = method == "Buffer.vload";
   const Value* begin = Arg(a, 0, "begin");
   const Value* second = Arg(a, 1, load ? "dtype" : "value");

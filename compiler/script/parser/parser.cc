@@ -45,6 +45,9 @@ const char* KindName(Value::Kind k) {
     case K::kPoison: return "invalid value";
     case K::kLambda: return "lambda";
     case K::kReducer: return "CommReducer";
+    case K::kLayout: return "layout";
+    case K::kLayoutSpec: return "layout spec";
+    case K::kAxisTerms: return "axis-bound value";
   }
   return "value";
 }
@@ -202,6 +205,7 @@ ObjectRef Parser::ToAttrValue(const Value& v, const Span& span) const {
     case K::kBuffer:
     case K::kIterVar:
     case K::kReducer:
+    case K::kLayout:
       return v.obj;
     default:
       Fail(v.span.defined() ? v.span : span, absl::StrCat("a ", KindName(v.kind), " cannot be an attribute value"));
@@ -451,7 +455,8 @@ Value Parser::EvalName(const doc::Expr& e) {
   }
   auto alias = aliases_.find(e.name);
   if (alias != aliases_.end()) return Value::Name(alias->second);
-  if (e.name == "range" || e.name == "len") return Value::Name(e.name);
+  // TVM's layout axes (tvm.tirx.layout.Axis), as its printer spells them: `4 @ Axis.laneid`.
+  if (e.name == "range" || e.name == "len" || e.name == "Axis") return Value::Name(e.name);
   if (!module_name_.empty() && e.name == module_name_) return Value::Of(K::kModule);
   Fail(e.pos, "Undefined variable: " + e.name);
 }
@@ -483,7 +488,7 @@ Value Parser::EvalAttribute(const doc::Expr& e) {
       if (e.name == "ty") return base;
       if (e.name == "storage_scope") return Value::Str(b->scope());
       if (e.name == "vload" || e.name == "vstore" || e.name == "access_ptr" ||
-          e.name == "ptr_to") {  // methods: called by EvalCall
+          e.name == "ptr_to" || e.name == "view") {  // methods: called by EvalCall
         Value m = Value::Name("Buffer." + e.name);
         m.obj = b;
         return m;
@@ -548,6 +553,7 @@ Value Parser::EvalSubscript(const doc::Expr& e) {
       if (base.s == "T.ptx" && idx.size() == 1 && idx[0].kind == K::kStr) {
         return Value::Name("T.ptx." + absl::StrReplaceAll(idx[0].s, {{"::", "__"}}));
       }
+      if (base.s == "T.S" || base.s == "T.R") return LayoutSpec(base.s.substr(2), idx, tuple_index, span);
       // T.let[T.int32], T.Buffer[(4,), "float32"] (old sugar): keep the arguments for the caller.
       base.items = idx;
       base.span = span;
@@ -700,6 +706,7 @@ Value Parser::EvalBinOp(const doc::Expr& e) {
   Value out;
   if (PythonArith(op, a, b, &out)) return out;
   if (a.is_number() && b.is_number()) Fail(span, "division by zero in a constant expression");
+  if (LayoutBinOp(op, a, b, span, &out)) return out;
   if (a.kind == K::kRelax || b.kind == K::kRelax) {
     static const std::pair<const char*, const char*> kRelaxOps[] = {
         {"+", "add"}, {"-", "subtract"}, {"*", "multiply"}, {"/", "divide"}, {"//", "floor_divide"},

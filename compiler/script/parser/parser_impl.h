@@ -45,6 +45,9 @@ struct Value {
     kDict, kName, kSlice, kLoops, kIterVar, kModule, kPoison,
     kLambda,   // a Python lambda, evaluated by the function it is passed to (T.comm_reducer)
     kReducer,  // obj: a CommReducer or an IndexMap (TIR objects that are attribute values)
+    kLayout,      // obj: a TileLayout or ComposeLayout (T.TileLayout(...), T.ComposeLayout(...))
+    kLayoutSpec,  // obj: the TileLayout that `T.S[...] + T.R[...] + offset` describes so far
+    kAxisTerms,   // `v @ Axis.laneid + 512`: keys (axis names, kStr) and items (their values)
   };
   Kind kind = Kind::kNone;
   bool b = false;
@@ -174,6 +177,15 @@ class Parser {
   // TVM's TIRx tile/device DSL (parse_tile.cc): true and *out set when `name` is one of its calls.
   bool CallTileDSL(const std::string& name, CallArgs& a, Value* out);
   Value CallPtx(const std::string& path, CallArgs& a);  // T.ptx.<path>(...)
+  // Tile layouts (parse_tile.cc): T.S[...] / T.R[...] (kind "S" or "R"), and the `+` / `@` that
+  // combine layout specs, axis-bound values and offsets (false when neither operand is one).
+  Value LayoutSpec(const std::string& kind, const std::vector<Value>& idx, bool tuple_index, const ir::Span& span);
+  bool LayoutBinOp(const std::string& op, const Value& a, const Value& b, const ir::Span& span, Value* out);
+  // A buffer's layout= (None, "default", a layout, or a Trainium "PF"-style annotation) into
+  // BufferNode::layout / no_layout, the way TVM's builder resolves it.
+  void SetBufferLayout(const Value& v, ir::BufferNode* n, const ir::Span& span);
+  // A.view(*shape, layout=...): a T.decl_buffer over A's storage, as TVM's Buffer.view builds it.
+  Value BufferView(const ir::Buffer& b, CallArgs& a);
   Value BufferPtrTo(const ir::Buffer& b, CallArgs& a);  // A.ptr_to([i, j]) = T.address_of(A[i, j])
   void TIRLocalArray(const std::string& name, const Value& ann, const ir::Span& span);  // x: T.f32[8]
   // `data_value` (T.decl_buffer only): where data= is a pointer expression rather than a

@@ -211,6 +211,7 @@ ExprPtr Docsifier::PrintAttrValue(const ir::ObjectRef& value, bool bare_numbers)
   if (const auto* b = value.as<BufferNode>()) return BufferRef(GetRef<Buffer>(b));
   if (const auto* iv = value.as<IterVarNode>()) return PrintExpr(iv->var);
   if (const auto* r = value.as<CommReducerNode>()) return PrintCommReducer(r);
+  if (value.as<TileLayoutNode>() || value.as<ComposeLayoutNode>()) return PrintLayout(value);
   if (const auto* m = value.as<IndexMapNode>()) return PrintIndexMap(m);
   if (const auto* gi = value.as<GlobalInfoNode>(); gi && gi->kind == "device_mesh") return PrintDeviceMesh(gi);
   if (const auto* gi = value.as<GlobalInfoNode>()) {

@@ -60,6 +60,8 @@ class Docsifier {
                        const std::vector<std::string>& skip = {}, bool bare_numbers = false);
   ExprPtr PrintCommReducer(const ir::CommReducerNode* r);
   ExprPtr PrintIndexMap(const ir::IndexMapNode* m);
+  // T.TileLayout(T.S[...] + T.R[...] + offset) / T.ComposeLayout(...) (tile_printer.cc).
+  ExprPtr PrintLayout(const ir::ObjectRef& layout);
   ExprPtr PrintAttrValue(const ir::ObjectRef& value, bool bare_numbers);
   // A device mesh: "name[i]" when it is an entry of the module's global infos (inside functions),
   // else R.device_mesh(shape, range or ids).
@@ -139,6 +141,8 @@ class Docsifier {
   // strings.
   bool relax_ctx_ = false;
   bool signature_ = false;
+  // The PrimFunc being printed has s_tir=True (its buffers default to no layout).
+  bool s_tir_ = false;
   // Loop vars of the enclosing loops -> (min, extent), for the T.axis.remap sugar.
   std::unordered_map<const ir::Object*, std::pair<ir::PrimExpr, ir::PrimExpr>> loop_ranges_;
   // Thread variables of the current PrimFunc bound by several launch_thread attributes.

@@ -139,6 +139,17 @@ ExprPtr Docsifier::BufferCall(ExprPtr callee, std::vector<ExprPtr> pre_args, con
     for (const IntImm& s : b->axis_separators) seps.push_back(IntLit(s->value));
     kw.emplace_back("axis_separators", ListE(std::move(seps)));
   }
+  // The layout the parser gives a buffer without layout= is left out, as TVM's printer does;
+  // layout=None is spelled out where it differs from that default.
+  if (b->layout.defined()) kw.emplace_back("layout", PrintLayout(b->layout));
+  else if (b->no_layout) kw.emplace_back("layout", NoneLit());
+  if (b->allocated_addr.size() == 1) {
+    kw.emplace_back("allocated_addr", PrintExpr(b->allocated_addr[0]));
+  } else if (!b->allocated_addr.empty()) {
+    std::vector<ExprPtr> addr;
+    for (const PrimExpr& x : b->allocated_addr) addr.push_back(PrintExpr(x));
+    kw.emplace_back("allocated_addr", ListE(std::move(addr)));
+  }
   return CallE(std::move(callee), std::move(args), std::move(kw));
 }
 
@@ -212,6 +223,10 @@ StmtPtr Docsifier::PrintPrimFunc(const PrimFunc& f, const std::string& name) {
   size_t saved_scope = func_scope_;
   bool saved_relax = relax_ctx_;
   relax_ctx_ = false;
+  bool saved_s_tir = s_tir_;
+  int64_t s_tir_at = f->attrs.Find(String("s_tir"));
+  const auto* s_tir_attr = s_tir_at >= 0 ? f->attrs.value_at(s_tir_at).as<IntImmNode>() : nullptr;
+  s_tir_ = s_tir_attr && s_tir_attr->value != 0;
   PushScope();
   func_stmts_ = &stmts;
   func_scope_ = scopes_.size() - 1;
@@ -306,6 +321,7 @@ StmtPtr Docsifier::PrintPrimFunc(const PrimFunc& f, const std::string& name) {
   func_scope_ = saved_scope;
   shared_thread_vars_ = std::move(saved_shared);
   relax_ctx_ = saved_relax;
+  s_tir_ = saved_s_tir;
   return FunctionDefS(name, std::move(args), {deco}, ret, std::move(stmts));
 }
 
@@ -723,6 +739,7 @@ ExprPtr Docsifier::VarCreation(const VarNode* v) {
         if (pt->storage_scope != "global" && !pt->storage_scope.empty()) args.push_back(StrLit(pt->storage_scope));
         return CallE(T("handle"), std::move(args));
       }
+      if (pt->element_type.as<TensorMapTypeNode>()) return CallE(T("TensorMap"), {});
     }
     return CallE(T("handle"), {});
   }

@@ -1067,6 +1067,8 @@ class CodegenLLVM : public ExprFunctor<llvm::Value*(const PrimExpr&)>, public St
   void VisitStmt_(const ContinueNode*) override { Jump(false); }
   void VisitStmt_(const IfThenElseNode* op) override {
     llvm::Value* c = VisitExpr(op->condition);
+    // An integer condition (TVM allows one) is true when nonzero.
+    if (!c->getType()->isIntegerTy(1)) c = b_.CreateICmpNE(c, llvm::Constant::getNullValue(c->getType()));
     llvm::BasicBlock* then_bb = llvm::BasicBlock::Create(ctx_, "if.then", fs_.fn);
     llvm::BasicBlock* end = llvm::BasicBlock::Create(ctx_, "if.end", fs_.fn);
     llvm::BasicBlock* else_bb = op->else_case.defined() ? llvm::BasicBlock::Create(ctx_, "if.else", fs_.fn) : end;

@@ -330,9 +330,10 @@ TEST_P(BothPaths, HelperCallBreakAndContinue) {
   Var x("x", DataType::Int(32)), i("i", DataType::Int(32));
   Buffer acc = Buffer::Make("acc", {I32(1)}, DataType::Int(32));
   PrimExpr a0 = BufferLoad(acc, {I32(0)});
-  // acc = sum of even i below 10 = 20, via continue (odd) and break (i >= 10).
+  // acc = sum of even i below 10 = 20, via continue (odd: an integer condition, nonzero is true)
+  // and break (i >= 10).
   Stmt loop = For(i, I32(0), I32(100), ForKind::kSerial,
-                  SeqStmt({IfThenElse(EQ(FloorMod(i, I32(2)), I32(1)), Continue::Make()),
+                  SeqStmt({IfThenElse(FloorMod(i, I32(2)), Continue::Make()),
                            IfThenElse(GE(i, I32(10)), Break::Make()),
                            BufferStore(acc, Add(a0, i), {I32(0)})}));
   PrimExpr call = Call(DataType::Int(32), GlobalVar("sq"), {x});

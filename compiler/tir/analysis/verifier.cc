@@ -732,7 +732,11 @@ class Verifier : public StmtExprVisitor {
   void VisitStmt_(const IfThenElseNode* op) override {
     VisitExpr(op->condition);
     DataType c = op->condition.dtype();
-    if (!c.is_bool() || !c.is_scalar()) Error(op, absl::StrCat("if condition must be bool, got ", DT(c)));
+    // TVM's parser takes any integer expression as an `if` condition (`if T.cuda.elect_sync():`
+    // is a uint32): nonzero is true.
+    if (!(c.is_bool() || c.is_int() || c.is_uint()) || !c.is_scalar()) {
+      Error(op, absl::StrCat("if condition must be bool or an integer, got ", DT(c)));
+    }
     VisitStmt(op->then_case);
     if (op->else_case.defined()) VisitStmt(op->else_case);
   }

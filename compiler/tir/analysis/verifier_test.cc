@@ -403,8 +403,11 @@ TEST(VerifierTest, AssertAndIfConditions) {
   Var x("x", DataType::Int(32));
   ExpectError(Func({}, AssertStmt(x, "RuntimeError", {String("m")}, Evaluate(I32(0)), S(2, 5)), {x}),
               "assert condition must be bool, got int32", S(2, 5));
-  ExpectError(Func({}, IfThenElse(x, Evaluate(I32(0)), Stmt(), S(3, 5)), {x}), "if condition must be bool, got int32",
-              S(3, 5));
+  // As in TVM, an integer `if` condition is accepted (nonzero is true); a float one is not.
+  ExpectOk(Func({}, IfThenElse(x, Evaluate(I32(0)), Stmt()), {x}));
+  Var f("f", DataType::Float(32));
+  ExpectError(Func({}, IfThenElse(f, Evaluate(I32(0)), Stmt(), S(3, 5)), {f}),
+              "if condition must be bool or an integer, got float32", S(3, 5));
 }
 
 TEST(VerifierTest, ScopeIdDefinitions) {
