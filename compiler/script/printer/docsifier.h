@@ -107,6 +107,7 @@ class Docsifier {
   StmtPtr PrintRelaxFunc(const ir::relax::Function& f, const std::string& name);
   ExprPtr PrintType(const ir::Type& t);
   ExprPtr PrintShapeDim(const ir::PrimExpr& e);
+  ExprPtr PrintTensorShape(const ir::Expr& shape);
   ExprPtr PrintRelaxExpr(const ir::Expr& e);
   ExprPtr PrintRelaxCall(const ir::relax::CallNode* call);
   ExprPtr PrintExternFunc(const ir::relax::ExternFuncNode* f);

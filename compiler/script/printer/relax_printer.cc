@@ -112,6 +112,16 @@ ExprPtr ConstNested(const rx::ConstantNode* c, size_t dim, int64_t* next) {
 
 // ---------------------------------------------------------------- types
 
+// A tensor type's shape argument: a tuple of dims when they are known, else the shape expression.
+ExprPtr Docsifier::PrintTensorShape(const Expr& shape) {
+  if (const auto* s = shape.as<rx::ShapeExprNode>()) {
+    std::vector<ExprPtr> dims;
+    for (const PrimExpr& d : s->values) dims.push_back(PrintShapeDim(d));
+    return TupleE(std::move(dims));
+  }
+  return PrintRelaxExpr(shape);
+}
+
 ExprPtr Docsifier::PrintShapeDim(const PrimExpr& e) {
   ExprPtr d = PrintExpr(e);
   // In the signature a dim that names variables is a string (`R.Tensor(("n", 4))`): the variables
@@ -129,13 +139,7 @@ ExprPtr Docsifier::PrintType(const Type& t) {
   } else if (const auto* tt = t.as<TensorTypeNode>()) {
     std::vector<ExprPtr> args;
     Kwargs kw;
-    if (const auto* shape = tt->shape.as<rx::ShapeExprNode>()) {
-      std::vector<ExprPtr> dims;
-      for (const PrimExpr& d : shape->values) dims.push_back(PrintShapeDim(d));
-      args.push_back(TupleE(std::move(dims)));
-    } else if (tt->shape.defined()) {
-      args.push_back(PrintRelaxExpr(tt->shape));
-    }
+    if (tt->shape.defined()) args.push_back(PrintTensorShape(tt->shape));
     if (!tt->dtype.is_void()) kw.emplace_back("dtype", StrLit(tt->dtype.ToString()));
     if (!tt->shape.defined() && tt->ndim >= 0) kw.emplace_back("ndim", IntLit(tt->ndim));
     if (!tt->vdevice.empty()) kw.emplace_back("vdevice", StrLit(tt->vdevice));
@@ -146,16 +150,8 @@ ExprPtr Docsifier::PrintType(const Type& t) {
     const TensorTypeNode* tt = dt->tensor_ty.get();
     std::vector<ExprPtr> args;
     Kwargs kw;
-    bool keywords = false;
-    if (const auto* shape = tt->shape.as<rx::ShapeExprNode>()) {
-      std::vector<ExprPtr> dims;
-      for (const PrimExpr& d : shape->values) dims.push_back(PrintShapeDim(d));
-      args.push_back(TupleE(std::move(dims)));
-    } else if (tt->shape.defined()) {
-      args.push_back(PrintRelaxExpr(tt->shape));
-    } else {
-      keywords = true;
-    }
+    bool keywords = !tt->shape.defined();
+    if (tt->shape.defined()) args.push_back(PrintTensorShape(tt->shape));
     auto add = [&](const char* key, ExprPtr v) {
       if (keywords) kw.emplace_back(key, std::move(v));
       else args.push_back(std::move(v));
