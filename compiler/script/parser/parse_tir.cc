@@ -539,7 +539,10 @@ void Parser::TIRFor(const doc::Stmt& s) {
       binding = IterVar(Range(l.min, l.extent), vars[k], IterVarType::kThreadIndex, l.thread);
     }
     For loop(vars[k], l.min, l.extent, l.kind, body, binding, l.annotations, span);
-    if (l.step.defined()) loop.CopyOnWrite()->step = l.step;
+    // A constant step of 1 is the trivial step, which the printer (as TVM's) leaves out: keep it
+    // unset so that `range(0, n, 1)` and `range(0, n)` are the same loop.
+    const auto* one = l.step.as<IntImmNode>();
+    if (l.step.defined() && !(one && one->value == 1)) loop.CopyOnWrite()->step = l.step;
     body = loop;
   }
   tir_.Emit(body);
