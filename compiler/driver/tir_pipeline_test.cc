@@ -3,15 +3,13 @@
 // values computed here. Bad arguments check every MakePackedAPI guard and its message.
 #include "compiler/driver/tir_pipeline.h"
 
-#include <unistd.h>
-
 #include <cmath>
-#include <cstdlib>
 #include <memory>
 #include <vector>
 
 #include "compiler/ir/functor.h"
 #include "compiler/target/source/c/codegen_c.h"
+#include "compiler/target/testing/lowered_ir.h"
 #include "gtest/gtest.h"
 #include "runtime/module.h"
 #include "runtime/thread_pool.h"
@@ -20,6 +18,8 @@ namespace kiln::driver {
 namespace {
 
 using namespace ir;  // NOLINT
+using codegen::testing::Tensor;
+using codegen::testing::TempLibraryPath;
 
 PrimExpr I32(int64_t v) { return IntImm(DataType::Int(32), v); }
 PrimExpr F32(double v) { return FloatImm(DataType::Float(32), v); }
@@ -57,11 +57,6 @@ IRModule Module(const std::string& name, const PrimFunc& f) {
   return m;
 }
 
-std::string TempPath(const std::string& stem) {
-  const char* dir = std::getenv("TEST_TMPDIR");
-  return std::string(dir ? dir : "/tmp") + "/" + stem + "_" + std::to_string(getpid()) + ".so";
-}
-
 std::unique_ptr<runtime::KernelLibrary> Build(const IRModule& mod, const std::string& stem,
                                               IRModule* lowered_out = nullptr) {
   absl::StatusOr<IRModule> lowered = LowerTIR(mod);
@@ -71,7 +66,7 @@ std::unique_ptr<runtime::KernelLibrary> Build(const IRModule& mod, const std::st
   absl::StatusOr<std::string> src = codegen::GenerateC(*lowered);
   EXPECT_TRUE(src.ok()) << src.status();
   if (!src.ok()) return nullptr;
-  std::string path = TempPath(stem);
+  std::string path = TempLibraryPath(stem);
   absl::Status st = codegen::CompileCToSharedLibrary(*src, path);
   EXPECT_TRUE(st.ok()) << st << "\n" << *src;
   if (!st.ok()) return nullptr;
@@ -80,26 +75,6 @@ std::unique_ptr<runtime::KernelLibrary> Build(const IRModule& mod, const std::st
   return lib.ok() ? std::move(*lib) : nullptr;
 }
 
-// A DLTensor over caller-owned data, keeping its shape and strides arrays alive.
-struct Tensor {
-  std::vector<int64_t> shape, strides;
-  DLTensor t{};
-  Tensor(void* data, std::vector<int64_t> s, DLDataType dt, std::vector<int64_t> st = {})
-      : shape(std::move(s)), strides(std::move(st)) {
-    t.data = data;
-    t.device = {kDLCPU, 0};
-    t.ndim = static_cast<int32_t>(shape.size());
-    t.dtype = dt;
-    t.shape = shape.data();
-    t.strides = strides.empty() ? nullptr : strides.data();
-  }
-  KilnAny Arg() {
-    KilnAny a{};
-    a.type_index = kKilnDLTensorPtr;
-    a.v_ptr = &t;
-    return a;
-  }
-};
 constexpr DLDataType kDLF32 = {kDLFloat, 32, 1};
 
 KilnAny IntArg(int64_t v) {

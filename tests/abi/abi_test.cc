@@ -4,10 +4,8 @@
 // must come back as an error whose exact message names the argument and the constraint it breaks
 // (never a crash), and the same message on both backends. Valid calls are checked against values
 // computed here, so the checks are known not to reject good arguments.
-#include <unistd.h>
-
 #include <cstdint>
-#include <cstdlib>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,6 +15,7 @@
 #include "compiler/script/script.h"
 #include "compiler/target/llvm/jit.h"
 #include "compiler/target/source/c/codegen_c.h"
+#include "compiler/target/testing/lowered_ir.h"
 #include "gtest/gtest.h"
 #include "runtime/kernel_abi.h"
 #include "runtime/module.h"
@@ -62,12 +61,10 @@ class Module:
             B[i, j] = A[i, j] + i * 8 + j
 )";
 
-enum class Backend { kLLVMJit, kCLibrary };
+using codegen::testing::Tensor;
+using codegen::testing::TempLibraryPath;
 
-std::string TempPath(const std::string& stem) {
-  const char* dir = std::getenv("TEST_TMPDIR");
-  return std::string(dir ? dir : "/tmp") + "/" + stem + "_" + std::to_string(getpid()) + ".so";
-}
+enum class Backend { kLLVMJit, kCLibrary };
 
 absl::StatusOr<std::unique_ptr<runtime::KernelModule>> Build(Backend backend) {
   absl::StatusOr<ir::ObjectRef> parsed = script::ParseScript(kSource, "abi_test.py");
@@ -83,46 +80,13 @@ absl::StatusOr<std::unique_ptr<runtime::KernelModule>> Build(Backend backend) {
   }
   absl::StatusOr<std::string> src = codegen::GenerateC(*lowered);
   if (!src.ok()) return src.status();
-  std::string path = TempPath("abi_test");
+  std::string path = TempLibraryPath("abi_test");
   if (absl::Status st = codegen::CompileCToSharedLibrary(*src, path); !st.ok()) return st;
   absl::StatusOr<std::unique_ptr<runtime::KernelLibrary>> lib = runtime::KernelLibrary::Load(path);
   std::remove(path.c_str());  // the mapping stays valid after unlink
   if (!lib.ok()) return lib.status();
   return std::unique_ptr<runtime::KernelModule>(std::move(*lib));
 }
-
-// A DLTensor over caller-owned data that keeps its shape and strides arrays alive; tests spoil
-// fields of `t` directly.
-struct Tensor {
-  std::vector<int64_t> shape, strides;
-  DLTensor t{};
-  Tensor(void* data, std::vector<int64_t> s, DLDataType dt, std::vector<int64_t> st = {})
-      : shape(std::move(s)), strides(std::move(st)) {
-    t.data = data;
-    t.device = {kDLCPU, 0};
-    t.ndim = static_cast<int32_t>(shape.size());
-    t.dtype = dt;
-    t.shape = shape.data();
-    t.strides = strides.empty() ? nullptr : strides.data();
-  }
-  Tensor(const Tensor&) = delete;
-  Tensor& operator=(const Tensor&) = delete;
-  void SetShape(std::vector<int64_t> s) {
-    shape = std::move(s);
-    t.shape = shape.data();
-    t.ndim = static_cast<int32_t>(shape.size());
-  }
-  void SetStrides(std::vector<int64_t> s) {
-    strides = std::move(s);
-    t.strides = strides.data();
-  }
-  KilnAny Arg() {
-    KilnAny a{};
-    a.type_index = kKilnDLTensorPtr;
-    a.v_ptr = &t;
-    return a;
-  }
-};
 
 constexpr DLDataType kF32 = {kDLFloat, 32, 1};
 constexpr DLDataType kF64 = {kDLFloat, 64, 1};

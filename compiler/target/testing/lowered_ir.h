@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "compiler/ir/ir.h"
 #include "compiler/tir/op/builtin.h"
@@ -72,6 +74,34 @@ inline KilnAny TensorArg(DLTensor* t) {
   a.v_ptr = t;
   return a;
 }
+
+// A DLTensor over caller-owned data that keeps its shape and strides arrays alive; tests may
+// spoil fields of `t` directly.
+struct Tensor {
+  std::vector<int64_t> shape, strides;
+  DLTensor t{};
+  Tensor(void* data, std::vector<int64_t> s, DLDataType dt, std::vector<int64_t> st = {})
+      : shape(std::move(s)), strides(std::move(st)) {
+    t.data = data;
+    t.device = {kDLCPU, 0};
+    t.ndim = static_cast<int32_t>(shape.size());
+    t.dtype = dt;
+    t.shape = shape.data();
+    t.strides = strides.empty() ? nullptr : strides.data();
+  }
+  Tensor(const Tensor&) = delete;
+  Tensor& operator=(const Tensor&) = delete;
+  void SetShape(std::vector<int64_t> s) {
+    shape = std::move(s);
+    t.shape = shape.data();
+    t.ndim = static_cast<int32_t>(shape.size());
+  }
+  void SetStrides(std::vector<int64_t> s) {
+    strides = std::move(s);
+    t.strides = strides.data();
+  }
+  KilnAny Arg() { return TensorArg(&t); }
+};
 
 }  // namespace kiln::codegen::testing
 
