@@ -96,6 +96,24 @@ Value NkiDefault(const std::string& param) {
   return Value::Bool(false);  // reverse, reverse0, reverse1
 }
 
+// Binds a call's positional arguments, then its keywords, to `params` in order: slot i holds the
+// value given for params[i], or nullptr. `*unknown` is set to the first keyword no parameter has.
+template <typename Name>
+std::vector<const Value*> BindToParams(const CallArgs& a, const std::vector<Name>& params, std::string* unknown) {
+  std::vector<const Value*> given(params.size(), nullptr);
+  for (size_t i = 0; i < a.args.size() && i < given.size(); ++i) given[i] = &a.args[i];
+  for (const auto& [k, v] : a.kwargs) {
+    size_t i = 0;
+    while (i < params.size() && k != params[i]) ++i;
+    if (i == params.size()) {
+      *unknown = k;
+      break;
+    }
+    given[i] = &v;
+  }
+  return given;
+}
+
 }  // namespace
 
 std::string CanonicalDTypeName(const std::string& name) {
@@ -583,14 +601,9 @@ bool Parser::CallTileDSL(const std::string& name, CallArgs& a, Value* out) {
     // Fill the optional parameters (by keyword or default), then build the call from the registry.
     for (const NkiSignature& sig : NkiSignatures()) {
       if (name.compare(4, std::string::npos, sig.name) != 0) continue;
-      std::vector<const Value*> given(sig.params.size(), nullptr);
-      for (size_t i = 0; i < a.args.size() && i < given.size(); ++i) given[i] = &a.args[i];
-      for (const auto& [k, v] : a.kwargs) {
-        size_t i = 0;
-        while (i < sig.params.size() && k != sig.params[i]) ++i;
-        if (i == sig.params.size()) Fail(span, absl::StrCat("unexpected keyword argument '", k, "' for T.", name));
-        given[i] = &v;
-      }
+      std::string unknown;
+      std::vector<const Value*> given = BindToParams(a, sig.params, &unknown);
+      if (!unknown.empty()) Fail(span, absl::StrCat("unexpected keyword argument '", unknown, "' for T.", name));
       std::vector<Value> args;
       for (size_t i = 0; i < sig.params.size(); ++i) {
         if (given[i]) args.push_back(*given[i]);
@@ -631,19 +644,15 @@ bool Parser::CallTileDSL(const std::string& name, CallArgs& a, Value* out) {
     if (!warp && name != absl::StrCat("cuda.cta_", reduce)) continue;
     std::vector<std::string> params = warp ? std::vector<std::string>{"value", "width"}
                                            : std::vector<std::string>{"value", "num_warps", "scratch"};
-    std::vector<Value> args(params.size());
-    std::vector<bool> given(params.size(), false);
-    for (size_t i = 0; i < a.args.size() && i < params.size(); ++i) args[i] = a.args[i], given[i] = true;
     if (a.args.size() > params.size()) Fail(span, absl::StrCat("T.", name, " takes ", params.size(), " arguments"));
-    for (const auto& [k, v] : a.kwargs) {
-      size_t i = 0;
-      while (i < params.size() && k != params[i]) ++i;
-      if (i == params.size()) Fail(span, absl::StrCat("unexpected keyword argument '", k, "' for T.", name));
-      args[i] = v, given[i] = true;
-    }
-    if (warp && !given[1]) args[1] = Value::Int(32), given[1] = true;
+    std::string unknown;
+    std::vector<const Value*> given = BindToParams(a, params, &unknown);
+    if (!unknown.empty()) Fail(span, absl::StrCat("unexpected keyword argument '", unknown, "' for T.", name));
+    std::vector<Value> args;
     for (size_t i = 0; i < params.size(); ++i) {
-      if (!given[i]) Fail(span, absl::StrCat("T.", name, " is missing argument '", params[i], "'"));
+      if (given[i]) args.push_back(*given[i]);
+      else if (warp && i == 1) args.push_back(Value::Int(32));  // width defaults to a full warp
+      else Fail(span, absl::StrCat("T.", name, " is missing argument '", params[i], "'"));
     }
     args.insert(args.begin() + 1, Value::Str(reduce));
     CallArgs call;
