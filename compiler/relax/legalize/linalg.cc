@@ -1,0 +1,257 @@
+// R.matmul -> a PrimFunc scheduled for CPUs (see linalg.h for the schedule). The kernel is a
+// pre-scheduled loop nest without SBlocks, hence op_pattern kOpaque: FuseTIR must not try to merge
+// it with its neighbours.
+#include "compiler/relax/legalize/linalg.h"
+
+#include <functional>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+
+namespace kiln::relax::legalize {
+
+using namespace ir;  // NOLINT: this file is about IR node types only
+
+namespace {
+
+constexpr int kLanes = 16;   // one panel / register tile row: two AVX2 or one AVX-512 register
+constexpr int kRows = 4;     // rows of a register tile
+constexpr int kDepth = 256;  // k block: a 4x256 slice of a and a 256x16 panel stay in L1
+
+// A view of a parameter buffer's memory with another (compact) shape.
+Buffer View(const Buffer& b, const std::string& name, std::vector<PrimExpr> shape) {
+  auto n = make_object<BufferNode>();
+  n->data = b->data;
+  n->dtype = b->dtype;
+  n->shape = Array<PrimExpr>(shape);
+  n->name = name;
+  return Buffer(ObjectPtr<Object>(std::move(n)));
+}
+
+// One 2-D product C[M, N] (+)= A[M, K] @ B[K, N], seen through accessors so that batch indices,
+// 1-D operands and views need no special cases here.
+struct Gemm {
+  PrimExpr m, n, k;
+  DataType dtype;                                                      // accumulation and result
+  std::function<PrimExpr(const PrimExpr&, const PrimExpr&)> a_at;      // (i, k) -> a value
+  std::function<PrimExpr(const PrimExpr&, const PrimExpr&)> b_at;      // (k, j) -> b value
+  std::function<std::pair<Buffer, std::vector<PrimExpr>>(const PrimExpr&, const PrimExpr&)> c_at;  // (i, j)
+  Buffer packed;                                                       // (ceil(N/16), K, 16)
+
+  PrimExpr full_panels() const { return FloorDivBy(n, kLanes); }
+  PrimExpr panels() const { return CeilDivBy(n, kLanes); }
+  bool single_k_block() const { return ConstOr(k, kDepth + 1) <= kDepth; }
+
+  Stmt StoreC(const PrimExpr& i, const PrimExpr& j, const PrimExpr& v) const {
+    auto [buf, idx] = c_at(i, j);
+    return Store(buf, v, idx);
+  }
+  PrimExpr LoadC(const PrimExpr& i, const PrimExpr& j) const {
+    auto [buf, idx] = c_at(i, j);
+    return Load(buf, idx);
+  }
+
+  // packed[jo, k, ji] = B[k, jo * 16 + ji], zero past column N.
+  Stmt Pack() const {
+    Stmt full = Loop("jo", full_panels(), ForKind::kParallel, [&](const PrimExpr& jo) {
+      return Loop("k", k, ForKind::kSerial, [&](const PrimExpr& kk) {
+        return Loop("ji", I64(kLanes), ForKind::kVectorized, [&](const PrimExpr& ji) {
+          return Store(packed, b_at(kk, Plus(Times(jo, I64(kLanes)), ji)), {jo, kk, ji});
+        });
+      });
+    });
+    Stmt partial = LoopFrom("jo", full_panels(), Minus(panels(), full_panels()), ForKind::kSerial,
+                            [&](const PrimExpr& jo) {
+                              return Loop("k", k, ForKind::kSerial, [&](const PrimExpr& kk) {
+                                return Loop("ji", I64(kLanes), ForKind::kSerial, [&](const PrimExpr& ji) {
+                                  PrimExpr j = Plus(Times(jo, I64(kLanes)), ji);
+                                  return Store(packed, IfThenElse(LT(j, n), b_at(kk, j), Zero(dtype)), {jo, kk, ji});
+                                });
+                              });
+                            });
+    return Seq({full, partial});
+  }
+
+  // The register tile for rows [r0, r0 + rows) and panel jo over k block ko: accumulate, then
+  // write into C (added to what earlier k blocks left there unless there is only one block).
+  Stmt Tile(const PrimExpr& r0, int rows, const PrimExpr& ko, const PrimExpr& jo, bool full_panel) const {
+    Buffer acc = Buffer::Make("acc", {I64(rows), I64(kLanes)}, dtype, "local");
+    PrimExpr k0 = Times(ko, I64(kDepth));
+    PrimExpr depth = single_k_block() ? k : MinOf(I64(kDepth), Minus(k, k0));
+    auto each = [&](ForKind lane_kind, const PrimExpr& lanes, const std::function<Stmt(PrimExpr, PrimExpr)>& f) {
+      return Loop("ii", I64(rows), ForKind::kUnrolled, [&](const PrimExpr& ii) {
+        return Loop("ji", lanes, lane_kind, [&](const PrimExpr& ji) { return f(ii, ji); });
+      });
+    };
+    Stmt init = each(ForKind::kVectorized, I64(kLanes),
+                     [&](PrimExpr ii, PrimExpr ji) { return Store(acc, Zero(dtype), {ii, ji}); });
+    Stmt update = Loop("k", depth, ForKind::kSerial, [&](const PrimExpr& kk) {
+      PrimExpr kg = Plus(k0, kk);
+      return each(ForKind::kVectorized, I64(kLanes), [&](PrimExpr ii, PrimExpr ji) {
+        PrimExpr v = MulAdd(a_at(Plus(r0, ii), kg), Load(packed, {jo, kg, ji}), Load(acc, {ii, ji}));
+        return Store(acc, v, {ii, ji});
+      });
+    });
+    PrimExpr lanes = full_panel ? I64(kLanes) : Minus(n, Times(jo, I64(kLanes)));
+    Stmt write = each(full_panel ? ForKind::kVectorized : ForKind::kSerial, lanes, [&](PrimExpr ii, PrimExpr ji) {
+      PrimExpr i = Plus(r0, ii), j = Plus(Times(jo, I64(kLanes)), ji);
+      PrimExpr v = Load(acc, {ii, ji});
+      return StoreC(i, j, single_k_block() ? v : PrimExpr(Add(LoadC(i, j), v)));
+    });
+    return Allocate(acc, Seq({init, update, write}));
+  }
+
+  // Rows [r0, r0 + rows) of C.
+  Stmt Rows(const PrimExpr& r0, int rows) const {
+    Stmt zero;
+    if (!single_k_block()) {
+      zero = Loop("ii", I64(rows), ForKind::kSerial, [&](const PrimExpr& ii) {
+        return VectorLoop("j", n, kLanes, [&](const PrimExpr& j) { return StoreC(Plus(r0, ii), j, Zero(dtype)); });
+      });
+    }
+    auto blocks = [&](const PrimExpr& ko) {
+      Stmt full = Loop("jo", full_panels(), ForKind::kSerial,
+                       [&](const PrimExpr& jo) { return Tile(r0, rows, ko, jo, true); });
+      Stmt partial = LoopFrom("jo", full_panels(), Minus(panels(), full_panels()), ForKind::kSerial,
+                              [&](const PrimExpr& jo) { return Tile(r0, rows, ko, jo, false); });
+      return Seq({full, partial});
+    };
+    Stmt body = single_k_block() ? blocks(I64(0)) : Loop("ko", CeilDivBy(k, kDepth), ForKind::kSerial, blocks);
+    return Seq({zero, body});
+  }
+
+  // Packs B, then computes every row: blocks of 4 in parallel, then the 0-3 rows left.
+  Stmt Compute(bool pack) const {
+    PrimExpr blocks = FloorDivBy(m, kRows);
+    Stmt main = Loop("io", blocks, ForKind::kParallel,
+                     [&](const PrimExpr& io) { return Rows(Times(io, I64(kRows)), kRows); });
+    PrimExpr done = Times(blocks, I64(kRows));
+    Stmt rest = Loop("it", Minus(m, done), ForKind::kParallel,
+                     [&](const PrimExpr& it) { return Rows(Plus(done, it), 1); });
+    return Seq({pack ? Pack() : Stmt(), main, rest});
+  }
+};
+
+bool IsOne(const PrimExpr& e) { return IsConst(e, 1); }
+
+}  // namespace
+
+absl::StatusOr<PrimFunc> MatmulKernel(const TensorSpec& a, const TensorSpec& b, DataType out_dtype,
+                                      const std::string& name) {
+  if (a.shape.empty() || b.shape.empty()) {
+    return absl::InvalidArgumentError("matmul: operands must have rank >= 1");
+  }
+  if (out_dtype.is_void()) out_dtype = a.dtype;
+  if (!out_dtype.is_numeric() || !out_dtype.is_scalar()) {
+    return absl::InvalidArgumentError(absl::StrCat("matmul: unsupported dtype ", out_dtype.ToString()));
+  }
+  std::vector<PrimExpr> as, bs;
+  for (const PrimExpr& d : a.shape) as.push_back(AsIndex(d));
+  for (const PrimExpr& d : b.shape) bs.push_back(AsIndex(d));
+  const bool a_vec = as.size() == 1, b_vec = bs.size() == 1;
+  const int a_batch = a_vec ? 0 : static_cast<int>(as.size()) - 2;
+  const int b_batch = b_vec ? 0 : static_cast<int>(bs.size()) - 2;
+  const int batch = std::max(a_batch, b_batch);
+
+  // Output batch dims: numpy broadcasting, right-aligned.
+  std::vector<PrimExpr> out_shape;
+  for (int d = 0; d < batch; ++d) {
+    int da = d - (batch - a_batch), db = d - (batch - b_batch);
+    PrimExpr x = da >= 0 ? as[da] : PrimExpr(), y = db >= 0 ? bs[db] : PrimExpr();
+    if (!x.defined() || (IsOne(x) && y.defined())) {
+      out_shape.push_back(y);
+    } else {
+      out_shape.push_back(x);
+    }
+  }
+  PrimExpr m = a_vec ? I64(1) : as[as.size() - 2];
+  PrimExpr k = as.back();
+  PrimExpr n = b_vec ? I64(1) : bs.back();
+  if (!a_vec) out_shape.push_back(m);
+  if (!b_vec) out_shape.push_back(n);
+
+  Param pa = MakeParam("A", as, a.dtype), pb = MakeParam("B", bs, b.dtype);
+  Param pc = MakeParam("matmul", out_shape, out_dtype);
+  Gemm g;
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  g.dtype = out_dtype;
+  g.packed = Buffer::Make("B_packed", {g.panels(), k, I64(kLanes)}, out_dtype);
+
+  // b without batch dims (or with only unit ones): a's batch dims become rows of one product, over
+  // views of a and the result as 2-D matrices.
+  bool b_flat = true;
+  for (int d = 0; d < b_batch; ++d) b_flat &= IsOne(bs[d]);
+  if (b_flat && !a_vec) {
+    PrimExpr rows = I64(1);
+    for (int d = 0; d < batch; ++d) rows = Times(rows, out_shape[d]);
+    rows = Times(rows, m);
+    Buffer a2 = View(pa.buffer, "A_rows", {rows, k});
+    Buffer c2 = View(pc.buffer, "matmul_rows", {rows, n});
+    g.m = rows;
+    g.a_at = [a2](const PrimExpr& i, const PrimExpr& kk) { return Load(a2, {i, kk}); };
+    Buffer bview = b_vec ? View(pb.buffer, "B_col", {k, I64(1)}) : View(pb.buffer, "B_mat", {k, n});
+    g.b_at = [bview](const PrimExpr& kk, const PrimExpr& j) { return Load(bview, {kk, j}); };
+    g.c_at = [c2](const PrimExpr& i, const PrimExpr& j) {
+      return std::make_pair(c2, std::vector<PrimExpr>{i, j});
+    };
+    DataType t = out_dtype;
+    auto a_at = g.a_at, b_at = g.b_at;
+    g.a_at = [a_at, t](const PrimExpr& i, const PrimExpr& kk) { return CastTo(t, a_at(i, kk)); };
+    g.b_at = [b_at, t](const PrimExpr& kk, const PrimExpr& j) { return CastTo(t, b_at(kk, j)); };
+    Stmt body = Allocate(g.packed, g.Compute(true));
+    body = DeclBuffer(a2, DeclBuffer(c2, DeclBuffer(bview, body)));
+    return MakeKernel(name, {pa, pb, pc}, body, kPatternOpaque, true);
+  }
+
+  // General case: a serial loop per output batch dim around a 2-D product on the slices.
+  std::vector<PrimExpr> bvars;
+  std::function<Stmt(int)> nest = [&](int d) -> Stmt {
+    if (d < batch) {
+      return Loop(absl::StrCat("b", d), out_shape[d], ForKind::kSerial, [&](const PrimExpr& v) {
+        bvars.push_back(v);
+        Stmt s = nest(d + 1);
+        bvars.pop_back();
+        return s;
+      });
+    }
+    // Batch indices of each operand: its own dims, 0 where it broadcasts a unit dim.
+    auto operand_batch = [&](const std::vector<PrimExpr>& shape, int rank) {
+      std::vector<PrimExpr> idx;
+      for (int i = 0; i < rank; ++i) {
+        int od = i + (batch - rank);
+        idx.push_back(IsOne(shape[i]) && !IsOne(out_shape[od]) ? I64(0) : bvars[od]);
+      }
+      return idx;
+    };
+    std::vector<PrimExpr> ab = operand_batch(as, a_batch), bb = operand_batch(bs, b_batch);
+    std::vector<PrimExpr> cb(bvars.begin(), bvars.end());
+    DataType t = out_dtype;
+    Buffer A = pa.buffer, B = pb.buffer, C = pc.buffer;
+    g.a_at = [=](const PrimExpr& i, const PrimExpr& kk) {
+      std::vector<PrimExpr> idx = ab;
+      if (!a_vec) idx.push_back(i);
+      idx.push_back(kk);
+      return CastTo(t, Load(A, idx));
+    };
+    g.b_at = [=](const PrimExpr& kk, const PrimExpr& j) {
+      std::vector<PrimExpr> idx = bb;
+      idx.push_back(kk);
+      if (!b_vec) idx.push_back(j);
+      return CastTo(t, Load(B, idx));
+    };
+    g.c_at = [=](const PrimExpr& i, const PrimExpr& j) {
+      std::vector<PrimExpr> idx = cb;
+      if (!a_vec) idx.push_back(i);
+      if (!b_vec) idx.push_back(j);
+      return std::make_pair(C, idx);
+    };
+    return g.Compute(true);
+  };
+  Stmt body = Allocate(g.packed, nest(0));
+  return MakeKernel(name, {pa, pb, pc}, body, kPatternOpaque, true);
+}
+
+}  // namespace kiln::relax::legalize

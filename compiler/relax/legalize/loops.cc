@@ -1,0 +1,155 @@
+#include "compiler/relax/legalize/loops.h"
+
+#include <utility>
+
+namespace kiln::relax::legalize {
+
+using namespace ir;  // NOLINT: this file is about IR node types only
+
+namespace {
+
+const IntImmNode* AsInt(const PrimExpr& e) { return e.defined() ? e.as<IntImmNode>() : nullptr; }
+
+int64_t FloorDivInt(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
+}  // namespace
+
+PrimExpr I64(int64_t v) { return IntImm(DataType::Int(64), v); }
+
+int64_t ConstOr(const PrimExpr& e, int64_t fallback) {
+  const IntImmNode* c = AsInt(e);
+  return c != nullptr ? c->value : fallback;
+}
+bool IsConst(const PrimExpr& e, int64_t v) {
+  const IntImmNode* c = AsInt(e);
+  return c != nullptr && c->value == v;
+}
+
+PrimExpr AsIndex(const PrimExpr& e) {
+  if (e.dtype() == DataType::Int(64)) return e;
+  if (const IntImmNode* c = AsInt(e)) return I64(c->value);
+  return Cast(DataType::Int(64), e);
+}
+
+PrimExpr Plus(const PrimExpr& a, const PrimExpr& b) {
+  const IntImmNode *x = AsInt(a), *y = AsInt(b);
+  if (x != nullptr && y != nullptr) return I64(x->value + y->value);
+  if (x != nullptr && x->value == 0) return b;
+  if (y != nullptr && y->value == 0) return a;
+  return Add(a, b);
+}
+PrimExpr Minus(const PrimExpr& a, const PrimExpr& b) {
+  const IntImmNode *x = AsInt(a), *y = AsInt(b);
+  if (x != nullptr && y != nullptr) return I64(x->value - y->value);
+  if (y != nullptr && y->value == 0) return a;
+  if (a.same_as(b)) return I64(0);
+  return Sub(a, b);
+}
+PrimExpr Times(const PrimExpr& a, const PrimExpr& b) {
+  const IntImmNode *x = AsInt(a), *y = AsInt(b);
+  if (x != nullptr && y != nullptr) return I64(x->value * y->value);
+  if ((x != nullptr && x->value == 0) || (y != nullptr && y->value == 0)) return I64(0);
+  if (x != nullptr && x->value == 1) return b;
+  if (y != nullptr && y->value == 1) return a;
+  return Mul(a, b);
+}
+PrimExpr FloorDivBy(const PrimExpr& a, int64_t k) {
+  if (k == 1) return a;
+  if (const IntImmNode* x = AsInt(a)) return I64(FloorDivInt(x->value, k));
+  return FloorDiv(a, I64(k));
+}
+PrimExpr CeilDivBy(const PrimExpr& a, int64_t k) {
+  if (k == 1) return a;
+  return FloorDivBy(Plus(a, I64(k - 1)), k);
+}
+PrimExpr MinOf(const PrimExpr& a, const PrimExpr& b) {
+  const IntImmNode *x = AsInt(a), *y = AsInt(b);
+  if (x != nullptr && y != nullptr) return I64(std::min(x->value, y->value));
+  if (a.same_as(b)) return a;
+  return Min(a, b);
+}
+PrimExpr MaxOf(const PrimExpr& a, const PrimExpr& b) {
+  const IntImmNode *x = AsInt(a), *y = AsInt(b);
+  if (x != nullptr && y != nullptr) return I64(std::max(x->value, y->value));
+  if (a.same_as(b)) return a;
+  return Max(a, b);
+}
+
+PrimExpr Load(const Buffer& b, std::vector<PrimExpr> indices) { return BufferLoad(b, Array<PrimExpr>(indices)); }
+Stmt Store(const Buffer& b, const PrimExpr& value, std::vector<PrimExpr> indices) {
+  return BufferStore(b, value, Array<PrimExpr>(indices));
+}
+PrimExpr CastTo(DataType t, const PrimExpr& v) { return v.dtype() == t ? v : PrimExpr(Cast(t, v)); }
+PrimExpr Zero(DataType t) {
+  if (t.is_floating()) return FloatImm(t, 0.0);
+  return IntImm(t, 0);
+}
+PrimExpr MulAdd(const PrimExpr& a, const PrimExpr& b, const PrimExpr& c) {
+  if (a.dtype().is_float()) return Call(a.dtype(), Op("tirx.fma"), {a, b, c});
+  if (a.dtype().is_bool()) return Or(And(a, b), c);
+  return Add(Mul(a, b), c);
+}
+PrimExpr IfThenElse(const PrimExpr& cond, const PrimExpr& t, const PrimExpr& f) {
+  return Call(t.dtype(), Op("tirx.if_then_else"), {cond, t, f});
+}
+
+bool IsNoOp(const Stmt& s) {
+  const auto* e = s.as<EvaluateNode>();
+  return e != nullptr && e->value.as<IntImmNode>() != nullptr;
+}
+
+Stmt LoopFrom(const std::string& name, const PrimExpr& min, const PrimExpr& extent, ForKind kind, const LoopBody& body) {
+  if (IsConst(extent, 0) || ConstOr(extent, 1) < 0) return Evaluate(IntImm(DataType::Int(32), 0));
+  Var v(name, DataType::Int(64));
+  Stmt b = body(v);
+  if (IsNoOp(b)) return b;
+  return For(v, min, extent, kind, b);
+}
+Stmt Loop(const std::string& name, const PrimExpr& extent, ForKind kind, const LoopBody& body) {
+  return LoopFrom(name, I64(0), extent, kind, body);
+}
+
+Stmt VectorLoop(const std::string& name, const PrimExpr& n, int lanes, const LoopBody& body) {
+  PrimExpr blocks = FloorDivBy(n, lanes);
+  PrimExpr done = Times(blocks, I64(lanes));
+  Stmt main = Loop(name + "_o", blocks, ForKind::kSerial, [&](const PrimExpr& o) {
+    return Loop(name + "_v", I64(lanes), ForKind::kVectorized,
+                [&](const PrimExpr& v) { return body(Plus(Times(o, I64(lanes)), v)); });
+  });
+  Stmt tail = LoopFrom(name + "_t", done, Minus(n, done), ForKind::kSerial, body);
+  return Seq({main, tail});
+}
+
+Stmt Seq(std::vector<Stmt> stmts) {
+  std::vector<Stmt> kept;
+  for (Stmt& s : stmts) {
+    if (!IsNoOp(s)) kept.push_back(std::move(s));
+  }
+  if (kept.empty()) return Evaluate(IntImm(DataType::Int(32), 0));
+  if (kept.size() == 1) return kept[0];
+  return SeqStmt::Flatten(kept);
+}
+
+Stmt Allocate(const Buffer& buffer, Stmt body) { return AllocBuffer(buffer, std::move(body)); }
+
+Param MakeParam(const std::string& name, std::vector<PrimExpr> shape, DataType dtype) {
+  return {Var(name, DataType::Handle()), Buffer::Make(name, Array<PrimExpr>(shape), dtype)};
+}
+
+PrimFunc MakeKernel(const std::string& name, const std::vector<Param>& params, Stmt body, int op_pattern,
+                    bool scheduled) {
+  Array<Var> vars;
+  Map<Var, Buffer> buffer_map;
+  for (const Param& p : params) {
+    vars.push_back(p.handle);
+    buffer_map.Set(p.handle, p.buffer);
+  }
+  Map<String, ObjectRef> attrs;
+  attrs.Set(String("global_symbol"), String(name));
+  attrs.Set(String(kOpPatternAttr), IntImm(DataType::Int(32), op_pattern));
+  attrs.Set(String("tirx.noalias"), IntImm(DataType::Bool(), 1));
+  if (scheduled) attrs.Set(String(kScheduledAttr), IntImm(DataType::Bool(), 1));
+  return PrimFunc(vars, std::move(body), Type(), buffer_map, attrs);
+}
+
+}  // namespace kiln::relax::legalize

@@ -1,0 +1,303 @@
+// Convolutions -> PrimFuncs scheduled for CPUs (see nn_conv.h for the schedule). Like the matmul,
+// the kernel is a pre-scheduled loop nest without SBlocks: op_pattern kOpaque.
+#include "compiler/relax/legalize/nn_conv.h"
+
+#include <functional>
+#include <map>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+
+namespace kiln::relax::legalize {
+
+using namespace ir;  // NOLINT: this file is about IR node types only
+
+namespace {
+
+constexpr int kLanes = 16;    // output columns of a register tile
+constexpr int kHalfLanes = 8;
+constexpr int kBlock = 4;     // output channels of a register tile
+
+// Where each named axis sits in a layout string; every name must occur once and only the
+// expected ones may appear.
+absl::StatusOr<std::map<char, int>> Axes(const std::string& layout, const std::string& expected, const char* what) {
+  std::map<char, int> pos;
+  for (size_t i = 0; i < layout.size(); ++i) {
+    char c = layout[i];
+    if (expected.find(c) == std::string::npos || pos.count(c)) {
+      return absl::InvalidArgumentError(absl::StrCat("conv: ", what, " layout \"", layout,
+                                                     "\" must name each of ", expected, " once"));
+    }
+    pos[c] = static_cast<int>(i);
+  }
+  if (pos.size() != expected.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("conv: ", what, " layout \"", layout, "\" must name each of ",
+                                                   expected, " once"));
+  }
+  return pos;
+}
+
+// The indices of a tensor in `pos`'s layout from values per axis name (absent axes are skipped).
+std::vector<PrimExpr> Index(const std::map<char, int>& pos, const std::map<char, PrimExpr>& at) {
+  std::vector<PrimExpr> idx(pos.size());
+  for (const auto& [axis, p] : pos) idx[p] = at.at(axis);
+  return idx;
+}
+
+PrimExpr Dim(const TensorSpec& t, const std::map<char, int>& pos, char axis) {
+  auto it = pos.find(axis);
+  return it == pos.end() ? I64(1) : AsIndex(t.shape[it->second]);
+}
+
+PrimExpr Div(const PrimExpr& a, int64_t k, bool* exact) {
+  if (k == 1) return a;
+  int64_t v = ConstOr(a, -1);
+  if (v < 0 || v % k != 0) *exact = false;
+  return FloorDivBy(a, k);
+}
+
+}  // namespace
+
+absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec, const std::string& name) {
+  const bool two_d = spec.data_layout.find('H') != std::string::npos;
+  const std::string sp = two_d ? "HW" : "W";
+  const size_t nsp = sp.size();
+  auto dpos = Axes(spec.data_layout, "NC" + sp, "data");
+  if (!dpos.ok()) return dpos.status();
+  auto kpos = Axes(spec.kernel_layout, "OI" + sp, "kernel");
+  if (!kpos.ok()) return kpos.status();
+  auto opos = Axes(spec.out_layout, "NC" + sp, "out");
+  if (!opos.ok()) return opos.status();
+  if (spec.data.shape.size() != dpos->size() || spec.weight.shape.size() != kpos->size()) {
+    return absl::InvalidArgumentError(absl::StrCat("conv: data and weight must have rank ", dpos->size()));
+  }
+  auto attr = [&](const std::vector<int64_t>& v, size_t n, int64_t dflt, const char* what) -> absl::StatusOr<std::vector<int64_t>> {
+    if (v.empty()) return std::vector<int64_t>(n, dflt);
+    if (v.size() == 1) return std::vector<int64_t>(n, v[0]);
+    if (v.size() == n) return v;
+    if (n == 2 * nsp && v.size() == nsp) {  // symmetric padding
+      std::vector<int64_t> r(v);
+      r.insert(r.end(), v.begin(), v.end());
+      return r;
+    }
+    return absl::InvalidArgumentError(absl::StrCat("conv: ", what, " needs ", n, " values, got ", v.size()));
+  };
+  auto strides = attr(spec.strides, nsp, 1, "strides");
+  if (!strides.ok()) return strides.status();
+  auto dilation = attr(spec.dilation, nsp, 1, "dilation");
+  if (!dilation.ok()) return dilation.status();
+  auto padding = attr(spec.padding, 2 * nsp, 0, "padding");
+  if (!padding.ok()) return padding.status();
+  auto out_pad = attr(spec.output_padding, nsp, 0, "output_padding");
+  if (!out_pad.ok()) return out_pad.status();
+  for (size_t i = 0; i < nsp; ++i) {
+    if ((*strides)[i] < 1 || (*dilation)[i] < 1) {
+      return absl::InvalidArgumentError("conv: strides and dilation must be positive");
+    }
+  }
+  const int64_t groups = spec.groups;
+  if (groups < 1) return absl::InvalidArgumentError("conv: groups must be positive");
+  DataType out_dtype = spec.out_dtype.is_void() ? spec.data.dtype : spec.out_dtype;
+  if (!out_dtype.is_numeric() || !out_dtype.is_scalar()) {
+    return absl::InvalidArgumentError(absl::StrCat("conv: unsupported dtype ", out_dtype.ToString()));
+  }
+
+  // Sizes. The spatial axes are (H, W) with H = 1 for 1-D convolutions.
+  PrimExpr batch = Dim(spec.data, *dpos, 'N'), chans = Dim(spec.data, *dpos, 'C');
+  PrimExpr in_h = Dim(spec.data, *dpos, 'H'), in_w = Dim(spec.data, *dpos, 'W');
+  PrimExpr kh = Dim(spec.weight, *kpos, 'H'), kw = Dim(spec.weight, *kpos, 'W');
+  int64_t sh = two_d ? (*strides)[0] : 1, sw = strides->back();
+  int64_t dh = two_d ? (*dilation)[0] : 1, dw = dilation->back();
+  int64_t pt = two_d ? (*padding)[0] : 0, pl = (*padding)[nsp - 1];
+  int64_t pb = two_d ? (*padding)[nsp] : 0, pr = padding->back();
+  bool exact = true;
+  PrimExpr cg = Div(chans, groups, &exact);  // input channels per group
+  PrimExpr out_chans, og;                    // output channels, per group
+  if (spec.transpose) {
+    og = Dim(spec.weight, *kpos, 'O');
+    out_chans = Times(og, I64(groups));
+  } else {
+    out_chans = Dim(spec.weight, *kpos, 'O');
+    og = Div(out_chans, groups, &exact);
+  }
+  if (!exact && groups > 1 && (ConstOr(chans, -1) >= 0 && ConstOr(out_chans, -1) >= 0)) {
+    return absl::InvalidArgumentError(absl::StrCat("conv: groups (", groups, ") must divide the channel counts"));
+  }
+  if (groups > 1 && (ConstOr(chans, -1) < 0 || ConstOr(out_chans, -1) < 0)) {
+    return absl::InvalidArgumentError("conv: grouped convolution needs constant channel counts");
+  }
+
+  // The convolution actually computed: stride (sh, sw) and dilation over the prepared input
+  // [C, hp, wp]. For a transpose: the input dilated by the strides and padded by
+  // d * (k - 1) - p (plus output_padding after), then a stride-1 convolution.
+  int64_t csh = sh, csw = sw, ins_h = 1, ins_w = 1;
+  PrimExpr pad_t = I64(pt), pad_l = I64(pl), pad_b = I64(pb), pad_r = I64(pr);
+  if (spec.transpose) {
+    int64_t oph = two_d ? (*out_pad)[0] : 0, opw = out_pad->back();
+    ins_h = sh;
+    ins_w = sw;
+    csh = csw = 1;
+    pad_t = Minus(Times(I64(dh), Minus(kh, I64(1))), I64(pt));
+    pad_l = Minus(Times(I64(dw), Minus(kw, I64(1))), I64(pl));
+    pad_b = Plus(Minus(Times(I64(dh), Minus(kh, I64(1))), I64(pb)), I64(oph));
+    pad_r = Plus(Minus(Times(I64(dw), Minus(kw, I64(1))), I64(pr)), I64(opw));
+  }
+  auto span = [](const PrimExpr& n, int64_t ins) { return Plus(Times(Minus(n, I64(1)), I64(ins)), I64(1)); };
+  PrimExpr hp = Plus(Plus(span(in_h, ins_h), pad_t), pad_b), wp = Plus(Plus(span(in_w, ins_w), pad_l), pad_r);
+  auto out_size = [](const PrimExpr& padded, const PrimExpr& k, int64_t d, int64_t s) {
+    return Plus(FloorDivBy(Minus(Minus(padded, Times(I64(d), Minus(k, I64(1)))), I64(1)), s), I64(1));
+  };
+  PrimExpr oh = out_size(hp, kh, dh, csh), ow = out_size(wp, kw, dw, csw);
+  if (ConstOr(oh, 1) < 1 || ConstOr(ow, 1) < 1) {
+    return absl::InvalidArgumentError("conv: the kernel does not fit in the padded input");
+  }
+
+  Param pdata = MakeParam("data", spec.data.shape, spec.data.dtype);
+  Param pweight = MakeParam("weight", spec.weight.shape, spec.weight.dtype);
+  std::map<char, PrimExpr> out_dims = {{'N', batch}, {'C', out_chans}, {'H', oh}, {'W', ow}};
+  std::vector<PrimExpr> out_shape = Index(*opos, out_dims);
+  const char* out_name = spec.transpose ? (two_d ? "conv2d_transpose" : "conv1d_transpose") : (two_d ? "conv2d" : "conv1d");
+  Param pout = MakeParam(out_name, out_shape, out_dtype);
+  const Buffer &data = pdata.buffer, &weight = pweight.buffer, &out = pout.buffer;
+
+  // ---- packed weight: wpk[g * blocks + ob, c, y, x, i] = weight of output channel g*og + ob*4 + i.
+  PrimExpr blocks = CeilDivBy(og, kBlock);
+  Buffer wpk = Buffer::Make("weight_packed", {Times(I64(groups), blocks), cg, kh, kw, I64(kBlock)}, out_dtype);
+  // A channel block index -> (group, block within the group).
+  auto split = [&](const PrimExpr& gb) -> std::pair<PrimExpr, PrimExpr> {
+    if (IsConst(blocks, 1)) return {gb, I64(0)};
+    if (groups == 1) return {I64(0), gb};
+    return {FloorDiv(gb, blocks), FloorMod(gb, blocks)};
+  };
+  Stmt pack_w = Loop("gb", Times(I64(groups), blocks), ForKind::kParallel, [&](const PrimExpr& gb) {
+    std::pair<PrimExpr, PrimExpr> go = split(gb);
+    PrimExpr g = go.first, ob = go.second;
+    return Loop("c", cg, ForKind::kSerial, [&](const PrimExpr& c) {
+      return Loop("y", kh, ForKind::kSerial, [&](const PrimExpr& y) {
+        return Loop("x", kw, ForKind::kSerial, [&](const PrimExpr& x) {
+          return Loop("i", I64(kBlock), ForKind::kSerial, [&](const PrimExpr& i) {
+            PrimExpr o = Plus(Times(ob, I64(kBlock)), i);
+            std::map<char, PrimExpr> at;
+            if (spec.transpose) {
+              // weight[in channel g*cg + c, o, k - 1 - y, k - 1 - x]
+              at = {{'I', Plus(Times(g, cg), c)}, {'O', o}, {'H', Minus(Minus(kh, I64(1)), y)},
+                    {'W', Minus(Minus(kw, I64(1)), x)}};
+            } else {
+              at = {{'O', Plus(Times(g, og), o)}, {'I', c}, {'H', y}, {'W', x}};
+            }
+            if (!two_d) at.erase('H');
+            PrimExpr v = CastTo(out_dtype, Load(weight, Index(*kpos, at)));
+            return Store(wpk, IfThenElse(LT(o, og), v, Zero(out_dtype)), {gb, c, y, x, i});
+          });
+        });
+      });
+    });
+  });
+
+  // ---- per image: the prepared input xp[c, y, x].
+  Buffer xp = Buffer::Make("data_pad", {chans, hp, wp}, out_dtype);
+  auto data_at = [&](const PrimExpr& n, const PrimExpr& c, const PrimExpr& y, const PrimExpr& x) {
+    std::map<char, PrimExpr> at = {{'N', n}, {'C', c}, {'H', y}, {'W', x}};
+    if (!two_d) at.erase('H');
+    return CastTo(out_dtype, Load(data, Index(*dpos, at)));
+  };
+  auto prepare = [&](const PrimExpr& n) -> Stmt {
+    bool plain = ins_h == 1 && ins_w == 1 && ConstOr(pad_t, 0) >= 0 && ConstOr(pad_l, 0) >= 0 &&
+                 ConstOr(pad_b, 0) >= 0 && ConstOr(pad_r, 0) >= 0;
+    return Loop("c", chans, ForKind::kParallel, [&](const PrimExpr& c) {
+      return Loop("y", hp, ForKind::kSerial, [&](const PrimExpr& y) -> Stmt {
+        if (plain) {
+          // Rows inside the data: zero borders around a (vectorized) copy; other rows: zeros.
+          PrimExpr iy = Minus(y, pad_t);
+          Stmt left = Loop("x", pad_l, ForKind::kSerial,
+                           [&](const PrimExpr& x) { return Store(xp, Zero(out_dtype), {c, y, x}); });
+          Stmt mid = VectorLoop("x", in_w, kLanes, [&](const PrimExpr& x) {
+            return Store(xp, data_at(n, c, iy, x), {c, y, Plus(x, pad_l)});
+          });
+          Stmt right = LoopFrom("x", Plus(pad_l, in_w), pad_r, ForKind::kSerial,
+                                [&](const PrimExpr& x) { return Store(xp, Zero(out_dtype), {c, y, x}); });
+          Stmt zeros = VectorLoop("x", wp, kLanes, [&](const PrimExpr& x) { return Store(xp, Zero(out_dtype), {c, y, x}); });
+          PrimExpr inside = And(GE(y, pad_t), LT(y, Plus(pad_t, in_h)));
+          return ir::IfThenElse(inside, Seq({left, mid, right}), zeros);
+        }
+        // General: each element from its (dilated, possibly negatively padded) source or zero.
+        return Loop("x", wp, ForKind::kSerial, [&](const PrimExpr& x) {
+          PrimExpr iy = Minus(y, pad_t), ix = Minus(x, pad_l);
+          PrimExpr ok = And(And(GE(iy, I64(0)), LT(iy, Plus(Times(Minus(in_h, I64(1)), I64(ins_h)), I64(1)))),
+                            And(GE(ix, I64(0)), LT(ix, Plus(Times(Minus(in_w, I64(1)), I64(ins_w)), I64(1)))));
+          if (ins_h > 1) ok = And(ok, EQ(FloorMod(iy, I64(ins_h)), I64(0)));
+          if (ins_w > 1) ok = And(ok, EQ(FloorMod(ix, I64(ins_w)), I64(0)));
+          PrimExpr v = data_at(n, c, FloorDivBy(iy, ins_h), FloorDivBy(ix, ins_w));
+          return Store(xp, IfThenElse(ok, v, Zero(out_dtype)), {c, y, x});
+        });
+      });
+    });
+  };
+
+  // ---- the register tiles of one (channel block, output row) task.
+  auto tile = [&](const PrimExpr& n, const PrimExpr& gb, const PrimExpr& y, const PrimExpr& x0, int lanes) -> Stmt {
+    std::pair<PrimExpr, PrimExpr> go = split(gb);
+    PrimExpr g = go.first, ob = go.second;
+    Buffer acc = Buffer::Make("acc", {I64(kBlock), I64(lanes)}, out_dtype, "local");
+    ForKind lane_kind = lanes > 1 ? ForKind::kVectorized : ForKind::kSerial;
+    auto each = [&](const std::function<Stmt(PrimExpr, PrimExpr)>& f) {
+      return Loop("i", I64(kBlock), ForKind::kUnrolled, [&](const PrimExpr& i) {
+        return Loop("v", I64(lanes), lane_kind, [&](const PrimExpr& v) { return f(i, v); });
+      });
+    };
+    Stmt init = each([&](PrimExpr i, PrimExpr v) { return Store(acc, Zero(out_dtype), {i, v}); });
+    ForKind kx_kind = ConstOr(kw, 99) <= 8 ? ForKind::kUnrolled : ForKind::kSerial;
+    Stmt update = Loop("c", cg, ForKind::kSerial, [&](const PrimExpr& c) {
+      PrimExpr ch = Plus(Times(g, cg), c);
+      return Loop("ky", kh, ForKind::kSerial, [&](const PrimExpr& ky) {
+        PrimExpr row = Plus(Times(y, I64(csh)), Times(ky, I64(dh)));
+        return Loop("kx", kw, kx_kind, [&](const PrimExpr& kx) {
+          return each([&](PrimExpr i, PrimExpr v) {
+            PrimExpr col = Plus(Times(Plus(x0, v), I64(csw)), Times(kx, I64(dw)));
+            PrimExpr val = MulAdd(Load(wpk, {gb, c, ky, kx, i}), Load(xp, {ch, row, col}), Load(acc, {i, v}));
+            return Store(acc, val, {i, v});
+          });
+        });
+      });
+    });
+    // Channels of this block that exist: 4 unless og is not a multiple of 4.
+    PrimExpr valid = MinOf(I64(kBlock), Minus(og, Times(ob, I64(kBlock))));
+    bool whole = ConstOr(og, 1) % kBlock == 0;
+    Stmt write = Loop("i", whole ? I64(kBlock) : valid, whole ? ForKind::kUnrolled : ForKind::kSerial,
+                      [&](const PrimExpr& i) {
+                        return Loop("v", I64(lanes), lane_kind, [&](const PrimExpr& v) {
+                          PrimExpr oc = Plus(Times(g, og), Plus(Times(ob, I64(kBlock)), i));
+                          std::map<char, PrimExpr> at = {{'N', n}, {'C', oc}, {'H', y}, {'W', Plus(x0, v)}};
+                          if (!two_d) at.erase('H');
+                          return Store(out, Load(acc, {i, v}), Index(*opos, at));
+                        });
+                      });
+    return Allocate(acc, Seq({init, update, write}));
+  };
+
+  auto compute = [&](const PrimExpr& n) -> Stmt {
+    PrimExpr tasks = Times(Times(I64(groups), blocks), oh);
+    return Loop("t", tasks, ForKind::kParallel, [&](const PrimExpr& t) {
+      PrimExpr gb = IsConst(oh, 1) ? t : PrimExpr(FloorDiv(t, oh));
+      PrimExpr y = IsConst(oh, 1) ? I64(0) : PrimExpr(FloorMod(t, oh));
+      PrimExpr full = FloorDivBy(ow, kLanes);
+      PrimExpr done = Times(full, I64(kLanes));
+      Stmt main = Loop("xo", full, ForKind::kSerial,
+                       [&](const PrimExpr& xo) { return tile(n, gb, y, Times(xo, I64(kLanes)), kLanes); });
+      PrimExpr halves = FloorDivBy(Minus(ow, done), kHalfLanes);
+      Stmt half = Loop("xh", halves, ForKind::kSerial, [&](const PrimExpr& xh) {
+        return tile(n, gb, y, Plus(done, Times(xh, I64(kHalfLanes))), kHalfLanes);
+      });
+      PrimExpr done2 = Plus(done, Times(halves, I64(kHalfLanes)));
+      Stmt rest = LoopFrom("xr", done2, Minus(ow, done2), ForKind::kSerial,
+                           [&](const PrimExpr& x) { return tile(n, gb, y, x, 1); });
+      return Seq({main, half, rest});
+    });
+  };
+
+  Stmt per_image = Loop("n", batch, ForKind::kSerial, [&](const PrimExpr& n) { return Seq({prepare(n), compute(n)}); });
+  Stmt body = Allocate(wpk, Allocate(xp, Seq({pack_w, per_image})));
+  return MakeKernel(name, {pdata, pweight, pout}, body, kPatternOpaque, true);
+}
+
+}  // namespace kiln::relax::legalize

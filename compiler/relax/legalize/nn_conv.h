@@ -1,0 +1,48 @@
+// R.nn.conv1d, R.nn.conv2d and R.nn.conv2d_transpose legalized to PrimFuncs with the default CPU
+// schedule (nn_conv.cc).
+#ifndef KILN_COMPILER_RELAX_LEGALIZE_NN_CONV_H_
+#define KILN_COMPILER_RELAX_LEGALIZE_NN_CONV_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "compiler/ir/ir.h"
+#include "compiler/relax/legalize/loops.h"
+
+namespace kiln::relax::legalize {
+
+// A convolution as TVM's relax.nn.conv{1,2}d[_transpose] attributes describe it. Layouts name the
+// axes of each tensor: data and out use N, C and the spatial axes (H, W for 2-D; W for 1-D), the
+// kernel O, I and the spatial axes, in any order ("NCHW", "NHWC", "OIHW", "HWIO", "IOHW", ...).
+// Spatial attributes are per spatial axis; padding is (before..., after...) per axis, as TVM's
+// (top, left, bottom, right).
+struct ConvSpec {
+  TensorSpec data, weight;
+  std::string data_layout = "NCHW", kernel_layout = "OIHW", out_layout = "NCHW";
+  std::vector<int64_t> strides, padding, dilation, output_padding;
+  int64_t groups = 1;
+  ir::DataType out_dtype;  // void: data's dtype
+  bool transpose = false;  // conv_transpose: kernel I is the data's channels, O the output's / groups
+};
+
+// The PrimFunc takes (data, weight, out) and is exported as `name`. Every layout, stride,
+// padding, dilation and group count is computed exactly; the schedule is:
+//   * the weight is packed once into blocks of 4 output channels ([G * ceil(O/G/4), I, KH, KW, 4],
+//     zero-padded);
+//   * per batch image, the input is copied into a zero-padded canonical [C, H + pads, W + pads]
+//     buffer (vectorized along W when the data layout's last axis is W and there is no transpose
+//     dilation);
+//   * in parallel over (channel block, output row), a 4 x 16 register tile of output channels x
+//     output columns accumulates over (input channel, kh, kw) with fused multiply-adds on 16-lane
+//     vectors along the output row (an 8-lane and then 1-lane tiles for the rest of the row), and
+//     is stored through the output layout.
+// conv_transpose is the same convolution over the stride-dilated, re-padded input with the
+// flipped, transposed kernel. Errors (INVALID_ARGUMENT): bad layouts, attribute lengths, channel
+// counts that the groups do not divide, symbolic spatial dims where a constant is needed.
+absl::StatusOr<ir::PrimFunc> ConvKernel(const ConvSpec& spec, const std::string& name);
+
+}  // namespace kiln::relax::legalize
+
+#endif  // KILN_COMPILER_RELAX_LEGALIZE_NN_CONV_H_

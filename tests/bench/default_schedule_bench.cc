@@ -1,0 +1,196 @@
+// The kernels that LegalizeOps generates with their default CPU schedules (no user-written TIR),
+// each next to its peer measured in the same run on the same cores:
+//   * R.matmul 1024^3 float32 (MatmulKernel) vs OpenBLAS cblas_sgemm (goal >= 80%);
+// Results are checked against the peer before timing, so a fast wrong kernel cannot report a
+// figure. KILN_BENCH_DUMP_IR=<dir> writes each kernel's optimized LLVM IR there.
+//
+//   bazel run -c opt //tests/bench:default_schedule_bench
+#include <cblas.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "benchmark/benchmark.h"
+#include "compiler/driver/tir_pipeline.h"
+#include "compiler/relax/legalize/linalg.h"
+#include "compiler/target/llvm/codegen_llvm.h"
+#include "compiler/target/llvm/jit.h"
+#include "runtime/kernel_abi.h"
+#include "runtime/thread_pool.h"
+
+namespace kiln {
+namespace {
+
+using relax::legalize::I64;
+using relax::legalize::TensorSpec;
+
+constexpr int kMatN = 1024;
+
+void Die(const std::string& what, const absl::Status& st) {
+  std::fprintf(stderr, "%s: %s\n", what.c_str(), std::string(st.message()).c_str());
+  std::exit(1);
+}
+
+std::vector<ir::PrimExpr> Dims(std::initializer_list<int64_t> s) {
+  std::vector<ir::PrimExpr> d;
+  for (int64_t x : s) d.push_back(I64(x));
+  return d;
+}
+
+// A generated PrimFunc -> LowerTIR -> LLVM JIT for the host.
+std::unique_ptr<codegen::JitModule> Compile(const absl::StatusOr<ir::PrimFunc>& func, const std::string& name) {
+  if (!func.ok()) Die(name, func.status());
+  ir::IRModule mod = ir::IRModule::Make();
+  mod.Add(ir::GlobalVar(name), *func);
+  driver::PipelineOptions po;
+  po.target_kind = "llvm";
+  auto lowered = driver::LowerTIR(mod, po);
+  if (!lowered.ok()) Die(name, lowered.status());
+  if (const char* dir = std::getenv("KILN_BENCH_DUMP_IR"); dir != nullptr) {
+    auto ir = codegen::EmitLLVMAssembly(*lowered, "llvm");
+    std::ofstream(std::string(dir) + "/" + name + ".ll") << (ir.ok() ? *ir : std::string(ir.status().message()));
+  }
+  auto jit = codegen::JitModule::Create(*lowered);
+  if (!jit.ok()) Die(name, jit.status());
+  return std::move(*jit);
+}
+
+// 64-byte aligned float storage.
+struct Floats {
+  explicit Floats(int64_t n) : n(n), p(static_cast<float*>(std::aligned_alloc(64, n * sizeof(float)))) {}
+  ~Floats() { std::free(p); }
+  Floats(const Floats&) = delete;
+  Floats& operator=(const Floats&) = delete;
+  int64_t n;
+  float* p;
+};
+
+struct Tensor {
+  Tensor(float* data, std::vector<int64_t> s) : shape(std::move(s)) {
+    t.data = data;
+    t.device = {kDLCPU, 0};
+    t.ndim = static_cast<int32_t>(shape.size());
+    t.dtype = {kDLFloat, 32, 1};
+    t.shape = shape.data();
+  }
+  KilnAny Arg() {
+    KilnAny a{};
+    a.type_index = kKilnDLTensorPtr;
+    a.v_ptr = &t;
+    return a;
+  }
+  std::vector<int64_t> shape;
+  DLTensor t{};
+};
+
+double MaxRelError(const float* got, const float* want, int64_t n) {
+  double worst = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    worst = std::max(worst, std::fabs(double{got[i]} - want[i]) / std::max(1.0, std::fabs(double{want[i]})));
+  }
+  return worst;
+}
+
+// Everything the benchmarks share, built once: the thread pool (all cores), kernels and buffers.
+struct Setup {
+  runtime::ThreadPool pool{0};
+  std::unique_ptr<codegen::JitModule> matmul =
+      Compile(relax::legalize::MatmulKernel({Dims({kMatN, kMatN}), ir::DataType::Float(32)},
+                                            {Dims({kMatN, kMatN}), ir::DataType::Float(32)}, ir::DataType::Void(),
+                                            "matmul"),
+              "matmul");
+  Floats ma{kMatN * kMatN}, mb{kMatN * kMatN}, mc{kMatN * kMatN}, ref{kMatN * kMatN};
+
+  Setup() {
+    for (int64_t i = 0; i < kMatN * kMatN; ++i) {
+      ma.p[i] = static_cast<float>((i * 7) % 13) * 0.25f - 1.0f;
+      mb.p[i] = static_cast<float>((i * 5) % 11) * 0.125f - 0.5f;
+    }
+  }
+
+  void RunMatmul() {
+    Tensor ta(ma.p, {kMatN, kMatN}), tb(mb.p, {kMatN, kMatN}), tc(mc.p, {kMatN, kMatN});
+    KilnAny args[3] = {ta.Arg(), tb.Arg(), tc.Arg()};
+    absl::Status st = matmul->Call("matmul", args, 3, nullptr, pool.env());
+    if (!st.ok()) Die("matmul", st);
+  }
+  void RunSgemm(float* out) {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, kMatN, kMatN, kMatN, 1.0f, ma.p, kMatN, mb.p, kMatN,
+                0.0f, out, kMatN);
+  }
+
+  // The kernels compute what their peers compute (run once before any timing).
+  void Check() {
+    RunMatmul();
+    RunSgemm(ref.p);
+    if (double e = MaxRelError(mc.p, ref.p, int64_t{kMatN} * kMatN); e > 1e-4) {
+      std::fprintf(stderr, "matmul differs from sgemm: max relative error %g\n", e);
+      std::exit(1);
+    }
+  }
+};
+
+Setup& Shared() {
+  static Setup* s = [] {
+    auto* setup = new Setup();
+    setup->Check();
+    return setup;
+  }();
+  return *s;
+}
+
+void BM_Kiln_Matmul(benchmark::State& state) {
+  Setup& s = Shared();
+  for (auto _ : state) s.RunMatmul();
+}
+BENCHMARK(BM_Kiln_Matmul)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_Peer_OpenBLAS_Sgemm(benchmark::State& state) {
+  Setup& s = Shared();
+  openblas_set_num_threads(s.pool.num_threads());  // the same cores as the pool
+  for (auto _ : state) s.RunSgemm(s.ref.p);
+}
+BENCHMARK(BM_Peer_OpenBLAS_Sgemm)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Console output plus a closing table of kiln's figure beside its peer's.
+class RatioReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const Run& r : runs) {
+      if (r.run_type == Run::RT_Iteration) seconds_[r.benchmark_name()] = r.GetAdjustedRealTime() / 1e3;  // ms -> s
+    }
+  }
+  void Finalize() override {
+    ConsoleReporter::Finalize();
+    auto t = [&](const char* n) { return seconds_.count(n) ? seconds_[n] : NAN; };
+    double flops = 2.0 * kMatN * kMatN * kMatN;
+    double mm = flops / t("BM_Kiln_Matmul/real_time") / 1e9, blas = flops / t("BM_Peer_OpenBLAS_Sgemm/real_time") / 1e9;
+    std::printf("\n%-40s %14s %14s %8s %6s\n", "", "kiln", "peer", "ratio", "goal");
+    std::printf("%-40s %7.1f GFLOP/s %7.1f GFLOP/s %6.1f%% %5s\n", "matmul 1024^3 f32 vs OpenBLAS sgemm", mm, blas,
+                100 * mm / blas, ">=80%");
+    std::printf("(%d threads)\n", Shared().pool.num_threads());
+  }
+
+ private:
+  std::map<std::string, double> seconds_;
+};
+
+}  // namespace
+}  // namespace kiln
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  kiln::RatioReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return 0;
+}
