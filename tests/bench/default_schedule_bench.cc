@@ -29,7 +29,7 @@
 namespace kiln {
 namespace {
 
-using relax::legalize::I64;
+using relax::legalize::Int64;
 using relax::legalize::TensorSpec;
 
 constexpr int kMatN = 1024;
@@ -41,7 +41,7 @@ void Die(const std::string& what, const absl::Status& st) {
 
 std::vector<ir::PrimExpr> Dims(std::initializer_list<int64_t> s) {
   std::vector<ir::PrimExpr> d;
-  for (int64_t x : s) d.push_back(I64(x));
+  for (int64_t x : s) d.push_back(Int64(x));
   return d;
 }
 
@@ -104,8 +104,7 @@ struct Setup {
   runtime::ThreadPool pool{0};
   std::unique_ptr<codegen::JitModule> matmul =
       Compile(relax::legalize::MatmulKernel({Dims({kMatN, kMatN}), ir::DataType::Float(32)},
-                                            {Dims({kMatN, kMatN}), ir::DataType::Float(32)}, ir::DataType::Void(),
-                                            "matmul"),
+                                            {Dims({kMatN, kMatN}), ir::DataType::Float(32)}, ir::DataType::Void()),
               "matmul");
   Floats ma{kMatN * kMatN}, mb{kMatN * kMatN}, mc{kMatN * kMatN}, ref{kMatN * kMatN};
 

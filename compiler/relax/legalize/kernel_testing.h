@@ -17,7 +17,7 @@
 #include "runtime/tensor.h"
 #include "runtime/thread_pool.h"
 
-namespace kiln::relax::legalize::testing {
+namespace kiln::relax::legalize::kernel_testing {
 
 inline constexpr DLDataType kF32 = {kDLFloat, 32, 1};
 
@@ -34,12 +34,6 @@ inline runtime::Tensor RandomF32(const std::vector<int64_t>& shape, uint32_t see
   return t;
 }
 
-inline runtime::Tensor ZerosF32(const std::vector<int64_t>& shape) {
-  runtime::Tensor t = *runtime::Tensor::Empty(shape, kF32);
-  std::memset(t.data(), 0, t.nbytes());
-  return t;
-}
-
 inline const float* F(const runtime::Tensor& t) { return static_cast<const float*>(t.data()); }
 
 // Copies of `args` (so each target starts from the same inputs), run through `func` on `target`;
@@ -48,7 +42,7 @@ inline std::vector<runtime::Tensor> Run(const ir::PrimFunc& func, driver::RunTar
                                         const std::vector<runtime::Tensor>& args) {
   static runtime::ThreadPool* pool = new runtime::ThreadPool(4);  // test-only, never destroyed
   ir::IRModule mod = ir::IRModule::Make();
-  std::string name = func->GetGlobalSymbol();
+  const std::string name = "kernel";
   mod.Add(ir::GlobalVar(name), func);
   driver::RunOptions o;
   o.target = target;
@@ -81,6 +75,6 @@ inline void ExpectNear(const runtime::Tensor& got, const std::vector<double>& wa
   }
 }
 
-}  // namespace kiln::relax::legalize::testing
+}  // namespace kiln::relax::legalize::kernel_testing
 
 #endif  // KILN_COMPILER_RELAX_LEGALIZE_KERNEL_TESTING_H_

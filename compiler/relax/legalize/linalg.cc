@@ -56,17 +56,17 @@ struct Gemm {
   Stmt Pack() const {
     Stmt full = Loop("jo", full_panels(), ForKind::kParallel, [&](const PrimExpr& jo) {
       return Loop("k", k, ForKind::kSerial, [&](const PrimExpr& kk) {
-        return Loop("ji", I64(kLanes), ForKind::kVectorized, [&](const PrimExpr& ji) {
-          return Store(packed, b_at(kk, Plus(Times(jo, I64(kLanes)), ji)), {jo, kk, ji});
+        return Loop("ji", Int64(kLanes), ForKind::kVectorized, [&](const PrimExpr& ji) {
+          return Store(packed, b_at(kk, Plus(Times(jo, Int64(kLanes)), ji)), {jo, kk, ji});
         });
       });
     });
     Stmt partial = LoopFrom("jo", full_panels(), Minus(panels(), full_panels()), ForKind::kSerial,
                             [&](const PrimExpr& jo) {
                               return Loop("k", k, ForKind::kSerial, [&](const PrimExpr& kk) {
-                                return Loop("ji", I64(kLanes), ForKind::kSerial, [&](const PrimExpr& ji) {
-                                  PrimExpr j = Plus(Times(jo, I64(kLanes)), ji);
-                                  return Store(packed, IfThenElse(LT(j, n), b_at(kk, j), Zero(dtype)), {jo, kk, ji});
+                                return Loop("ji", Int64(kLanes), ForKind::kSerial, [&](const PrimExpr& ji) {
+                                  PrimExpr j = Plus(Times(jo, Int64(kLanes)), ji);
+                                  return Store(packed, IfThenElse(LT(j, n), b_at(kk, j), Const(dtype, 0)), {jo, kk, ji});
                                 });
                               });
                             });
@@ -76,26 +76,26 @@ struct Gemm {
   // The register tile for rows [r0, r0 + rows) and panel jo over k block ko: accumulate, then
   // write into C (added to what earlier k blocks left there unless there is only one block).
   Stmt Tile(const PrimExpr& r0, int rows, const PrimExpr& ko, const PrimExpr& jo, bool full_panel) const {
-    Buffer acc = Buffer::Make("acc", {I64(rows), I64(kLanes)}, dtype, "local");
-    PrimExpr k0 = Times(ko, I64(kDepth));
-    PrimExpr depth = single_k_block() ? k : MinOf(I64(kDepth), Minus(k, k0));
+    Buffer acc = Buffer::Make("acc", {Int64(rows), Int64(kLanes)}, dtype, "local");
+    PrimExpr k0 = Times(ko, Int64(kDepth));
+    PrimExpr depth = single_k_block() ? k : MinOf(Int64(kDepth), Minus(k, k0));
     auto each = [&](ForKind lane_kind, const PrimExpr& lanes, const std::function<Stmt(PrimExpr, PrimExpr)>& f) {
-      return Loop("ii", I64(rows), ForKind::kUnrolled, [&](const PrimExpr& ii) {
+      return Loop("ii", Int64(rows), ForKind::kUnrolled, [&](const PrimExpr& ii) {
         return Loop("ji", lanes, lane_kind, [&](const PrimExpr& ji) { return f(ii, ji); });
       });
     };
-    Stmt init = each(ForKind::kVectorized, I64(kLanes),
-                     [&](PrimExpr ii, PrimExpr ji) { return Store(acc, Zero(dtype), {ii, ji}); });
+    Stmt init = each(ForKind::kVectorized, Int64(kLanes),
+                     [&](PrimExpr ii, PrimExpr ji) { return Store(acc, Const(dtype, 0), {ii, ji}); });
     Stmt update = Loop("k", depth, ForKind::kSerial, [&](const PrimExpr& kk) {
       PrimExpr kg = Plus(k0, kk);
-      return each(ForKind::kVectorized, I64(kLanes), [&](PrimExpr ii, PrimExpr ji) {
+      return each(ForKind::kVectorized, Int64(kLanes), [&](PrimExpr ii, PrimExpr ji) {
         PrimExpr v = MulAdd(a_at(Plus(r0, ii), kg), Load(packed, {jo, kg, ji}), Load(acc, {ii, ji}));
         return Store(acc, v, {ii, ji});
       });
     });
-    PrimExpr lanes = full_panel ? I64(kLanes) : Minus(n, Times(jo, I64(kLanes)));
+    PrimExpr lanes = full_panel ? Int64(kLanes) : Minus(n, Times(jo, Int64(kLanes)));
     Stmt write = each(full_panel ? ForKind::kVectorized : ForKind::kSerial, lanes, [&](PrimExpr ii, PrimExpr ji) {
-      PrimExpr i = Plus(r0, ii), j = Plus(Times(jo, I64(kLanes)), ji);
+      PrimExpr i = Plus(r0, ii), j = Plus(Times(jo, Int64(kLanes)), ji);
       PrimExpr v = Load(acc, {ii, ji});
       return StoreC(i, j, single_k_block() ? v : PrimExpr(Add(LoadC(i, j), v)));
     });
@@ -106,8 +106,8 @@ struct Gemm {
   Stmt Rows(const PrimExpr& r0, int rows) const {
     Stmt zero;
     if (!single_k_block()) {
-      zero = Loop("ii", I64(rows), ForKind::kSerial, [&](const PrimExpr& ii) {
-        return VectorLoop("j", n, kLanes, [&](const PrimExpr& j) { return StoreC(Plus(r0, ii), j, Zero(dtype)); });
+      zero = Loop("ii", Int64(rows), ForKind::kSerial, [&](const PrimExpr& ii) {
+        return VectorLoop("j", n, kLanes, [&](const PrimExpr& j) { return StoreC(Plus(r0, ii), j, Const(dtype, 0)); });
       });
     }
     auto blocks = [&](const PrimExpr& ko) {
@@ -117,7 +117,7 @@ struct Gemm {
                               [&](const PrimExpr& jo) { return Tile(r0, rows, ko, jo, false); });
       return Seq({full, partial});
     };
-    Stmt body = single_k_block() ? blocks(I64(0)) : Loop("ko", CeilDivBy(k, kDepth), ForKind::kSerial, blocks);
+    Stmt body = single_k_block() ? blocks(Int64(0)) : Loop("ko", CeilDivBy(k, kDepth), ForKind::kSerial, blocks);
     return Seq({zero, body});
   }
 
@@ -125,8 +125,8 @@ struct Gemm {
   Stmt Compute(bool pack) const {
     PrimExpr blocks = FloorDivBy(m, kRows);
     Stmt main = Loop("io", blocks, ForKind::kParallel,
-                     [&](const PrimExpr& io) { return Rows(Times(io, I64(kRows)), kRows); });
-    PrimExpr done = Times(blocks, I64(kRows));
+                     [&](const PrimExpr& io) { return Rows(Times(io, Int64(kRows)), kRows); });
+    PrimExpr done = Times(blocks, Int64(kRows));
     Stmt rest = Loop("it", Minus(m, done), ForKind::kParallel,
                      [&](const PrimExpr& it) { return Rows(Plus(done, it), 1); });
     return Seq({pack ? Pack() : Stmt(), main, rest});
@@ -137,8 +137,7 @@ bool IsOne(const PrimExpr& e) { return IsConst(e, 1); }
 
 }  // namespace
 
-absl::StatusOr<PrimFunc> MatmulKernel(const TensorSpec& a, const TensorSpec& b, DataType out_dtype,
-                                      const std::string& name) {
+absl::StatusOr<PrimFunc> MatmulKernel(const TensorSpec& a, const TensorSpec& b, DataType out_dtype) {
   if (a.shape.empty() || b.shape.empty()) {
     return absl::InvalidArgumentError("matmul: operands must have rank >= 1");
   }
@@ -165,9 +164,9 @@ absl::StatusOr<PrimFunc> MatmulKernel(const TensorSpec& a, const TensorSpec& b, 
       out_shape.push_back(x);
     }
   }
-  PrimExpr m = a_vec ? I64(1) : as[as.size() - 2];
+  PrimExpr m = a_vec ? Int64(1) : as[as.size() - 2];
   PrimExpr k = as.back();
-  PrimExpr n = b_vec ? I64(1) : bs.back();
+  PrimExpr n = b_vec ? Int64(1) : bs.back();
   if (!a_vec) out_shape.push_back(m);
   if (!b_vec) out_shape.push_back(n);
 
@@ -178,21 +177,21 @@ absl::StatusOr<PrimFunc> MatmulKernel(const TensorSpec& a, const TensorSpec& b, 
   g.n = n;
   g.k = k;
   g.dtype = out_dtype;
-  g.packed = Buffer::Make("B_packed", {g.panels(), k, I64(kLanes)}, out_dtype);
+  g.packed = Buffer::Make("B_packed", {g.panels(), k, Int64(kLanes)}, out_dtype);
 
   // b without batch dims (or with only unit ones): a's batch dims become rows of one product, over
   // views of a and the result as 2-D matrices.
   bool b_flat = true;
   for (int d = 0; d < b_batch; ++d) b_flat &= IsOne(bs[d]);
   if (b_flat && !a_vec) {
-    PrimExpr rows = I64(1);
+    PrimExpr rows = Int64(1);
     for (int d = 0; d < batch; ++d) rows = Times(rows, out_shape[d]);
     rows = Times(rows, m);
     Buffer a2 = View(pa.buffer, "A_rows", {rows, k});
     Buffer c2 = View(pc.buffer, "matmul_rows", {rows, n});
     g.m = rows;
     g.a_at = [a2](const PrimExpr& i, const PrimExpr& kk) { return Load(a2, {i, kk}); };
-    Buffer bview = b_vec ? View(pb.buffer, "B_col", {k, I64(1)}) : View(pb.buffer, "B_mat", {k, n});
+    Buffer bview = b_vec ? View(pb.buffer, "B_col", {k, Int64(1)}) : View(pb.buffer, "B_mat", {k, n});
     g.b_at = [bview](const PrimExpr& kk, const PrimExpr& j) { return Load(bview, {kk, j}); };
     g.c_at = [c2](const PrimExpr& i, const PrimExpr& j) {
       return std::make_pair(c2, std::vector<PrimExpr>{i, j});
@@ -203,7 +202,7 @@ absl::StatusOr<PrimFunc> MatmulKernel(const TensorSpec& a, const TensorSpec& b, 
     g.b_at = [b_at, t](const PrimExpr& kk, const PrimExpr& j) { return CastTo(t, b_at(kk, j)); };
     Stmt body = Allocate(g.packed, g.Compute(true));
     body = DeclBuffer(a2, DeclBuffer(c2, DeclBuffer(bview, body)));
-    return MakeKernel(name, {pa, pb, pc}, body, kPatternOpaque, true);
+    return MakeKernel({pa, pb, pc}, body, OpPattern::kOpaque, true);
   }
 
   // General case: a serial loop per output batch dim around a 2-D product on the slices.
@@ -222,7 +221,7 @@ absl::StatusOr<PrimFunc> MatmulKernel(const TensorSpec& a, const TensorSpec& b, 
       std::vector<PrimExpr> idx;
       for (int i = 0; i < rank; ++i) {
         int od = i + (batch - rank);
-        idx.push_back(IsOne(shape[i]) && !IsOne(out_shape[od]) ? I64(0) : bvars[od]);
+        idx.push_back(IsOne(shape[i]) && !IsOne(out_shape[od]) ? Int64(0) : bvars[od]);
       }
       return idx;
     };
@@ -251,7 +250,7 @@ absl::StatusOr<PrimFunc> MatmulKernel(const TensorSpec& a, const TensorSpec& b, 
     return g.Compute(true);
   };
   Stmt body = Allocate(g.packed, nest(0));
-  return MakeKernel(name, {pa, pb, pc}, body, kPatternOpaque, true);
+  return MakeKernel({pa, pb, pc}, body, OpPattern::kOpaque, true);
 }
 
 }  // namespace kiln::relax::legalize

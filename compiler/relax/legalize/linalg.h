@@ -2,8 +2,6 @@
 #ifndef KILN_COMPILER_RELAX_LEGALIZE_LINALG_H_
 #define KILN_COMPILER_RELAX_LEGALIZE_LINALG_H_
 
-#include <string>
-
 #include "absl/status/statusor.h"
 #include "compiler/ir/ir.h"
 #include "compiler/relax/legalize/loops.h"
@@ -13,7 +11,7 @@ namespace kiln::relax::legalize {
 // out = a @ b with numpy's semantics: a 1-D operand gets a unit dim that the result drops, batch
 // dims broadcast (a dim that is the constant 1 on one side follows the other side), and the
 // product and sum are computed in out_dtype (a's dtype when void). Dims may be symbolic. The
-// PrimFunc takes (a, b, out) buffers and is exported as `name`.
+// PrimFunc takes (a, b, out) buffers.
 //
 // The schedule is the one tests/bench/cpu_kernel_bench.cc showed near OpenBLAS: b is packed into
 // 16-wide column panels (the last one zero-padded), each parallel task owns a block of 4 rows and
@@ -21,8 +19,7 @@ namespace kiln::relax::legalize {
 // multiply-adds on 16-lane vectors), then adds the tile into the output. Rows left over below a
 // multiple of 4 use 1x16 tiles; a partial last panel is written back by a serial loop. When b has
 // no batch dims, a's batch dims fold into its rows (one big product, b packed once).
-absl::StatusOr<ir::PrimFunc> MatmulKernel(const TensorSpec& a, const TensorSpec& b, ir::DataType out_dtype,
-                                          const std::string& name);
+absl::StatusOr<ir::PrimFunc> MatmulKernel(const TensorSpec& a, const TensorSpec& b, ir::DataType out_dtype);
 
 }  // namespace kiln::relax::legalize
 

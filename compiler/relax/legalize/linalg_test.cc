@@ -13,13 +13,12 @@ namespace {
 
 using ir::DataType;
 using ir::PrimExpr;
-using testing::F;
-using testing::RandomF32;
-using testing::ZerosF32;
+using kernel_testing::F;
+using kernel_testing::RandomF32;
 
 std::vector<PrimExpr> Dims(const std::vector<int64_t>& s) {
   std::vector<PrimExpr> d;
-  for (int64_t x : s) d.push_back(I64(x));
+  for (int64_t x : s) d.push_back(Int64(x));
   return d;
 }
 
@@ -78,15 +77,15 @@ void Check(const ir::PrimFunc& f, const std::vector<int64_t>& a_shape, const std
   // The output starts as garbage: the kernel must write every element.
   runtime::Tensor c = RandomF32(out_shape, 3);
   for (auto target : {driver::RunTarget::kInterp, driver::RunTarget::kLLVM}) {
-    std::vector<runtime::Tensor> r = testing::Run(f, target, {a, b, c});
-    testing::ExpectNear(r[2], want, 1e-5, driver::RunTargetName(target));
+    std::vector<runtime::Tensor> r = kernel_testing::Run(f, target, {a, b, c});
+    kernel_testing::ExpectNear(r[2], want, 1e-5, driver::RunTargetName(target));
   }
 }
 
 void CheckStatic(const std::vector<int64_t>& a_shape, const std::vector<int64_t>& b_shape) {
   SCOPED_TRACE(::testing::PrintToString(a_shape) + " @ " + ::testing::PrintToString(b_shape));
   absl::StatusOr<ir::PrimFunc> f =
-      MatmulKernel({Dims(a_shape), DataType::Float(32)}, {Dims(b_shape), DataType::Float(32)}, DataType::Void(), "mm");
+      MatmulKernel({Dims(a_shape), DataType::Float(32)}, {Dims(b_shape), DataType::Float(32)}, DataType::Void());
   ASSERT_TRUE(f.ok()) << f.status();
   Check(*f, a_shape, b_shape);
 }
@@ -105,7 +104,7 @@ TEST(MatmulKernel, VectorDotVector) { CheckStatic({9}, {9}); }
 TEST(MatmulKernel, SymbolicRows) {
   ir::Var m("m", DataType::Int(64));
   absl::StatusOr<ir::PrimFunc> f =
-      MatmulKernel({{m, I64(20)}, DataType::Float(32)}, {Dims({20, 35}), DataType::Float(32)}, DataType::Void(), "mm");
+      MatmulKernel({{m, Int64(20)}, DataType::Float(32)}, {Dims({20, 35}), DataType::Float(32)}, DataType::Void());
   ASSERT_TRUE(f.ok()) << f.status();
   for (int64_t rows : {9, 1, 0}) {
     SCOPED_TRACE(rows);
@@ -116,7 +115,7 @@ TEST(MatmulKernel, SymbolicRows) {
 TEST(MatmulKernel, SymbolicDepthAndColumns) {
   ir::Var k("k", DataType::Int(64)), n("n", DataType::Int(64));
   absl::StatusOr<ir::PrimFunc> f =
-      MatmulKernel({{I64(6), k}, DataType::Float(32)}, {{k, n}, DataType::Float(32)}, DataType::Void(), "mm");
+      MatmulKernel({{Int64(6), k}, DataType::Float(32)}, {{k, n}, DataType::Float(32)}, DataType::Void());
   ASSERT_TRUE(f.ok()) << f.status();
   Check(*f, {6, 300}, {300, 19});
   Check(*f, {6, 3}, {3, 32});
@@ -124,16 +123,16 @@ TEST(MatmulKernel, SymbolicDepthAndColumns) {
 
 TEST(MatmulKernel, IsScheduledAndOpaque) {
   absl::StatusOr<ir::PrimFunc> f =
-      MatmulKernel({Dims({4, 4}), DataType::Float(32)}, {Dims({4, 4}), DataType::Float(32)}, DataType::Void(), "mm");
+      MatmulKernel({Dims({4, 4}), DataType::Float(32)}, {Dims({4, 4}), DataType::Float(32)}, DataType::Void());
   ASSERT_TRUE(f.ok());
   EXPECT_TRUE((*f)->attrs.count(ir::String(kScheduledAttr)));
-  const auto* pattern = (*f)->attrs.Get(ir::String(kOpPatternAttr)).as<ir::IntImmNode>();
+  const auto* pattern = (*f)->attrs.Get(ir::String("op_pattern")).as<ir::IntImmNode>();
   ASSERT_NE(pattern, nullptr);
-  EXPECT_EQ(pattern->value, kPatternOpaque);
+  EXPECT_EQ(pattern->value, static_cast<int>(OpPattern::kOpaque));
 }
 
 TEST(MatmulKernel, RejectsScalars) {
-  EXPECT_FALSE(MatmulKernel({{}, DataType::Float(32)}, {Dims({4}), DataType::Float(32)}, DataType::Void(), "mm").ok());
+  EXPECT_FALSE(MatmulKernel({{}, DataType::Float(32)}, {Dims({4}), DataType::Float(32)}, DataType::Void()).ok());
 }
 
 }  // namespace

@@ -14,8 +14,6 @@ int64_t FloorDivInt(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a 
 
 }  // namespace
 
-PrimExpr I64(int64_t v) { return IntImm(DataType::Int(64), v); }
-
 int64_t ConstOr(const PrimExpr& e, int64_t fallback) {
   const IntImmNode* c = AsInt(e);
   return c != nullptr ? c->value : fallback;
@@ -27,50 +25,50 @@ bool IsConst(const PrimExpr& e, int64_t v) {
 
 PrimExpr AsIndex(const PrimExpr& e) {
   if (e.dtype() == DataType::Int(64)) return e;
-  if (const IntImmNode* c = AsInt(e)) return I64(c->value);
+  if (const IntImmNode* c = AsInt(e)) return Int64(c->value);
   return Cast(DataType::Int(64), e);
 }
 
 PrimExpr Plus(const PrimExpr& a, const PrimExpr& b) {
   const IntImmNode *x = AsInt(a), *y = AsInt(b);
-  if (x != nullptr && y != nullptr) return I64(x->value + y->value);
+  if (x != nullptr && y != nullptr) return Int64(x->value + y->value);
   if (x != nullptr && x->value == 0) return b;
   if (y != nullptr && y->value == 0) return a;
   return Add(a, b);
 }
 PrimExpr Minus(const PrimExpr& a, const PrimExpr& b) {
   const IntImmNode *x = AsInt(a), *y = AsInt(b);
-  if (x != nullptr && y != nullptr) return I64(x->value - y->value);
+  if (x != nullptr && y != nullptr) return Int64(x->value - y->value);
   if (y != nullptr && y->value == 0) return a;
-  if (a.same_as(b)) return I64(0);
+  if (a.same_as(b)) return Int64(0);
   return Sub(a, b);
 }
 PrimExpr Times(const PrimExpr& a, const PrimExpr& b) {
   const IntImmNode *x = AsInt(a), *y = AsInt(b);
-  if (x != nullptr && y != nullptr) return I64(x->value * y->value);
-  if ((x != nullptr && x->value == 0) || (y != nullptr && y->value == 0)) return I64(0);
+  if (x != nullptr && y != nullptr) return Int64(x->value * y->value);
+  if ((x != nullptr && x->value == 0) || (y != nullptr && y->value == 0)) return Int64(0);
   if (x != nullptr && x->value == 1) return b;
   if (y != nullptr && y->value == 1) return a;
   return Mul(a, b);
 }
 PrimExpr FloorDivBy(const PrimExpr& a, int64_t k) {
   if (k == 1) return a;
-  if (const IntImmNode* x = AsInt(a)) return I64(FloorDivInt(x->value, k));
-  return FloorDiv(a, I64(k));
+  if (const IntImmNode* x = AsInt(a)) return Int64(FloorDivInt(x->value, k));
+  return FloorDiv(a, Int64(k));
 }
 PrimExpr CeilDivBy(const PrimExpr& a, int64_t k) {
   if (k == 1) return a;
-  return FloorDivBy(Plus(a, I64(k - 1)), k);
+  return FloorDivBy(Plus(a, Int64(k - 1)), k);
 }
 PrimExpr MinOf(const PrimExpr& a, const PrimExpr& b) {
   const IntImmNode *x = AsInt(a), *y = AsInt(b);
-  if (x != nullptr && y != nullptr) return I64(std::min(x->value, y->value));
+  if (x != nullptr && y != nullptr) return Int64(std::min(x->value, y->value));
   if (a.same_as(b)) return a;
   return Min(a, b);
 }
 PrimExpr MaxOf(const PrimExpr& a, const PrimExpr& b) {
   const IntImmNode *x = AsInt(a), *y = AsInt(b);
-  if (x != nullptr && y != nullptr) return I64(std::max(x->value, y->value));
+  if (x != nullptr && y != nullptr) return Int64(std::max(x->value, y->value));
   if (a.same_as(b)) return a;
   return Max(a, b);
 }
@@ -78,11 +76,6 @@ PrimExpr MaxOf(const PrimExpr& a, const PrimExpr& b) {
 PrimExpr Load(const Buffer& b, std::vector<PrimExpr> indices) { return BufferLoad(b, Array<PrimExpr>(indices)); }
 Stmt Store(const Buffer& b, const PrimExpr& value, std::vector<PrimExpr> indices) {
   return BufferStore(b, value, Array<PrimExpr>(indices));
-}
-PrimExpr CastTo(DataType t, const PrimExpr& v) { return v.dtype() == t ? v : PrimExpr(Cast(t, v)); }
-PrimExpr Zero(DataType t) {
-  if (t.is_floating()) return FloatImm(t, 0.0);
-  return IntImm(t, 0);
 }
 PrimExpr MulAdd(const PrimExpr& a, const PrimExpr& b, const PrimExpr& c) {
   if (a.dtype().is_float()) return Call(a.dtype(), Op("tirx.fma"), {a, b, c});
@@ -106,15 +99,15 @@ Stmt LoopFrom(const std::string& name, const PrimExpr& min, const PrimExpr& exte
   return For(v, min, extent, kind, b);
 }
 Stmt Loop(const std::string& name, const PrimExpr& extent, ForKind kind, const LoopBody& body) {
-  return LoopFrom(name, I64(0), extent, kind, body);
+  return LoopFrom(name, Int64(0), extent, kind, body);
 }
 
 Stmt VectorLoop(const std::string& name, const PrimExpr& n, int lanes, const LoopBody& body) {
   PrimExpr blocks = FloorDivBy(n, lanes);
-  PrimExpr done = Times(blocks, I64(lanes));
+  PrimExpr done = Times(blocks, Int64(lanes));
   Stmt main = Loop(name + "_o", blocks, ForKind::kSerial, [&](const PrimExpr& o) {
-    return Loop(name + "_v", I64(lanes), ForKind::kVectorized,
-                [&](const PrimExpr& v) { return body(Plus(Times(o, I64(lanes)), v)); });
+    return Loop(name + "_v", Int64(lanes), ForKind::kVectorized,
+                [&](const PrimExpr& v) { return body(Plus(Times(o, Int64(lanes)), v)); });
   });
   Stmt tail = LoopFrom(name + "_t", done, Minus(n, done), ForKind::kSerial, body);
   return Seq({main, tail});
@@ -136,8 +129,7 @@ Param MakeParam(const std::string& name, std::vector<PrimExpr> shape, DataType d
   return {Var(name, DataType::Handle()), Buffer::Make(name, Array<PrimExpr>(shape), dtype)};
 }
 
-PrimFunc MakeKernel(const std::string& name, const std::vector<Param>& params, Stmt body, int op_pattern,
-                    bool scheduled) {
+PrimFunc MakeKernel(const std::vector<Param>& params, Stmt body, OpPattern pattern, bool scheduled) {
   Array<Var> vars;
   Map<Var, Buffer> buffer_map;
   for (const Param& p : params) {
@@ -145,8 +137,7 @@ PrimFunc MakeKernel(const std::string& name, const std::vector<Param>& params, S
     buffer_map.Set(p.handle, p.buffer);
   }
   Map<String, ObjectRef> attrs;
-  attrs.Set(String("global_symbol"), String(name));
-  attrs.Set(String(kOpPatternAttr), IntImm(DataType::Int(32), op_pattern));
+  attrs.Set(String("op_pattern"), IntImm(DataType::Int(32), static_cast<int32_t>(pattern)));
   attrs.Set(String("tirx.noalias"), IntImm(DataType::Bool(), 1));
   if (scheduled) attrs.Set(String(kScheduledAttr), IntImm(DataType::Bool(), 1));
   return PrimFunc(vars, std::move(body), Type(), buffer_map, attrs);

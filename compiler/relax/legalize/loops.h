@@ -13,23 +13,16 @@
 #include <vector>
 
 #include "compiler/ir/ir.h"
+#include "compiler/relax/legalize/te.h"
 
 namespace kiln::relax::legalize {
 
-// Function attributes of the kernels built here.
-// A PrimFunc whose loops are already scheduled: ScheduleDefaultCPU leaves it alone.
+// The function attribute of a PrimFunc whose loops are already scheduled: ScheduleDefaultCPU
+// leaves it alone.
 inline constexpr char kScheduledAttr[] = "kiln.scheduled";
-// FuseOps' operator pattern (TVM's OpPatternKind numbering).
-inline constexpr char kOpPatternAttr[] = "op_pattern";
-inline constexpr int kPatternElemWise = 0;
-inline constexpr int kPatternBroadcast = 1;
-inline constexpr int kPatternInjective = 2;
-inline constexpr int kPatternCommReduce = 3;
-inline constexpr int kPatternOutEWiseFusable = 4;
-inline constexpr int kPatternOpaque = 8;
 
-// ---- int64 index arithmetic; constants fold, x + 0, x * 1, x // 1 return x.
-ir::PrimExpr I64(int64_t v);
+// ---- int64 index arithmetic (constants from te.h's Int64); constants fold, x + 0, x * 1, x // 1
+// return x.
 ir::PrimExpr Plus(const ir::PrimExpr& a, const ir::PrimExpr& b);
 ir::PrimExpr Minus(const ir::PrimExpr& a, const ir::PrimExpr& b);
 ir::PrimExpr Times(const ir::PrimExpr& a, const ir::PrimExpr& b);
@@ -46,8 +39,6 @@ ir::PrimExpr AsIndex(const ir::PrimExpr& e);
 // ---- values
 ir::PrimExpr Load(const ir::Buffer& b, std::vector<ir::PrimExpr> indices);
 ir::Stmt Store(const ir::Buffer& b, const ir::PrimExpr& value, std::vector<ir::PrimExpr> indices);
-ir::PrimExpr CastTo(ir::DataType t, const ir::PrimExpr& v);  // no-op when already t
-ir::PrimExpr Zero(ir::DataType t);
 // a * b + c: T.fma for floating dtypes (one rounding, what the kernels' peers do), else mul + add.
 ir::PrimExpr MulAdd(const ir::PrimExpr& a, const ir::PrimExpr& b, const ir::PrimExpr& c);
 // T.if_then_else(cond, t, f): only the taken branch is evaluated (a guarded load).
@@ -81,10 +72,10 @@ struct Param {
   ir::Buffer buffer;
 };
 Param MakeParam(const std::string& name, std::vector<ir::PrimExpr> shape, ir::DataType dtype);
-// A PrimFunc over the given buffer params, exported as `name`, with the attributes every kernel
-// here carries (tirx.noalias, op_pattern) and kiln.scheduled when `scheduled`.
-ir::PrimFunc MakeKernel(const std::string& name, const std::vector<Param>& params, ir::Stmt body, int op_pattern,
-                        bool scheduled);
+// A PrimFunc over the given buffer params with the attributes every kernel here carries
+// (tirx.noalias, op_pattern) and kiln.scheduled when `scheduled`. No global_symbol: LegalizeOps
+// names it in the module.
+ir::PrimFunc MakeKernel(const std::vector<Param>& params, ir::Stmt body, OpPattern pattern, bool scheduled);
 
 }  // namespace kiln::relax::legalize
 

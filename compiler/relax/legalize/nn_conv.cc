@@ -46,7 +46,7 @@ std::vector<PrimExpr> Index(const std::map<char, int>& pos, const std::map<char,
 
 PrimExpr Dim(const TensorSpec& t, const std::map<char, int>& pos, char axis) {
   auto it = pos.find(axis);
-  return it == pos.end() ? I64(1) : AsIndex(t.shape[it->second]);
+  return it == pos.end() ? Int64(1) : AsIndex(t.shape[it->second]);
 }
 
 PrimExpr Div(const PrimExpr& a, int64_t k, bool* exact) {
@@ -58,7 +58,7 @@ PrimExpr Div(const PrimExpr& a, int64_t k, bool* exact) {
 
 }  // namespace
 
-absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec, const std::string& name) {
+absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
   const bool two_d = spec.data_layout.find('H') != std::string::npos;
   const std::string sp = two_d ? "HW" : "W";
   const size_t nsp = sp.size();
@@ -115,7 +115,7 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec, const std::string& nam
   PrimExpr out_chans, og;                    // output channels, per group
   if (spec.transpose) {
     og = Dim(spec.weight, *kpos, 'O');
-    out_chans = Times(og, I64(groups));
+    out_chans = Times(og, Int64(groups));
   } else {
     out_chans = Dim(spec.weight, *kpos, 'O');
     og = Div(out_chans, groups, &exact);
@@ -131,21 +131,21 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec, const std::string& nam
   // [C, hp, wp]. For a transpose: the input dilated by the strides and padded by
   // d * (k - 1) - p (plus output_padding after), then a stride-1 convolution.
   int64_t csh = sh, csw = sw, ins_h = 1, ins_w = 1;
-  PrimExpr pad_t = I64(pt), pad_l = I64(pl), pad_b = I64(pb), pad_r = I64(pr);
+  PrimExpr pad_t = Int64(pt), pad_l = Int64(pl), pad_b = Int64(pb), pad_r = Int64(pr);
   if (spec.transpose) {
     int64_t oph = two_d ? (*out_pad)[0] : 0, opw = out_pad->back();
     ins_h = sh;
     ins_w = sw;
     csh = csw = 1;
-    pad_t = Minus(Times(I64(dh), Minus(kh, I64(1))), I64(pt));
-    pad_l = Minus(Times(I64(dw), Minus(kw, I64(1))), I64(pl));
-    pad_b = Plus(Minus(Times(I64(dh), Minus(kh, I64(1))), I64(pb)), I64(oph));
-    pad_r = Plus(Minus(Times(I64(dw), Minus(kw, I64(1))), I64(pr)), I64(opw));
+    pad_t = Minus(Times(Int64(dh), Minus(kh, Int64(1))), Int64(pt));
+    pad_l = Minus(Times(Int64(dw), Minus(kw, Int64(1))), Int64(pl));
+    pad_b = Plus(Minus(Times(Int64(dh), Minus(kh, Int64(1))), Int64(pb)), Int64(oph));
+    pad_r = Plus(Minus(Times(Int64(dw), Minus(kw, Int64(1))), Int64(pr)), Int64(opw));
   }
-  auto span = [](const PrimExpr& n, int64_t ins) { return Plus(Times(Minus(n, I64(1)), I64(ins)), I64(1)); };
+  auto span = [](const PrimExpr& n, int64_t ins) { return Plus(Times(Minus(n, Int64(1)), Int64(ins)), Int64(1)); };
   PrimExpr hp = Plus(Plus(span(in_h, ins_h), pad_t), pad_b), wp = Plus(Plus(span(in_w, ins_w), pad_l), pad_r);
   auto out_size = [](const PrimExpr& padded, const PrimExpr& k, int64_t d, int64_t s) {
-    return Plus(FloorDivBy(Minus(Minus(padded, Times(I64(d), Minus(k, I64(1)))), I64(1)), s), I64(1));
+    return Plus(FloorDivBy(Minus(Minus(padded, Times(Int64(d), Minus(k, Int64(1)))), Int64(1)), s), Int64(1));
   };
   PrimExpr oh = out_size(hp, kh, dh, csh), ow = out_size(wp, kw, dw, csw);
   if (ConstOr(oh, 1) < 1 || ConstOr(ow, 1) < 1) {
@@ -162,32 +162,32 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec, const std::string& nam
 
   // ---- packed weight: wpk[g * blocks + ob, c, y, x, i] = weight of output channel g*og + ob*4 + i.
   PrimExpr blocks = CeilDivBy(og, kBlock);
-  Buffer wpk = Buffer::Make("weight_packed", {Times(I64(groups), blocks), cg, kh, kw, I64(kBlock)}, out_dtype);
+  Buffer wpk = Buffer::Make("weight_packed", {Times(Int64(groups), blocks), cg, kh, kw, Int64(kBlock)}, out_dtype);
   // A channel block index -> (group, block within the group).
   auto split = [&](const PrimExpr& gb) -> std::pair<PrimExpr, PrimExpr> {
-    if (IsConst(blocks, 1)) return {gb, I64(0)};
-    if (groups == 1) return {I64(0), gb};
+    if (IsConst(blocks, 1)) return {gb, Int64(0)};
+    if (groups == 1) return {Int64(0), gb};
     return {FloorDiv(gb, blocks), FloorMod(gb, blocks)};
   };
-  Stmt pack_w = Loop("gb", Times(I64(groups), blocks), ForKind::kParallel, [&](const PrimExpr& gb) {
+  Stmt pack_w = Loop("gb", Times(Int64(groups), blocks), ForKind::kParallel, [&](const PrimExpr& gb) {
     std::pair<PrimExpr, PrimExpr> go = split(gb);
     PrimExpr g = go.first, ob = go.second;
     return Loop("c", cg, ForKind::kSerial, [&](const PrimExpr& c) {
       return Loop("y", kh, ForKind::kSerial, [&](const PrimExpr& y) {
         return Loop("x", kw, ForKind::kSerial, [&](const PrimExpr& x) {
-          return Loop("i", I64(kBlock), ForKind::kSerial, [&](const PrimExpr& i) {
-            PrimExpr o = Plus(Times(ob, I64(kBlock)), i);
+          return Loop("i", Int64(kBlock), ForKind::kSerial, [&](const PrimExpr& i) {
+            PrimExpr o = Plus(Times(ob, Int64(kBlock)), i);
             std::map<char, PrimExpr> at;
             if (spec.transpose) {
               // weight[in channel g*cg + c, o, k - 1 - y, k - 1 - x]
-              at = {{'I', Plus(Times(g, cg), c)}, {'O', o}, {'H', Minus(Minus(kh, I64(1)), y)},
-                    {'W', Minus(Minus(kw, I64(1)), x)}};
+              at = {{'I', Plus(Times(g, cg), c)}, {'O', o}, {'H', Minus(Minus(kh, Int64(1)), y)},
+                    {'W', Minus(Minus(kw, Int64(1)), x)}};
             } else {
               at = {{'O', Plus(Times(g, og), o)}, {'I', c}, {'H', y}, {'W', x}};
             }
             if (!two_d) at.erase('H');
             PrimExpr v = CastTo(out_dtype, Load(weight, Index(*kpos, at)));
-            return Store(wpk, IfThenElse(LT(o, og), v, Zero(out_dtype)), {gb, c, y, x, i});
+            return Store(wpk, IfThenElse(LT(o, og), v, Const(out_dtype, 0)), {gb, c, y, x, i});
           });
         });
       });
@@ -210,25 +210,25 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec, const std::string& nam
           // Rows inside the data: zero borders around a (vectorized) copy; other rows: zeros.
           PrimExpr iy = Minus(y, pad_t);
           Stmt left = Loop("x", pad_l, ForKind::kSerial,
-                           [&](const PrimExpr& x) { return Store(xp, Zero(out_dtype), {c, y, x}); });
+                           [&](const PrimExpr& x) { return Store(xp, Const(out_dtype, 0), {c, y, x}); });
           Stmt mid = VectorLoop("x", in_w, kLanes, [&](const PrimExpr& x) {
             return Store(xp, data_at(n, c, iy, x), {c, y, Plus(x, pad_l)});
           });
           Stmt right = LoopFrom("x", Plus(pad_l, in_w), pad_r, ForKind::kSerial,
-                                [&](const PrimExpr& x) { return Store(xp, Zero(out_dtype), {c, y, x}); });
-          Stmt zeros = VectorLoop("x", wp, kLanes, [&](const PrimExpr& x) { return Store(xp, Zero(out_dtype), {c, y, x}); });
+                                [&](const PrimExpr& x) { return Store(xp, Const(out_dtype, 0), {c, y, x}); });
+          Stmt zeros = VectorLoop("x", wp, kLanes, [&](const PrimExpr& x) { return Store(xp, Const(out_dtype, 0), {c, y, x}); });
           PrimExpr inside = And(GE(y, pad_t), LT(y, Plus(pad_t, in_h)));
           return ir::IfThenElse(inside, Seq({left, mid, right}), zeros);
         }
         // General: each element from its (dilated, possibly negatively padded) source or zero.
         return Loop("x", wp, ForKind::kSerial, [&](const PrimExpr& x) {
           PrimExpr iy = Minus(y, pad_t), ix = Minus(x, pad_l);
-          PrimExpr ok = And(And(GE(iy, I64(0)), LT(iy, Plus(Times(Minus(in_h, I64(1)), I64(ins_h)), I64(1)))),
-                            And(GE(ix, I64(0)), LT(ix, Plus(Times(Minus(in_w, I64(1)), I64(ins_w)), I64(1)))));
-          if (ins_h > 1) ok = And(ok, EQ(FloorMod(iy, I64(ins_h)), I64(0)));
-          if (ins_w > 1) ok = And(ok, EQ(FloorMod(ix, I64(ins_w)), I64(0)));
+          PrimExpr ok = And(And(GE(iy, Int64(0)), LT(iy, Plus(Times(Minus(in_h, Int64(1)), Int64(ins_h)), Int64(1)))),
+                            And(GE(ix, Int64(0)), LT(ix, Plus(Times(Minus(in_w, Int64(1)), Int64(ins_w)), Int64(1)))));
+          if (ins_h > 1) ok = And(ok, EQ(FloorMod(iy, Int64(ins_h)), Int64(0)));
+          if (ins_w > 1) ok = And(ok, EQ(FloorMod(ix, Int64(ins_w)), Int64(0)));
           PrimExpr v = data_at(n, c, FloorDivBy(iy, ins_h), FloorDivBy(ix, ins_w));
-          return Store(xp, IfThenElse(ok, v, Zero(out_dtype)), {c, y, x});
+          return Store(xp, IfThenElse(ok, v, Const(out_dtype, 0)), {c, y, x});
         });
       });
     });
@@ -238,22 +238,22 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec, const std::string& nam
   auto tile = [&](const PrimExpr& n, const PrimExpr& gb, const PrimExpr& y, const PrimExpr& x0, int lanes) -> Stmt {
     std::pair<PrimExpr, PrimExpr> go = split(gb);
     PrimExpr g = go.first, ob = go.second;
-    Buffer acc = Buffer::Make("acc", {I64(kBlock), I64(lanes)}, out_dtype, "local");
+    Buffer acc = Buffer::Make("acc", {Int64(kBlock), Int64(lanes)}, out_dtype, "local");
     ForKind lane_kind = lanes > 1 ? ForKind::kVectorized : ForKind::kSerial;
     auto each = [&](const std::function<Stmt(PrimExpr, PrimExpr)>& f) {
-      return Loop("i", I64(kBlock), ForKind::kUnrolled, [&](const PrimExpr& i) {
-        return Loop("v", I64(lanes), lane_kind, [&](const PrimExpr& v) { return f(i, v); });
+      return Loop("i", Int64(kBlock), ForKind::kUnrolled, [&](const PrimExpr& i) {
+        return Loop("v", Int64(lanes), lane_kind, [&](const PrimExpr& v) { return f(i, v); });
       });
     };
-    Stmt init = each([&](PrimExpr i, PrimExpr v) { return Store(acc, Zero(out_dtype), {i, v}); });
+    Stmt init = each([&](PrimExpr i, PrimExpr v) { return Store(acc, Const(out_dtype, 0), {i, v}); });
     ForKind kx_kind = ConstOr(kw, 99) <= 8 ? ForKind::kUnrolled : ForKind::kSerial;
     Stmt update = Loop("c", cg, ForKind::kSerial, [&](const PrimExpr& c) {
       PrimExpr ch = Plus(Times(g, cg), c);
       return Loop("ky", kh, ForKind::kSerial, [&](const PrimExpr& ky) {
-        PrimExpr row = Plus(Times(y, I64(csh)), Times(ky, I64(dh)));
+        PrimExpr row = Plus(Times(y, Int64(csh)), Times(ky, Int64(dh)));
         return Loop("kx", kw, kx_kind, [&](const PrimExpr& kx) {
           return each([&](PrimExpr i, PrimExpr v) {
-            PrimExpr col = Plus(Times(Plus(x0, v), I64(csw)), Times(kx, I64(dw)));
+            PrimExpr col = Plus(Times(Plus(x0, v), Int64(csw)), Times(kx, Int64(dw)));
             PrimExpr val = MulAdd(Load(wpk, {gb, c, ky, kx, i}), Load(xp, {ch, row, col}), Load(acc, {i, v}));
             return Store(acc, val, {i, v});
           });
@@ -261,12 +261,12 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec, const std::string& nam
       });
     });
     // Channels of this block that exist: 4 unless og is not a multiple of 4.
-    PrimExpr valid = MinOf(I64(kBlock), Minus(og, Times(ob, I64(kBlock))));
+    PrimExpr valid = MinOf(Int64(kBlock), Minus(og, Times(ob, Int64(kBlock))));
     bool whole = ConstOr(og, 1) % kBlock == 0;
-    Stmt write = Loop("i", whole ? I64(kBlock) : valid, whole ? ForKind::kUnrolled : ForKind::kSerial,
+    Stmt write = Loop("i", whole ? Int64(kBlock) : valid, whole ? ForKind::kUnrolled : ForKind::kSerial,
                       [&](const PrimExpr& i) {
-                        return Loop("v", I64(lanes), lane_kind, [&](const PrimExpr& v) {
-                          PrimExpr oc = Plus(Times(g, og), Plus(Times(ob, I64(kBlock)), i));
+                        return Loop("v", Int64(lanes), lane_kind, [&](const PrimExpr& v) {
+                          PrimExpr oc = Plus(Times(g, og), Plus(Times(ob, Int64(kBlock)), i));
                           std::map<char, PrimExpr> at = {{'N', n}, {'C', oc}, {'H', y}, {'W', Plus(x0, v)}};
                           if (!two_d) at.erase('H');
                           return Store(out, Load(acc, {i, v}), Index(*opos, at));
@@ -276,19 +276,19 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec, const std::string& nam
   };
 
   auto compute = [&](const PrimExpr& n) -> Stmt {
-    PrimExpr tasks = Times(Times(I64(groups), blocks), oh);
+    PrimExpr tasks = Times(Times(Int64(groups), blocks), oh);
     return Loop("t", tasks, ForKind::kParallel, [&](const PrimExpr& t) {
       PrimExpr gb = IsConst(oh, 1) ? t : PrimExpr(FloorDiv(t, oh));
-      PrimExpr y = IsConst(oh, 1) ? I64(0) : PrimExpr(FloorMod(t, oh));
+      PrimExpr y = IsConst(oh, 1) ? Int64(0) : PrimExpr(FloorMod(t, oh));
       PrimExpr full = FloorDivBy(ow, kLanes);
-      PrimExpr done = Times(full, I64(kLanes));
+      PrimExpr done = Times(full, Int64(kLanes));
       Stmt main = Loop("xo", full, ForKind::kSerial,
-                       [&](const PrimExpr& xo) { return tile(n, gb, y, Times(xo, I64(kLanes)), kLanes); });
+                       [&](const PrimExpr& xo) { return tile(n, gb, y, Times(xo, Int64(kLanes)), kLanes); });
       PrimExpr halves = FloorDivBy(Minus(ow, done), kHalfLanes);
       Stmt half = Loop("xh", halves, ForKind::kSerial, [&](const PrimExpr& xh) {
-        return tile(n, gb, y, Plus(done, Times(xh, I64(kHalfLanes))), kHalfLanes);
+        return tile(n, gb, y, Plus(done, Times(xh, Int64(kHalfLanes))), kHalfLanes);
       });
-      PrimExpr done2 = Plus(done, Times(halves, I64(kHalfLanes)));
+      PrimExpr done2 = Plus(done, Times(halves, Int64(kHalfLanes)));
       Stmt rest = LoopFrom("xr", done2, Minus(ow, done2), ForKind::kSerial,
                            [&](const PrimExpr& x) { return tile(n, gb, y, x, 1); });
       return Seq({main, half, rest});
@@ -297,7 +297,7 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec, const std::string& nam
 
   Stmt per_image = Loop("n", batch, ForKind::kSerial, [&](const PrimExpr& n) { return Seq({prepare(n), compute(n)}); });
   Stmt body = Allocate(wpk, Allocate(xp, Seq({pack_w, per_image})));
-  return MakeKernel(name, {pdata, pweight, pout}, body, kPatternOpaque, true);
+  return MakeKernel({pdata, pweight, pout}, body, OpPattern::kOpaque, true);
 }
 
 }  // namespace kiln::relax::legalize

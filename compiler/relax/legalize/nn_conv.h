@@ -27,7 +27,7 @@ struct ConvSpec {
   bool transpose = false;  // conv_transpose: kernel I is the data's channels, O the output's / groups
 };
 
-// The PrimFunc takes (data, weight, out) and is exported as `name`. Every layout, stride,
+// The PrimFunc takes (data, weight, out). Every layout, stride,
 // padding, dilation and group count is computed exactly; the schedule is:
 //   * the weight is packed once into blocks of 4 output channels ([G * ceil(O/G/4), I, KH, KW, 4],
 //     zero-padded);
@@ -41,7 +41,7 @@ struct ConvSpec {
 // conv_transpose is the same convolution over the stride-dilated, re-padded input with the
 // flipped, transposed kernel. Errors (INVALID_ARGUMENT): bad layouts, attribute lengths, channel
 // counts that the groups do not divide, symbolic spatial dims where a constant is needed.
-absl::StatusOr<ir::PrimFunc> ConvKernel(const ConvSpec& spec, const std::string& name);
+absl::StatusOr<ir::PrimFunc> ConvKernel(const ConvSpec& spec);
 
 }  // namespace kiln::relax::legalize
 

@@ -14,12 +14,12 @@ namespace {
 
 using ir::DataType;
 using ir::PrimExpr;
-using testing::F;
-using testing::RandomF32;
+using kernel_testing::F;
+using kernel_testing::RandomF32;
 
 std::vector<PrimExpr> Dims(const std::vector<int64_t>& s) {
   std::vector<PrimExpr> d;
-  for (int64_t x : s) d.push_back(I64(x));
+  for (int64_t x : s) d.push_back(Int64(x));
   return d;
 }
 
@@ -156,13 +156,13 @@ void CheckFunc(const ir::PrimFunc& f, const Case& k) {
   std::vector<double> want = Reference(k, data, weight, &out_shape);
   runtime::Tensor out = RandomF32(out_shape, 3);  // garbage the kernel must overwrite
   for (auto target : {driver::RunTarget::kInterp, driver::RunTarget::kLLVM}) {
-    std::vector<runtime::Tensor> r = testing::Run(f, target, {data, weight, out});
-    testing::ExpectNear(r[2], want, 1e-5, driver::RunTargetName(target));
+    std::vector<runtime::Tensor> r = kernel_testing::Run(f, target, {data, weight, out});
+    kernel_testing::ExpectNear(r[2], want, 1e-5, driver::RunTargetName(target));
   }
 }
 
 void Check(const Case& k) {
-  absl::StatusOr<ir::PrimFunc> f = ConvKernel(SpecOf(k, Dims(k.data_shape), Dims(k.weight_shape)), "conv");
+  absl::StatusOr<ir::PrimFunc> f = ConvKernel(SpecOf(k, Dims(k.data_shape), Dims(k.weight_shape)));
   ASSERT_TRUE(f.ok()) << f.status();
   CheckFunc(*f, k);
 }
@@ -269,7 +269,7 @@ TEST(ConvKernel, SymbolicSpatialDims) {
   k.weight_shape = {4, 2, 3, 3};
   k.pt = k.pl = k.pb = k.pr = 1;
   ir::Var h("h", DataType::Int(64)), w("w", DataType::Int(64));
-  absl::StatusOr<ir::PrimFunc> f = ConvKernel(SpecOf(k, {I64(1), I64(2), h, w}, Dims(k.weight_shape)), "conv");
+  absl::StatusOr<ir::PrimFunc> f = ConvKernel(SpecOf(k, {Int64(1), Int64(2), h, w}, Dims(k.weight_shape)));
   ASSERT_TRUE(f.ok()) << f.status();
   CheckFunc(*f, k);
   k.data_shape = {1, 2, 3, 4};
@@ -282,15 +282,15 @@ TEST(ConvKernel, Errors) {
   k.weight_shape = {4, 3, 3, 3};
   ConvSpec s = SpecOf(k, Dims(k.data_shape), Dims(k.weight_shape));
   s.data_layout = "NCHH";
-  EXPECT_FALSE(ConvKernel(s, "conv").ok());
+  EXPECT_FALSE(ConvKernel(s).ok());
   s = SpecOf(k, Dims(k.data_shape), Dims(k.weight_shape));
   s.groups = 2;  // 3 channels
-  EXPECT_FALSE(ConvKernel(s, "conv").ok());
+  EXPECT_FALSE(ConvKernel(s).ok());
   s = SpecOf(k, Dims(k.data_shape), Dims({4, 3, 9, 9}));
-  EXPECT_FALSE(ConvKernel(s, "conv").ok());  // kernel larger than the input
+  EXPECT_FALSE(ConvKernel(s).ok());  // kernel larger than the input
   s = SpecOf(k, Dims(k.data_shape), Dims(k.weight_shape));
   s.strides = {1, 2, 3};
-  EXPECT_FALSE(ConvKernel(s, "conv").ok());
+  EXPECT_FALSE(ConvKernel(s).ok());
 }
 
 }  // namespace
