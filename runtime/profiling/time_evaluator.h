@@ -1,10 +1,10 @@
 // TVM's time_evaluator loop for any callable (src/runtime/timer.cc, tvm-reference.md §3.2): one
 // untimed warm-up call, then `repeat` timed readings of `number` calls each, returning seconds per
 // call for each repeat. A reading shorter than min_repeat_ms raises `number` to
-// max(min_repeat_ms / (t / number) + 1, number * 1.618) and times again, giving up on a zero
-// reading after limit_zero_time_iterations tries. Between repeats it sleeps cooldown_interval_ms
-// every repeats_to_cooldown repeats, and before each reading it runs `preproc` and flushes
-// cache_flush_bytes of cache (by writing a buffer that size) when asked.
+// max(min_repeat_ms / (t / number) + 1, number * 1.618) (t in ms; the new number carries over to
+// later repeats) and times again, giving up after limit_zero_time_iterations readings of 0 ns.
+// `preproc` runs before each repeat; before each reading cache_flush_bytes of memory are written to
+// flush the caches; after repeat i it sleeps cooldown_interval_ms when i % repeats_to_cooldown == 0.
 #ifndef KILN_RUNTIME_PROFILING_TIME_EVALUATOR_H_
 #define KILN_RUNTIME_PROFILING_TIME_EVALUATOR_H_
 

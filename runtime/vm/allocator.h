@@ -25,7 +25,7 @@ namespace kiln::vm {
 
 enum class AllocatorKind : int { kNaive = 1, kPooled = 2 };
 
-class Storage {
+class Storage : public std::enable_shared_from_this<Storage> {
  public:
   virtual ~Storage() = default;
   void* data() const { return data_; }

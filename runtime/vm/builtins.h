@@ -28,7 +28,7 @@ class BuiltinContext {
   // devices[i] as the VM was created with (the host CPU is always the last); -1 is the last.
   virtual int num_devices() const = 0;
   virtual absl::StatusOr<Allocator*> allocator(int64_t device_index) = 0;
-  // Calls a closure (VM or packed function) with its captured values followed by `args`.
+  // Calls a closure (VM or packed function) with `args` followed by its captured values.
   virtual absl::StatusOr<Value> InvokeClosure(const Value& closure, absl::Span<const Value> args) = 0;
   // Frees every allocator's cache.
   virtual void ClearAllocatorCaches() = 0;
@@ -38,6 +38,9 @@ using BuiltinFn = absl::StatusOr<Value> (*)(BuiltinContext& ctx, absl::Span<cons
 
 // nullptr when `name` is no builtin.
 BuiltinFn LookupBuiltin(absl::string_view name);
+
+// vm.builtin.read_if_cond: a bool or int, or a one-element int/bool tensor read on the host.
+absl::StatusOr<bool> ReadCondition(const Value& cond);
 
 // Names of all builtins, sorted (for docs and tests).
 const std::vector<std::string>& BuiltinNames();

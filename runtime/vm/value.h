@@ -20,7 +20,8 @@ namespace kiln::vm {
 
 class Storage;
 
-// A function of the executable's function table (by index) with leading arguments bound.
+// A function of the executable's function table (by index) with its trailing arguments bound, as
+// TVM's VMClosure::BindLastArgs: calling it with `args` calls the function with args, then captured.
 struct Closure {
   int64_t func_index = 0;
   std::vector<class Value> captured;

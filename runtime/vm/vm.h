@@ -164,6 +164,7 @@ class VirtualMachine : private BuiltinContext {
   std::vector<std::unique_ptr<runtime::KernelLibrary>> libraries_;
   std::vector<Callee> callees_;     // one per func_table entry
   std::vector<Value> constants_;    // the constant pool as Values
+  std::vector<KilnAny> kernel_args_;  // scratch for kernel calls (kernels never re-enter the VM)
   int max_call_depth_ = 0;
   int depth_ = 0;
 
