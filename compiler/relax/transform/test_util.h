@@ -1,0 +1,27 @@
+// Test helpers for the lowering passes: parse a TVMScript module, print one back.
+#ifndef KILN_COMPILER_RELAX_TRANSFORM_TEST_UTIL_H_
+#define KILN_COMPILER_RELAX_TRANSFORM_TEST_UTIL_H_
+
+#include <string>
+
+#include "compiler/ir/ir.h"
+#include "compiler/script/printer/printer.h"
+#include "compiler/script/script.h"
+#include "gtest/gtest.h"
+
+namespace kiln::relax::transform::testing {
+
+inline ir::IRModule Parse(const std::string& source) {
+  absl::StatusOr<ir::ObjectRef> parsed = script::ParseScript(source, "test.py");
+  EXPECT_TRUE(parsed.ok()) << parsed.status();
+  return parsed.ok() ? script::AsModule(*parsed) : ir::IRModule::Make();
+}
+
+// The printed Relax function `name` of `module` (PrimFuncs are left out to keep expectations short).
+inline std::string PrintFunction(const ir::IRModule& module, const std::string& name = "main") {
+  return script::printer::Print(module.Lookup(name));
+}
+
+}  // namespace kiln::relax::transform::testing
+
+#endif  // KILN_COMPILER_RELAX_TRANSFORM_TEST_UTIL_H_
