@@ -26,9 +26,9 @@ inline constexpr char kPrimitiveAttr[] = "Primitive";
 // existing op_pattern attribute.
 OpPatternKind AnalyzeOpPatternKind(const ir::PrimFunc& func);
 
-// The attribute value for `kind`: an int64 IntImm, as TVM's ffi ints parse back.
+// The attribute value for `kind`: an int32 IntImm, as the parser reads `"op_pattern": 0`.
 inline ir::IntImm MakeOpPatternAttr(OpPatternKind kind) {
-  return ir::IntImm(ir::DataType::Int(64), static_cast<int64_t>(kind));
+  return ir::IntImm(ir::DataType::Int(32), static_cast<int64_t>(kind));
 }
 
 // A function's op_pattern attribute (an IntImm of any width), or kOpaque when it has none.
