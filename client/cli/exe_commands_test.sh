@@ -44,10 +44,16 @@ $KILN build model.py --target c -o model_c.kx 2>/dev/null || fail "build --targe
 
 cat > expected.txt <<'TXT'
 @main:
-  call  vm.builtin.alloc_storage in: %vm, c[0], i0, c[1], c[2] dst: %1
-  call  vm.builtin.alloc_tensor in: %1, i0, c[3], c[4] dst: %2
+  call  vm.builtin.check_tensor_info in: %0, i1, c[0], c[1] dst: %void
+  call  vm.builtin.match_shape in: %0, %void, i1, i0, i4, c[1] dst: %void
+  call  vm.builtin.alloc_storage in: %vm, c[2], i0, c[3], c[4] dst: %1
+  call  vm.builtin.alloc_tensor in: %1, i0, c[5], c[0] dst: %2
   call  add_one          in: %0, %2       dst: %void
   ret   %2
+
+@vm.builtin.check_tensor_info packed_func;
+
+@vm.builtin.match_shape packed_func;
 
 @vm.builtin.alloc_storage packed_func;
 

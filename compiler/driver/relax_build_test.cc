@@ -19,7 +19,8 @@
 namespace kiln::driver {
 namespace {
 
-// A module in the VM-lowered form: one private kernel, explicit memory, a kill.
+// A module in the VM-lowered form but for its parameter checks (VMShapeLower adds them): one
+// private kernel, explicit memory, a kill.
 constexpr char kLowered[] = R"PY(
 @I.ir_module
 class Module:
@@ -86,11 +87,17 @@ TEST(BuildExecutable, LoweredModuleWithKernelLibrary) {
     ASSERT_TRUE(exec.ok()) << exec.status();
     EXPECT_EQ(exec->AsText(),
               "@main:\n"
-              "  call  vm.builtin.alloc_storage in: %vm, c[0], i0, c[1], c[2] dst: %1\n"
-              "  call  vm.builtin.alloc_tensor in: %1, i0, c[3], c[4] dst: %2\n"
+              "  call  vm.builtin.check_tensor_info in: %0, i1, c[0], c[1] dst: %void\n"
+              "  call  vm.builtin.match_shape in: %0, %void, i1, i0, i4, c[1] dst: %void\n"
+              "  call  vm.builtin.alloc_storage in: %vm, c[2], i0, c[3], c[4] dst: %1\n"
+              "  call  vm.builtin.alloc_tensor in: %1, i0, c[5], c[0] dst: %2\n"
               "  call  add_one          in: %0, %2       dst: %void\n"
               "  call  vm.builtin.null_value in:              dst: %1\n"
               "  ret   %2\n"
+              "\n"
+              "@vm.builtin.check_tensor_info packed_func;\n"
+              "\n"
+              "@vm.builtin.match_shape packed_func;\n"
               "\n"
               "@vm.builtin.alloc_storage packed_func;\n"
               "\n"

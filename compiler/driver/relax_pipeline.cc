@@ -3,12 +3,16 @@
 // AttachGlobalSymbol in compiler/relax/backend/vm. The order follows TVM's CPU pipeline with
 // fusion (relax/backend/cpu_generic/pipeline.py: legalize and fuse, then lower to the VM form).
 //
-// Until the legalization, fusion and lowering passes land, the pipeline accepts modules already in
-// the VM-lowered form (explicit memory, destination-passing kernel calls, vm.builtin.* calls).
+// Not yet here (their passes have not landed): RewriteDataflowReshape (before ToNonDataflow) and
+// StaticPlanBlockMemory (after CallTIRRewrite); without them reshapes are copies and every
+// allocation gets its own storage.
 #include "compiler/driver/relax_pipeline.h"
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/relax/backend/vm/attach_global_symbol.h"
+#include "compiler/relax/legalize/legalize.h"
+#include "compiler/relax/transform/passes.h"
 
 namespace kiln::driver {
 namespace {
@@ -20,7 +24,26 @@ struct Step {
   Pass run;
 };
 
+namespace t = relax::transform;
+
 constexpr Step kSteps[] = {
+    // Relax operators -> call_tir of PrimFuncs.
+    {"LegalizeOps", &relax::legalize::LegalizeOps},
+    // Fusion: chains of element-wise/injective kernels and their producer become one PrimFunc.
+    {"AnnotateTIROpPattern", &t::AnnotateTIROpPattern},
+    {"FuseOps", &t::FuseOps},
+    {"FuseTIR", &t::FuseTIR},
+    {"DeadCodeElimination", &t::DeadCodeElimination},
+    // Lowering to the VM form: dataflow blocks become plain blocks, call_tir an allocation plus a
+    // destination-passing call.
+    {"ToNonDataflow", &t::ToNonDataflow},
+    {"RemovePurityChecking", &t::RemovePurityChecking},
+    {"CallTIRRewrite", &t::CallTIRRewrite},
+    // The memory/VM operators -> vm.builtin.* calls; then symbolic shapes -> shape-heap checks
+    // and loads.
+    {"LowerRuntimeBuiltin", &t::LowerRuntimeBuiltin},
+    {"VMShapeLower", &t::VMShapeLower},
+    // Kernels called from Relax get the symbol the VM resolves them by.
     {"AttachGlobalSymbol", &relax::backend::AttachGlobalSymbol},
 };
 
@@ -31,6 +54,8 @@ absl::StatusOr<ir::IRModule> RunRelaxPipeline(const ir::IRModule& module, const 
   for (const Step& step : kSteps) {
     absl::StatusOr<ir::IRModule> next = step.run(mod);
     if (!next.ok()) {
+      // Name the pass, unless its message already does.
+      if (absl::StartsWith(next.status().message(), step.name)) return next.status();
       return absl::Status(next.status().code(), absl::StrCat(step.name, ": ", next.status().message()));
     }
     mod = *std::move(next);

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/functor.h"
 #include "compiler/relax/backend/vm/exec_builder.h"
+#include "runtime/tensor.h"
 
 namespace kiln::relax::backend {
 namespace {
@@ -33,7 +34,10 @@ bool HasVoidType(const Expr& e) {
   return t != nullptr && t->fields.empty();
 }
 
+// The executable's dtype: the compiler's bool (uint1, as TIR spells it) is DLPack's kDLBool with 8
+// bits, as TVM writes it and the runtime's tensors carry it.
 DLDataType ToDL(DataType t) {
+  if (t.is_bool()) return DLDataType{runtime::kDLBoolCode, 8, static_cast<uint16_t>(t.lanes())};
   return DLDataType{t.code(), static_cast<uint8_t>(t.bits()), static_cast<uint16_t>(t.lanes())};
 }
 
@@ -227,12 +231,13 @@ class CodeGenVM {
       return InstrArg::Register(dst);
     }
     if (name == "relax.vm.alloc_tensor") {
-      // (storage, offset, shape, dtype, vdevice_index): the memory scope of the module's vdevice at
-      // that index, if it declares one, is passed as a fifth argument.
-      if (call->args.size() != 5) return Error("R.vm.alloc_tensor takes 5 arguments");
+      // (storage, offset, shape, dtype[, vdevice_index]): the memory scope of the module's vdevice
+      // at that index, if it declares one, is passed as a fifth argument.
+      if (call->args.size() != 4 && call->args.size() != 5) return Error("R.vm.alloc_tensor takes 4 or 5 arguments");
       absl::StatusOr<std::vector<InstrArg>> args = VisitAll(Array<Expr>(call->args.begin(), call->args.begin() + 4));
       if (!args.ok()) return args.status();
-      if (std::string scope; VDeviceScope(call->args[4], &scope)) args->push_back(builder_->ConvertString(scope));
+      std::string scope;
+      if (call->args.size() == 5 && VDeviceScope(call->args[4], &scope)) args->push_back(builder_->ConvertString(scope));
       builder_->EmitCall("vm.builtin.alloc_tensor", *args, dst);
       return InstrArg::Register(dst);
     }

@@ -267,6 +267,26 @@ class Module:
   EXPECT_EQ(exec->constants[5].dtype.bits, 16);
 }
 
+// Bool is DLPack's kDLBool (code 6, 8 bits) in the executable, as TVM writes it, for dtypes and
+// for tensor constants.
+TEST(VMCodeGen, BoolIsDLPackBool) {
+  absl::StatusOr<vm::Executable> exec = VMCodeGen(Parse(R"(@I.ir_module
+class Module:
+    @R.function(pure=False)
+    def main(x: R.Tensor((2,), "bool")):
+        a = R.call_packed("f", x, R.dtype("bool"), R.const([True, False], "bool"), ty_args=(R.Tensor((2,), "bool")))
+        return a
+)"));
+  ASSERT_TRUE(exec.ok()) << exec.status();
+  ASSERT_EQ(exec->constants.size(), 2u);
+  EXPECT_EQ(exec->constants[0].dtype.code, 6);
+  EXPECT_EQ(exec->constants[0].dtype.bits, 8);
+  const runtime::Tensor& t = exec->constants[1].tensor;
+  EXPECT_EQ(t.dtype().code, 6);
+  EXPECT_EQ(t.nbytes(), 2);
+  EXPECT_EQ(static_cast<const uint8_t*>(t.data())[0], 1);
+}
+
 TEST(VMCodeGen, ConstantResultIsCopiedIntoARegister) {
   EXPECT_EQ(Text(R"(@I.ir_module
 class Module:
