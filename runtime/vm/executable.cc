@@ -38,7 +38,7 @@ class Writer {
   }
   void I64s(const std::vector<int64_t>& v) {
     Pod<uint64_t>(v.size());
-    out_.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(int64_t));
+    if (!v.empty()) out_.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(int64_t));
   }
   void DType(DLDataType t) {
     Pod<uint8_t>(t.code);
@@ -119,7 +119,7 @@ class Reader {
     uint64_t n;
     if (auto st = Count(&n, sizeof(int64_t), what); !st.ok()) return st;
     v->resize(n);
-    std::memcpy(v->data(), in_.data() + pos_, n * sizeof(int64_t));
+    if (n > 0) std::memcpy(v->data(), in_.data() + pos_, n * sizeof(int64_t));
     pos_ += n * sizeof(int64_t);
     return absl::OkStatus();
   }
