@@ -73,13 +73,18 @@ class CallTIRRewriter : public BindingRewriter {
     bool is_inplace = op == "relax.call_tir_inplace";
     if (is_inplace) inplace = IntArrayAttr(c, "inplace_indices").value_or(std::vector<int64_t>{});
     if (c->ty_args.empty()) return absl::InvalidArgumentError(op + " has no output type (out_ty)");
-    if (is_inplace && inplace.size() != c->ty_args.size()) {
+    // out_ty=[a, b] is either several ty_args or one tuple type.
+    std::vector<Type> out_tys = c->ty_args.ToVector();
+    if (out_tys.size() == 1) {
+      if (const auto* tt = out_tys[0].as<TupleTypeNode>()) out_tys = tt->fields.ToVector();
+    }
+    if (is_inplace && inplace.size() != out_tys.size()) {
       return absl::InvalidArgumentError(op + ": inplace_indices must have one entry per output");
     }
 
     // The outputs: fresh allocations, or the inputs they overwrite.
     std::vector<Expr> outs, fresh;
-    for (size_t i = 0; i < c->ty_args.size(); ++i) {
+    for (size_t i = 0; i < out_tys.size(); ++i) {
       if (is_inplace && inplace[i] >= 0) {
         if (static_cast<size_t>(inplace[i]) >= inputs.size()) {
           return absl::InvalidArgumentError(absl::StrCat(op, ": inplace index ", inplace[i], " is out of range"));
@@ -87,7 +92,7 @@ class CallTIRRewriter : public BindingRewriter {
         outs.push_back(inputs[inplace[i]]);
         continue;
       }
-      absl::StatusOr<Var> alloc = Allocate(c->ty_args[i], op, bb);
+      absl::StatusOr<Var> alloc = Allocate(out_tys[i], op, bb);
       if (!alloc.ok()) return alloc.status();
       outs.push_back(*alloc);
       fresh.push_back(*alloc);
@@ -111,7 +116,7 @@ class CallTIRRewriter : public BindingRewriter {
     absl::StatusOr<Var> done = bb->Emit(kernel, "_");
     if (!done.ok()) return done.status();
 
-    if (outs.size() == 1) {
+    if (outs.size() == 1 && !ExprType(vb->value).as<TupleTypeNode>()) {
       Substitute(vb->var, outs[0]);
       return absl::OkStatus();
     }

@@ -163,7 +163,7 @@ class LowerBuiltinRewriter : public BindingRewriter {
     absl::StatusOr<Var> storage = bb->Emit(
         MakeOpCall("relax.vm.alloc_storage", {MakeShape({nbytes}), dev, MakeDType(DataType::UInt(8)), scope}), "storage");
     if (!storage.ok()) return storage.status();
-    return Typed(MakeOpCall("relax.vm.alloc_tensor", {*storage, MakeInt64(0), c->args[0], c->args[1]}), module_);
+    return Typed(MakeOpCall("relax.vm.alloc_tensor", {*storage, MakeInt64(0), c->args[0], c->args[1], dev}), module_);
   }
 
   absl::StatusOr<Expr> ToDevice(const rx::Call& c) {
