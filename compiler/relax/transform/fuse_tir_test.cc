@@ -32,18 +32,6 @@ using ir::relax::VarBindingNode;
 
 constexpr DLDataType kF32 = {kDLFloat, 32, 1};
 
-// A copy of `module` in which every PrimFunc is public under its own name, so Runner can call it.
-ir::IRModule PublicKernels(const ir::IRModule& module) {
-  ir::IRModule out = module;
-  for (const auto& [gv, func] : module.Functions()) {
-    ir::PrimFunc prim = ir::TryDowncast<ir::PrimFunc>(func);
-    if (!prim.defined()) continue;
-    prim.CopyOnWrite()->attrs.Set(ir::String("global_symbol"), ir::String(gv->name));
-    out.Add(gv, prim);
-  }
-  return out;
-}
-
 std::vector<int64_t> StaticShape(const ir::Type& ty, const std::vector<int64_t>& fallback) {
   const auto* tensor = ty.as<ir::TensorTypeNode>();
   const auto* shape = tensor ? tensor->shape.as<ir::relax::ShapeExprNode>() : nullptr;
@@ -78,9 +66,9 @@ void ExpectSameNumerics(const ir::IRModule& unfused, const ir::IRModule& fused, 
   SCOPED_TRACE(std::string(driver::RunTargetName(target)) + " " + name);
   driver::RunOptions options;
   options.target = target;
-  absl::StatusOr<std::unique_ptr<driver::Runner>> chain_runner = driver::Runner::Create(PublicKernels(unfused), options);
+  absl::StatusOr<std::unique_ptr<driver::Runner>> chain_runner = driver::Runner::Create(testing::PublicKernels(unfused), options);
   ASSERT_TRUE(chain_runner.ok()) << chain_runner.status();
-  absl::StatusOr<std::unique_ptr<driver::Runner>> fused_runner = driver::Runner::Create(PublicKernels(fused), options);
+  absl::StatusOr<std::unique_ptr<driver::Runner>> fused_runner = driver::Runner::Create(testing::PublicKernels(fused), options);
   ASSERT_TRUE(fused_runner.ok()) << fused_runner.status();
 
   const auto* prim = unfused.Lookup(name).as<FunctionNode>();
@@ -340,7 +328,7 @@ class Module:
   for (driver::RunTarget t : {driver::RunTarget::kInterp, driver::RunTarget::kLLVM}) {
     driver::RunOptions options;
     options.target = t;
-    absl::StatusOr<std::unique_ptr<driver::Runner>> runner = driver::Runner::Create(PublicKernels(f.after_fuse_tir), options);
+    absl::StatusOr<std::unique_ptr<driver::Runner>> runner = driver::Runner::Create(testing::PublicKernels(f.after_fuse_tir), options);
     ASSERT_TRUE(runner.ok()) << runner.status();
     std::mt19937 rng(3);
     runtime::Tensor x = Random({5}, &rng);
