@@ -44,6 +44,10 @@ using ir::Expr;
 using ir::ObjectRef;
 using ir::PrimExpr;
 
+bool IsScalarArg(const Expr& arg) {
+  return arg.as<PrimValueNode>() != nullptr || arg->ty.as<ir::PrimTypeNode>() != nullptr;
+}
+
 bool IsOp(const Expr& e, const char* name) {
   const auto* op = e.as<ir::OpNode>();
   return op != nullptr && op->name == name;
@@ -205,12 +209,45 @@ class FusedTIRBuilder {
     } else {
       out_tys.push_back(call->ty_args[0].as<ir::TensorTypeNode>());
     }
+    // Which call_tir value each callee parameter receives (an input index, or -1 - output index),
+    // by CallTIRRewrite's rule: the argument tuple then the outputs, or else tensors, outputs, scalars.
     size_t num_in = args->fields.size();
-    if (callee->params.size() != num_in + out_tys.size()) return Unsupported("a call_tir whose arity does not match its PrimFunc");
+    std::vector<int> positional, legacy;
+    for (size_t i = 0; i < num_in; ++i) positional.push_back(static_cast<int>(i));
+    for (size_t j = 0; j < out_tys.size(); ++j) positional.push_back(-1 - static_cast<int>(j));
+    for (size_t i = 0; i < num_in; ++i) if (!IsScalarArg(args->fields[i])) legacy.push_back(static_cast<int>(i));
+    for (size_t j = 0; j < out_tys.size(); ++j) legacy.push_back(-1 - static_cast<int>(j));
+    for (size_t i = 0; i < num_in; ++i) if (IsScalarArg(args->fields[i])) legacy.push_back(static_cast<int>(i));
+    auto fits = [&](const std::vector<int>& order) {
+      if (order.size() != callee->params.size()) return false;
+      for (size_t p = 0; p < order.size(); ++p) {
+        bool is_buffer = callee->buffer_map.count(callee->params[p]) > 0;
+        bool wants_buffer = order[p] < 0 || !IsScalarArg(args->fields[order[p]]);
+        if (is_buffer != wants_buffer) return false;
+      }
+      return true;
+    };
+    const std::vector<int>* order = fits(positional) ? &positional : fits(legacy) ? &legacy : nullptr;
+    if (order == nullptr) return Unsupported("a call_tir whose arguments do not fit its PrimFunc's parameters");
 
-    for (size_t i = 0; i < num_in; ++i) {
-      const ir::Var& param = callee->params[i];
-      const Expr& arg = args->fields[i];
+    std::vector<Buffer> results(out_tys.size());
+    for (size_t p = 0; p < order->size(); ++p) {
+      const ir::Var& param = callee->params[p];
+      int src = (*order)[p];
+      if (src < 0) {
+        size_t j = static_cast<size_t>(-1 - src);
+        const auto* shape = out_tys[j] ? out_tys[j]->shape.as<ShapeExprNode>() : nullptr;
+        if (shape == nullptr) return Unsupported("a call_tir output of unknown shape");
+        Buffer from = callee->buffer_map.Get(param);
+        Buffer inter = Buffer::Make(UniqueAllocName(from->name + "_intermediate"), shape->values, from->dtype, from->scope());
+        MatchShape(from->shape, shape->values);
+        subst_[from.get()] = inter;
+        subst_[from->data.get()] = inter->data;
+        allocs_.push_back(inter);
+        results[j] = inter;
+        continue;
+      }
+      const Expr& arg = args->fields[src];
       if (callee->buffer_map.count(param)) {
         auto it = buffers_of_.find(arg.get());
         if (it == buffers_of_.end() || it->second.size() != 1) return Unsupported("a tensor argument that is not a parameter or a call_tir result");
@@ -223,19 +260,6 @@ class FusedTIRBuilder {
       } else {
         return Unsupported("a scalar argument that is not a PrimValue");
       }
-    }
-    std::vector<Buffer> results;
-    for (size_t j = 0; j < out_tys.size(); ++j) {
-      const ir::Var& param = callee->params[num_in + j];
-      const auto* shape = out_tys[j] ? out_tys[j]->shape.as<ShapeExprNode>() : nullptr;
-      if (!callee->buffer_map.count(param) || shape == nullptr) return Unsupported("a call_tir output of unknown shape");
-      Buffer from = callee->buffer_map.Get(param);
-      Buffer inter = Buffer::Make(UniqueAllocName(from->name + "_intermediate"), shape->values, from->dtype, from->scope());
-      MatchShape(from->shape, shape->values);
-      subst_[from.get()] = inter;
-      subst_[from->data.get()] = inter->data;
-      allocs_.push_back(inter);
-      results.push_back(inter);
     }
     buffers_of_[vb->var.get()] = results;
 

@@ -32,18 +32,6 @@ using ir::relax::VarBindingNode;
 
 constexpr DLDataType kF32 = {kDLFloat, 32, 1};
 
-// A copy of `module` in which every PrimFunc is public under its own name, so Runner can call it.
-ir::IRModule PublicKernels(const ir::IRModule& module) {
-  ir::IRModule out = module;
-  for (const auto& [gv, func] : module.Functions()) {
-    ir::PrimFunc prim = ir::TryDowncast<ir::PrimFunc>(func);
-    if (!prim.defined()) continue;
-    prim.CopyOnWrite()->attrs.Set(ir::String("global_symbol"), ir::String(gv->name));
-    out.Add(gv, prim);
-  }
-  return out;
-}
-
 std::vector<int64_t> StaticShape(const ir::Type& ty, const std::vector<int64_t>& fallback) {
   const auto* tensor = ty.as<ir::TensorTypeNode>();
   const auto* shape = tensor ? tensor->shape.as<ir::relax::ShapeExprNode>() : nullptr;
@@ -78,9 +66,9 @@ void ExpectSameNumerics(const ir::IRModule& unfused, const ir::IRModule& fused, 
   SCOPED_TRACE(std::string(driver::RunTargetName(target)) + " " + name);
   driver::RunOptions options;
   options.target = target;
-  absl::StatusOr<std::unique_ptr<driver::Runner>> chain_runner = driver::Runner::Create(PublicKernels(unfused), options);
+  absl::StatusOr<std::unique_ptr<driver::Runner>> chain_runner = driver::Runner::Create(testing::PublicKernels(unfused), options);
   ASSERT_TRUE(chain_runner.ok()) << chain_runner.status();
-  absl::StatusOr<std::unique_ptr<driver::Runner>> fused_runner = driver::Runner::Create(PublicKernels(fused), options);
+  absl::StatusOr<std::unique_ptr<driver::Runner>> fused_runner = driver::Runner::Create(testing::PublicKernels(fused), options);
   ASSERT_TRUE(fused_runner.ok()) << fused_runner.status();
 
   const auto* prim = unfused.Lookup(name).as<FunctionNode>();
@@ -284,6 +272,76 @@ class Module:
 )"));
   EXPECT_EQ(MainCallees(f.after_fuse_tir), (std::vector<std::string>{"fused_exp_exp"}));
   ExpectNumerics(f, "fused_exp_exp", {{5}});
+}
+
+TEST(FuseTIR, SymbolicScalarArgumentsBecomeScalarParameters) {
+  // m reaches the group only as a PrimValue argument: FuseOps passes it in a tir_vars shape, and
+  // the fused PrimFunc takes it as a scalar parameter after the tensors.
+  Fused f = RunFusion(testing::ParseModule(R"(@I.ir_module
+class Module:
+    @T.prim_func(private=True, s_tir=True)
+    def add_scalar(a: T.handle, b: T.handle, m: T.int64):
+        n = T.int64()
+        A = T.match_buffer(a, (n,))
+        B = T.match_buffer(b, (n,))
+        for i in range(n):
+            with T.sblock("add_scalar"):
+                vi = T.axis.spatial(n, i)
+                T.reads(A[vi])
+                T.writes(B[vi])
+                B[vi] = A[vi] + T.Cast("float32", m)
+
+    @T.prim_func(private=True, s_tir=True)
+    def exp(a: T.handle, b: T.handle):
+        n = T.int64()
+        A = T.match_buffer(a, (n,))
+        B = T.match_buffer(b, (n,))
+        for i in range(n):
+            with T.sblock("exp"):
+                vi = T.axis.spatial(n, i)
+                T.reads(A[vi])
+                T.writes(B[vi])
+                B[vi] = T.exp(A[vi])
+
+    @R.function
+    def main(x: R.Tensor(("n",), "float32"), s: R.Shape(["m"])) -> R.Tensor(("n",), "float32"):
+        n = T.int64()
+        m = T.int64()
+        cls = Module
+        with R.dataflow():
+            a = R.call_tir(cls.add_scalar, (x, R.prim_value(m)), out_ty=R.Tensor((n,), "float32"))
+            gv = R.call_tir(cls.exp, (a,), out_ty=R.Tensor((n,), "float32"))
+            R.output(gv)
+        return gv
+)"));
+  const auto* grouped = f.after_fuse_ops.Lookup("fused_add_scalar_exp").as<FunctionNode>();
+  ASSERT_NE(grouped, nullptr);
+  ASSERT_EQ(grouped->params.size(), 2u);
+  EXPECT_EQ(grouped->params[1]->name, "tir_vars");
+  const auto* prim = f.after_fuse_tir.Lookup("fused_add_scalar_exp").as<ir::PrimFuncNode>();
+  ASSERT_NE(prim, nullptr);
+  ASSERT_EQ(prim->params.size(), 3u);  // x, m, output
+  EXPECT_EQ(prim->params[1]->dtype, ir::DataType::Int(64));
+  EXPECT_EQ(MainCallees(f.after_fuse_tir), (std::vector<std::string>{"fused_add_scalar_exp"}));
+
+  // Numerics with m = 3 against numpy's exp(x + 3).
+  for (driver::RunTarget t : {driver::RunTarget::kInterp, driver::RunTarget::kLLVM}) {
+    driver::RunOptions options;
+    options.target = t;
+    absl::StatusOr<std::unique_ptr<driver::Runner>> runner = driver::Runner::Create(testing::PublicKernels(f.after_fuse_tir), options);
+    ASSERT_TRUE(runner.ok()) << runner.status();
+    std::mt19937 rng(3);
+    runtime::Tensor x = Random({5}, &rng);
+    runtime::Tensor m = *runtime::Tensor::Empty({}, DLDataType{kDLInt, 64, 1});
+    *static_cast<int64_t*>(m.data()) = 3;
+    runtime::Tensor out = *runtime::Tensor::Empty({5}, kF32);
+    absl::StatusOr<KilnAny> r = (*runner)->Call("fused_add_scalar_exp", {x, m, out});
+    ASSERT_TRUE(r.ok()) << r.status();
+    for (int i = 0; i < 5; ++i) {
+      float e = std::exp(static_cast<const float*>(x.data())[i] + 3.0f);
+      EXPECT_NEAR(static_cast<const float*>(out.data())[i], e, 1e-4f * e);
+    }
+  }
 }
 
 TEST(FuseTIR, FusedPrimFuncLayout) {

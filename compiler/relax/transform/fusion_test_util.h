@@ -101,6 +101,19 @@ inline ir::IRModule ParseWithKernels(const std::string& functions) {
   return ParseModule(std::string("@I.ir_module\nclass Module:") + kKernels + functions);
 }
 
+// A copy of `module` in which every PrimFunc is public under its own name, so that the Runner
+// (which calls only public functions) can run the fused kernels.
+inline ir::IRModule PublicKernels(const ir::IRModule& module) {
+  ir::IRModule out = module;
+  for (const auto& [gv, func] : module.Functions()) {
+    ir::PrimFunc prim = ir::TryDowncast<ir::PrimFunc>(func);
+    if (!prim.defined()) continue;
+    prim.CopyOnWrite()->attrs.Set(ir::String("global_symbol"), ir::String(gv->name));
+    out.Add(gv, prim);
+  }
+  return out;
+}
+
 }  // namespace kiln::relax::transform::testing
 
 #endif  // KILN_COMPILER_RELAX_TRANSFORM_FUSION_TEST_UTIL_H_
