@@ -3,9 +3,11 @@
 // AttachGlobalSymbol in compiler/relax/backend/vm. The order follows TVM's CPU pipeline with
 // fusion (relax/backend/cpu_generic/pipeline.py: legalize and fuse, then lower to the VM form).
 //
-// Not yet here (their passes have not landed): RewriteDataflowReshape (before ToNonDataflow) and
-// StaticPlanBlockMemory (after CallTIRRewrite); without them reshapes are copies and every
-// allocation gets its own storage.
+// Not yet here: RewriteDataflowReshape (before ToNonDataflow; its pass has not landed), so a
+// reshape is a kernel copy rather than a view; StaticPlanBlockMemory (after CallTIRRewrite), which
+// today shares storage between a tensor passed to a Relax function call and a later allocation
+// (corpus 013's recursion computes garbage with it, see relax_build_e2e_test), so every
+// allocation keeps its own storage.
 #include "compiler/driver/relax_pipeline.h"
 
 #include "absl/strings/match.h"
