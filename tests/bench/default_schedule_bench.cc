@@ -49,7 +49,9 @@ std::vector<ir::PrimExpr> Dims(std::initializer_list<int64_t> s) {
 std::unique_ptr<codegen::JitModule> Compile(const absl::StatusOr<ir::PrimFunc>& func, const std::string& name) {
   if (!func.ok()) Die(name, func.status());
   ir::IRModule mod = ir::IRModule::Make();
-  mod.Add(ir::GlobalVar(name), *func);
+  ir::Map<ir::String, ir::ObjectRef> attrs = (*func)->attrs;
+  attrs.Set(ir::String("global_symbol"), ir::String(name));  // exported under `name`
+  mod.Add(ir::GlobalVar(name), ir::PrimFunc((*func)->params, (*func)->body, (*func)->ret_type, (*func)->buffer_map, attrs));
   driver::PipelineOptions po;
   po.target_kind = "llvm";
   auto lowered = driver::LowerTIR(mod, po);

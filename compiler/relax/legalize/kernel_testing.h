@@ -43,7 +43,9 @@ inline std::vector<runtime::Tensor> Run(const ir::PrimFunc& func, driver::RunTar
   static runtime::ThreadPool* pool = new runtime::ThreadPool(4);  // test-only, never destroyed
   ir::IRModule mod = ir::IRModule::Make();
   const std::string name = "kernel";
-  mod.Add(ir::GlobalVar(name), func);
+  ir::Map<ir::String, ir::ObjectRef> attrs = func->attrs;
+  attrs.Set(ir::String("global_symbol"), ir::String(name));  // an entry the Runner may call
+  mod.Add(ir::GlobalVar(name), ir::PrimFunc(func->params, func->body, func->ret_type, func->buffer_map, attrs));
   driver::RunOptions o;
   o.target = target;
   o.env = pool->env();

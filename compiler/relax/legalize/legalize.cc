@@ -28,6 +28,8 @@ const LegalizeTable& Table() {
     RegisterIndexOps(t);
     RegisterCreateOps(t);
     RegisterNNOps(t);
+    RegisterLinalgOps(t);
+    RegisterConvOps(t);
     return t;
   }();
   return *table;

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/relax/legalize/kernel_call.h"
+#include "compiler/relax/op/infer_util.h"
 
 namespace kiln::relax::legalize {
 
@@ -252,5 +254,17 @@ absl::StatusOr<PrimFunc> MatmulKernel(const TensorSpec& a, const TensorSpec& b, 
   Stmt body = Allocate(g.packed, nest(0));
   return MakeKernel({pa, pb, pc}, body, OpPattern::kOpaque, true);
 }
+
+namespace {
+
+absl::StatusOr<Expr> LegalizeMatmul(const ir::relax::Call& call, LegalizeContext* ctx) {
+  absl::StatusOr<std::vector<TensorSpec>> in = KernelInputs(call, {0, 1});
+  if (!in.ok()) return in.status();
+  return EmitKernel("matmul", MatmulKernel((*in)[0], (*in)[1], DTypeAttr(call, "out_dtype")), call, {0, 1}, ctx);
+}
+
+}  // namespace
+
+void RegisterLinalgOps(LegalizeTable* table) { (*table)["relax.matmul"] = LegalizeMatmul; }
 
 }  // namespace kiln::relax::legalize

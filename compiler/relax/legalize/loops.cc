@@ -2,6 +2,9 @@
 
 #include <utility>
 
+#include "absl/strings/str_cat.h"
+#include "compiler/relax/legalize/kernel_call.h"
+
 namespace kiln::relax::legalize {
 
 using namespace ir;  // NOLINT: this file is about IR node types only
@@ -141,6 +144,35 @@ PrimFunc MakeKernel(const std::vector<Param>& params, Stmt body, OpPattern patte
   attrs.Set(String("tirx.noalias"), IntImm(DataType::Bool(), 1));
   if (scheduled) attrs.Set(String(kScheduledAttr), IntImm(DataType::Bool(), 1));
   return PrimFunc(vars, std::move(body), Type(), buffer_map, attrs);
+}
+
+absl::StatusOr<std::vector<TensorSpec>> KernelInputs(const ir::relax::Call& call, const std::vector<int>& args) {
+  FuncBuilder b("kernel");  // only translates the Relax dims into one function's variables
+  std::vector<TensorSpec> specs;
+  for (int i : args) {
+    if (i >= static_cast<int>(call->args.size())) return absl::InvalidArgumentError("missing tensor argument");
+    absl::StatusOr<Tensor> t = b.Input(call->args[i]);
+    if (!t.ok()) return t.status();
+    TensorSpec spec{{}, t->dtype()};
+    for (const PrimExpr& d : t->shape()) {
+      if (d.as<IntImmNode>() == nullptr && d.as<VarNode>() == nullptr) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("argument ", i, " has a dim that is an expression of symbolic vars; only constants and plain "
+                         "vars are supported here"));
+      }
+      spec.shape.push_back(d);
+    }
+    specs.push_back(std::move(spec));
+  }
+  return specs;
+}
+
+absl::StatusOr<Expr> EmitKernel(const std::string& name, const absl::StatusOr<PrimFunc>& kernel,
+                                const ir::relax::Call& call, const std::vector<int>& args, LegalizeContext* ctx) {
+  if (!kernel.ok()) return kernel.status();
+  Array<Expr> call_args;
+  for (int i : args) call_args.push_back(call->args[i]);
+  return ctx->CallTIR(BuiltFunc{name, *kernel, call_args}, call->ty);
 }
 
 }  // namespace kiln::relax::legalize

@@ -7,6 +7,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/relax/legalize/kernel_call.h"
+#include "compiler/relax/op/infer_util.h"
 
 namespace kiln::relax::legalize {
 
@@ -298,6 +300,38 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
   Stmt per_image = Loop("n", batch, ForKind::kSerial, [&](const PrimExpr& n) { return Seq({prepare(n), compute(n)}); });
   Stmt body = Allocate(wpk, Allocate(xp, Seq({pack_w, per_image})));
   return MakeKernel({pdata, pweight, pout}, body, OpPattern::kOpaque, true);
+}
+
+namespace {
+
+// relax.nn.conv1d / conv2d / conv2d_transpose with TVM's attributes.
+LegalizeFn ConvLegalizer(const std::string& name, bool transpose, const char* data_layout, const char* kernel_layout) {
+  return [=](const ir::relax::Call& call, LegalizeContext* ctx) -> absl::StatusOr<Expr> {
+    absl::StatusOr<std::vector<TensorSpec>> in = KernelInputs(call, {0, 1});
+    if (!in.ok()) return in.status();
+    ConvSpec spec;
+    spec.data = (*in)[0];
+    spec.weight = (*in)[1];
+    spec.data_layout = StringAttr(call, "data_layout", data_layout);
+    spec.kernel_layout = StringAttr(call, "kernel_layout", kernel_layout);
+    spec.out_layout = StringAttr(call, "out_layout", spec.data_layout);
+    spec.strides = IntArrayAttr(call, "strides").value_or(std::vector<int64_t>{});
+    spec.padding = IntArrayAttr(call, "padding").value_or(std::vector<int64_t>{});
+    spec.dilation = IntArrayAttr(call, "dilation").value_or(std::vector<int64_t>{});
+    spec.output_padding = IntArrayAttr(call, "output_padding").value_or(std::vector<int64_t>{});
+    spec.groups = IntAttr(call, "groups").value_or(1);
+    spec.out_dtype = DTypeAttr(call, "out_dtype");
+    spec.transpose = transpose;
+    return EmitKernel(name, ConvKernel(spec), call, {0, 1}, ctx);
+  };
+}
+
+}  // namespace
+
+void RegisterConvOps(LegalizeTable* table) {
+  (*table)["relax.nn.conv1d"] = ConvLegalizer("conv1d", false, "NCW", "OIW");
+  (*table)["relax.nn.conv2d"] = ConvLegalizer("conv2d", false, "NCHW", "OIHW");
+  (*table)["relax.nn.conv2d_transpose"] = ConvLegalizer("conv2d_transpose", true, "NCHW", "IOHW");
 }
 
 }  // namespace kiln::relax::legalize
