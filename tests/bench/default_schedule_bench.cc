@@ -1,11 +1,18 @@
 // The kernels that LegalizeOps generates with their default CPU schedules (no user-written TIR),
 // each next to its peer measured in the same run on the same cores:
 //   * R.matmul 1024^3 float32 (MatmulKernel) vs OpenBLAS cblas_sgemm (goal >= 80%);
+//   * R.nn.conv2d NCHW 1x64x56x56, 64 filters 3x3, pad 1 (ConvKernel) vs oneDNN on the same NCHW /
+//     OIHW tensors (goal >= 80%); also shown: oneDNN with the blocked layouts it prefers, inputs
+//     reordered outside the timing (its best case, not the same contract);
 // Results are checked against the peer before timing, so a fast wrong kernel cannot report a
-// figure. KILN_BENCH_DUMP_IR=<dir> writes each kernel's optimized LLVM IR there.
+// figure. KILN_BENCH_DUMP_IR=<dir> writes each kernel's optimized LLVM IR there. KILN_BENCH_THREADS=n
+// runs kiln's pool and OpenBLAS on n threads (default: all cores; set OMP_NUM_THREADS=n as well for
+// oneDNN), e.g. 1 to compare the kernels themselves on a loaded machine.
 //
 //   bazel run -c opt //tests/bench:default_schedule_bench
 #include <cblas.h>
+
+#include "oneapi/dnnl/dnnl.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -21,6 +28,7 @@
 #include "benchmark/benchmark.h"
 #include "compiler/driver/tir_pipeline.h"
 #include "compiler/relax/legalize/linalg.h"
+#include "compiler/relax/legalize/nn_conv.h"
 #include "compiler/target/llvm/codegen_llvm.h"
 #include "compiler/target/llvm/jit.h"
 #include "runtime/kernel_abi.h"
@@ -33,6 +41,10 @@ using relax::legalize::Int64;
 using relax::legalize::TensorSpec;
 
 constexpr int kMatN = 1024;
+// conv2d: N, C = O, H = W, kernel 3x3, pad 1 (output H x W).
+constexpr int64_t kConvC = 64, kConvHW = 56, kConvK = 3;
+constexpr int64_t kConvIn = kConvC * kConvHW * kConvHW, kConvW = kConvC * kConvC * kConvK * kConvK;
+constexpr double kConvFlops = 2.0 * kConvC * kConvHW * kConvHW * kConvC * kConvK * kConvK;
 
 void Die(const std::string& what, const absl::Status& st) {
   std::fprintf(stderr, "%s: %s\n", what.c_str(), std::string(st.message()).c_str());
@@ -101,16 +113,61 @@ double MaxRelError(const float* got, const float* want, int64_t n) {
   return worst;
 }
 
+relax::legalize::ConvSpec ConvBenchSpec() {
+  relax::legalize::ConvSpec spec;
+  spec.data = {Dims({1, kConvC, kConvHW, kConvHW}), ir::DataType::Float(32)};
+  spec.weight = {Dims({kConvC, kConvC, kConvK, kConvK}), ir::DataType::Float(32)};
+  spec.strides = {1, 1};
+  spec.padding = {1, 1, 1, 1};
+  return spec;
+}
+
+// oneDNN's forward-inference convolution on f32 tensors with layout tags `act` (src, dst) and
+// `wei`; format_tag::any lets oneDNN pick its blocked layouts.
+struct DnnlConv {
+  using tag = dnnl::memory::format_tag;
+  DnnlConv(const dnnl::engine& eng, tag act, tag wei) {
+    using dt = dnnl::memory::data_type;
+    dnnl::memory::dims src{1, kConvC, kConvHW, kConvHW}, w{kConvC, kConvC, kConvK, kConvK}, pad{1, 1}, st{1, 1};
+    dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                      dnnl::memory::desc(src, dt::f32, act), dnnl::memory::desc(w, dt::f32, wei),
+                                      dnnl::memory::desc(src, dt::f32, act), st, pad, pad);
+    pd = dnnl::convolution_forward::primitive_desc(d, eng);
+    conv = dnnl::convolution_forward(pd);
+  }
+  dnnl::convolution_forward::primitive_desc pd;
+  dnnl::convolution_forward conv;
+};
+
 // Everything the benchmarks share, built once: the thread pool (all cores), kernels and buffers.
+int BenchThreads() {
+  const char* n = std::getenv("KILN_BENCH_THREADS");
+  return n != nullptr ? std::atoi(n) : 0;
+}
+
 struct Setup {
-  runtime::ThreadPool pool{0};
+  runtime::ThreadPool pool{BenchThreads()};
   std::unique_ptr<codegen::JitModule> matmul =
       Compile(relax::legalize::MatmulKernel({Dims({kMatN, kMatN}), ir::DataType::Float(32)},
                                             {Dims({kMatN, kMatN}), ir::DataType::Float(32)}, ir::DataType::Void()),
               "matmul");
   Floats ma{kMatN * kMatN}, mb{kMatN * kMatN}, mc{kMatN * kMatN}, ref{kMatN * kMatN};
+  std::unique_ptr<codegen::JitModule> conv = Compile(relax::legalize::ConvKernel(ConvBenchSpec()), "conv2d");
+  Floats cx{kConvIn}, cw{kConvW}, cy{kConvIn}, cref{kConvIn};
+  dnnl::engine eng{dnnl::engine::kind::cpu, 0};
+  dnnl::stream strm{eng};
+  DnnlConv plain{eng, DnnlConv::tag::nchw, DnnlConv::tag::oihw};
+  DnnlConv blocked{eng, DnnlConv::tag::any, DnnlConv::tag::any};
+  dnnl::memory px{plain.pd.src_desc(), eng, cx.p}, pw{plain.pd.weights_desc(), eng, cw.p}, py{plain.pd.dst_desc(), eng, cref.p};
+  dnnl::memory bx{blocked.pd.src_desc(), eng}, bw{blocked.pd.weights_desc(), eng}, by{blocked.pd.dst_desc(), eng};
 
   Setup() {
+    for (int64_t i = 0; i < kConvIn; ++i) cx.p[i] = static_cast<float>((i * 3) % 17) * 0.125f - 1.0f;
+    for (int64_t i = 0; i < kConvW; ++i) cw.p[i] = static_cast<float>((i * 11) % 7) * 0.25f - 0.75f;
+    // The blocked peer's inputs, converted once.
+    dnnl::reorder(px, bx).execute(strm, px, bx);
+    dnnl::reorder(pw, bw).execute(strm, pw, bw);
+    strm.wait();
     for (int64_t i = 0; i < kMatN * kMatN; ++i) {
       ma.p[i] = static_cast<float>((i * 7) % 13) * 0.25f - 1.0f;
       mb.p[i] = static_cast<float>((i * 5) % 11) * 0.125f - 0.5f;
@@ -123,6 +180,17 @@ struct Setup {
     absl::Status st = matmul->Call("matmul", args, 3, nullptr, pool.env());
     if (!st.ok()) Die("matmul", st);
   }
+  void RunConv() {
+    Tensor tx(cx.p, {1, kConvC, kConvHW, kConvHW}), tw(cw.p, {kConvC, kConvC, kConvK, kConvK});
+    Tensor ty(cy.p, {1, kConvC, kConvHW, kConvHW});
+    KilnAny args[3] = {tx.Arg(), tw.Arg(), ty.Arg()};
+    absl::Status st = conv->Call("conv2d", args, 3, nullptr, pool.env());
+    if (!st.ok()) Die("conv2d", st);
+  }
+  void RunDnnl(DnnlConv& c, dnnl::memory& x, dnnl::memory& w, dnnl::memory& y) {
+    c.conv.execute(strm, {{DNNL_ARG_SRC, x}, {DNNL_ARG_WEIGHTS, w}, {DNNL_ARG_DST, y}});
+    strm.wait();
+  }
   void RunSgemm(float* out) {
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, kMatN, kMatN, kMatN, 1.0f, ma.p, kMatN, mb.p, kMatN,
                 0.0f, out, kMatN);
@@ -134,6 +202,12 @@ struct Setup {
     RunSgemm(ref.p);
     if (double e = MaxRelError(mc.p, ref.p, int64_t{kMatN} * kMatN); e > 1e-4) {
       std::fprintf(stderr, "matmul differs from sgemm: max relative error %g\n", e);
+      std::exit(1);
+    }
+    RunConv();
+    RunDnnl(plain, px, pw, py);
+    if (double e = MaxRelError(cy.p, cref.p, kConvIn); e > 1e-4) {
+      std::fprintf(stderr, "conv2d differs from oneDNN: max relative error %g\n", e);
       std::exit(1);
     }
   }
@@ -161,6 +235,26 @@ void BM_Peer_OpenBLAS_Sgemm(benchmark::State& state) {
 }
 BENCHMARK(BM_Peer_OpenBLAS_Sgemm)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+void BM_Kiln_Conv2d(benchmark::State& state) {
+  Setup& s = Shared();
+  for (auto _ : state) s.RunConv();
+}
+BENCHMARK(BM_Kiln_Conv2d)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_Peer_OneDNN_Conv2d_NCHW(benchmark::State& state) {
+  Setup& s = Shared();
+  for (auto _ : state) s.RunDnnl(s.plain, s.px, s.pw, s.py);
+  state.SetLabel(s.plain.pd.impl_info_str());
+}
+BENCHMARK(BM_Peer_OneDNN_Conv2d_NCHW)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_Peer_OneDNN_Conv2d_Blocked(benchmark::State& state) {
+  Setup& s = Shared();
+  for (auto _ : state) s.RunDnnl(s.blocked, s.bx, s.bw, s.by);
+  state.SetLabel(s.blocked.pd.impl_info_str());
+}
+BENCHMARK(BM_Peer_OneDNN_Conv2d_Blocked)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 // Console output plus a closing table of kiln's figure beside its peer's.
 class RatioReporter : public benchmark::ConsoleReporter {
  public:
@@ -178,6 +272,13 @@ class RatioReporter : public benchmark::ConsoleReporter {
     std::printf("\n%-40s %14s %14s %8s %6s\n", "", "kiln", "peer", "ratio", "goal");
     std::printf("%-40s %7.1f GFLOP/s %7.1f GFLOP/s %6.1f%% %5s\n", "matmul 1024^3 f32 vs OpenBLAS sgemm", mm, blas,
                 100 * mm / blas, ">=80%");
+    double cv = kConvFlops / t("BM_Kiln_Conv2d/real_time") / 1e9;
+    double dn = kConvFlops / t("BM_Peer_OneDNN_Conv2d_NCHW/real_time") / 1e9;
+    double db = kConvFlops / t("BM_Peer_OneDNN_Conv2d_Blocked/real_time") / 1e9;
+    std::printf("%-40s %7.1f GFLOP/s %7.1f GFLOP/s %6.1f%% %5s\n", "conv2d 1x64x56x56 k3 vs oneDNN (NCHW)", cv, dn,
+                100 * cv / dn, ">=80%");
+    std::printf("%-40s %7.1f GFLOP/s %7.1f GFLOP/s %6.1f%%\n", "conv2d vs oneDNN blocked (its best case)", cv, db,
+                100 * cv / db);
     std::printf("(%d threads)\n", Shared().pool.num_threads());
   }
 
