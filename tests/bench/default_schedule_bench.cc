@@ -4,6 +4,9 @@
 //   * R.nn.conv2d NCHW 1x64x56x56, 64 filters 3x3, pad 1 (ConvKernel) vs oneDNN on the same NCHW /
 //     OIHW tensors (goal >= 80%); also shown: oneDNN with the blocked layouts it prefers, inputs
 //     reordered outside the timing (its best case, not the same contract);
+//   * R.add of 2^24 float32 (LegalizeOps + ScheduleDefaultCPU) vs memcpy of the same buffer, as
+//     memory bandwidth (bytes read + written per second; goal >= 80% of the better memcpy), and
+//     vs a plain C++ loop (what numpy's np.add(a, b, out=c) runs, one thread).
 // Results are checked against the peer before timing, so a fast wrong kernel cannot report a
 // figure. KILN_BENCH_DUMP_IR=<dir> writes each kernel's optimized LLVM IR there. KILN_BENCH_THREADS=n
 // runs kiln's pool and OpenBLAS on n threads (default: all cores; set OMP_NUM_THREADS=n as well for
@@ -27,8 +30,11 @@
 
 #include "benchmark/benchmark.h"
 #include "compiler/driver/tir_pipeline.h"
+#include "compiler/relax/legalize/legalize.h"
 #include "compiler/relax/legalize/linalg.h"
 #include "compiler/relax/legalize/nn_conv.h"
+#include "compiler/relax/legalize/schedule.h"
+#include "compiler/script/script.h"
 #include "compiler/target/llvm/codegen_llvm.h"
 #include "compiler/target/llvm/jit.h"
 #include "runtime/kernel_abi.h"
@@ -41,6 +47,15 @@ using relax::legalize::Int64;
 using relax::legalize::TensorSpec;
 
 constexpr int kMatN = 1024;
+constexpr int64_t kAddN = int64_t{1} << 24;
+constexpr char kAddModule[] = R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((16777216,), "float32"), y: R.Tensor((16777216,), "float32")) -> R.Tensor((16777216,), "float32"):
+        gv = R.add(x, y)
+        return gv
+)";
 // conv2d: N, C = O, H = W, kernel 3x3, pad 1 (output H x W).
 constexpr int64_t kConvC = 64, kConvHW = 56, kConvK = 3;
 constexpr int64_t kConvIn = kConvC * kConvHW * kConvHW, kConvW = kConvC * kConvC * kConvK * kConvK;
@@ -113,6 +128,20 @@ double MaxRelError(const float* got, const float* want, int64_t n) {
   return worst;
 }
 
+// The PrimFunc LegalizeOps makes for R.add, with the default CPU schedule.
+absl::StatusOr<ir::PrimFunc> LegalizedAdd() {
+  absl::StatusOr<ir::ObjectRef> parsed = script::ParseScript(kAddModule, "add.py");
+  if (!parsed.ok()) return parsed.status();
+  absl::StatusOr<ir::IRModule> legal = relax::legalize::LegalizeOps(script::AsModule(*parsed));
+  if (!legal.ok()) return legal.status();
+  absl::StatusOr<ir::IRModule> scheduled = relax::legalize::ScheduleDefaultCPU(*legal);
+  if (!scheduled.ok()) return scheduled.status();
+  for (const auto& [gv, f] : scheduled->Functions()) {
+    if (f.as<ir::PrimFuncNode>() != nullptr) return ir::Downcast<ir::PrimFunc>(f);
+  }
+  return absl::NotFoundError("LegalizeOps made no PrimFunc for R.add");
+}
+
 relax::legalize::ConvSpec ConvBenchSpec() {
   relax::legalize::ConvSpec spec;
   spec.data = {Dims({1, kConvC, kConvHW, kConvHW}), ir::DataType::Float(32)};
@@ -161,7 +190,14 @@ struct Setup {
   dnnl::memory px{plain.pd.src_desc(), eng, cx.p}, pw{plain.pd.weights_desc(), eng, cw.p}, py{plain.pd.dst_desc(), eng, cref.p};
   dnnl::memory bx{blocked.pd.src_desc(), eng}, bw{blocked.pd.weights_desc(), eng}, by{blocked.pd.dst_desc(), eng};
 
+  std::unique_ptr<codegen::JitModule> add = Compile(LegalizedAdd(), "add");
+  Floats a{kAddN}, b{kAddN}, c{kAddN};
+
   Setup() {
+    for (int64_t i = 0; i < kAddN; ++i) {
+      a.p[i] = static_cast<float>(i % 1000) * 0.5f;
+      b.p[i] = 3.0f - static_cast<float>(i % 77);
+    }
     for (int64_t i = 0; i < kConvIn; ++i) cx.p[i] = static_cast<float>((i * 3) % 17) * 0.125f - 1.0f;
     for (int64_t i = 0; i < kConvW; ++i) cw.p[i] = static_cast<float>((i * 11) % 7) * 0.25f - 0.75f;
     // The blocked peer's inputs, converted once.
@@ -179,6 +215,12 @@ struct Setup {
     KilnAny args[3] = {ta.Arg(), tb.Arg(), tc.Arg()};
     absl::Status st = matmul->Call("matmul", args, 3, nullptr, pool.env());
     if (!st.ok()) Die("matmul", st);
+  }
+  void RunAdd() {
+    Tensor ta(a.p, {kAddN}), tb(b.p, {kAddN}), tc(c.p, {kAddN});
+    KilnAny args[3] = {ta.Arg(), tb.Arg(), tc.Arg()};
+    absl::Status st = add->Call("add", args, 3, nullptr, pool.env());
+    if (!st.ok()) Die("add", st);
   }
   void RunConv() {
     Tensor tx(cx.p, {1, kConvC, kConvHW, kConvHW}), tw(cw.p, {kConvC, kConvC, kConvK, kConvK});
@@ -198,6 +240,13 @@ struct Setup {
 
   // The kernels compute what their peers compute (run once before any timing).
   void Check() {
+    RunAdd();
+    for (int64_t i = 0; i < kAddN; ++i) {
+      if (c.p[i] != a.p[i] + b.p[i]) {
+        std::fprintf(stderr, "add wrong at %ld: %g vs %g\n", static_cast<long>(i), c.p[i], a.p[i] + b.p[i]);
+        std::exit(1);
+      }
+    }
     RunMatmul();
     RunSgemm(ref.p);
     if (double e = MaxRelError(mc.p, ref.p, int64_t{kMatN} * kMatN); e > 1e-4) {
@@ -221,6 +270,42 @@ Setup& Shared() {
   }();
   return *s;
 }
+
+void BM_Kiln_Add(benchmark::State& state) {
+  Setup& s = Shared();
+  for (auto _ : state) s.RunAdd();
+}
+BENCHMARK(BM_Kiln_Add)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// What np.add(a, b, out=c) does: one thread, one loop the C++ compiler vectorizes.
+void BM_Peer_LoopAdd(benchmark::State& state) {
+  Setup& s = Shared();
+  for (auto _ : state) {
+    const float *x = s.a.p, *y = s.b.p;
+    float* z = s.c.p;
+    for (int64_t i = 0; i < kAddN; ++i) z[i] = x[i] + y[i];
+    benchmark::ClobberMemory();
+  }
+}
+BENCHMARK(BM_Peer_LoopAdd)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// memcpy of the same 64 MiB per thread of the pool, each thread its slice; and on one thread.
+int32_t CopySlice(int64_t begin, int64_t end, void* closure) {
+  auto* s = static_cast<Setup*>(closure);
+  std::memcpy(s->c.p + begin, s->a.p + begin, (end - begin) * sizeof(float));
+  return 0;
+}
+void BM_Peer_MemcpyParallel(benchmark::State& state) {
+  Setup& s = Shared();
+  for (auto _ : state) s.pool.ParallelFor(kAddN, CopySlice, &s);
+}
+BENCHMARK(BM_Peer_MemcpyParallel)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_Peer_Memcpy(benchmark::State& state) {
+  Setup& s = Shared();
+  for (auto _ : state) std::memcpy(s.c.p, s.a.p, kAddN * sizeof(float));
+}
+BENCHMARK(BM_Peer_Memcpy)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_Kiln_Matmul(benchmark::State& state) {
   Setup& s = Shared();
@@ -267,9 +352,17 @@ class RatioReporter : public benchmark::ConsoleReporter {
   void Finalize() override {
     ConsoleReporter::Finalize();
     auto t = [&](const char* n) { return seconds_.count(n) ? seconds_[n] : NAN; };
+    double add = 3.0 * kAddN * 4 / t("BM_Kiln_Add/real_time") / 1e9;
+    double loop = 3.0 * kAddN * 4 / t("BM_Peer_LoopAdd/real_time") / 1e9;
+    double cp = 2.0 * kAddN * 4 / t("BM_Peer_Memcpy/real_time") / 1e9;
+    double cpp = 2.0 * kAddN * 4 / t("BM_Peer_MemcpyParallel/real_time") / 1e9;
     double flops = 2.0 * kMatN * kMatN * kMatN;
     double mm = flops / t("BM_Kiln_Matmul/real_time") / 1e9, blas = flops / t("BM_Peer_OpenBLAS_Sgemm/real_time") / 1e9;
     std::printf("\n%-40s %14s %14s %8s %6s\n", "", "kiln", "peer", "ratio", "goal");
+    std::printf("%-40s %9.2f GB/s %9.2f GB/s %6.1f%% %5s\n", "add 2^24 f32 vs memcpy (better of 1/all)", add,
+                std::max(cp, cpp), 100 * add / std::max(cp, cpp), ">=80%");
+    std::printf("%-40s %9.2f GB/s %9.2f GB/s %6.1f%% %5s\n", "add 2^24 f32 vs C++ loop (np.add)", add, loop,
+                100 * add / loop, ">=80%");
     std::printf("%-40s %7.1f GFLOP/s %7.1f GFLOP/s %6.1f%% %5s\n", "matmul 1024^3 f32 vs OpenBLAS sgemm", mm, blas,
                 100 * mm / blas, ">=80%");
     double cv = kConvFlops / t("BM_Kiln_Conv2d/real_time") / 1e9;
