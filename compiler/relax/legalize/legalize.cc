@@ -30,6 +30,7 @@ const LegalizeTable& Table() {
     RegisterNNOps(t);
     RegisterLinalgOps(t);
     RegisterConvOps(t);
+    RegisterPoolOps(t);
     return t;
   }();
   return *table;

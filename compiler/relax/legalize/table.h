@@ -55,6 +55,7 @@ void RegisterCreateOps(LegalizeTable* table);        // create.cc: full, zeros, 
 void RegisterNNOps(LegalizeTable* table);            // nn.cc: activations, softmax, norms, pad, ...
 void RegisterLinalgOps(LegalizeTable* table);        // linalg.cc: matmul (default CPU schedule)
 void RegisterConvOps(LegalizeTable* table);          // nn_conv.cc: conv1d, conv2d, conv2d_transpose
+void RegisterPoolOps(LegalizeTable* table);          // pool.cc: max/avg/adaptive_avg pooling
 
 // ---- helpers shared by the families ----
 
