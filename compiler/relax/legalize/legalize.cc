@@ -31,6 +31,7 @@ const LegalizeTable& Table() {
     RegisterLinalgOps(t);
     RegisterConvOps(t);
     RegisterPoolOps(t);
+    RegisterAttentionOps(t);
     return t;
   }();
   return *table;

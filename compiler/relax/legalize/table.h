@@ -56,6 +56,7 @@ void RegisterNNOps(LegalizeTable* table);            // nn.cc: activations, soft
 void RegisterLinalgOps(LegalizeTable* table);        // linalg.cc: matmul (default CPU schedule)
 void RegisterConvOps(LegalizeTable* table);          // nn_conv.cc: conv1d, conv2d, conv2d_transpose
 void RegisterPoolOps(LegalizeTable* table);          // pool.cc: max/avg/adaptive_avg pooling
+void RegisterAttentionOps(LegalizeTable* table);     // attention.cc: nn.attention, nn.attention_bias
 
 // ---- helpers shared by the families ----
 
