@@ -530,7 +530,7 @@ absl::StatusOr<ir::IRModule> FuseTIR(const ir::IRModule& module) {
     absl::StatusOr<ir::PrimFunc> prim = FusedTIRBuilder(module).Build(primitive);
     if (absl::IsUnimplemented(prim.status())) continue;  // stays a Relax function
     if (!prim.ok()) return prim.status();
-    out.Add(gv, *prim);
+    out.Add(ir::GlobalVar(gv->name), *prim);  // a fresh GlobalVar: the old one is typed as a Relax function
     fused.emplace(gv->name, primitive);
   }
   if (fused.empty()) return DeadCodeElimination(out);
@@ -543,7 +543,7 @@ absl::StatusOr<ir::IRModule> FuseTIR(const ir::IRModule& module) {
       const auto* callee = call ? call->op.as<ir::GlobalVarNode>() : nullptr;
       if (callee != nullptr) {
         auto it = fused.find(callee->name);
-        if (it != fused.end()) calls[call] = RewriteCall(call, Downcast<ir::GlobalVar>(call->op), it->second);
+        if (it != fused.end()) calls[call] = RewriteCall(call, out.GetGlobalVar(callee->name), it->second);
       }
       return true;
     });

@@ -349,6 +349,32 @@ class Module:
   }
 }
 
+TEST(FuseTIR, PreScheduledKernelTakesElementwiseConsumer) {
+  // What the legalizer emits for matmul: a scheduled loop nest without blocks, marked
+  // out-elementwise-fusable. Its body runs as is inside the fused root block; relu follows it.
+  Fused f = RunFusion(testing::ParseWithKernels(R"(
+    @T.prim_func(private=True)
+    def matmul_scheduled(A: T.Buffer((8, 4), "float32"), W: T.Buffer((4, 16), "float32"), C: T.Buffer((8, 16), "float32")):
+        T.func_attr({"op_pattern": 4})
+        for i in T.parallel(8):
+            for j in range(16):
+                C[i, j] = T.float32(0)
+                for k in range(4):
+                    C[i, j] = C[i, j] + A[i, k] * W[k, j]
+
+    @R.function
+    def main(x: R.Tensor((8, 4), "float32"), w: R.Tensor((4, 16), "float32")) -> R.Tensor((8, 16), "float32"):
+        cls = Module
+        with R.dataflow():
+            mm = R.call_tir(cls.matmul_scheduled, (x, w), out_ty=R.Tensor((8, 16), "float32"))
+            gv = R.call_tir(cls.relu, (mm,), out_ty=R.Tensor((8, 16), "float32"))
+            R.output(gv)
+        return gv
+)"));
+  EXPECT_EQ(MainCallees(f.after_fuse_tir), (std::vector<std::string>{"fused_matmul_scheduled_relu"}));
+  ExpectNumerics(f, "fused_matmul_scheduled_relu", {{8, 4}, {4, 16}});
+}
+
 void ExpectModule(const ir::IRModule& got, const std::string& expected_text) {
   ir::IRModule expected = testing::ParseModule(expected_text);
   std::string why;
