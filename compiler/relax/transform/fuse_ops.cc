@@ -89,14 +89,15 @@ Graph BuildGraph(const Array<Binding>& bindings, const ir::IRModule& module) {
     } else if (vb != nullptr && vb->value.as<TupleGetItemNode>()) {
       node.pattern = kInjective;
       leaves.push_back(vb->value.as<TupleGetItemNode>()->tuple);
-    } else {
+    } else if (vb != nullptr) {
       node.pattern = kOpaque;
-      const ObjectRef& value = vb ? ObjectRef(vb->value) : ObjectRef(b.as<MatchCastNode>()->value);
-      WalkIR(value, [&](const ObjectRef& n) {
+      WalkIR(vb->value, [&](const ObjectRef& n) {
         if (n.as<ir::VarNode>()) leaves.push_back(Downcast<Expr>(n));
         return n.as<FunctionNode>() == nullptr;
       });
     }
+    // A match_cast is an opaque node without incoming edges, as in TVM: what it reads may still be
+    // fused, and is then returned by its group.
     for (const Expr& leaf : leaves) {
       auto it = def.find(leaf.get());
       if (it != def.end()) g.nodes[it->second].outputs.push_back({static_cast<int>(i), node.pattern});

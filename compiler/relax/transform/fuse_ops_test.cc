@@ -366,6 +366,42 @@ TEST(FuseOps, FieldOfAnOutsideTupleIsPassedAsATensor) {
 )");
 }
 
+TEST(FuseOps, ValueReadByMatchCastIsReturnedByItsGroup) {
+  // Outputs in TVM's order: the group's block outputs first, then the values read outside it.
+  ExpectFused(R"(
+    @R.function
+    def main(x: R.Tensor((8, 16), "float32")) -> R.Tensor((8, 16), "float32"):
+        cls = Module
+        with R.dataflow():
+            a = R.call_tir(cls.exp, (x,), out_ty=R.Tensor((8, 16), "float32"))
+            m = R.match_cast(a, R.Tensor((8, 16), "float32"))
+            gv = R.call_tir(cls.relu, (a,), out_ty=R.Tensor((8, 16), "float32"))
+            R.output(gv)
+        return gv
+)", R"(
+    @R.function
+    def main(x: R.Tensor((8, 16), "float32")) -> R.Tensor((8, 16), "float32"):
+        cls = Module
+        with R.dataflow():
+            lv = cls.fused_exp_relu(x)
+            gv = lv[0]
+            a = lv[1]
+            m = R.match_cast(a, R.Tensor((8, 16), "float32"))
+            R.output(gv)
+        return gv
+
+    @R.function(private=True)
+    def fused_exp_relu(x: R.Tensor((8, 16), "float32")) -> R.Tuple(R.Tensor((8, 16), "float32"), R.Tensor((8, 16), "float32")):
+        R.func_attr({"Primitive": True})
+        cls = Module
+        with R.dataflow():
+            a = R.call_tir(cls.exp, (x,), out_ty=R.Tensor((8, 16), "float32"))
+            gv = R.call_tir(cls.relu, (a,), out_ty=R.Tensor((8, 16), "float32"))
+            R.output(a, gv)
+        return (gv, a)
+)");
+}
+
 TEST(FuseOps, SymbolicShapesStayDefinedInTheFusedFunction) {
   ir::IRModule before = testing::ParseModule(R"(@I.ir_module
 class Module:
