@@ -279,10 +279,11 @@ class Partitioner {
   std::unordered_set<int> visited_;
 };
 
-// Symbolic (TIR) variables: Vars with a dtype, as opposed to Relax Vars, which have a type.
-bool IsSymbolicVar(const ObjectRef& n) {
+// Symbolic (TIR) variables: Vars with a dtype that are not Relax values (an R.Prim value also has
+// a dtype, so the function's own Relax variables are excluded by identity).
+bool IsSymbolicVar(const ObjectRef& n, const std::unordered_set<const ir::Object*>& relax_vars) {
   const auto* v = n.as<ir::VarNode>();
-  return v != nullptr && !v->dtype.is_void();
+  return v != nullptr && !v->dtype.is_void() && !relax_vars.count(v);
 }
 
 // One group's new function: parameters for what it uses from outside, the values it returns.
@@ -518,16 +519,19 @@ class Fuser {
     seq.CopyOnWrite()->ty = ret_ty;
 
     // Symbolic variables the body uses but no parameter type defines come in as a shape.
+    std::unordered_set<const ir::Object*> relax_vars;
+    for (const ir::Var& p : gf->params) relax_vars.insert(p.get());
+    for (const Binding& b : body_bindings) relax_vars.insert(b->var.get());
     std::unordered_set<const ir::Object*> sym_defined;
     for (const ir::Var& p : gf->params) {
       WalkIR(p->ty, [&](const ObjectRef& n) {
-        if (IsSymbolicVar(n)) sym_defined.insert(n.get());
+        if (IsSymbolicVar(n, relax_vars)) sym_defined.insert(n.get());
         return true;
       });
     }
     std::vector<ir::Var> free_syms;
     WalkIR(seq, [&](const ObjectRef& n) {
-      if (IsSymbolicVar(n) && !sym_defined.count(n.get())) free_syms.push_back(Downcast<ir::Var>(n));
+      if (IsSymbolicVar(n, relax_vars) && !sym_defined.count(n.get())) free_syms.push_back(Downcast<ir::Var>(n));
       return true;
     });
     std::vector<ir::Var> params = gf->params;
@@ -548,9 +552,10 @@ class Fuser {
     // The function gets its own copies of the symbolic variables (each function defines its own).
     SubstMap renew;
     WalkIR(func, [&](const ObjectRef& n) {
-      if (IsSymbolicVar(n) && !renew.count(n.get())) {
-        const auto* v = n.as<ir::VarNode>();
-        renew[n.get()] = ir::Var(v->name, v->dtype);
+      if (IsSymbolicVar(n, relax_vars) && !renew.count(n.get())) {
+        ir::ObjectPtr<ir::Object> copy = ir::TypeRegistry::Global().Find(n->kind())->create();
+        ir::CopyFields(*n.get(), copy.get());
+        renew[n.get()] = ObjectRef(copy);
       }
       return true;
     });
