@@ -404,22 +404,36 @@ class Fuser {
         return n.as<FunctionNode>() == nullptr;
       });
     }
-    for (int root : group_order) BuildFunction(bindings, &funcs[root]);
+    // Groups in dependency order (a group's call comes after every producer it reads), closest to
+    // the original binding order. The partition never makes two groups read each other; should it,
+    // the block is left unfused rather than emitted out of order.
+    std::vector<int> order;
+    std::unordered_set<int> done, on_path;
+    bool cycle = false;
+    std::function<void(int)> visit = [&](int g) {
+      if (done.count(g)) return;
+      if (!on_path.insert(g).second) {
+        cycle = true;
+        return;
+      }
+      for (int dep : deps[g]) visit(dep);
+      on_path.erase(g);
+      done.insert(g);
+      order.push_back(g);
+    };
+    for (size_t i = 0; i < bindings.size(); ++i) visit(group_of[i]);
+    if (cycle) return block;
 
-    // Emit in group-dependency order (a group's call comes after every producer it reads).
+    for (int root : group_order) BuildFunction(bindings, &funcs[root]);
     std::vector<Binding> out;
-    std::unordered_set<int> emitted;
-    std::function<void(int)> emit = [&](int g) {
-      if (!emitted.insert(g).second) return;
-      for (int dep : deps[g]) emit(dep);
+    for (int g : order) {
       auto it = funcs.find(g);
       if (it == funcs.end()) {
         out.push_back(bindings[g]);
-        return;
+      } else {
+        EmitCall(it->second, bindings, &out);
       }
-      EmitCall(it->second, bindings, &out);
-    };
-    for (size_t i = 0; i < bindings.size(); ++i) emit(group_of[i]);
+    }
     return DataflowBlock(Array<Binding>(out), block->span);
   }
 
