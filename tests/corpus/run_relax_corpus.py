@@ -25,7 +25,7 @@ import tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run_corpus import compare, list_programs, parse_harness_args, read_known  # noqa: E402
+from run_corpus import Program, compare, list_programs, parse_harness_args, read_known  # noqa: E402
 
 RUN_TIMEOUT_S = 120
 MODES = ("invoke", "stateful")
@@ -41,13 +41,7 @@ def flatten(value, out):
     return out
 
 
-class Program:
-    def __init__(self, name, source, ref, workdir):
-        self.name, self.source, self.ref, self.workdir = name, source, ref, workdir
-        self.inputs_args = []
-        self.expected = None
-        self.error = None
-
+class RelaxProgram(Program):
     def prepare(self):
         try:
             inputs = self.ref["make_inputs"](np.random.default_rng(0))
@@ -107,7 +101,7 @@ def main():
             continue
         workdir = os.path.join(tmp, name)
         os.makedirs(workdir)
-        prog = Program(name, source, ref, workdir)
+        prog = RelaxProgram(name, source, ref, workdir)
         prog.targets = prog_targets
         prog.prepare()
         programs.append(prog)
