@@ -251,6 +251,79 @@ TEST(FuseOps, BlockOutputEndsAGroupAndIsReadAfterIt) {
 )");
 }
 
+TEST(FuseOps, GroupWhoseResultIsUnusedIsDropped) {
+  ExpectFused(R"(
+    @R.function
+    def main(x: R.Tensor((8, 16), "float32")) -> R.Tensor((8, 16), "float32"):
+        cls = Module
+        with R.dataflow():
+            a = R.call_tir(cls.exp, (x,), out_ty=R.Tensor((8, 16), "float32"))
+            b = R.call_tir(cls.relu, (a,), out_ty=R.Tensor((8, 16), "float32"))
+            gv = R.call_tir(cls.opaque_copy, (x,), out_ty=R.Tensor((8, 16), "float32"))
+            R.output(gv)
+        return gv
+)", R"(
+    @R.function
+    def main(x: R.Tensor((8, 16), "float32")) -> R.Tensor((8, 16), "float32"):
+        cls = Module
+        with R.dataflow():
+            gv = R.call_tir(cls.opaque_copy, (x,), out_ty=R.Tensor((8, 16), "float32"))
+            R.output(gv)
+        return gv
+)");
+}
+
+TEST(FuseOps, IdenticalGroupsShareAFunctionAndDifferentOnesGetUniqueNames) {
+  ExpectFused(R"(
+    @R.function
+    def main(x: R.Tensor((8, 16), "float32"), y: R.Tensor((8, 16), "float32")) -> R.Tensor((8, 16), "float32"):
+        cls = Module
+        with R.dataflow():
+            a = R.call_tir(cls.exp, (x,), out_ty=R.Tensor((8, 16), "float32"))
+            b = R.call_tir(cls.add, (a, y), out_ty=R.Tensor((8, 16), "float32"))
+            c = R.call_tir(cls.opaque_copy, (b,), out_ty=R.Tensor((8, 16), "float32"))
+            d = R.call_tir(cls.exp, (c,), out_ty=R.Tensor((8, 16), "float32"))
+            e = R.call_tir(cls.add, (y, d), out_ty=R.Tensor((8, 16), "float32"))
+            f = R.call_tir(cls.opaque_copy, (e,), out_ty=R.Tensor((8, 16), "float32"))
+            g = R.call_tir(cls.exp, (f,), out_ty=R.Tensor((8, 16), "float32"))
+            gv = R.call_tir(cls.add, (g, y), out_ty=R.Tensor((8, 16), "float32"))
+            R.output(gv)
+        return gv
+)", R"(
+    @R.function
+    def main(x: R.Tensor((8, 16), "float32"), y: R.Tensor((8, 16), "float32")) -> R.Tensor((8, 16), "float32"):
+        cls = Module
+        with R.dataflow():
+            b = cls.fused_exp_add(x, y)
+            c = R.call_tir(cls.opaque_copy, (b,), out_ty=R.Tensor((8, 16), "float32"))
+            e = cls.fused_exp_add1(c, y)
+            f = R.call_tir(cls.opaque_copy, (e,), out_ty=R.Tensor((8, 16), "float32"))
+            gv = cls.fused_exp_add(f, y)
+            R.output(gv)
+        return gv
+
+    @R.function(private=True)
+    def fused_exp_add(x: R.Tensor((8, 16), "float32"), y: R.Tensor((8, 16), "float32")) -> R.Tensor((8, 16), "float32"):
+        R.func_attr({"Primitive": True})
+        cls = Module
+        with R.dataflow():
+            a = R.call_tir(cls.exp, (x,), out_ty=R.Tensor((8, 16), "float32"))
+            b = R.call_tir(cls.add, (a, y), out_ty=R.Tensor((8, 16), "float32"))
+            R.output(b)
+        return b
+
+    @R.function(private=True)
+    def fused_exp_add1(c: R.Tensor((8, 16), "float32"), y: R.Tensor((8, 16), "float32")) -> R.Tensor((8, 16), "float32"):
+        R.func_attr({"Primitive": True})
+        cls = Module
+        with R.dataflow():
+            d = R.call_tir(cls.exp, (c,), out_ty=R.Tensor((8, 16), "float32"))
+            e = R.call_tir(cls.add, (y, d), out_ty=R.Tensor((8, 16), "float32"))
+            R.output(e)
+        return e
+)");
+}
+
 TEST(FuseOps, SymbolicShapesStayDefinedInTheFusedFunction) {
   ir::IRModule before = testing::ParseModule(R"(@I.ir_module
 class Module:
