@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <random>
 
 #include "absl/strings/numbers.h"
@@ -87,7 +88,7 @@ std::optional<std::vector<Slot>> EntrySlots(const ir::IRModule& module, const st
     const auto* fn = f.as<ir::relax::FunctionNode>();
     if (fn == nullptr || (gv->name != entry && fn->GetGlobalSymbol() != entry)) continue;
     std::vector<Slot> slots;
-    for (const ir::relax::Var& p : fn->params) slots.push_back(SlotOf(p->ty));
+    for (const ir::Var& p : fn->params) slots.push_back(SlotOf(p->ty));
     return slots;
   }
   return std::nullopt;

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "client/cli/exec_commands.h"
 #include "client/cli/script_commands.h"
 #include "compiler/driver/kernel_build.h"
 #include "compiler/driver/relax_build.h"
@@ -177,6 +178,8 @@ int RunBuild(const Args& args) {
 int RunRun(const Args& args) {
   if (args.positional().empty()) return Usage("run", "expected a TVMScript file");
   const std::string& path = args.positional()[0];
+  if (IsVMRun(path, args.Get("--name"))) return RunVM(args);
+  if (args.Has("--stateful")) return Usage("run", "--stateful applies to Relax functions and executables");
   // Inputs: every --input in order, then any further positional files (so `--input in/*.npy` works).
   std::vector<std::string> inputs = args.GetAll("--input");
   inputs.insert(inputs.end(), args.positional().begin() + 1, args.positional().end());
