@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_split.h"
 #include "client/cli/command.h"
+#include "client/cli/exe_commands.h"
 #include "client/cli/run_commands.h"
 #include "client/cli/script_commands.h"
 #include "client/cli/version.h"
@@ -37,18 +38,33 @@ const Command kCommands[] = {
      "FILE is TVMScript (.py), serialized IR (binary) or its JSON view (.json). Writes to OUT\n"
      "(default stdout; --to bin needs -o).\n",
      "--to -o --name", "", &RunIr},
-    {"build", "compile a module's PrimFuncs into a kernel library",
-     "usage: kiln build FILE [--target llvm|c] [-o OUT] [--name NAME] [--emit-c | --emit-llvm]\n\n"
-     "Lowers every PrimFunc of FILE (TVMScript or serialized IR) and builds a kernel library (a shared\n"
-     "object that runtime::KernelLibrary loads; one kernel ABI entry per exported PrimFunc).\n"
+    {"build", "compile a module into a VM executable or a kernel library",
+     "usage: kiln build FILE [--target llvm|c] [-o OUT] [--exe] [--name NAME] [--emit-c | --emit-llvm]\n\n"
+     "FILE is TVMScript or serialized IR. A module with a Relax function becomes a Relax VM executable\n"
+     "(.kx: TVM's bytecode layout plus the compiled kernels): the Relax pipeline\n"
+     "(compiler/driver/relax_pipeline.cc), the PrimFuncs built into a host library, then VM codegen.\n"
+     "A module of PrimFuncs only becomes a kernel library (a shared object that runtime::KernelLibrary\n"
+     "loads; one kernel ABI entry per exported PrimFunc), or with --exe an executable whose functions\n"
+     "are the kernels.\n"
      "  --target T    llvm (default; LLVM options allowed: \"llvm -mcpu=skylake\") or c\n"
-     "  -o OUT        the library (default: FILE's stem + .so in the current directory); with\n"
-     "                --target c an OUT ending in .c, with llvm one ending in .ll, writes source\n"
-     "  --emit-c      write the generated C source instead (to OUT, default stdout)\n"
-     "  --emit-llvm   write the optimized LLVM assembly instead (to OUT, default stdout)\n"
+     "  -o OUT        the output (default: FILE's stem + .kx for an executable, + .so for a library);\n"
+     "                for a library, with --target c an OUT ending in .c, with llvm one ending in .ll,\n"
+     "                writes source\n"
+     "  --exe         write an executable for a module of PrimFuncs only\n"
+     "  --emit-c      write the kernels' generated C source instead (to OUT, default stdout)\n"
+     "  --emit-llvm   write the kernels' optimized LLVM assembly instead (to OUT, default stdout)\n"
      "  --name NAME   with several top-level definitions, build the one named NAME\n"
      "A summary line goes to stderr. Exits 1 on a compile error, 2 on a usage error.\n",
-     "--target -o --name", "--emit-c --emit-llvm", &RunBuild},
+     "--target -o --name", "--exe --emit-c --emit-llvm", &RunBuild},
+    {"inspect", "print a VM executable as text, Python or statistics",
+     "usage: kiln inspect FILE [--text | --python | --stats] [--target llvm|c]\n\n"
+     "FILE is an executable written by `kiln build` (.kx), or a module, built first for --target.\n"
+     "  --text     the bytecode as TVM's as_text() prints it (default)\n"
+     "  --python   the ExecBuilder program TVM's as_python() prints\n"
+     "  --stats    TVM's \"Relax VM executable statistics\" plus the library section\n"
+     "Exits 1 with one line naming the file when it cannot be read, is corrupted or fails to build,\n"
+     "2 on a usage error.\n",
+     "--target", "--text --python --stats", &RunInspect},
     {"run", "run a PrimFunc on .npy inputs",
      "usage: kiln run FILE [--entry NAME] [--target llvm|c|interp] --input A.npy ... [--output-dir D]\n"
      "                [--view K:SHAPE:STRIDES[:OFFSET]] [--threads N] [--name NAME] [--quiet]\n\n"
