@@ -21,9 +21,9 @@
 //    iterator of the reading block, so nothing is computed twice) is not materialized: the reading
 //    block computes the value itself (TVM leaves this to a later compute_inline; on CPU, where no
 //    scheduler runs after fusion, it is what removes the memory round trip of the fused chain).
-// A Primitive function this cannot express (a call other than call_tir, call_tir_inplace, tuple
-// parameters, a tensor parameter of unknown shape, returning a parameter) is left as a Relax
-// function: the VM runs it as is, unfused.
+// A Primitive function this cannot express (a binding other than call_tir or a tuple item, e.g.
+// call_tir_inplace; tuple parameters; a tensor parameter of unknown shape; returning a parameter)
+// is left as a Relax function: the VM runs it as is, unfused.
 #include <functional>
 #include <string>
 #include <unordered_map>

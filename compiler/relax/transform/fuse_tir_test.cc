@@ -3,6 +3,7 @@
 // reference interpreter and on LLVM, (2) the caller now makes one call_tir and the merged kernels
 // are gone, (3) the module is well formed and the fused PrimFunc passes the TIR verifier. One case
 // pins the exact fused PrimFunc against a hand-written one.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -373,6 +374,43 @@ TEST(FuseTIR, PreScheduledKernelTakesElementwiseConsumer) {
 )"));
   EXPECT_EQ(MainCallees(f.after_fuse_tir), (std::vector<std::string>{"fused_matmul_scheduled_relu"}));
   ExpectNumerics(f, "fused_matmul_scheduled_relu", {{8, 4}, {4, 16}});
+}
+
+TEST(FuseTIR, GroupWithTwoResults) {
+  // a is read by a match_cast outside the group, so the group returns (gv, a): two output buffers.
+  Fused f = RunFusion(testing::ParseWithKernels(R"(
+    @R.function
+    def main(x: R.Tensor((8, 16), "float32")) -> R.Tuple(R.Tensor((8, 16), "float32"), R.Tensor((8, 16), "float32")):
+        cls = Module
+        with R.dataflow():
+            a = R.call_tir(cls.exp, (x,), out_ty=R.Tensor((8, 16), "float32"))
+            m = R.match_cast(a, R.Tensor((8, 16), "float32"))
+            gv = R.call_tir(cls.relu, (a,), out_ty=R.Tensor((8, 16), "float32"))
+            R.output(gv, m)
+        return (gv, m)
+)"));
+  EXPECT_EQ(MainCallees(f.after_fuse_tir), (std::vector<std::string>{"fused_exp_relu"}));
+  const auto* prim = f.after_fuse_tir.Lookup("fused_exp_relu").as<ir::PrimFuncNode>();
+  ASSERT_NE(prim, nullptr);
+  ASSERT_EQ(prim->params.size(), 3u);  // x, then the two results
+  for (driver::RunTarget t : {driver::RunTarget::kInterp, driver::RunTarget::kLLVM}) {
+    driver::RunOptions options;
+    options.target = t;
+    absl::StatusOr<std::unique_ptr<driver::Runner>> runner =
+        driver::Runner::Create(testing::PublicKernels(f.after_fuse_tir), options);
+    ASSERT_TRUE(runner.ok()) << runner.status();
+    std::mt19937 rng(5);
+    runtime::Tensor x = Random({8, 16}, &rng);
+    runtime::Tensor relu_out = *runtime::Tensor::Empty({8, 16}, kF32);
+    runtime::Tensor exp_out = *runtime::Tensor::Empty({8, 16}, kF32);
+    absl::StatusOr<KilnAny> r = (*runner)->Call("fused_exp_relu", {x, relu_out, exp_out});
+    ASSERT_TRUE(r.ok()) << r.status();
+    for (int i = 0; i < 8 * 16; ++i) {
+      float e = std::exp(static_cast<const float*>(x.data())[i]);
+      EXPECT_NEAR(static_cast<const float*>(exp_out.data())[i], e, 1e-5f * e);
+      EXPECT_NEAR(static_cast<const float*>(relu_out.data())[i], std::max(e, 0.0f), 1e-5f * e);
+    }
+  }
 }
 
 void ExpectModule(const ir::IRModule& got, const std::string& expected_text) {
