@@ -17,8 +17,10 @@
 //   phase 1: an injective node fuses through injective paths into an injective post-dominator.
 // Opaque nodes (other calls, PrimFuncs without a pattern, match_cast) never fuse; outputs of the
 // block (non-dataflow vars) end groups but may be produced by them. A group's function returns
-// every value used outside it, as a tuple when there are several. Groups are named after their
-// callees ("fused_matmul_add_relu"); identical groups share one function.
+// every value used outside it, as a tuple when there are several; a field of a tuple made outside
+// the group is read in the caller and passed as a tensor (FuseTIR takes no tuple parameters).
+// Groups are named after their callees ("fused_matmul_add_relu"); identical groups share one
+// function.
 #include <algorithm>
 #include <functional>
 #include <string>
@@ -87,14 +89,15 @@ Graph BuildGraph(const Array<Binding>& bindings, const ir::IRModule& module) {
     } else if (vb != nullptr && vb->value.as<TupleGetItemNode>()) {
       node.pattern = kInjective;
       leaves.push_back(vb->value.as<TupleGetItemNode>()->tuple);
-    } else {
+    } else if (vb != nullptr) {
       node.pattern = kOpaque;
-      const ObjectRef& value = vb ? ObjectRef(vb->value) : ObjectRef(b.as<MatchCastNode>()->value);
-      WalkIR(value, [&](const ObjectRef& n) {
+      WalkIR(vb->value, [&](const ObjectRef& n) {
         if (n.as<ir::VarNode>()) leaves.push_back(Downcast<Expr>(n));
         return n.as<FunctionNode>() == nullptr;
       });
     }
+    // A match_cast is an opaque node without incoming edges, as in TVM: what it reads may still be
+    // fused, and is then returned by its group.
     for (const Expr& leaf : leaves) {
       auto it = def.find(leaf.get());
       if (it != def.end()) g.nodes[it->second].outputs.push_back({static_cast<int>(i), node.pattern});
@@ -276,15 +279,17 @@ class Partitioner {
   std::unordered_set<int> visited_;
 };
 
-// Symbolic (TIR) variables: Vars with a dtype, as opposed to Relax Vars, which have a type.
-bool IsSymbolicVar(const ObjectRef& n) {
+// Symbolic (TIR) variables: Vars with a dtype that are not Relax values (an R.Prim value also has
+// a dtype, so the function's own Relax variables are excluded by identity).
+bool IsSymbolicVar(const ObjectRef& n, const std::unordered_set<const ir::Object*>& relax_vars) {
   const auto* v = n.as<ir::VarNode>();
-  return v != nullptr && !v->dtype.is_void();
+  return v != nullptr && !v->dtype.is_void() && !relax_vars.count(v);
 }
 
 // One group's new function: parameters for what it uses from outside, the values it returns.
 struct GroupFunc {
   std::vector<int> bindings;      // indices into the block, in order
+  std::vector<int> caller_bindings;  // tuple items of outside tuples, kept in the caller
   std::vector<Expr> arguments;    // caller-side values, one per param
   std::vector<ir::Var> params;
   std::vector<ir::Var> outputs;   // caller-side vars the call defines
@@ -399,22 +404,36 @@ class Fuser {
         return n.as<FunctionNode>() == nullptr;
       });
     }
-    for (int root : group_order) BuildFunction(bindings, &funcs[root]);
+    // Groups in dependency order (a group's call comes after every producer it reads), closest to
+    // the original binding order. The partition never makes two groups read each other; should it,
+    // the block is left unfused rather than emitted out of order.
+    std::vector<int> order;
+    std::unordered_set<int> done, on_path;
+    bool cycle = false;
+    std::function<void(int)> visit = [&](int g) {
+      if (done.count(g)) return;
+      if (!on_path.insert(g).second) {
+        cycle = true;
+        return;
+      }
+      for (int dep : deps[g]) visit(dep);
+      on_path.erase(g);
+      done.insert(g);
+      order.push_back(g);
+    };
+    for (size_t i = 0; i < bindings.size(); ++i) visit(group_of[i]);
+    if (cycle) return block;
 
-    // Emit in group-dependency order (a group's call comes after every producer it reads).
+    for (int root : group_order) BuildFunction(bindings, &funcs[root]);
     std::vector<Binding> out;
-    std::unordered_set<int> emitted;
-    std::function<void(int)> emit = [&](int g) {
-      if (!emitted.insert(g).second) return;
-      for (int dep : deps[g]) emit(dep);
+    for (int g : order) {
       auto it = funcs.find(g);
       if (it == funcs.end()) {
         out.push_back(bindings[g]);
-        return;
+      } else {
+        EmitCall(it->second, bindings, &out);
       }
-      EmitCall(it->second, &out);
-    };
-    for (size_t i = 0; i < bindings.size(); ++i) emit(group_of[i]);
+    }
     return DataflowBlock(Array<Binding>(out), block->span);
   }
 
@@ -463,6 +482,15 @@ class Fuser {
         } else {
           AddParam(gf, defined, call->args[1]);
         }
+      } else if (!defined.count(vb->value.as<TupleGetItemNode>()->tuple.get())) {
+        // One field of a tuple made outside the group: the caller takes the field (this binding
+        // moves out, before the call) and the function gets a tensor parameter, not the tuple.
+        gf->caller_bindings.push_back(i);
+        gf->arguments.push_back(vb->var);
+        gf->params.push_back(ir::Var(vb->var->name, vb->var->ty));
+        auto out = std::find_if(gf->outputs.begin(), gf->outputs.end(),
+                                [&](const ir::Var& v) { return v.same_as(vb->var); });
+        if (out != gf->outputs.end()) gf->outputs.erase(out);
       } else {
         AddParam(gf, defined, vb->value.as<TupleGetItemNode>()->tuple);
       }
@@ -475,6 +503,7 @@ class Fuser {
     std::vector<Binding> body_bindings;
     std::vector<Expr> results(gf->outputs.size());
     for (int i : gf->bindings) {
+      if (std::find(gf->caller_bindings.begin(), gf->caller_bindings.end(), i) != gf->caller_bindings.end()) continue;
       const auto* vb = bindings[i].as<VarBindingNode>();
       Expr value = Substitute(vb->value, map);
       ir::Var var = vb->var;
@@ -504,16 +533,19 @@ class Fuser {
     seq.CopyOnWrite()->ty = ret_ty;
 
     // Symbolic variables the body uses but no parameter type defines come in as a shape.
+    std::unordered_set<const ir::Object*> relax_vars;
+    for (const ir::Var& p : gf->params) relax_vars.insert(p.get());
+    for (const Binding& b : body_bindings) relax_vars.insert(b->var.get());
     std::unordered_set<const ir::Object*> sym_defined;
     for (const ir::Var& p : gf->params) {
       WalkIR(p->ty, [&](const ObjectRef& n) {
-        if (IsSymbolicVar(n)) sym_defined.insert(n.get());
+        if (IsSymbolicVar(n, relax_vars)) sym_defined.insert(n.get());
         return true;
       });
     }
     std::vector<ir::Var> free_syms;
     WalkIR(seq, [&](const ObjectRef& n) {
-      if (IsSymbolicVar(n) && !sym_defined.count(n.get())) free_syms.push_back(Downcast<ir::Var>(n));
+      if (IsSymbolicVar(n, relax_vars) && !sym_defined.count(n.get())) free_syms.push_back(Downcast<ir::Var>(n));
       return true;
     });
     std::vector<ir::Var> params = gf->params;
@@ -534,9 +566,10 @@ class Fuser {
     // The function gets its own copies of the symbolic variables (each function defines its own).
     SubstMap renew;
     WalkIR(func, [&](const ObjectRef& n) {
-      if (IsSymbolicVar(n) && !renew.count(n.get())) {
-        const auto* v = n.as<ir::VarNode>();
-        renew[n.get()] = ir::Var(v->name, v->dtype);
+      if (IsSymbolicVar(n, relax_vars) && !renew.count(n.get())) {
+        ir::ObjectPtr<ir::Object> copy = ir::TypeRegistry::Global().Find(n->kind())->create();
+        ir::CopyFields(*n.get(), copy.get());
+        renew[n.get()] = ObjectRef(copy);
       }
       return true;
     });
@@ -563,7 +596,8 @@ class Fuser {
     return false;
   }
 
-  void EmitCall(const GroupFunc& gf, std::vector<Binding>* out) {
+  void EmitCall(const GroupFunc& gf, const Array<Binding>& bindings, std::vector<Binding>* out) {
+    for (int i : gf.caller_bindings) out->push_back(bindings[i]);
     if (!gf.func.defined()) return;
     Call call(gf.gv, Array<Expr>(gf.arguments));
     if (gf.outputs.size() == 1) {
