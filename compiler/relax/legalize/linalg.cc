@@ -80,7 +80,9 @@ struct Gemm {
   Stmt Tile(const PrimExpr& r0, int rows, const PrimExpr& ko, const PrimExpr& jo, bool full_panel) const {
     Buffer acc = Buffer::Make("acc", {Int64(rows), Int64(kLanes)}, dtype, "local");
     PrimExpr k0 = Times(ko, Int64(kDepth));
-    PrimExpr depth = single_k_block() ? k : MinOf(Int64(kDepth), Minus(k, k0));
+    // A constant trip count when the blocks divide k (the common case) helps LLVM's loop passes.
+    bool whole_blocks = ConstOr(k, 1) % kDepth == 0;
+    PrimExpr depth = single_k_block() ? k : whole_blocks ? Int64(kDepth) : MinOf(Int64(kDepth), Minus(k, k0));
     auto each = [&](ForKind lane_kind, const PrimExpr& lanes, const std::function<Stmt(PrimExpr, PrimExpr)>& f) {
       return Loop("ii", Int64(rows), ForKind::kUnrolled, [&](const PrimExpr& ii) {
         return Loop("ji", lanes, lane_kind, [&](const PrimExpr& ji) { return f(ii, ji); });
