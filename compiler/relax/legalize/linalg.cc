@@ -131,9 +131,32 @@ struct Gemm {
     Stmt main = Loop("io", blocks, ForKind::kParallel,
                      [&](const PrimExpr& io) { return Rows(Times(io, Int64(kRows)), kRows); });
     PrimExpr done = Times(blocks, Int64(kRows));
-    Stmt rest = Loop("it", Minus(m, done), ForKind::kParallel,
-                     [&](const PrimExpr& it) { return Rows(Plus(done, it), 1); });
-    return Seq({pack ? Pack() : Stmt(), main, rest});
+    return Seq({pack ? Pack() : Stmt(), main, RestRows(done, Minus(m, done))});
+  }
+
+  // The 0-3 rows [r0, r0 + count) below the 4-row blocks, with 1x16 tiles in parallel over the
+  // column panels (so that a matrix-vector product, m = 1, still uses every core).
+  Stmt RestRows(const PrimExpr& r0, const PrimExpr& count) const {
+    auto panel = [&](const PrimExpr& jo, bool full) {
+      return Loop("it", count, ForKind::kSerial, [&](const PrimExpr& it) {
+        PrimExpr r = Plus(r0, it);
+        Stmt zero;
+        if (!single_k_block()) {
+          PrimExpr width = full ? Int64(kLanes) : Minus(n, Times(jo, Int64(kLanes)));
+          zero = Loop("ji", width, full ? ForKind::kVectorized : ForKind::kSerial, [&](const PrimExpr& ji) {
+            return StoreC(r, Plus(Times(jo, Int64(kLanes)), ji), Const(dtype, 0));
+          });
+        }
+        Stmt body = single_k_block() ? Tile(r, 1, Int64(0), jo, full)
+                                     : Loop("ko", CeilDivBy(k, kDepth), ForKind::kSerial,
+                                            [&](const PrimExpr& ko) { return Tile(r, 1, ko, jo, full); });
+        return Seq({zero, body});
+      });
+    };
+    Stmt full = Loop("jo", full_panels(), ForKind::kParallel, [&](const PrimExpr& jo) { return panel(jo, true); });
+    Stmt partial = LoopFrom("jo", full_panels(), Minus(panels(), full_panels()), ForKind::kSerial,
+                            [&](const PrimExpr& jo) { return panel(jo, false); });
+    return Seq({full, partial});
   }
 };
 
