@@ -8,7 +8,8 @@
 //
 // How, per Primitive function:
 //  * each tensor parameter becomes a buffer parameter (handle "p_<name>", buffer "<name>" of the
-//    parameter's shape); a shape parameter (FuseOps' tir_vars) becomes one scalar per dim;
+//    parameter's shape); an R.Prim parameter a scalar parameter; a shape parameter (FuseOps'
+//    tir_vars) one scalar per dim;
 //  * each call_tir's callee is copied with fresh variables and buffers (a kernel may be called
 //    twice), its input buffers are replaced by the buffers of its arguments and its output buffers
 //    by new "<name>_intermediate" buffers of the call's out_ty shape; the callee's symbolic shape
@@ -291,6 +292,11 @@ class FusedTIRBuilder {
         buffer_map_.Set(handle, buffer);
         buffers_of_[p.get()] = {buffer};
         param_buffers_.insert(buffer.get());
+      } else if (const auto* prim = p->ty.as<ir::PrimTypeNode>()) {
+        if (prim->value.defined()) return Unsupported("a parameter of known prim value");
+        ir::Var scalar(p->name, prim->dtype);
+        params_.push_back(scalar);
+        scalar_of_[p.get()] = scalar;
       } else if (const auto* shape = p->ty.as<ir::ShapeTypeNode>()) {
         for (const PrimExpr& v : shape->values) {
           if (!v.as<ir::VarNode>()) return Unsupported("a shape parameter that is not symbolic variables");
@@ -456,8 +462,10 @@ class FusedTIRBuilder {
         subst_[from->data.get()] = it->second[0]->data;
       } else if (const auto* pv = arg.as<PrimValueNode>()) {
         subst_[param.get()] = pv->value;
+      } else if (scalar_of_.count(arg.get())) {
+        subst_[param.get()] = scalar_of_.at(arg.get());
       } else {
-        return Unsupported("a scalar argument that is not a PrimValue");
+        return Unsupported("a scalar argument that is neither a PrimValue nor an R.Prim parameter");
       }
     }
     buffers_of_[vb->var.get()] = results;
@@ -485,6 +493,7 @@ class FusedTIRBuilder {
   ir::Map<ir::Var, Buffer> buffer_map_;
   std::unordered_map<const ir::Object*, std::vector<Buffer>> buffers_of_;  // relax value -> buffers
   std::unordered_set<const ir::Object*> param_buffers_;
+  std::unordered_map<const ir::Object*, ir::Var> scalar_of_;  // R.Prim parameter -> scalar param
   std::vector<Buffer> allocs_;
   std::unordered_set<const ir::Object*> intermediates_;  // the allocs_ made for call results
   std::vector<ir::Stmt> bodies_;

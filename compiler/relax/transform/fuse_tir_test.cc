@@ -376,6 +376,55 @@ TEST(FuseTIR, PreScheduledKernelTakesElementwiseConsumer) {
   ExpectNumerics(f, "fused_matmul_scheduled_relu", {{8, 4}, {4, 16}});
 }
 
+TEST(FuseTIR, PrimValueParameterBecomesAScalarParameter) {
+  Fused f = RunFusion(testing::ParseWithKernels(R"(
+    @T.prim_func(private=True, s_tir=True)
+    def scale(A: T.Buffer((8, 16), "float32"), B: T.Buffer((8, 16), "float32"), s: T.float32):
+        for i, j in T.grid(8, 16):
+            with T.sblock("scale"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vi, vj])
+                T.writes(B[vi, vj])
+                B[vi, vj] = A[vi, vj] * s
+
+    @R.function
+    def main(x: R.Tensor((8, 16), "float32"), k: R.Prim("float32")) -> R.Tensor((8, 16), "float32"):
+        cls = Module
+        with R.dataflow():
+            a = R.call_tir(cls.scale, (x, k), out_ty=R.Tensor((8, 16), "float32"))
+            gv = R.call_tir(cls.exp, (a,), out_ty=R.Tensor((8, 16), "float32"))
+            R.output(gv)
+        return gv
+)"));
+  // k is a Relax value, not a symbolic variable: a parameter of the group, no tir_vars.
+  const auto* grouped = f.after_fuse_ops.Lookup("fused_scale_exp").as<FunctionNode>();
+  ASSERT_NE(grouped, nullptr);
+  ASSERT_EQ(grouped->params.size(), 2u);
+  EXPECT_EQ(grouped->params[1]->name, "k");
+  const auto* prim = f.after_fuse_tir.Lookup("fused_scale_exp").as<ir::PrimFuncNode>();
+  ASSERT_NE(prim, nullptr);
+  ASSERT_EQ(prim->params.size(), 3u);  // x, k, output
+  EXPECT_EQ(prim->params[1]->dtype, ir::DataType::Float(32));
+  for (driver::RunTarget t : {driver::RunTarget::kInterp, driver::RunTarget::kLLVM}) {
+    driver::RunOptions options;
+    options.target = t;
+    absl::StatusOr<std::unique_ptr<driver::Runner>> runner =
+        driver::Runner::Create(testing::PublicKernels(f.after_fuse_tir), options);
+    ASSERT_TRUE(runner.ok()) << runner.status();
+    std::mt19937 rng(9);
+    runtime::Tensor x = Random({8, 16}, &rng);
+    runtime::Tensor k = *runtime::Tensor::Empty({}, kF32);
+    *static_cast<float*>(k.data()) = 0.5f;
+    runtime::Tensor out = *runtime::Tensor::Empty({8, 16}, kF32);
+    absl::StatusOr<KilnAny> r = (*runner)->Call("fused_scale_exp", {x, k, out});
+    ASSERT_TRUE(r.ok()) << r.status();
+    for (int i = 0; i < 8 * 16; ++i) {
+      float e = std::exp(static_cast<const float*>(x.data())[i] * 0.5f);
+      EXPECT_NEAR(static_cast<const float*>(out.data())[i], e, 1e-5f * e);
+    }
+  }
+}
+
 TEST(FuseTIR, GroupWithTwoResults) {
   // a is read by a match_cast outside the group, so the group returns (gv, a): two output buffers.
   Fused f = RunFusion(testing::ParseWithKernels(R"(
