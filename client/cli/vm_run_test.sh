@@ -10,14 +10,15 @@ fail() { echo "FAIL: $*"; exit 1; }
 T=${TEST_TMPDIR:-$(mktemp -d)}
 cd "$T" || fail "no temp dir"
 
-cat > model.py <<'SRC'
-@I.ir_module
-class Module:
+# The kernel both modules call.
+KERNEL=$(cat <<'SRC'
     @T.prim_func(private=True)
     def axpy(A: T.Buffer((4, 8), "float32"), B: T.Buffer((4, 8), "float32"), C: T.Buffer((4, 8), "float32")):
         for i, j in T.grid(4, 8):
             C[i, j] = A[i, j] * T.float32(2) + B[i, j]
-
+SRC
+)
+{ printf '@I.ir_module\nclass Module:\n%s\n\n' "$KERNEL"; cat <<'SRC'
     @R.function
     def main(x: R.Tensor((4, 8), dtype="float32"), t: R.Tuple(R.Tensor((4, 8), dtype="float32"), R.Prim("int64"))) -> R.Tuple(R.Tensor((4, 8), dtype="float32"), R.Prim("int64"), R.Shape([4, 8])):
         cls = Module
@@ -27,6 +28,7 @@ class Module:
         s = R.shape_of(z)
         return (z, k, s)
 SRC
+} > model.py
 $PY - <<'PYEOF' || fail "numpy setup"
 import numpy as np
 rng = np.random.default_rng(1)
@@ -62,20 +64,14 @@ for target in llvm c; do
 done
 
 # Without the source, an executable takes one value per parameter: a flat model runs from its .kx.
-cat > flat.py <<'SRC'
-@I.ir_module
-class Module:
-    @T.prim_func(private=True)
-    def axpy(A: T.Buffer((4, 8), "float32"), B: T.Buffer((4, 8), "float32"), C: T.Buffer((4, 8), "float32")):
-        for i, j in T.grid(4, 8):
-            C[i, j] = A[i, j] * T.float32(2) + B[i, j]
-
+{ printf '@I.ir_module\nclass Module:\n%s\n\n' "$KERNEL"; cat <<'SRC'
     @R.function
     def main(x: R.Tensor((4, 8), dtype="float32"), y: R.Tensor((4, 8), dtype="float32")) -> R.Tensor((4, 8), dtype="float32"):
         cls = Module
         z = R.call_tir(cls.axpy, (x, y), out_ty=R.Tensor((4, 8), dtype="float32"))
         return z
 SRC
+} > flat.py
 for target in llvm c; do
   $KILN build flat.py --target $target -o flat_$target.kx 2>/dev/null || fail "build flat $target"
   $KILN run flat_$target.kx x.npy y.npy --output-dir flat_$target --quiet || fail "run flat_$target.kx"
