@@ -324,18 +324,18 @@ absl::StatusOr<std::vector<runtime::Tensor>> Numpy(const std::string& code, cons
                                                    const std::vector<runtime::Tensor>& inputs) {
   std::string dir = TempDir();
   if (dir.empty()) return absl::InternalError("mkdtemp failed");
-  std::string script = "import sys\nimport numpy as np\nd = sys.argv[1]\n";
+  std::string script = "import sys\nimport numpy as np\n_dir = sys.argv[1]\n";
   for (size_t i = 0; i < names.size(); ++i) {
     std::string path = absl::StrCat(dir, "/in", i, ".npy");
     absl::Status st = runtime::WriteNpy(path, inputs[i]);
     if (!st.ok()) return st;
-    absl::StrAppend(&script, names[i], " = np.load(d + '/in", i, ".npy')\n");
+    absl::StrAppend(&script, names[i], " = np.load(_dir + '/in", i, ".npy')\n");
   }
   absl::StrAppend(&script, code, "\n",
                   "outs = out if isinstance(out, tuple) else (out,)\n"
                   "for i, o in enumerate(outs):\n"
-                  "    np.save(d + '/out%d.npy' % i, np.array(o, order='C'))\n"
-                  "open(d + '/count', 'w').write(str(len(outs)))\n");
+                  "    np.save(_dir + '/out%d.npy' % i, np.array(o, order='C'))\n"
+                  "open(_dir + '/count', 'w').write(str(len(outs)))\n");
   {
     std::ofstream f(dir + "/oracle.py");
     f << script;
