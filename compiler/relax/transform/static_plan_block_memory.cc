@@ -162,27 +162,34 @@ class Planner {
         InitBinding(vb, block.get());
       }
     }
-    Discard(TokensOf(seq->body));
+    // The result escapes; a call or If there is visited as a binding's value would be.
+    Discard(InitValue(seq->body, nullptr));
   }
 
   void InitBinding(const rx::VarBindingNode* vb, const rx::BindingBlockNode* block) {
-    const Expr& value = vb->value;
+    Tokens t = InitValue(vb->value, block);
+    if (const auto* call = vb->value.as<rx::CallNode>(); call && t.leaf >= 0 && IsOp(call->op, "relax.builtin.alloc_tensor")) {
+      alloc_token_[vb->var.get()] = t.leaf;
+    }
+    var_tokens_[vb->var.get()] = t;
+  }
+
+  // Records what `value` (bound in `block`, or a SeqExpr's result when null) does to tokens and
+  // returns the tokens it holds.
+  Tokens InitValue(const Expr& value, const rx::BindingBlockNode* block) {
     if (const auto* call = value.as<rx::CallNode>()) {
       Token token;
-      if (PlannableAlloc(call, &token)) {
+      if (block != nullptr && PlannableAlloc(call, &token)) {
         token.block = block;
         tokens_.push_back(token);
         Tokens t;
         t.leaf = static_cast<int>(tokens_.size()) - 1;
-        var_tokens_[vb->var.get()] = t;
-        alloc_token_[vb->var.get()] = t.leaf;
-        return;
+        return t;
       }
       if (IsViewOp(call->op) && !call->args.empty()) {
         Tokens t = TokensOf(call->args[0]);
         DiscardForeign(t, block);
-        var_tokens_[vb->var.get()] = t;
-        return;
+        return t;
       }
       bool kernel = CalledPrimFunc(call->op, module_) != nullptr;
       for (const Expr& arg : call->args) {
@@ -194,19 +201,19 @@ class Planner {
           Discard(t);
         }
       }
-      return;
+      return Tokens();
     }
     if (const auto* i = value.as<rx::IfNode>()) {
       Discard(TokensOf(i->cond));  // read after the kernels that may come last
       InitSeq(i->true_branch);
       InitSeq(i->false_branch);
-      return;
+      return Tokens();
     }
-    if (value.as<rx::FunctionNode>()) return;  // planned on its own when lifted
+    if (value.as<rx::FunctionNode>()) return Tokens();  // planned on its own when lifted
     // Var, Tuple, TupleGetItem: aliases of what they hold.
     Tokens t = TokensOf(value);
     DiscardForeign(t, block);
-    var_tokens_[vb->var.get()] = t;
+    return t;
   }
 
   // ---- stage 2: storages ----

@@ -145,5 +145,24 @@ TEST(StaticPlanBlockMemory, TupleOutputsArePlannedThroughTheirItems) {
       << text;
 }
 
+TEST(StaticPlanBlockMemory, TensorsPassedToAFunctionAtTheEndOfABranchEscape) {
+  // The branch's result is the call of main (corpus 013's recursion): a is its argument and must
+  // keep its own storage.
+  std::string text = Plan(std::string(kKernels) + R"(
+    @R.function
+    def main(x: R.Tensor((16,), dtype="float32"), c: R.Tensor((), dtype="bool")) -> R.Tensor((16,), dtype="float32"):
+        cls = Module
+        if c:
+            a = R.call_tir(cls.inc, (x,), out_ty=R.Tensor((16,), dtype="float32"))
+            b = R.call_tir(cls.inc, (x,), out_ty=R.Tensor((16,), dtype="float32"))
+            r = cls.main(a, c)
+        else:
+            r = x
+        return r
+)");
+  EXPECT_NE(text.find("alloc: R.Tensor((16,), dtype=\"float32\") = R.builtin.alloc_tensor"), std::string::npos) << text;
+  EXPECT_NE(text.find("= main(alloc, c)"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace kiln::relax::transform
