@@ -65,6 +65,9 @@ absl::StatusOr<ir::IRModule> StaticPlanBlockMemory(const ir::IRModule& module);
 // Symbolic shapes: parameter checks (check_tensor_info, ...), match_shape into the shape heap,
 // make_shape for every shape that uses a symbolic var, PrimFunc calls' symbolic int args.
 absl::StatusOr<ir::IRModule> VMShapeLower(const ir::IRModule& module);
+// After the last use of a value, its register is released (memory.kill_storage / kill_tensor,
+// vm.kill_object); parameters and results are never killed.
+absl::StatusOr<ir::IRModule> KillAfterLastUse(const ir::IRModule& module);
 // relax.memory.* / relax.builtin.* / relax.vm.* / shape_of / reshape / null_value / to_vdevice ...
 // -> the vm.builtin.* packed calls of ../shared/notes/tvm-reference.md §3.1.
 absl::StatusOr<ir::IRModule> LowerRuntimeBuiltin(const ir::IRModule& module);
