@@ -23,6 +23,11 @@ const LegalizeTable& Table() {
   static const LegalizeTable* table = [] {
     auto* t = new LegalizeTable;
     RegisterElementwiseOps(t);
+    RegisterReduceOps(t);
+    RegisterManipulateOps(t);
+    RegisterIndexOps(t);
+    RegisterCreateOps(t);
+    RegisterNNOps(t);
     return t;
   }();
   return *table;

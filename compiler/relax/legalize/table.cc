@@ -39,12 +39,8 @@ absl::StatusOr<Expr> LegalizeContext::CallTIR(const BuiltFunc& f, const Type& ou
     module_.Add(gv, func);
     added_[hash].emplace_back(gv, f.func);
   }
-  Array<Type> ty_args;
-  if (const auto* tt = out_ty.as<TupleTypeNode>()) {
-    ty_args = tt->fields;
-  } else {
-    ty_args.push_back(out_ty);
-  }
+  // Several outputs are one tuple type, as the parser reads out_ty=[a, b].
+  Array<Type> ty_args = {out_ty};
   ir::relax::Tuple args(f.args);
   args.CopyOnWrite()->ty = ExprType(args);
   ir::relax::Call call(Op("relax.call_tir"), {gv, args}, {}, ty_args);

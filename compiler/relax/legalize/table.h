@@ -23,7 +23,7 @@ class LegalizeContext {
 
   // Adds `f` to the module under a fresh name derived from f.name, or finds the structurally
   // equal function added before, and returns R.call_tir(gv, f.args, out_ty=out_ty) typed out_ty
-  // (a tuple type gives one out_ty per field).
+  // (a tuple type for several outputs).
   absl::StatusOr<ir::Expr> CallTIR(const BuiltFunc& f, const ir::Type& out_ty);
 
   // The common case: builds `b` with `outputs` and calls it with the type of `call`.
@@ -48,6 +48,11 @@ using LegalizeTable = std::unordered_map<std::string, LegalizeFn>;
 
 // ---- op families (one file each) ----
 void RegisterElementwiseOps(LegalizeTable* table);   // elementwise.cc: unary, binary, compare, astype
+void RegisterReduceOps(LegalizeTable* table);        // reduce.cc: sum .. std, argmax/argmin, scans, sorts
+void RegisterManipulateOps(LegalizeTable* table);    // manipulate.cc: reshape, permute_dims, concat, ...
+void RegisterIndexOps(LegalizeTable* table);         // index.cc: take, strided_slice, where, ...
+void RegisterCreateOps(LegalizeTable* table);        // create.cc: full, zeros, ones, arange, tril, ...
+void RegisterNNOps(LegalizeTable* table);            // nn.cc: activations, softmax, norms, pad, ...
 
 // ---- helpers shared by the families ----
 

@@ -228,8 +228,15 @@ absl::StatusOr<PrimExpr> FuncBuilder::Scalar(const Expr& arg) {
   } else if (const auto* pt = ExprType(arg).as<PrimTypeNode>()) {
     value = pt->value;
   }
-  if (!value.defined()) return absl::InvalidArgumentError("needs a prim value argument of known value");
-  return Local(value);
+  if (value.defined()) return Local(value);
+  // A prim value known only at run time: a scalar parameter of its own.
+  const auto* pt = ExprType(arg).as<PrimTypeNode>();
+  if (pt == nullptr || pt->dtype.is_void()) return absl::InvalidArgumentError("expected a prim value argument");
+  std::string name = "s";
+  if (const auto* v = arg.as<VarNode>()) name = v->name;
+  Var local(name, pt->dtype);
+  scalar_inputs_.emplace_back(local, arg);
+  return PrimExpr(local);
 }
 
 absl::StatusOr<Tensor> FuncBuilder::Input(const Expr& arg) {
@@ -354,6 +361,55 @@ std::vector<Tensor> FuncBuilder::ReduceN(
   return outs;
 }
 
+std::vector<Tensor> FuncBuilder::Opaque(const std::string& name, const std::vector<Tensor>& reads,
+                                        const std::vector<std::pair<std::string, DataType>>& writes,
+                                        const std::vector<PrimExpr>& shape,
+                                        const std::function<Stmt(const std::vector<Tensor>&)>& body) {
+  std::vector<Tensor> outs;
+  for (const auto& [n, dt] : writes) outs.push_back(Alloc(n, shape, dt));
+  auto whole = [](const Tensor& t) {
+    Array<Range> region;
+    for (const PrimExpr& d : t.shape()) region.push_back(Range(Int64(0), d));
+    return BufferRegion(t.buffer, region);
+  };
+  auto block = make_object<SBlockNode>();
+  for (const Tensor& t : reads) block->reads.push_back(whole(t));
+  for (const Tensor& t : outs) block->writes.push_back(whole(t));
+  block->name = name;
+  block->body = body(outs);
+  AddStmt(SBlockRealize({}, IntImm(DataType::Bool(), 1), SBlock(ObjectPtr<Object>(std::move(block)))));
+  return outs;
+}
+
+Stmt Loops(const std::vector<PrimExpr>& extents, const std::string& prefix,
+           const std::function<Stmt(const Indices&)>& body) {
+  std::vector<Var> vars;
+  Indices idx;
+  for (size_t d = 0; d < extents.size(); ++d) {
+    vars.push_back(Var(absl::StrCat(prefix, d), DataType::Int(64)));
+    idx.push_back(vars.back());
+  }
+  Stmt s = body(idx);
+  for (size_t d = extents.size(); d-- > 0;) s = For(vars[d], Int64(0), extents[d], ForKind::kSerial, s);
+  return s;
+}
+
+Indices Unravel(const PrimExpr& flat, const std::vector<PrimExpr>& shape) {
+  Indices out(shape.size());
+  PrimExpr rest = flat;
+  for (size_t d = shape.size(); d-- > 0;) {
+    if (d == 0) {
+      out[d] = rest;
+    } else {
+      out[d] = FloorMod(rest, shape[d]);
+      rest = FloorDiv(rest, shape[d]);
+    }
+  }
+  return out;
+}
+
+PrimExpr NumElements(const std::vector<PrimExpr>& shape) { return Product(shape); }
+
 absl::StatusOr<BuiltFunc> FuncBuilder::Build(const std::vector<Tensor>& outputs, OpPattern pattern) const {
   Array<Var> params;
   Map<Var, Buffer> buffer_map;
@@ -391,6 +447,10 @@ absl::StatusOr<BuiltFunc> FuncBuilder::Build(const std::vector<Tensor>& outputs,
   for (const Buffer& b : param_buffers) uses.AddShape(b->shape);
   for (const Buffer& b : allocs) uses.AddShape(b->shape);
   Array<Expr> args = input_args_;
+  for (const auto& [local, arg] : scalar_inputs_) {
+    params.push_back(local);
+    args.push_back(arg);
+  }
   for (const auto& [relax_var, local] : vars_) {
     if (bound.count(local.get()) || !uses.used.count(local.get())) continue;
     params.push_back(local);

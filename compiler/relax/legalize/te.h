@@ -13,8 +13,9 @@
 //               T.writes(T_add[v_ax0, v_ax1])
 //               T_add[v_ax0, v_ax1] = x[v_ax0, v_ax1] + y[v_ax0, v_ax1]
 //
-// Parameters are the inputs, then the outputs, then the symbolic dims no buffer shape binds (each
-// passed by the caller as a trailing prim value of call_tir's argument tuple). Stage buffers that
+// Parameters are the inputs, then the outputs, then the scalar inputs (prim values known only at
+// run time) and the symbolic dims no buffer shape binds, each passed by the caller as a trailing
+// prim value of call_tir's argument tuple. Stage buffers that
 // are not outputs are allocated in the root block. Symbolic dims of the Relax types become fresh
 // int64 vars of the PrimFunc (bound by its buffer shapes); Local() translates Relax-level dim
 // expressions into them. Every loop, iter var and shape is int64, as Relax shapes are.
@@ -107,6 +108,13 @@ class FuncBuilder {
       const std::function<std::vector<ir::PrimExpr>(const Indices& i, const Indices& k,
                                                     const std::vector<ir::PrimExpr>& current)>& update);
 
+  // A stage of plain loops in one block without iter vars (TVM's opaque blocks: scans, sorts,
+  // scatters) that reads `reads` and writes `writes` whole. Allocates the written tensors.
+  std::vector<Tensor> Opaque(const std::string& name, const std::vector<Tensor>& reads,
+                             const std::vector<std::pair<std::string, ir::DataType>>& writes,
+                             const std::vector<ir::PrimExpr>& shape,
+                             const std::function<ir::Stmt(const std::vector<Tensor>& outs)>& body);
+
   // For hand-scheduled kernels: a buffer the caller's own statements write (an output, or an
   // intermediate allocated in the root block), and a statement appended to the function body.
   Tensor Alloc(const std::string& name, const std::vector<ir::PrimExpr>& shape, ir::DataType dtype);
@@ -126,6 +134,8 @@ class FuncBuilder {
   // Relax symbolic var -> this function's var, in first-seen order.
   std::unordered_map<const ir::VarNode*, ir::Var> var_map_;
   std::vector<std::pair<ir::Var, ir::Var>> vars_;  // (relax, local)
+  // Prim values known only at run time: (scalar parameter, the Relax value passed for it).
+  std::vector<std::pair<ir::Var, ir::Expr>> scalar_inputs_;
 };
 
 // ---- expression helpers (int64 index arithmetic, dtype-correct constants) ----
@@ -138,6 +148,13 @@ ir::PrimExpr CastTo(ir::DataType dtype, const ir::PrimExpr& e);
 // Smallest / largest value of dtype (-inf / +inf for floats), the identities of max / min.
 ir::PrimExpr MinValue(ir::DataType dtype);
 ir::PrimExpr MaxValue(ir::DataType dtype);
+// Serial loops over `extents` (int64 loop vars named <prefix><d>) around body(indices).
+ir::Stmt Loops(const std::vector<ir::PrimExpr>& extents, const std::string& prefix,
+               const std::function<ir::Stmt(const Indices&)>& body);
+// The indices of the row-major flat index `flat` into `shape`.
+Indices Unravel(const ir::PrimExpr& flat, const std::vector<ir::PrimExpr>& shape);
+// The product of dims, folded.
+ir::PrimExpr NumElements(const std::vector<ir::PrimExpr>& shape);
 // A call of the TIR math intrinsic "tirx.<name>" with result dtype `dtype`.
 ir::PrimExpr Intrin(const std::string& name, ir::DataType dtype, const std::vector<ir::PrimExpr>& args);
 

@@ -14,6 +14,7 @@
 #include "absl/strings/str_join.h"
 #include "compiler/ir/functor.h"
 #include "compiler/relax/legalize/legalize.h"
+#include "compiler/relax/op/infer_util.h"
 #include "compiler/relax/op/op.h"
 #include "compiler/script/script.h"
 #include "runtime/npy.h"
@@ -64,7 +65,15 @@ class Evaluator {
   absl::Status Init() {
     IRModule kernels = IRModule::Make();
     for (const auto& [gv, f] : module_.Functions()) {
-      if (f.as<PrimFuncNode>()) kernels.Add(gv, f);
+      if (!f.as<PrimFuncNode>()) continue;
+      // Private PrimFuncs (the corpus' hand-written kernels) are called by their module name.
+      PrimFunc pf = Downcast<PrimFunc>(f);
+      if (pf->GetGlobalSymbol().empty()) {
+        Map<String, ObjectRef> attrs = pf->attrs;
+        attrs.Set(String("global_symbol"), String(gv->name));
+        pf.CopyOnWrite()->attrs = attrs;
+      }
+      kernels.Add(gv, pf);
     }
     driver::RunOptions options;
     options.target = target_;
@@ -77,32 +86,26 @@ class Evaluator {
   // A value is a list of tensors: one for a tensor, the fields for a tuple.
   using Value = std::vector<runtime::Tensor>;
 
-  absl::StatusOr<Value> Run(const rx::Function& f, const std::vector<runtime::Tensor>& inputs) {
+  absl::StatusOr<Value> Run(const rx::Function& f, const std::vector<Value>& inputs) {
     if (inputs.size() != f->params.size()) return absl::InvalidArgumentError("wrong number of inputs");
     for (size_t i = 0; i < inputs.size(); ++i) {
-      env_[f->params[i].get()] = {inputs[i]};
-      const auto* tt = f->params[i]->ty.as<TensorTypeNode>();
-      const auto* shape = tt ? tt->shape.as<rx::ShapeExprNode>() : nullptr;
-      if (shape == nullptr) continue;
-      for (size_t d = 0; d < shape->values.size(); ++d) {
-        if (const auto* v = shape->values[d].as<VarNode>()) dims_[v] = inputs[i].shape()[d];
-      }
+      env_[f->params[i].get()] = inputs[i];
+      BindDims(f->params[i]->ty, inputs[i]);
     }
-    const auto* seq = f->body.as<rx::SeqExprNode>();
-    if (seq == nullptr) return absl::InvalidArgumentError("body is not a SeqExpr");
-    for (const rx::BindingBlock& block : seq->blocks) {
-      for (const rx::Binding& b : block->bindings) {
-        const auto* vb = b.as<rx::VarBindingNode>();
-        if (vb == nullptr) return absl::InvalidArgumentError("only var bindings are supported");
-        absl::StatusOr<Value> v = Eval(vb->value);
-        if (!v.ok()) return v.status();
-        env_[vb->var.get()] = *v;
-      }
-    }
-    return Eval(seq->body);
+    return Eval(f->body);
   }
 
  private:
+  // Binds the symbolic dims written as bare vars in a tensor type to the value's shape.
+  void BindDims(const Type& t, const Value& v) {
+    const auto* tt = t.as<TensorTypeNode>();
+    const auto* shape = tt ? tt->shape.as<rx::ShapeExprNode>() : nullptr;
+    if (shape == nullptr || v.size() != 1 || v[0].shape().size() != shape->values.size()) return;
+    for (size_t d = 0; d < shape->values.size(); ++d) {
+      if (const auto* var = shape->values[d].as<VarNode>()) dims_[var] = v[0].shape()[d];
+    }
+  }
+
   absl::StatusOr<runtime::Tensor> Alloc(const Type& t) {
     const auto* tt = t.as<TensorTypeNode>();
     const auto* shape = tt ? tt->shape.as<rx::ShapeExprNode>() : nullptr;
@@ -119,6 +122,32 @@ class Evaluator {
   }
 
   absl::StatusOr<Value> Eval(const Expr& e) {
+    if (const auto* seq = e.as<rx::SeqExprNode>()) {
+      for (const rx::BindingBlock& block : seq->blocks) {
+        for (const rx::Binding& b : block->bindings) {
+          if (const auto* mc = b.as<rx::MatchCastNode>()) {
+            absl::StatusOr<Value> v = Eval(mc->value);
+            if (!v.ok()) return v.status();
+            env_[mc->var.get()] = *v;
+            BindDims(mc->cast_ty, *v);
+            continue;
+          }
+          const auto* vb = b.as<rx::VarBindingNode>();
+          if (vb == nullptr) return absl::InvalidArgumentError("unsupported binding");
+          absl::StatusOr<Value> v = Eval(vb->value);
+          if (!v.ok()) return v.status();
+          env_[vb->var.get()] = *v;
+        }
+      }
+      return Eval(seq->body);
+    }
+    if (const auto* branch = e.as<rx::IfNode>()) {
+      absl::StatusOr<Value> c = Eval(branch->cond);
+      if (!c.ok()) return c.status();
+      if (c->size() != 1 || (*c)[0].numel() != 1) return absl::InvalidArgumentError("condition is not a scalar");
+      bool taken = *static_cast<const uint8_t*>((*c)[0].data()) != 0;
+      return Eval(taken ? branch->true_branch : branch->false_branch);
+    }
     if (const auto* v = e.as<VarNode>()) {
       auto it = env_.find(v);
       if (it == env_.end()) return absl::InvalidArgumentError("unbound variable " + v->name);
@@ -153,7 +182,35 @@ class Evaluator {
     }
     if (const auto* call = e.as<rx::CallNode>()) {
       const auto* op = call->op.as<OpNode>();
-      if (op == nullptr || op->name != "relax.call_tir") {
+      if (op != nullptr && op->name == "relax.shape_of") {
+        absl::StatusOr<Value> v = Eval(call->args[0]);
+        if (!v.ok()) return v.status();
+        const std::vector<int64_t>& dims = (*v)[0].shape();
+        runtime::Tensor s = *runtime::Tensor::Empty({static_cast<int64_t>(dims.size())}, DLDataType{kDLInt, 64, 1});
+        if (!dims.empty()) std::memcpy(s.data(), dims.data(), 8 * dims.size());
+        return Value{s};
+      }
+      if (const auto* gv = call->op.as<GlobalVarNode>()) {
+        // A call of another Relax function: its own scope of variables and symbolic dims.
+        const auto* callee = module_.Lookup(gv->name).as<rx::FunctionNode>();
+        if (callee == nullptr) return absl::InvalidArgumentError("call of unknown function " + gv->name);
+        std::vector<Value> args;
+        for (const Expr& a : call->args) {
+          absl::StatusOr<Value> v = Eval(a);
+          if (!v.ok()) return v.status();
+          args.push_back(*v);
+        }
+        auto saved_env = std::move(env_);
+        auto saved_dims = std::move(dims_);
+        env_.clear();
+        dims_.clear();
+        absl::StatusOr<Value> r = Run(GetRef<rx::Function>(callee), args);
+        env_ = std::move(saved_env);
+        dims_ = std::move(saved_dims);
+        return r;
+      }
+      bool inplace = op != nullptr && op->name == "relax.call_tir_inplace";
+      if (op == nullptr || (op->name != "relax.call_tir" && !inplace)) {
         return absl::InvalidArgumentError("unsupported call in a legalized function");
       }
       const auto* gv = call->args[0].as<GlobalVarNode>();
@@ -171,16 +228,30 @@ class Evaluator {
         }
         absl::StatusOr<Value> v = Eval(a);
         if (!v.ok()) return v.status();
-        tensors.push_back((*v)[0]);
+        // A prim-typed value (a R.Prim parameter) is a trailing scalar argument.
+        (ExprType(a).as<PrimTypeNode>() ? prims : tensors).push_back((*v)[0]);
       }
       Value outs;
-      for (const Type& t : call->ty_args) {
-        absl::StatusOr<runtime::Tensor> o = Alloc(t);
+      std::vector<Type> out_types = call->ty_args.ToVector();
+      if (out_types.size() == 1 && out_types[0].as<TupleTypeNode>()) {
+        out_types = out_types[0].as<TupleTypeNode>()->fields.ToVector();
+      }
+      // call_tir_inplace: output j is input inplace_indices[j] itself (written in place) unless -1.
+      std::vector<int64_t> inplace_idx =
+          inplace ? IntArrayAttr(GetRef<rx::Call>(call), "inplace_indices").value_or(std::vector<int64_t>{}) : std::vector<int64_t>{};
+      std::vector<runtime::Tensor> fresh;
+      for (size_t j = 0; j < out_types.size(); ++j) {
+        if (j < inplace_idx.size() && inplace_idx[j] >= 0) {
+          outs.push_back(tensors[inplace_idx[j]]);
+          continue;
+        }
+        absl::StatusOr<runtime::Tensor> o = Alloc(out_types[j]);
         if (!o.ok()) return o.status();
         outs.push_back(*o);
+        fresh.push_back(*o);
       }
       std::vector<runtime::Tensor> all = tensors;
-      all.insert(all.end(), outs.begin(), outs.end());
+      all.insert(all.end(), fresh.begin(), fresh.end());
       all.insert(all.end(), prims.begin(), prims.end());
       absl::StatusOr<KilnAny> r = runner_->Call(gv->name, all);
       if (!r.ok()) return r.status();
@@ -233,6 +304,14 @@ double Get(const runtime::Tensor& t, int64_t i) {
 absl::StatusOr<std::vector<runtime::Tensor>> RunRelax(const IRModule& module, const std::string& entry,
                                                       const std::vector<runtime::Tensor>& inputs,
                                                       driver::RunTarget target) {
+  std::vector<std::vector<runtime::Tensor>> values;
+  for (const runtime::Tensor& t : inputs) values.push_back({t});
+  return RunRelax(module, entry, values, target);
+}
+
+absl::StatusOr<std::vector<runtime::Tensor>> RunRelax(const IRModule& module, const std::string& entry,
+                                                      const std::vector<std::vector<runtime::Tensor>>& inputs,
+                                                      driver::RunTarget target) {
   const auto* f = module.Lookup(entry).as<rx::FunctionNode>();
   if (f == nullptr) return absl::NotFoundError("no Relax function " + entry);
   Evaluator ev(module, target);
@@ -255,7 +334,7 @@ absl::StatusOr<std::vector<runtime::Tensor>> Numpy(const std::string& code, cons
   absl::StrAppend(&script, code, "\n",
                   "outs = out if isinstance(out, tuple) else (out,)\n"
                   "for i, o in enumerate(outs):\n"
-                  "    np.save(d + '/out%d.npy' % i, np.ascontiguousarray(o))\n"
+                  "    np.save(d + '/out%d.npy' % i, np.array(o, order='C'))\n"
                   "open(d + '/count', 'w').write(str(len(outs)))\n");
   {
     std::ofstream f(dir + "/oracle.py");

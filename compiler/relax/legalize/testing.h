@@ -15,11 +15,15 @@
 
 namespace kiln::relax::legalize::testing {
 
-// Evaluates Relax function `entry` of a legalized module on `inputs` (one per parameter): its
-// bindings may be call_tir, tuples, tuple items, variables and constants; symbolic dims are bound
-// from the parameters' shapes. Returns the result's tensors (a tuple flattened).
+// Evaluates Relax function `entry` of a legalized module on `inputs` (one per parameter; a R.Prim
+// parameter is a 0-d tensor): its bindings may be call_tir(_inplace), shape_of, if/else on a bool tensor,
+// tuples, tuple items, variables and constants; symbolic dims are bound from the parameters' shapes. Returns the result's tensors (a tuple flattened).
 absl::StatusOr<std::vector<runtime::Tensor>> RunRelax(const ir::IRModule& module, const std::string& entry,
                                                       const std::vector<runtime::Tensor>& inputs,
+                                                      driver::RunTarget target);
+// The same with a list of tensors per parameter (the fields of a tuple parameter).
+absl::StatusOr<std::vector<runtime::Tensor>> RunRelax(const ir::IRModule& module, const std::string& entry,
+                                                      const std::vector<std::vector<runtime::Tensor>>& inputs,
                                                       driver::RunTarget target);
 
 // Runs `code` with numpy after binding `names[i]` to inputs[i] (np as numpy); the value of the
