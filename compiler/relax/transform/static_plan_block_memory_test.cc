@@ -106,6 +106,27 @@ TEST(StaticPlanBlockMemory, EscapingAndSymbolicTensorsKeepTheirAllocations) {
   EXPECT_EQ(text.find("memory.alloc"), std::string::npos) << text;
 }
 
+TEST(StaticPlanBlockMemory, SymbolicSizesArePlannedAtTheirUpperBound) {
+  // n <= 8: each (n,) float32 tensor gets a 32-byte storage, reused as for static sizes.
+  std::string text = Plan(std::string(kKernels) + R"(
+    @R.function
+    def main(y: R.Tensor(("n",), dtype="float32")) -> R.Tensor(("n",), dtype="float32"):
+        R.func_attr({"tir_var_upper_bound": {"n": 8}})
+        n = T.int64()
+        cls = Module
+        s0 = R.call_tir(cls.inc_n, (y,), out_ty=R.Tensor((n,), dtype="float32"))
+        s1 = R.call_tir(cls.inc_n, (s0,), out_ty=R.Tensor((n,), dtype="float32"))
+        s2 = R.call_tir(cls.inc_n, (s1,), out_ty=R.Tensor((n,), dtype="float32"))
+        s3 = R.call_tir(cls.inc_n, (s2,), out_ty=R.Tensor((n,), dtype="float32"))
+        return s3
+)");
+  EXPECT_NE(text.find(R"(storage: R.Any = R.memory.alloc_storage(R.shape([32]))"), std::string::npos) << text;
+  EXPECT_NE(text.find(R"(alloc_2: R.Tensor((n,), dtype="float32") = R.memory.alloc_tensor(storage, R.prim_value(0), R.shape([n]))"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("storage_2"), std::string::npos) << text;
+}
+
 TEST(StaticPlanBlockMemory, ViewsExtendTheLifetime) {
   // lv0 is read through its reshape r after lv1 is made, so lv2 cannot take lv0's storage.
   std::string text = Plan(std::string(kKernels) + R"(
