@@ -86,6 +86,18 @@ std::string ShapeStr(const std::vector<int64_t>& s) {
   return out + (s.size() == 1 ? ",)" : ")");
 }
 
+// Appends the failing call to an error, innermost first, as a short traceback: at most
+// kMaxTraceback frames, so that an error deep in a recursion stays readable.
+absl::Status WithCallSite(const absl::Status& st, const std::string& callee, const std::string& func, int64_t instr) {
+  constexpr int kMaxTraceback = 8;
+  absl::string_view msg = st.message();
+  int frames = 0;
+  for (size_t p = msg.find("\n  in call to "); p != absl::string_view::npos; p = msg.find("\n  in call to ", p + 1)) ++frames;
+  if (frames > kMaxTraceback) return st;
+  if (frames == kMaxTraceback) return absl::Status(st.code(), absl::StrCat(msg, "\n  in call to ..."));
+  return absl::Status(st.code(), absl::StrCat(msg, "\n  in call to ", callee, " (function ", func, ", instruction ", instr, ")"));
+}
+
 }  // namespace
 
 // What a function-table entry resolved to at load time.
@@ -350,11 +362,7 @@ absl::StatusOr<Value> VirtualMachine::RunVMFunction(int64_t func_index, absl::Sp
           } else {
             ret = CallFunction(callee, call_args);
           }
-          if (!ret.ok()) {
-            return absl::Status(ret.status().code(),
-                                absl::StrCat(ret.status().message(), "\n  in call to ", *callees_[callee].name,
-                                             " (function ", f.name, ", instruction ", pc - f.start_instr, ")"));
-          }
+          if (!ret.ok()) return WithCallSite(ret.status(), *callees_[callee].name, f.name, pc - f.start_instr);
           if (instrument_) instrument_(*callees_[callee].name, false, *ret, call_args);
           if (dst != kVoidRegister) regs[dst] = *std::move(ret);
         }
