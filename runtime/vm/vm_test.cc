@@ -377,6 +377,11 @@ TEST_F(VMTest, StatefulApi) {
   EmitMain(a);
   EmitFixed(a);
   EmitPair(a);
+  a.Begin("shape_param", 1, {"s"});
+  a.Call("vm.builtin.check_shape_info", {R(0), Imm(2), Void()});
+  a.Call("vm.builtin.match_shape", {R(0), Void(), Imm(2), Imm(0), Imm(4), Imm(2), Imm(0), Void()});
+  a.Ret(0);
+  a.End();
   auto vm = Make(WithKernels(a));
   ASSERT_NE(vm, nullptr);
   EXPECT_EQ(vm->InvokeStateful("main").code(), absl::StatusCode::kFailedPrecondition);
@@ -409,6 +414,12 @@ TEST_F(VMTest, StatefulApi) {
   EXPECT_NE(st.message().find("expect a Tensor but got int"), std::string::npos) << st;
   EXPECT_EQ(vm->SetInput("main", {}).code(), absl::StatusCode::kInvalidArgument);
   EXPECT_TRUE(vm->SetInput("fixed", {Value::Tensor(*runtime::Tensor::Empty({2, 3}, kF32))}).ok());
+  // An R.Shape([4, n]) parameter is checked by match_shape alone: a Shape passes, a tensor's shape too.
+  EXPECT_TRUE(vm->SetInput("shape_param", {Value::Shape({4, 9})}).ok());
+  st = vm->SetInput("shape_param", {Value::Shape({5, 9})});
+  EXPECT_NE(st.message().find("expect shape (4, ?) but got (5, 9)"), std::string::npos) << st;
+  st = vm->SetInput("shape_param", {Value::Int(4)});
+  EXPECT_NE(st.message().find("expect a Tensor or Shape but got int"), std::string::npos) << st;
 
   EXPECT_EQ(*vm->GetFunctionArity("main"), 1);
   EXPECT_EQ(*vm->GetFunctionParamName("main", 0), "x");
