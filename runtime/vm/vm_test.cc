@@ -65,7 +65,13 @@ int32_t int_mul(void* self, const KilnAny* a, int32_t n, KilnAny* r) {
   return 0;
 }
 int32_t always_fail(void* self, const KilnAny* a, int32_t n, KilnAny* r) { return fail(r, "ValueError: always_fail: boom"); }
-const char kiln_kernel_names[] = "add_one\0int_gt0\0int_sub\0int_mul\0always_fail\0";
+/* Whether the runtime lent the kernel a parallel-for environment. */
+int32_t has_env(void* self, const KilnAny* a, int32_t n, KilnAny* r) {
+  r->type_index = kBool;
+  r->v_int64 = self != 0;
+  return 0;
+}
+const char kiln_kernel_names[] = "add_one\0int_gt0\0int_sub\0int_mul\0always_fail\0has_env\0";
 )C";
 
 std::string TmpDir() {
@@ -539,6 +545,28 @@ TEST_F(VMTest, VMsShareOneExecutableAcrossThreads) {
   }
   for (auto& th : threads) th.join();
   EXPECT_EQ(failures.load(), 0);
+}
+
+TEST_F(VMTest, KernelsGetTheParallelEnvironment) {
+  Assembler a;
+  a.Begin("main", 0);
+  a.Call("has_env", {}, 0);
+  a.Ret(0);
+  a.End();
+  Executable e = WithKernels(a);
+  auto run = [&](VMOptions o) {
+    auto vm = VirtualMachine::Create(std::make_shared<const Executable>(e), o);
+    EXPECT_TRUE(vm.ok()) << vm.status();
+    return (*vm)->Invoke("main", {})->as_bool();
+  };
+  VMOptions serial;
+  serial.num_threads = 1;
+  EXPECT_FALSE(run(serial));
+  EXPECT_TRUE(run(VMOptions()));  // the VM's own pool
+  runtime::ThreadPool pool(2);
+  VMOptions lent;
+  lent.kernel_env = pool.env();
+  EXPECT_TRUE(run(lent));
 }
 
 TEST_F(VMTest, ConstantsReachFunctions) {
