@@ -10,18 +10,7 @@ namespace {
 
 using testing::CheckAgainstNumpy;
 using testing::InputSpec;
-
-// A module whose main takes `params`, binds `body` (one "name: type = value" per line, the last
-// one named gv) in a dataflow block and returns gv of type `ret`.
-std::string Program(const std::string& params, const std::string& ret, const std::vector<std::string>& body) {
-  std::string s = absl::StrCat("@I.ir_module\nclass Module:\n    @R.function\n    def main(", params, ") -> ", ret,
-                               ":\n");
-  if (params.find("\"n\"") != std::string::npos) s += "        n = T.int64()\n";
-  s += "        with R.dataflow():\n";
-  for (const std::string& line : body) absl::StrAppend(&s, "            ", line, "\n");
-  s += "            R.output(gv)\n        return gv\n";
-  return s;
-}
+using testing::Program;
 
 std::string F32(const std::string& shape) { return "R.Tensor(" + shape + ", dtype=\"float32\")"; }
 
