@@ -72,6 +72,24 @@ $KILN inspect model.kx --stats | grep -q '^Relax VM executable statistics:' || f
 # A source file is built on the fly.
 $KILN inspect model.py --target c | diff expected.txt - || fail "inspect of a source file"
 
+# --entry keeps the named Relax functions (and what they call) only.
+cat > two.py <<'PY'
+@I.ir_module
+class Module:
+    @R.function
+    def first(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+        return x
+
+    @R.function
+    def second(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+        return x
+PY
+$KILN build two.py --entry second -o two.kx 2>/dev/null || fail "build --entry"
+[ "$($KILN inspect two.kx | grep -c '^@[a-z]*:$')" = 1 ] && $KILN inspect two.kx | grep -q '^@second:$' \
+  || fail "--entry second: $($KILN inspect two.kx)"
+err=$($KILN build two.py --entry third -o two.kx 2>&1); [ $? -eq 1 ] || fail "unknown entry must exit 1"
+echo "$err" | grep -q 'entry "third" is not a Relax function' || fail "unknown entry message: $err"
+
 # PrimFunc-only: a kernel library by default, an executable with --exe.
 $KILN build kernels.py 2>/dev/null && [ -f kernels.so ] || fail "kernel library"
 $KILN build kernels.py --exe -o k.kx 2>/dev/null || fail "build --exe"

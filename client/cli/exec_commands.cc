@@ -14,6 +14,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/strip.h"
 #include "client/cli/script_commands.h"
 #include "compiler/driver/relax_build.h"
 #include "runtime/npy.h"
@@ -26,8 +28,12 @@ namespace {
 using runtime::Tensor;
 using vm::Value;
 
+// One line per error, as scripts grep for it: the VM's "\n  in call to ..." context joins with "; ".
 int Fail(const char* cmd, const absl::Status& st) {
-  std::fprintf(stderr, "kiln %s: %s\n", cmd, std::string(st.message()).c_str());
+  std::string message(st.message());
+  absl::StripTrailingAsciiWhitespace(&message);
+  message = absl::StrReplaceAll(message, {{"\n  ", "; "}, {"\n", "; "}});
+  std::fprintf(stderr, "kiln %s: %s\n", cmd, message.c_str());
   return 1;
 }
 

@@ -40,7 +40,8 @@ const Command kCommands[] = {
      "(default stdout; --to bin needs -o).\n",
      "--to -o --name", "", &RunIr},
     {"build", "compile a module into a VM executable or a kernel library",
-     "usage: kiln build FILE [--target llvm|c] [-o OUT] [--exe] [--name NAME] [--emit-c | --emit-llvm]\n\n"
+     "usage: kiln build FILE [--target llvm|c] [-o OUT] [--exe] [--entry F ...] [--name NAME]\n"
+     "                  [--emit-c | --emit-llvm]\n\n"
      "FILE is TVMScript or serialized IR. A module with a Relax function becomes a Relax VM executable\n"
      "(.kx: TVM's bytecode layout plus the compiled kernels): the Relax pipeline\n"
      "(compiler/driver/relax_pipeline.cc), the PrimFuncs built into a host library, then VM codegen.\n"
@@ -52,11 +53,13 @@ const Command kCommands[] = {
      "                for a library, with --target c an OUT ending in .c, with llvm one ending in .ll,\n"
      "                writes source\n"
      "  --exe         write an executable for a module of PrimFuncs only\n"
+     "  --entry F     (repeatable) the Relax functions the executable exports; the others, and the\n"
+     "                kernels only they use, are dropped (default: every public function)\n"
      "  --emit-c      write the kernels' generated C source instead (to OUT, default stdout)\n"
      "  --emit-llvm   write the kernels' optimized LLVM assembly instead (to OUT, default stdout)\n"
      "  --name NAME   with several top-level definitions, build the one named NAME\n"
      "A summary line goes to stderr. Exits 1 on a compile error, 2 on a usage error.\n",
-     "--target -o --name", "--exe --emit-c --emit-llvm", &RunBuild},
+     "--target -o --name --entry", "--exe --emit-c --emit-llvm", &RunBuild},
     {"inspect", "print a VM executable as text, Python or statistics",
      "usage: kiln inspect FILE [--text | --python | --stats] [--target llvm|c]\n\n"
      "FILE is an executable written by `kiln build` (.kx), or a module, built first for --target.\n"

@@ -59,10 +59,13 @@ std::string DefaultOutputPath(const std::string& input, const std::string& ext) 
 
 // `kiln build` of a module with a Relax function, or with --exe: a VM executable (.kx).
 int BuildExecutableFile(const std::string& path, const ir::IRModule& module, const std::string& target,
-                        std::string out, std::chrono::steady_clock::time_point start) {
+                        const std::vector<std::string>& entries, std::string out,
+                        std::chrono::steady_clock::time_point start) {
   bool relax = driver::HasRelaxFunction(module);
+  driver::BuildOptions options;
+  options.entries = entries;
   absl::StatusOr<vm::Executable> exec =
-      relax ? driver::BuildExecutable(module, target) : driver::BuildKernelExecutable(module, target);
+      relax ? driver::BuildExecutable(module, target, options) : driver::BuildKernelExecutable(module, target, options);
   if (!exec.ok()) return Fail("build", exec.status());
   if (out.empty()) out = DefaultOutputPath(path, ".kx");
   std::string bytes = exec->Serialize();
@@ -145,12 +148,13 @@ int RunBuild(const Args& args) {
 
   bool exe = args.Has("--exe");
   if (exe && (emit_c || emit_llvm)) return Usage("build", "--exe writes an executable, not source");
+  if (args.Has("--entry") && (emit_c || emit_llvm)) return Usage("build", "--entry selects executable entries");
 
   auto start = std::chrono::steady_clock::now();
   absl::StatusOr<ir::IRModule> module = LoadModule(path, args.Get("--name"));
   if (!module.ok()) return Fail("build", module.status());
   if (!emit_c && !emit_llvm && (exe || driver::HasRelaxFunction(*module))) {
-    return BuildExecutableFile(path, *module, target, out, start);
+    return BuildExecutableFile(path, *module, target, args.GetAll("--entry"), out, start);
   }
   if (emit_c || emit_llvm) {
     absl::StatusOr<std::string> text = driver::EmitKernelSource(*module, target);

@@ -11,6 +11,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/driver/kernel_build.h"
+#include "compiler/ir/functor.h"
 #include "compiler/ir/serialize.h"
 #include "compiler/relax/backend/vm/codegen_vm.h"
 #include "compiler/relax/backend/vm/exec_builder.h"
@@ -56,6 +57,35 @@ absl::StatusOr<vm::LibraryBlob> BuildHostLibrary(const IRModule& module, const s
   return vm::LibraryBlob{"host-so", *normalized, "host", *std::move(bytes)};
 }
 
+// `module` with every function but the Relax functions in `entries` made private (no
+// global_symbol). NOT_FOUND for an entry that names no Relax function.
+absl::StatusOr<IRModule> KeepEntries(const IRModule& module, const std::vector<std::string>& entries) {
+  std::vector<bool> found(entries.size(), false);
+  IRModule out = module;
+  for (const auto& [gv, func] : module.Functions()) {
+    bool entry = false;
+    if (func.as<ir::relax::FunctionNode>() != nullptr) {
+      for (size_t i = 0; i < entries.size(); ++i) {
+        if (entries[i] == gv->name || entries[i] == func->GetGlobalSymbol()) entry = found[i] = true;
+      }
+    }
+    if (entry || func->GetGlobalSymbol().empty() || func.as<ir::relax::ExternFuncNode>() != nullptr) continue;
+    if (const auto* pf = func.as<PrimFuncNode>()) {
+      PrimFunc hidden = GetRef<PrimFunc>(pf);
+      hidden.CopyOnWrite()->attrs.erase(String("global_symbol"));
+      out.Add(gv, hidden);
+    } else if (const auto* rf = func.as<ir::relax::FunctionNode>()) {
+      ir::relax::Function hidden = GetRef<ir::relax::Function>(rf);
+      hidden.CopyOnWrite()->attrs.erase(String("global_symbol"));
+      out.Add(gv, hidden);
+    }
+  }
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (!found[i]) return absl::NotFoundError(absl::StrCat("entry \"", entries[i], "\" is not a Relax function of the module"));
+  }
+  return out;
+}
+
 bool HasPrimFunc(const IRModule& module) {
   for (const auto& [gv, f] : module.Functions()) {
     if (f.as<PrimFuncNode>() != nullptr) return true;
@@ -91,7 +121,13 @@ absl::StatusOr<vm::Executable> BuildExecutable(const IRModule& module, const std
   }
   // Reject a bad target before the pipeline runs.
   if (absl::StatusOr<std::string> t = NormalizeTarget(target); !t.ok()) return t.status();
-  absl::StatusOr<IRModule> lowered = RunRelaxPipeline(module, options.pipeline);
+  IRModule input = module;
+  if (!options.entries.empty()) {
+    absl::StatusOr<IRModule> kept = KeepEntries(module, options.entries);
+    if (!kept.ok()) return kept.status();
+    input = *kept;
+  }
+  absl::StatusOr<IRModule> lowered = RunRelaxPipeline(input, options.pipeline);
   if (!lowered.ok()) return lowered.status();
   absl::StatusOr<vm::Executable> exec = ::kiln::relax::backend::VMCodeGen(*lowered);
   if (!exec.ok()) return exec.status();

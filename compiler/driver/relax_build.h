@@ -11,6 +11,7 @@
 #define KILN_COMPILER_DRIVER_RELAX_BUILD_H_
 
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "compiler/driver/relax_pipeline.h"
@@ -21,6 +22,10 @@ namespace kiln::driver {
 
 struct BuildOptions {
   RelaxPipelineOptions pipeline;
+  // The Relax functions the executable exports, by module name or global_symbol; empty: every
+  // public one. The others become private, so DeadCodeElimination drops those the entries do not
+  // call (with the kernels only they used).
+  std::vector<std::string> entries;
   // Where the kernel library is built before it is read into the executable ("" = $TMPDIR, else
   // /tmp). The file is deleted afterwards.
   std::string work_dir;

@@ -1,7 +1,9 @@
 // End to end: corpus Relax modules (../shared/corpus/relax) through BuildExecutable, serialized and
 // loaded back, then run on the Relax VM (runtime/vm) with results checked against values computed
-// here: fused element-wise chains, a call_tir of a hand-written PrimFunc, If on a bool tensor,
-// recursion through a GlobalVar, constants. Each file also builds for the C target.
+// here: fused element-wise chains, a call_tir of a hand-written PrimFunc (static, symbolic with a
+// shape-heap argument, two outputs, in place), tuples in and out, If on a bool tensor, recursion
+// through a GlobalVar, constants. 001 also runs from the C target.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -123,6 +125,61 @@ TEST(RelaxBuildE2E, ConstantsAndBroadcast) {
   absl::StatusOr<vm::Value> r = m->Invoke("main", {vm::Value::Tensor(MakeTensor({3, 4}, kF32, x))});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(Values<float>(*r), expected);
+}
+
+TEST(RelaxBuildE2E, SymbolicRowsThroughTheShapeHeap) {
+  std::unique_ptr<vm::VirtualMachine> m = Load("009_call_tir_symbolic_prim_arg.py");
+  ASSERT_NE(m, nullptr);
+  for (int n : {1, 3}) {
+    std::vector<float> x(n * 4), expected(n * 4);
+    for (int i = 0; i < n * 4; ++i) x[i] = 0.5f * i + 1, expected[i] = x[i] * static_cast<float>(i / 4 + 1);
+    absl::StatusOr<vm::Value> r = m->Invoke("main", {vm::Value::Tensor(MakeTensor({n, 4}, kF32, x))});
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(r->as_tensor().shape(), (std::vector<int64_t>{n, 4}));
+    EXPECT_EQ(Values<float>(*r), expected);
+  }
+}
+
+TEST(RelaxBuildE2E, TuplesInAndOut) {
+  std::unique_ptr<vm::VirtualMachine> m = Load("010_tuple_get_item.py");
+  ASSERT_NE(m, nullptr);
+  std::vector<float> a = {1, 2, 3, 4}, b = {0.5f, -1, 8, 2};
+  absl::StatusOr<vm::Value> r = m->Invoke(
+      "main", {vm::Value::Tuple({vm::Value::Tensor(MakeTensor({4}, kF32, a)), vm::Value::Tensor(MakeTensor({4}, kF32, b))}),
+               vm::Value::Tensor(MakeTensor<float>({}, kF32, {3}))});
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_TRUE(r->is_tuple());
+  ASSERT_EQ(r->as_tuple().size(), 2u);
+  EXPECT_EQ(Values<float>(r->as_tuple()[0]), (std::vector<float>{0.5f, 3, -5, 2}));
+  EXPECT_EQ(Values<float>(r->as_tuple()[1]), (std::vector<float>{1.5f, -3, 24, 6}));
+}
+
+TEST(RelaxBuildE2E, KernelWithTwoOutputs) {
+  std::unique_ptr<vm::VirtualMachine> m = Load("021_call_tir_two_outputs.py");
+  ASSERT_NE(m, nullptr);
+  std::vector<float> x(32), expected(4);
+  for (int i = 0; i < 32; ++i) x[i] = static_cast<float>((i * 7) % 11) - 5;
+  for (int r = 0; r < 4; ++r) {
+    float lo = x[r * 8], hi = x[r * 8];
+    for (int k = 0; k < 8; ++k) lo = std::min(lo, x[r * 8 + k]), hi = std::max(hi, x[r * 8 + k]);
+    expected[r] = hi - lo;
+  }
+  absl::StatusOr<vm::Value> r = m->Invoke("main", {vm::Value::Tensor(MakeTensor({4, 8}, kF32, x))});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(Values<float>(*r), expected);
+}
+
+TEST(RelaxBuildE2E, InPlaceKernel) {
+  std::unique_ptr<vm::VirtualMachine> m = Load("022_call_tir_inplace.py");
+  ASSERT_NE(m, nullptr);
+  std::vector<float> x(8), expected(8);
+  for (int i = 0; i < 8; ++i) x[i] = i - 3.0f, expected[i] = (x[i] + 1) * 2;
+  runtime::Tensor input = MakeTensor({8}, kF32, x);
+  absl::StatusOr<vm::Value> r = m->Invoke("main", {vm::Value::Tensor(input)});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(Values<float>(*r), expected);
+  // The in-place kernel wrote the intermediate, not the caller's input.
+  EXPECT_EQ(Values<float>(vm::Value::Tensor(input)), x);
 }
 
 }  // namespace

@@ -148,6 +148,58 @@ TEST(BuildExecutable, Errors) {
   EXPECT_FALSE(exec.ok());
 }
 
+TEST(BuildExecutable, EntriesKeepWhatTheyCall) {
+  constexpr char kTwoEntries[] = R"PY(
+@I.ir_module
+class Module:
+    @T.prim_func
+    def twice(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
+        for i in range(4):
+            B[i] = A[i] * T.float32(2)
+
+    @T.prim_func
+    def halve(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
+        for i in range(4):
+            B[i] = A[i] * T.float32(0.5)
+
+    @R.function
+    def helper(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+        cls = Module
+        y = R.call_tir(cls.twice, (x,), out_ty=R.Tensor((4,), "float32"))
+        return y
+
+    @R.function
+    def main(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+        cls = Module
+        y = cls.helper(x)
+        return y
+
+    @R.function
+    def other(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+        cls = Module
+        y = R.call_tir(cls.halve, (x,), out_ty=R.Tensor((4,), "float32"))
+        return y
+)PY";
+  BuildOptions options;
+  options.entries = {"main"};
+  absl::StatusOr<vm::Executable> exec = BuildExecutable(Parse(kTwoEntries), "c", options);
+  ASSERT_TRUE(exec.ok()) << exec.status();
+  EXPECT_EQ(exec->func_map.count("main"), 1u);
+  EXPECT_EQ(exec->func_map.count("helper"), 1u);  // called by main
+  EXPECT_EQ(exec->func_map.count("twice"), 1u);
+  EXPECT_EQ(exec->func_map.count("other"), 0u);
+  EXPECT_EQ(exec->func_map.count("halve"), 0u);
+  ExpectLibraryExports(*exec, {"twice"});
+  // Without entries, every public function stays.
+  exec = BuildExecutable(Parse(kTwoEntries), "c");
+  ASSERT_TRUE(exec.ok()) << exec.status();
+  EXPECT_EQ(exec->func_map.count("other"), 1u);
+  options.entries = {"nope"};
+  exec = BuildExecutable(Parse(kTwoEntries), "c", options);
+  ASSERT_FALSE(exec.ok());
+  EXPECT_EQ(exec.status().message(), "entry \"nope\" is not a Relax function of the module");
+}
+
 TEST(BuildKernelExecutable, KernelsBecomePackedFunctions) {
   absl::StatusOr<vm::Executable> exec = BuildKernelExecutable(Parse(kKernelsOnly), "c");
   ASSERT_TRUE(exec.ok()) << exec.status();

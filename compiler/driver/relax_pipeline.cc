@@ -3,11 +3,9 @@
 // AttachGlobalSymbol in compiler/relax/backend/vm. The order follows TVM's CPU pipeline with
 // fusion (relax/backend/cpu_generic/pipeline.py: legalize and fuse, then lower to the VM form).
 //
-// Not yet here: RewriteDataflowReshape (before ToNonDataflow; its pass has not landed), so a
-// reshape is a kernel copy rather than a view; StaticPlanBlockMemory (after CallTIRRewrite), which
-// today shares storage between a tensor passed to a Relax function call and a later allocation
-// (corpus 013's recursion computes garbage with it, see relax_build_e2e_test), so every
-// allocation keeps its own storage.
+// Not yet here: StaticPlanBlockMemory (after CallTIRRewrite), which today shares the storage of a
+// tensor passed to a Relax function call with a later allocation (corpus 013's recursion computes
+// garbage with it, see relax_build_e2e_test), so every allocation keeps its own storage.
 #include "compiler/driver/relax_pipeline.h"
 
 #include "absl/strings/match.h"
@@ -36,8 +34,9 @@ constexpr Step kSteps[] = {
     {"FuseOps", &t::FuseOps},
     {"FuseTIR", &t::FuseTIR},
     {"DeadCodeElimination", &t::DeadCodeElimination},
-    // Lowering to the VM form: dataflow blocks become plain blocks, call_tir an allocation plus a
-    // destination-passing call.
+    // Lowering to the VM form: copy kernels that only reshape become views, dataflow blocks plain
+    // blocks, call_tir an allocation plus a destination-passing call.
+    {"RewriteDataflowReshape", &t::RewriteDataflowReshape},
     {"ToNonDataflow", &t::ToNonDataflow},
     {"RemovePurityChecking", &t::RemovePurityChecking},
     {"CallTIRRewrite", &t::CallTIRRewrite},

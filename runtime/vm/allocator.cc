@@ -148,12 +148,19 @@ class PooledAllocator : public Allocator {
 
 absl::StatusOr<runtime::Tensor> Storage::AllocTensor(int64_t offset, const std::vector<int64_t>& shape,
                                                      DLDataType dtype) const {
-  int64_t numel = 1;
+  // The product of the non-zero dims must fit too: an empty tensor's strides are still computed.
+  int64_t nonzero_product = 1;
+  bool has_zero = false;
   for (int64_t d : shape) {
     if (d < 0) return absl::InvalidArgumentError(absl::StrCat("alloc_tensor: negative dimension ", d));
-    if (d != 0 && numel > INT64_MAX / d) return absl::InvalidArgumentError("alloc_tensor: size overflows");
-    numel *= d;
+    if (d == 0) {
+      has_zero = true;
+      continue;
+    }
+    if (nonzero_product > INT64_MAX / d) return absl::InvalidArgumentError("alloc_tensor: size overflows");
+    nonzero_product *= d;
   }
+  int64_t numel = has_zero ? 0 : nonzero_product;
   int64_t elem = runtime::DTypeBytes(dtype);
   if (elem <= 0 || numel > INT64_MAX / elem) return absl::InvalidArgumentError("alloc_tensor: bad dtype or size");
   int64_t need = numel * elem;

@@ -72,6 +72,8 @@ TEST(AllocatorTest, TensorsViewTheStorageAndKeepItAlive) {
   EXPECT_FALSE(s2->AllocTensor(-8, {1}, DLDataType{kDLFloat, 32, 1}).ok());
   EXPECT_FALSE(s2->AllocTensor(0, {-1}, DLDataType{kDLFloat, 32, 1}).ok());
   EXPECT_FALSE(s2->AllocTensor(0, {int64_t{1} << 62, 8}, DLDataType{kDLFloat, 32, 1}).ok());
+  // Empty, but its strides would overflow (found by the executable fuzz target).
+  EXPECT_FALSE(s2->AllocTensor(0, {0, int64_t{1} << 40, int64_t{1} << 40}, DLDataType{kDLFloat, 32, 1}).ok());
 }
 
 TEST(AllocatorTest, UnsupportedDevice) {

@@ -385,11 +385,16 @@ absl::StatusOr<Value> Reshape(BuiltinContext&, Args a) {
   RETURN_IF_ERROR(NumArgs(fn, a, 2, 2));
   ASSIGN_OR_RETURN(t, TensorArg(fn, a, 0));
   ASSIGN_OR_RETURN(shape, ShapeArg(fn, a, 1));
-  int64_t numel = 1;
+  int64_t nonzero_product = 1;
+  bool has_zero = false;
   for (int64_t d : shape) {
-    if (d < 0 || (d != 0 && numel > INT64_MAX / d)) return absl::InvalidArgumentError(absl::StrCat(fn, ": bad shape ", ShapeStr(shape)));
-    numel *= d;
+    if (d < 0 || (d != 0 && nonzero_product > INT64_MAX / d)) {
+      return absl::InvalidArgumentError(absl::StrCat(fn, ": bad shape ", ShapeStr(shape)));
+    }
+    if (d == 0) has_zero = true;
+    else nonzero_product *= d;
   }
+  int64_t numel = has_zero ? 0 : nonzero_product;
   if (numel != t.numel() || !t.IsCompact()) {
     return absl::InvalidArgumentError(absl::StrCat(fn, ": cannot view a ", t.IsCompact() ? "" : "non-compact ", "tensor of shape ",
                                                    ShapeStr(t.shape()), " as ", ShapeStr(shape)));

@@ -168,18 +168,25 @@ absl::Status ReadTensor(Reader& r, runtime::Tensor* out) {
   }
   if (dtype.lanes != 1 || dtype.bits == 0) return r.Error(absl::StrCat("unsupported tensor constant dtype ", runtime::DTypeString(dtype)));
   std::vector<int64_t> shape(ndim);
-  int64_t numel = 1;
-  bool overflow = false;
+  // The product of the non-zero dims must fit too: an empty tensor's strides are still computed.
+  int64_t nonzero_product = 1;
+  bool has_zero = false;
   for (int i = 0; i < ndim; ++i) {
     KILN_RETURN_IF_ERROR(r.Pod(&shape[i]));
     if (shape[i] < 0) return r.Error(absl::StrCat("negative tensor dimension ", shape[i]));
-    if (shape[i] != 0 && numel > std::numeric_limits<int64_t>::max() / shape[i]) overflow = true;
-    numel = overflow ? 0 : numel * shape[i];
+    if (shape[i] == 0) {
+      has_zero = true;
+    } else if (nonzero_product > std::numeric_limits<int64_t>::max() / shape[i]) {
+      return r.Error("tensor dimensions overflow");
+    } else {
+      nonzero_product *= shape[i];
+    }
   }
+  const int64_t numel = has_zero ? 0 : nonzero_product;
   int64_t nbytes;
   KILN_RETURN_IF_ERROR(r.Pod(&nbytes));
   int64_t elem = BlobElemBytes(dtype);
-  if (overflow || numel > std::numeric_limits<int64_t>::max() / elem || nbytes != numel * elem) {
+  if (numel > std::numeric_limits<int64_t>::max() / elem || nbytes != numel * elem) {
     return r.Error(absl::StrCat("tensor byte size ", nbytes, " does not match its shape and dtype"));
   }
   if (static_cast<uint64_t>(nbytes) > r.remaining()) return r.Error("tensor data truncated");

@@ -366,6 +366,21 @@ TEST(ExecutableTest, ConstantErrors) {
   int64_t nbytes = 12;
   std::memcpy(&bad_size[tag_at + 28 + 4 + 4 + 8], &nbytes, 8);
   ExpectInvalid(bad_size, "byte size");
+  // An empty tensor whose other dims overflow: (0,) made (0, 2^40, 2^40) is rejected, not passed on.
+  {
+    Assembler e;
+    e.TensorConst(*runtime::Tensor::Empty({0, 1, 1}, DLDataType{kDLFloat, 32, 1}));
+    e.Begin("main", 0);
+    e.Call("f", {C(0)}, 0);
+    e.Ret(0);
+    e.End();
+    std::string z = e.Finish().Serialize();
+    size_t at = z.find(std::string("\x46\0\0\0", 4));
+    int64_t big = int64_t{1} << 40;
+    std::memcpy(&z[at + 28 + 4 + 4 + 8], &big, 8);
+    std::memcpy(&z[at + 28 + 4 + 4 + 16], &big, 8);
+    ExpectInvalid(z, "tensor dimensions overflow");
+  }
   std::string neg_dim = b;
   int64_t dim = -1;
   std::memcpy(&neg_dim[tag_at + 28 + 4 + 4], &dim, 8);

@@ -15,7 +15,6 @@ Usage: run_relax_corpus.py KILN [--corpus DIR] [--known FILE] [--targets llvm,c]
                                 [--jobs N] [-v]
 """
 
-import argparse
 import concurrent.futures
 import os
 import shutil
@@ -26,7 +25,7 @@ import tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run_corpus import compare, find_shared_dir, load_ref, read_known  # noqa: E402
+from run_corpus import Program, compare, list_programs, parse_harness_args, read_known  # noqa: E402
 
 RUN_TIMEOUT_S = 120
 MODES = ("invoke", "stateful")
@@ -42,13 +41,7 @@ def flatten(value, out):
     return out
 
 
-class Program:
-    def __init__(self, name, source, ref, workdir):
-        self.name, self.source, self.ref, self.workdir = name, source, ref, workdir
-        self.inputs_args = []
-        self.expected = None
-        self.error = None
-
+class RelaxProgram(Program):
     def prepare(self):
         try:
             inputs = self.ref["make_inputs"](np.random.default_rng(0))
@@ -92,45 +85,23 @@ class Program:
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("kiln")
-    ap.add_argument("--corpus", help="the corpus/relax directory (default: shared/corpus/relax)")
-    ap.add_argument("--known", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                                    "relax_known_failures.txt"))
-    ap.add_argument("--targets", default="llvm,c")
-    ap.add_argument("--only", default="", help="run the programs whose name contains this")
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("-v", "--verbose", action="store_true")
-    args = ap.parse_args()
-
-    kiln = os.path.abspath(args.kiln)
-    corpus = args.corpus
+    args, corpus = parse_harness_args(__doc__.splitlines()[0], "relax", "relax_known_failures.txt", "llvm,c")
     if corpus is None:
-        shared = find_shared_dir()
-        if shared is None:
-            print("FAIL: shared/corpus not found (set KILN_SHARED_DIR)")
-            return 1
-        corpus = os.path.join(shared, "corpus", "relax")
+        return 1
+    kiln = os.path.abspath(args.kiln)
     targets = [t for t in args.targets.split(",") if t]
     known = read_known(args.known)
 
     tmp = tempfile.mkdtemp(prefix="kiln-relax-corpus-", dir=os.environ.get("TEST_TMPDIR"))
     programs, skipped = [], []
-    for fn in sorted(os.listdir(corpus)):
-        if not fn.endswith(".py") or fn.endswith(".ref.py") or args.only not in fn:
-            continue
-        name = fn[:-3]
-        ref_path = os.path.join(corpus, name + ".ref.py")
-        if not os.path.exists(ref_path):
-            continue
-        ref = load_ref(ref_path)
+    for name, source, ref in list_programs(corpus, args.only):
         prog_targets = [t for t in targets if t in ref.get("TARGETS", ["llvm", "c"])]
         if not prog_targets:
             skipped.append(name)
             continue
         workdir = os.path.join(tmp, name)
         os.makedirs(workdir)
-        prog = Program(name, os.path.join(corpus, fn), ref, workdir)
+        prog = RelaxProgram(name, source, ref, workdir)
         prog.targets = prog_targets
         prog.prepare()
         programs.append(prog)

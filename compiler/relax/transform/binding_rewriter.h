@@ -30,6 +30,8 @@ class BlockBuilder {
   void EmitBinding(const ir::relax::Binding& binding) { bindings_.push_back(binding); }
   ir::Array<ir::relax::Binding> TakeBindings();
   const ir::IRModule& module() const { return module_; }
+  // The module later Emits type against (after a pass added a function to it).
+  void set_module(ir::IRModule module) { module_ = std::move(module); }
 
  private:
   ir::IRModule module_;
@@ -61,8 +63,9 @@ class BindingRewriter {
 
   // `expr` with every substituted variable replaced, at any depth.
   ir::Expr Remap(const ir::Expr& expr) const;
-  // Later uses of `from` become `to`.
+  // Later uses of `from` become `to` (until Unsubstitute(from)).
   void Substitute(const ir::Var& from, const ir::Expr& to) { var_map_[from.get()] = to; }
+  void Unsubstitute(const ir::Var& from) { var_map_.erase(from.get()); }
 
   // The function being rewritten (for error messages).
   const std::string& current_function() const { return current_function_; }

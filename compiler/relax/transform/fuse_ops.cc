@@ -17,8 +17,10 @@
 //   phase 1: an injective node fuses through injective paths into an injective post-dominator.
 // Opaque nodes (other calls, PrimFuncs without a pattern, match_cast) never fuse; outputs of the
 // block (non-dataflow vars) end groups but may be produced by them. A group's function returns
-// every value used outside it, as a tuple when there are several. Groups are named after their
-// callees ("fused_matmul_add_relu"); identical groups share one function.
+// every value used outside it, as a tuple when there are several; a field of a tuple made outside
+// the group is read in the caller and passed as a tensor (FuseTIR takes no tuple parameters).
+// Groups are named after their callees ("fused_matmul_add_relu"); identical groups share one
+// function.
 #include <algorithm>
 #include <functional>
 #include <string>
@@ -87,14 +89,15 @@ Graph BuildGraph(const Array<Binding>& bindings, const ir::IRModule& module) {
     } else if (vb != nullptr && vb->value.as<TupleGetItemNode>()) {
       node.pattern = kInjective;
       leaves.push_back(vb->value.as<TupleGetItemNode>()->tuple);
-    } else {
+    } else if (vb != nullptr) {
       node.pattern = kOpaque;
-      const ObjectRef& value = vb ? ObjectRef(vb->value) : ObjectRef(b.as<MatchCastNode>()->value);
-      WalkIR(value, [&](const ObjectRef& n) {
+      WalkIR(vb->value, [&](const ObjectRef& n) {
         if (n.as<ir::VarNode>()) leaves.push_back(Downcast<Expr>(n));
         return n.as<FunctionNode>() == nullptr;
       });
     }
+    // A match_cast is an opaque node without incoming edges, as in TVM: what it reads may still be
+    // fused, and is then returned by its group.
     for (const Expr& leaf : leaves) {
       auto it = def.find(leaf.get());
       if (it != def.end()) g.nodes[it->second].outputs.push_back({static_cast<int>(i), node.pattern});
@@ -285,6 +288,7 @@ bool IsSymbolicVar(const ObjectRef& n) {
 // One group's new function: parameters for what it uses from outside, the values it returns.
 struct GroupFunc {
   std::vector<int> bindings;      // indices into the block, in order
+  std::vector<int> caller_bindings;  // tuple items of outside tuples, kept in the caller
   std::vector<Expr> arguments;    // caller-side values, one per param
   std::vector<ir::Var> params;
   std::vector<ir::Var> outputs;   // caller-side vars the call defines
@@ -412,7 +416,7 @@ class Fuser {
         out.push_back(bindings[g]);
         return;
       }
-      EmitCall(it->second, &out);
+      EmitCall(it->second, bindings, &out);
     };
     for (size_t i = 0; i < bindings.size(); ++i) emit(group_of[i]);
     return DataflowBlock(Array<Binding>(out), block->span);
@@ -463,6 +467,15 @@ class Fuser {
         } else {
           AddParam(gf, defined, call->args[1]);
         }
+      } else if (!defined.count(vb->value.as<TupleGetItemNode>()->tuple.get())) {
+        // One field of a tuple made outside the group: the caller takes the field (this binding
+        // moves out, before the call) and the function gets a tensor parameter, not the tuple.
+        gf->caller_bindings.push_back(i);
+        gf->arguments.push_back(vb->var);
+        gf->params.push_back(ir::Var(vb->var->name, vb->var->ty));
+        auto out = std::find_if(gf->outputs.begin(), gf->outputs.end(),
+                                [&](const ir::Var& v) { return v.same_as(vb->var); });
+        if (out != gf->outputs.end()) gf->outputs.erase(out);
       } else {
         AddParam(gf, defined, vb->value.as<TupleGetItemNode>()->tuple);
       }
@@ -475,6 +488,7 @@ class Fuser {
     std::vector<Binding> body_bindings;
     std::vector<Expr> results(gf->outputs.size());
     for (int i : gf->bindings) {
+      if (std::find(gf->caller_bindings.begin(), gf->caller_bindings.end(), i) != gf->caller_bindings.end()) continue;
       const auto* vb = bindings[i].as<VarBindingNode>();
       Expr value = Substitute(vb->value, map);
       ir::Var var = vb->var;
@@ -563,7 +577,8 @@ class Fuser {
     return false;
   }
 
-  void EmitCall(const GroupFunc& gf, std::vector<Binding>* out) {
+  void EmitCall(const GroupFunc& gf, const Array<Binding>& bindings, std::vector<Binding>* out) {
+    for (int i : gf.caller_bindings) out->push_back(bindings[i]);
     if (!gf.func.defined()) return;
     Call call(gf.gv, Array<Expr>(gf.arguments));
     if (gf.outputs.size() == 1) {

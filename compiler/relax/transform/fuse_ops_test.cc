@@ -251,6 +251,157 @@ TEST(FuseOps, BlockOutputEndsAGroupAndIsReadAfterIt) {
 )");
 }
 
+TEST(FuseOps, GroupWhoseResultIsUnusedIsDropped) {
+  ExpectFused(R"(
+    @R.function
+    def main(x: R.Tensor((8, 16), "float32")) -> R.Tensor((8, 16), "float32"):
+        cls = Module
+        with R.dataflow():
+            a = R.call_tir(cls.exp, (x,), out_ty=R.Tensor((8, 16), "float32"))
+            b = R.call_tir(cls.relu, (a,), out_ty=R.Tensor((8, 16), "float32"))
+            gv = R.call_tir(cls.opaque_copy, (x,), out_ty=R.Tensor((8, 16), "float32"))
+            R.output(gv)
+        return gv
+)", R"(
+    @R.function
+    def main(x: R.Tensor((8, 16), "float32")) -> R.Tensor((8, 16), "float32"):
+        cls = Module
+        with R.dataflow():
+            gv = R.call_tir(cls.opaque_copy, (x,), out_ty=R.Tensor((8, 16), "float32"))
+            R.output(gv)
+        return gv
+)");
+}
+
+TEST(FuseOps, IdenticalGroupsShareAFunctionAndDifferentOnesGetUniqueNames) {
+  ExpectFused(R"(
+    @R.function
+    def main(x: R.Tensor((8, 16), "float32"), y: R.Tensor((8, 16), "float32")) -> R.Tensor((8, 16), "float32"):
+        cls = Module
+        with R.dataflow():
+            a = R.call_tir(cls.exp, (x,), out_ty=R.Tensor((8, 16), "float32"))
+            b = R.call_tir(cls.add, (a, y), out_ty=R.Tensor((8, 16), "float32"))
+            c = R.call_tir(cls.opaque_copy, (b,), out_ty=R.Tensor((8, 16), "float32"))
+            d = R.call_tir(cls.exp, (c,), out_ty=R.Tensor((8, 16), "float32"))
+            e = R.call_tir(cls.add, (y, d), out_ty=R.Tensor((8, 16), "float32"))
+            f = R.call_tir(cls.opaque_copy, (e,), out_ty=R.Tensor((8, 16), "float32"))
+            g = R.call_tir(cls.exp, (f,), out_ty=R.Tensor((8, 16), "float32"))
+            gv = R.call_tir(cls.add, (g, y), out_ty=R.Tensor((8, 16), "float32"))
+            R.output(gv)
+        return gv
+)", R"(
+    @R.function
+    def main(x: R.Tensor((8, 16), "float32"), y: R.Tensor((8, 16), "float32")) -> R.Tensor((8, 16), "float32"):
+        cls = Module
+        with R.dataflow():
+            b = cls.fused_exp_add(x, y)
+            c = R.call_tir(cls.opaque_copy, (b,), out_ty=R.Tensor((8, 16), "float32"))
+            e = cls.fused_exp_add1(c, y)
+            f = R.call_tir(cls.opaque_copy, (e,), out_ty=R.Tensor((8, 16), "float32"))
+            gv = cls.fused_exp_add(f, y)
+            R.output(gv)
+        return gv
+
+    @R.function(private=True)
+    def fused_exp_add(x: R.Tensor((8, 16), "float32"), y: R.Tensor((8, 16), "float32")) -> R.Tensor((8, 16), "float32"):
+        R.func_attr({"Primitive": True})
+        cls = Module
+        with R.dataflow():
+            a = R.call_tir(cls.exp, (x,), out_ty=R.Tensor((8, 16), "float32"))
+            b = R.call_tir(cls.add, (a, y), out_ty=R.Tensor((8, 16), "float32"))
+            R.output(b)
+        return b
+
+    @R.function(private=True)
+    def fused_exp_add1(c: R.Tensor((8, 16), "float32"), y: R.Tensor((8, 16), "float32")) -> R.Tensor((8, 16), "float32"):
+        R.func_attr({"Primitive": True})
+        cls = Module
+        with R.dataflow():
+            d = R.call_tir(cls.exp, (c,), out_ty=R.Tensor((8, 16), "float32"))
+            e = R.call_tir(cls.add, (y, d), out_ty=R.Tensor((8, 16), "float32"))
+            R.output(e)
+        return e
+)");
+}
+
+TEST(FuseOps, FieldOfAnOutsideTupleIsPassedAsATensor) {
+  const char* kTwoOut = R"(
+    @T.prim_func(private=True)
+    def two_out(A: T.Buffer((8, 16), "float32"), B: T.Buffer((8, 16), "float32"), C: T.Buffer((8, 16), "float32")):
+        for i, j in T.grid(8, 16):
+            B[i, j] = A[i, j]
+            C[i, j] = A[i, j] * T.float32(2)
+)";
+  ExpectFused(std::string(kTwoOut) + R"(
+    @R.function
+    def main(x: R.Tensor((8, 16), "float32")) -> R.Tensor((8, 16), "float32"):
+        cls = Module
+        with R.dataflow():
+            t = R.call_tir(cls.two_out, (x,), out_ty=[R.Tensor((8, 16), "float32"), R.Tensor((8, 16), "float32")])
+            a = t[1]
+            b = R.call_tir(cls.exp, (a,), out_ty=R.Tensor((8, 16), "float32"))
+            gv = R.call_tir(cls.relu, (b,), out_ty=R.Tensor((8, 16), "float32"))
+            R.output(gv)
+        return gv
+)", std::string(kTwoOut) + R"(
+    @R.function
+    def main(x: R.Tensor((8, 16), "float32")) -> R.Tensor((8, 16), "float32"):
+        cls = Module
+        with R.dataflow():
+            t = R.call_tir(cls.two_out, (x,), out_ty=[R.Tensor((8, 16), "float32"), R.Tensor((8, 16), "float32")])
+            a = t[1]
+            gv = cls.fused_exp_relu(a)
+            R.output(gv)
+        return gv
+
+    @R.function(private=True)
+    def fused_exp_relu(a: R.Tensor((8, 16), "float32")) -> R.Tensor((8, 16), "float32"):
+        R.func_attr({"Primitive": True})
+        cls = Module
+        with R.dataflow():
+            b = R.call_tir(cls.exp, (a,), out_ty=R.Tensor((8, 16), "float32"))
+            gv = R.call_tir(cls.relu, (b,), out_ty=R.Tensor((8, 16), "float32"))
+            R.output(gv)
+        return gv
+)");
+}
+
+TEST(FuseOps, ValueReadByMatchCastIsReturnedByItsGroup) {
+  // Outputs in TVM's order: the group's block outputs first, then the values read outside it.
+  ExpectFused(R"(
+    @R.function
+    def main(x: R.Tensor((8, 16), "float32")) -> R.Tensor((8, 16), "float32"):
+        cls = Module
+        with R.dataflow():
+            a = R.call_tir(cls.exp, (x,), out_ty=R.Tensor((8, 16), "float32"))
+            m = R.match_cast(a, R.Tensor((8, 16), "float32"))
+            gv = R.call_tir(cls.relu, (a,), out_ty=R.Tensor((8, 16), "float32"))
+            R.output(gv)
+        return gv
+)", R"(
+    @R.function
+    def main(x: R.Tensor((8, 16), "float32")) -> R.Tensor((8, 16), "float32"):
+        cls = Module
+        with R.dataflow():
+            lv = cls.fused_exp_relu(x)
+            gv = lv[0]
+            a = lv[1]
+            m = R.match_cast(a, R.Tensor((8, 16), "float32"))
+            R.output(gv)
+        return gv
+
+    @R.function(private=True)
+    def fused_exp_relu(x: R.Tensor((8, 16), "float32")) -> R.Tuple(R.Tensor((8, 16), "float32"), R.Tensor((8, 16), "float32")):
+        R.func_attr({"Primitive": True})
+        cls = Module
+        with R.dataflow():
+            a = R.call_tir(cls.exp, (x,), out_ty=R.Tensor((8, 16), "float32"))
+            gv = R.call_tir(cls.relu, (a,), out_ty=R.Tensor((8, 16), "float32"))
+            R.output(a, gv)
+        return (gv, a)
+)");
+}
+
 TEST(FuseOps, SymbolicShapesStayDefinedInTheFusedFunction) {
   ir::IRModule before = testing::ParseModule(R"(@I.ir_module
 class Module:

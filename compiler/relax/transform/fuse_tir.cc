@@ -16,10 +16,15 @@
 //    arguments passed to them;
 //  * the callees' root-block bodies run in order inside one root block that allocates the
 //    intermediates (and the callees' own scratch buffers); the buffers the function returns become
-//    the output parameters "p_output<k>"; block names are made unique (exp, exp1, ...).
-// A Primitive function this cannot express (a call other than call_tir, call_tir_inplace, tuple
-// parameters, a tensor parameter of unknown shape, returning a parameter) is left as a Relax
-// function: the VM runs it as is, unfused.
+//    the output parameters "p_output<k>"; block names are made unique (exp, exp1, ...);
+//  * an intermediate that a simple elementwise block writes and a single load reads (with every
+//    iterator of the reading block, so nothing is computed twice) is not materialized: the reading
+//    block computes the value itself (TVM leaves this to a later compute_inline; on CPU, where no
+//    scheduler runs after fusion, it is what removes the memory round trip of the fused chain).
+// A Primitive function this cannot express (a binding other than call_tir or a tuple item, e.g.
+// call_tir_inplace; tuple parameters; a tensor parameter of unknown shape; returning a parameter)
+// is left as a Relax function: the VM runs it as is, unfused.
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -28,6 +33,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/functor.h"
+#include "compiler/ir/structural.h"
 #include "compiler/relax/op/op.h"
 #include "compiler/relax/transform/ir_rewrite.h"
 #include "compiler/relax/transform/op_pattern.h"
@@ -94,6 +100,181 @@ class BlockNameDeduplicator : public ir::StmtExprMutator {
   std::unordered_set<std::string> used_;
 };
 
+bool IsConst(const PrimExpr& e, int64_t v) {
+  const auto* imm = e.as<ir::IntImmNode>();
+  return imm != nullptr && imm->value == v;
+}
+
+bool SameExtent(const PrimExpr& a, const PrimExpr& b) {
+  const auto* ia = a.as<ir::IntImmNode>();
+  const auto* ib = b.as<ir::IntImmNode>();
+  if (ia != nullptr && ib != nullptr) return ia->value == ib->value;
+  return a.same_as(b) || ir::StructuralEqual(a, b);
+}
+
+template <typename Node>
+std::vector<const Node*> Collect(const ObjectRef& root, const std::function<bool(const Node*)>& pred) {
+  std::vector<const Node*> out;
+  WalkIR(root, [&](const ObjectRef& n) {
+    if (const auto* x = n.as<Node>()) {
+      if (pred(x)) out.push_back(x);
+    }
+    return true;
+  });
+  return out;
+}
+
+// Eliminates intermediate buffers that a consumer can compute directly: an intermediate written by
+// one simple elementwise block (a perfect loop nest over the whole buffer, spatial iterators, the
+// store at exactly its iterators) and read by exactly one scalar load, in a block whose every
+// iterator that load's indices use (so no element is computed twice), has the load replaced by the
+// stored value and the producer removed. Chains collapse one link at a time. Only the buffers FuseTIR
+// made for call results are candidates: the callees' own scratch buffers keep their schedule.
+class IntermediateInliner {
+ public:
+  IntermediateInliner(std::vector<ir::Stmt> stmts, std::vector<Buffer> allocs,
+                      const std::unordered_set<const ir::Object*>& candidates)
+      : stmts_(std::move(stmts)), allocs_(std::move(allocs)), candidates_(candidates) {}
+
+  void Run() {
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (size_t i = 0; i < allocs_.size() && !changed; ++i) {
+        if (candidates_.count(allocs_[i].get()) && TryInline(allocs_[i])) {
+          allocs_.erase(allocs_.begin() + static_cast<std::ptrdiff_t>(i));
+          changed = true;
+        }
+      }
+    }
+  }
+  const std::vector<ir::Stmt>& stmts() const { return stmts_; }
+  const std::vector<Buffer>& allocs() const { return allocs_; }
+
+ private:
+  // Index of the top-level statement that contains `node`, or -1.
+  int StmtIndexOf(const ir::Object* node) const {
+    for (size_t t = 0; t < stmts_.size(); ++t) {
+      bool found = false;
+      WalkIR(stmts_[t], [&](const ObjectRef& n) {
+        found = found || n.get() == node;
+        return !found;
+      });
+      if (found) return static_cast<int>(t);
+    }
+    return -1;
+  }
+
+  // The block realize at the bottom of a perfect loop nest whose loops bind its iterators in order.
+  static const ir::SBlockRealizeNode* PerfectNest(const ir::Stmt& stmt) {
+    std::vector<const ir::ForNode*> loops;
+    ir::Stmt cur = stmt;
+    while (const auto* loop = cur.as<ir::ForNode>()) {
+      if (!IsConst(loop->min, 0) || (loop->step.defined() && !IsConst(loop->step, 1))) return nullptr;
+      loops.push_back(loop);
+      cur = loop->body;
+    }
+    const auto* realize = cur.as<ir::SBlockRealizeNode>();
+    if (realize == nullptr || realize->iter_values.size() != loops.size()) return nullptr;
+    for (size_t k = 0; k < loops.size(); ++k) {
+      const ir::IterVar& iv = realize->block->iter_vars[k];
+      if (!realize->iter_values[k].same_as(loops[k]->loop_var) || !iv->dom.defined() ||
+          !IsConst(iv->dom->min, 0) || !SameExtent(iv->dom->extent, loops[k]->extent)) {
+        return nullptr;
+      }
+    }
+    return realize;
+  }
+
+  bool TryInline(const Buffer& buffer) {
+    ir::Stmt all = ir::SeqStmt::Flatten(stmts_);
+    auto stores = Collect<ir::BufferStoreNode>(all, [&](const ir::BufferStoreNode* s) { return s->buffer.same_as(buffer); });
+    auto loads = Collect<ir::BufferLoadNode>(all, [&](const ir::BufferLoadNode* l) { return l->buffer.same_as(buffer); });
+    if (stores.size() != 1 || loads.size() != 1) return false;
+    const ir::BufferStoreNode* store = stores[0];
+    const ir::BufferLoadNode* load = loads[0];
+    if (store->predicate.defined() || load->predicate.defined() || load->dtype.lanes() != 1) return false;
+
+    // The producer.
+    int t = StmtIndexOf(store);
+    const ir::SBlockRealizeNode* realize = t >= 0 ? PerfectNest(stmts_[t]) : nullptr;
+    if (realize == nullptr || !IsConst(realize->predicate, 1)) return false;
+    const ir::SBlockNode* producer = realize->block.get();
+    if (!producer->body.same_as(ObjectRef(ir::GetRef<ir::Stmt>(store))) || producer->init.defined() ||
+        !producer->alloc_buffers.empty() || !producer->match_buffers.empty() ||
+        store->indices.size() != producer->iter_vars.size() || buffer->shape.size() != store->indices.size()) {
+      return false;
+    }
+    SubstMap iter_to_index;
+    for (size_t k = 0; k < producer->iter_vars.size(); ++k) {
+      const ir::IterVar& iv = producer->iter_vars[k];
+      if (iv->iter_type != ir::IterVarType::kDataPar || !store->indices[k].same_as(iv->var) ||
+          !SameExtent(iv->dom->extent, buffer->shape[k])) {
+        return false;
+      }
+      iter_to_index[iv->var.get()] = load->indices[k];
+    }
+    // What the producer reads must be final when it runs: written only by earlier statements.
+    for (const ir::BufferLoadNode* in : Collect<ir::BufferLoadNode>(store->value, [](const ir::BufferLoadNode*) { return true; })) {
+      for (const ir::BufferStoreNode* w : Collect<ir::BufferStoreNode>(all, [&](const ir::BufferStoreNode* s) { return s->buffer.same_as(in->buffer); })) {
+        int at = StmtIndexOf(w);
+        if (at < 0 || at >= t) return false;
+      }
+    }
+
+    // The consumer: the block whose body (not init, not a nested block) holds the load.
+    const ir::SBlockNode* consumer = nullptr;
+    for (const ir::SBlockNode* b : Collect<ir::SBlockNode>(all, [](const ir::SBlockNode*) { return true; })) {
+      bool found = false;
+      WalkIR(b->body, [&](const ObjectRef& n) {
+        if (n.as<ir::SBlockNode>()) return false;
+        found = found || n.get() == load;
+        return !found;
+      });
+      if (found) consumer = b;
+    }
+    if (consumer == nullptr || StmtIndexOf(consumer) <= t) return false;
+    std::unordered_set<const ir::Object*> index_vars;
+    for (const PrimExpr& idx : load->indices) {
+      WalkIR(idx, [&](const ObjectRef& n) {
+        if (n.as<ir::VarNode>()) index_vars.insert(n.get());
+        return true;
+      });
+    }
+    for (const ir::IterVar& iv : consumer->iter_vars) {
+      if (!index_vars.count(iv->var.get())) return false;  // some element would be computed repeatedly
+    }
+
+    // Rewrite: the load becomes the value; the consumer reads what the producer read.
+    PrimExpr value = Substitute(store->value, iter_to_index);
+    ir::SBlock block = ir::GetRef<ir::SBlock>(consumer);
+    ir::SBlockNode* n = block.CopyOnWrite();
+    n->body = Substitute(consumer->body, SubstMap{{load, value}});
+    Array<ir::BufferRegion> reads;
+    for (const ir::BufferRegion& r : consumer->reads) {
+      if (!r->buffer.same_as(buffer)) reads.push_back(r);
+    }
+    for (const ir::BufferRegion& r : producer->reads) {
+      ir::BufferRegion moved = Substitute(r, iter_to_index);
+      bool dup = false;
+      for (const ir::BufferRegion& have : reads) dup = dup || ir::StructuralEqual(have, moved);
+      if (!dup) reads.push_back(moved);
+    }
+    n->reads = reads;
+    std::vector<ir::Stmt> next;
+    SubstMap replace{{consumer, block}};
+    for (size_t i = 0; i < stmts_.size(); ++i) {
+      if (static_cast<int>(i) != t) next.push_back(Substitute(stmts_[i], replace));
+    }
+    stmts_ = std::move(next);
+    return true;
+  }
+
+  std::vector<ir::Stmt> stmts_;
+  std::vector<Buffer> allocs_;
+  const std::unordered_set<const ir::Object*>& candidates_;
+};
+
 // Builds the fused PrimFunc of one Primitive function.
 class FusedTIRBuilder {
  public:
@@ -145,12 +326,29 @@ class FusedTIRBuilder {
       if (!output_set.count(b.get())) allocs.push_back(b);
     }
 
+    // Callee buffers and variables -> the fused function's (one substitution, so that a buffer
+    // rebuilt for a new shape is the same object in the allocations and in the body), then the
+    // intermediates a consumer can compute directly are inlined.
+    auto staged = ir::make_object<ir::SBlockNode>();
+    staged->name = "root";
+    staged->body = ir::SeqStmt::Flatten(bodies_);
+    staged->alloc_buffers = allocs;
+    ir::SBlock substituted = Substitute(ir::SBlock(ir::ObjectPtr<ir::Object>(std::move(staged))), subst_);
+    std::vector<ir::Stmt> stmts;
+    if (const auto* flat = substituted->body.as<ir::SeqStmtNode>()) {
+      stmts = flat->seq.ToVector();
+    } else {
+      stmts.push_back(substituted->body);
+    }
+    std::vector<Buffer> alloc_list = substituted->alloc_buffers.ToVector();
+    IntermediateInliner inliner(std::move(stmts), std::move(alloc_list), intermediates_);
+    inliner.Run();
+
     auto root = ir::make_object<ir::SBlockNode>();
     root->name = "root";
-    root->body = BlockNameDeduplicator().VisitStmt(ir::SeqStmt::Flatten(bodies_));
-    root->alloc_buffers = allocs;
-    ir::SBlockRealize realize({}, ir::IntImm(ir::DataType::Bool(), 1), ir::SBlock(ir::ObjectPtr<ir::Object>(std::move(root))));
-    ir::Stmt body = Substitute<ir::Stmt>(realize, subst_);
+    root->body = BlockNameDeduplicator().VisitStmt(ir::SeqStmt::Flatten(inliner.stmts()));
+    root->alloc_buffers = Array<Buffer>(inliner.allocs());
+    ir::Stmt body = ir::SBlockRealize({}, ir::IntImm(ir::DataType::Bool(), 1), ir::SBlock(ir::ObjectPtr<ir::Object>(std::move(root))));
     ir::Map<ir::String, ObjectRef> attrs;
     attrs.Set(ir::String("tirx.noalias"), ir::IntImm(ir::DataType::Bool(), 1));
     attrs.Set(ir::String("s_tir"), ir::IntImm(ir::DataType::Bool(), 1));
@@ -244,6 +442,7 @@ class FusedTIRBuilder {
         subst_[from.get()] = inter;
         subst_[from->data.get()] = inter->data;
         allocs_.push_back(inter);
+        intermediates_.insert(inter.get());
         results[j] = inter;
         continue;
       }
@@ -287,6 +486,7 @@ class FusedTIRBuilder {
   std::unordered_map<const ir::Object*, std::vector<Buffer>> buffers_of_;  // relax value -> buffers
   std::unordered_set<const ir::Object*> param_buffers_;
   std::vector<Buffer> allocs_;
+  std::unordered_set<const ir::Object*> intermediates_;  // the allocs_ made for call results
   std::vector<ir::Stmt> bodies_;
   SubstMap subst_;  // callee buffers, data vars and symbolic vars -> fused ones
 };
@@ -330,7 +530,7 @@ absl::StatusOr<ir::IRModule> FuseTIR(const ir::IRModule& module) {
     absl::StatusOr<ir::PrimFunc> prim = FusedTIRBuilder(module).Build(primitive);
     if (absl::IsUnimplemented(prim.status())) continue;  // stays a Relax function
     if (!prim.ok()) return prim.status();
-    out.Add(gv, *prim);
+    out.Add(ir::GlobalVar(gv->name), *prim);  // a fresh GlobalVar: the old one is typed as a Relax function
     fused.emplace(gv->name, primitive);
   }
   if (fused.empty()) return DeadCodeElimination(out);
@@ -343,7 +543,7 @@ absl::StatusOr<ir::IRModule> FuseTIR(const ir::IRModule& module) {
       const auto* callee = call ? call->op.as<ir::GlobalVarNode>() : nullptr;
       if (callee != nullptr) {
         auto it = fused.find(callee->name);
-        if (it != fused.end()) calls[call] = RewriteCall(call, Downcast<ir::GlobalVar>(call->op), it->second);
+        if (it != fused.end()) calls[call] = RewriteCall(call, out.GetGlobalVar(callee->name), it->second);
       }
       return true;
     });

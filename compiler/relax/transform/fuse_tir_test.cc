@@ -3,6 +3,7 @@
 // reference interpreter and on LLVM, (2) the caller now makes one call_tir and the merged kernels
 // are gone, (3) the module is well formed and the fused PrimFunc passes the TIR verifier. One case
 // pins the exact fused PrimFunc against a hand-written one.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -170,7 +171,10 @@ TEST(FuseTIR, ElementwiseChain) {
   EXPECT_EQ(MainCallees(f.after_fuse_tir), (std::vector<std::string>{"fused_add_exp_relu"}));
   const auto* prim = f.after_fuse_tir.Lookup("fused_add_exp_relu").as<ir::PrimFuncNode>();
   ASSERT_NE(prim, nullptr);
-  EXPECT_EQ(prim->body.as<ir::SBlockRealizeNode>()->block->alloc_buffers.size(), 2u);
+  // add and exp are computed inside relu's block: no intermediate buffer is left.
+  EXPECT_EQ(prim->body.as<ir::SBlockRealizeNode>()->block->alloc_buffers.size(), 0u);
+  std::string text = script::printer::Print(f.after_fuse_tir);
+  EXPECT_EQ(text.find("T.sblock(\"add\")"), std::string::npos) << text;
   ExpectNumerics(f, "fused_add_exp_relu", {{8, 16}, {8, 16}});
 }
 
@@ -218,8 +222,10 @@ TEST(FuseTIR, DiamondCallingOneKernelTwice) {
             R.output(gv)
         return gv
 )"));
+  // a is read twice (by exp and relu): it stays a buffer, the others are inlined into the last add.
   const auto* prim = f.after_fuse_tir.Lookup("fused_add_exp_relu_add").as<ir::PrimFuncNode>();
   ASSERT_NE(prim, nullptr);
+  EXPECT_EQ(prim->body.as<ir::SBlockRealizeNode>()->block->alloc_buffers.size(), 1u);
   std::string text = script::printer::Print(f.after_fuse_tir);
   EXPECT_NE(text.find("T.sblock(\"add1\")"), std::string::npos) << text;
   ExpectNumerics(f, "fused_add_exp_relu_add", {{8, 16}, {8, 16}});
@@ -344,7 +350,76 @@ class Module:
   }
 }
 
-TEST(FuseTIR, FusedPrimFuncLayout) {
+TEST(FuseTIR, PreScheduledKernelTakesElementwiseConsumer) {
+  // What the legalizer emits for matmul: a scheduled loop nest without blocks, marked
+  // out-elementwise-fusable. Its body runs as is inside the fused root block; relu follows it.
+  Fused f = RunFusion(testing::ParseWithKernels(R"(
+    @T.prim_func(private=True)
+    def matmul_scheduled(A: T.Buffer((8, 4), "float32"), W: T.Buffer((4, 16), "float32"), C: T.Buffer((8, 16), "float32")):
+        T.func_attr({"op_pattern": 4})
+        for i in T.parallel(8):
+            for j in range(16):
+                C[i, j] = T.float32(0)
+                for k in range(4):
+                    C[i, j] = C[i, j] + A[i, k] * W[k, j]
+
+    @R.function
+    def main(x: R.Tensor((8, 4), "float32"), w: R.Tensor((4, 16), "float32")) -> R.Tensor((8, 16), "float32"):
+        cls = Module
+        with R.dataflow():
+            mm = R.call_tir(cls.matmul_scheduled, (x, w), out_ty=R.Tensor((8, 16), "float32"))
+            gv = R.call_tir(cls.relu, (mm,), out_ty=R.Tensor((8, 16), "float32"))
+            R.output(gv)
+        return gv
+)"));
+  EXPECT_EQ(MainCallees(f.after_fuse_tir), (std::vector<std::string>{"fused_matmul_scheduled_relu"}));
+  ExpectNumerics(f, "fused_matmul_scheduled_relu", {{8, 4}, {4, 16}});
+}
+
+TEST(FuseTIR, GroupWithTwoResults) {
+  // a is read by a match_cast outside the group, so the group returns (gv, a): two output buffers.
+  Fused f = RunFusion(testing::ParseWithKernels(R"(
+    @R.function
+    def main(x: R.Tensor((8, 16), "float32")) -> R.Tuple(R.Tensor((8, 16), "float32"), R.Tensor((8, 16), "float32")):
+        cls = Module
+        with R.dataflow():
+            a = R.call_tir(cls.exp, (x,), out_ty=R.Tensor((8, 16), "float32"))
+            m = R.match_cast(a, R.Tensor((8, 16), "float32"))
+            gv = R.call_tir(cls.relu, (a,), out_ty=R.Tensor((8, 16), "float32"))
+            R.output(gv, m)
+        return (gv, m)
+)"));
+  EXPECT_EQ(MainCallees(f.after_fuse_tir), (std::vector<std::string>{"fused_exp_relu"}));
+  const auto* prim = f.after_fuse_tir.Lookup("fused_exp_relu").as<ir::PrimFuncNode>();
+  ASSERT_NE(prim, nullptr);
+  ASSERT_EQ(prim->params.size(), 3u);  // x, then the two results
+  for (driver::RunTarget t : {driver::RunTarget::kInterp, driver::RunTarget::kLLVM}) {
+    driver::RunOptions options;
+    options.target = t;
+    absl::StatusOr<std::unique_ptr<driver::Runner>> runner =
+        driver::Runner::Create(testing::PublicKernels(f.after_fuse_tir), options);
+    ASSERT_TRUE(runner.ok()) << runner.status();
+    std::mt19937 rng(5);
+    runtime::Tensor x = Random({8, 16}, &rng);
+    runtime::Tensor relu_out = *runtime::Tensor::Empty({8, 16}, kF32);
+    runtime::Tensor exp_out = *runtime::Tensor::Empty({8, 16}, kF32);
+    absl::StatusOr<KilnAny> r = (*runner)->Call("fused_exp_relu", {x, relu_out, exp_out});
+    ASSERT_TRUE(r.ok()) << r.status();
+    for (int i = 0; i < 8 * 16; ++i) {
+      float e = std::exp(static_cast<const float*>(x.data())[i]);
+      EXPECT_NEAR(static_cast<const float*>(exp_out.data())[i], e, 1e-5f * e);
+      EXPECT_NEAR(static_cast<const float*>(relu_out.data())[i], std::max(e, 0.0f), 1e-5f * e);
+    }
+  }
+}
+
+void ExpectModule(const ir::IRModule& got, const std::string& expected_text) {
+  ir::IRModule expected = testing::ParseModule(expected_text);
+  std::string why;
+  EXPECT_TRUE(ir::StructuralEqual(got, expected, false, &why)) << why << "\n" << script::printer::Print(got);
+}
+
+TEST(FuseTIR, FusedPrimFuncLayoutWithInlinedProducer) {
   Fused f = RunFusion(testing::ParseWithKernels(R"(
     @R.function
     def main(x: R.Tensor((8, 16), "float32")) -> R.Tensor((8, 16), "float32"):
@@ -355,7 +430,7 @@ TEST(FuseTIR, FusedPrimFuncLayout) {
             R.output(gv)
         return gv
 )"));
-  ir::IRModule expected = testing::ParseModule(R"(@I.ir_module
+  ExpectModule(f.after_fuse_tir, R"(@I.ir_module
 class Module:
     @R.function
     def main(x: R.Tensor((8, 16), "float32")) -> R.Tensor((8, 16), "float32"):
@@ -370,23 +445,60 @@ class Module:
         T.func_attr({"tirx.noalias": True})
         x = T.match_buffer(p_x, (T.int64(8), T.int64(16)))
         B_intermediate = T.match_buffer(p_output0, (T.int64(8), T.int64(16)))
-        B_intermediate_1 = T.sblock_alloc_buffer((T.int64(8), T.int64(16)))
-        for i, j in T.grid(8, 16):
-            with T.sblock("exp"):
-                vi, vj = T.axis.remap("SS", [i, j])
-                T.reads(x[vi, vj])
-                T.writes(B_intermediate_1[vi, vj])
-                B_intermediate_1[vi, vj] = T.exp(x[vi, vj])
         for i, j in T.grid(8, 16):
             with T.sblock("relu"):
                 vi, vj = T.axis.remap("SS", [i, j])
-                T.reads(B_intermediate_1[vi, vj])
+                T.reads(x[vi, vj])
                 T.writes(B_intermediate[vi, vj])
-                B_intermediate[vi, vj] = T.max(B_intermediate_1[vi, vj], T.float32(0))
+                B_intermediate[vi, vj] = T.max(T.exp(x[vi, vj]), T.float32(0))
 )");
-  std::string why;
-  EXPECT_TRUE(ir::StructuralEqual(f.after_fuse_tir, expected, false, &why))
-      << why << "\n" << script::printer::Print(f.after_fuse_tir);
+}
+
+TEST(FuseTIR, FusedPrimFuncLayoutWithReductionProducer) {
+  // TVM's FuseTIR layout: parameters p_<name> then p_output<k>, the matmul result kept as an
+  // sblock_alloc_buffer named after the callee's output buffer.
+  Fused f = RunFusion(testing::ParseWithKernels(R"(
+    @R.function
+    def main(x: R.Tensor((8, 4), "float32"), w: R.Tensor((4, 16), "float32")) -> R.Tensor((8, 16), "float32"):
+        cls = Module
+        with R.dataflow():
+            mm = R.call_tir(cls.matmul, (x, w), out_ty=R.Tensor((8, 16), "float32"))
+            gv = R.call_tir(cls.relu, (mm,), out_ty=R.Tensor((8, 16), "float32"))
+            R.output(gv)
+        return gv
+)"));
+  ExpectModule(f.after_fuse_tir, R"(@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((8, 4), "float32"), w: R.Tensor((4, 16), "float32")) -> R.Tensor((8, 16), "float32"):
+        cls = Module
+        with R.dataflow():
+            gv = R.call_tir(cls.fused_matmul_relu, (x, w), out_ty=R.Tensor((8, 16), "float32"))
+            R.output(gv)
+        return gv
+
+    @T.prim_func(private=True, s_tir=True)
+    def fused_matmul_relu(p_x: T.handle, p_w: T.handle, p_output0: T.handle):
+        T.func_attr({"tirx.noalias": True})
+        x = T.match_buffer(p_x, (T.int64(8), T.int64(4)))
+        w = T.match_buffer(p_w, (T.int64(4), T.int64(16)))
+        B_intermediate = T.match_buffer(p_output0, (T.int64(8), T.int64(16)))
+        C_intermediate = T.sblock_alloc_buffer((T.int64(8), T.int64(16)))
+        for i, j, k in T.grid(8, 16, 4):
+            with T.sblock("matmul"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                T.reads(x[vi, vk], w[vk, vj])
+                T.writes(C_intermediate[vi, vj])
+                with T.init():
+                    C_intermediate[vi, vj] = T.float32(0)
+                C_intermediate[vi, vj] = C_intermediate[vi, vj] + x[vi, vk] * w[vk, vj]
+        for i, j in T.grid(8, 16):
+            with T.sblock("relu"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(C_intermediate[vi, vj])
+                T.writes(B_intermediate[vi, vj])
+                B_intermediate[vi, vj] = T.max(C_intermediate[vi, vj], T.float32(0))
+)");
 }
 
 TEST(FuseTIR, UnsupportedPrimitiveFunctionStaysRelax) {

@@ -3,11 +3,14 @@
 // well formed, with TIR that verifies, with the expected number of kernel calls left in main, and
 // computing what the unfused legalized program computes (interpreter and LLVM). A program whose
 // operators the legalizer does not cover yet is skipped with the legalizer's message.
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "compiler/ir/ir.h"
 #include "compiler/relax/analysis/well_formed.h"
 #include "compiler/relax/legalize/legalize.h"
@@ -15,6 +18,7 @@
 #include "compiler/relax/transform/fusion_test_util.h"
 #include "compiler/relax/transform/passes.h"
 #include "compiler/script/printer/printer.h"
+#include "compiler/script/script.h"
 #include "compiler/tir/analysis/verifier.h"
 #include "gtest/gtest.h"
 #include "tests/util/shared_dir.h"
@@ -97,6 +101,36 @@ INSTANTIATE_TEST_SUITE_P(Corpus, FusionCorpus,
                                            Case{"017_stateful_mlp_params", 2}, Case{"018_layer_norm", 1},
                                            Case{"019_where_compare", 1}, Case{"020_unary_math", 3}),
                          [](const ::testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
+
+// Every corpus program the legalizer takes: the fusion passes must accept it and keep it well
+// formed (If, recursion, closures, match_cast, in-place and multi-output calls included).
+TEST(FusionCorpusSweep, EveryLegalizedProgramStaysWellFormed) {
+  absl::StatusOr<std::string> shared = kiln::testing::SharedDir();
+  ASSERT_TRUE(shared.ok()) << shared.status();
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(*shared + "/corpus/relax")) {
+    std::string file = entry.path().filename().string();
+    if (absl::EndsWith(file, ".py") && !absl::EndsWith(file, ".ref.py")) names.push_back(file.substr(0, file.size() - 3));
+  }
+  std::sort(names.begin(), names.end());
+  int fused_programs = 0;
+  for (const std::string& name : names) {
+    SCOPED_TRACE(name);
+    absl::StatusOr<ir::ObjectRef> parsed = script::ParseScript(ReadCorpus(name), name + ".py");
+    ASSERT_TRUE(parsed.ok()) << parsed.status();
+    absl::StatusOr<ir::IRModule> mod = legalize::LegalizeOps(script::AsModule(*parsed));
+    if (!mod.ok()) continue;  // operators not legalized yet
+    for (auto pass : {AnnotateTIROpPattern, FuseOps, FuseTIR, DeadCodeElimination}) {
+      absl::StatusOr<ir::IRModule> next = pass(*mod);
+      ASSERT_TRUE(next.ok()) << next.status();
+      mod = next;
+      ASSERT_TRUE(CheckWellFormed(*mod, nullptr).ok()) << CheckWellFormed(*mod, nullptr);
+    }
+    ASSERT_TRUE(tir::VerifyModuleTIR(*mod, nullptr).ok()) << tir::VerifyModuleTIR(*mod, nullptr);
+    for (const auto& [gv, f] : mod->Functions()) fused_programs += absl::StartsWith(gv->name, "fused_") ? 1 : 0;
+  }
+  EXPECT_GT(fused_programs, 0);
+}
 
 }  // namespace
 }  // namespace kiln::relax::transform

@@ -1,5 +1,6 @@
 // Programs exercising what the lowering passes must carry through together (If, recursion,
-// tuples, constants, shape results, num_input, closures) reach the VM-lowered form.
+// tuples, constants, shape results, num_input, closures, local functions) reach the VM-lowered
+// form.
 #include <string>
 
 #include "compiler/relax/analysis/vm_lowered_form.h"
@@ -35,7 +36,8 @@ class Module:
 // Runs the passes in pipeline order; returns main (and every function) printed on failure.
 void ExpectLowers(const std::string& functions) {
   ir::IRModule mod = testing::Parse(std::string(kKernels) + functions);
-  for (auto pass : {ToNonDataflow, RemovePurityChecking, CallTIRRewrite, StaticPlanBlockMemory, LowerRuntimeBuiltin}) {
+  for (auto pass : {LambdaLift, RewriteDataflowReshape, ToNonDataflow, RemovePurityChecking, CallTIRRewrite, StaticPlanBlockMemory,
+                    LowerRuntimeBuiltin}) {
     absl::StatusOr<ir::IRModule> next = pass(mod);
     ASSERT_TRUE(next.ok()) << next.status();
     absl::Status wf = CheckWellFormed(*next, nullptr);
@@ -106,6 +108,20 @@ TEST(LowerChain, NumInputAndClosures) {
         cls = Module
         f = R.make_closure(cls.step, (w,))
         r = R.invoke_closure(f, (x,), ty_args=R.Tensor((4,), dtype="float32"))
+        return r
+)");
+}
+
+TEST(LowerChain, LocalClosures) {
+  ExpectLowers(R"(
+    @R.function
+    def main(x: R.Tensor((4,), dtype="float32"), w: R.Tensor((4,), dtype="float32")) -> R.Tensor((4,), dtype="float32"):
+        cls = Module
+        @R.function
+        def step(y: R.Tensor((4,), dtype="float32")) -> R.Tensor((4,), dtype="float32"):
+            z = R.call_tir(cls.inc, (w,), out_ty=R.Tensor((4,), dtype="float32"))
+            return z
+        r = step(x)
         return r
 )");
 }

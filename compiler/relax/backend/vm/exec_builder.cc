@@ -141,9 +141,19 @@ void ExecBuilder::SetInstrWord(int64_t instr, int word, int64_t value) {
 // ---- constants
 
 InstrArg ExecBuilder::AddConstant(std::string key, vm::Constant c) {
-  auto [it, inserted] = const_index_.emplace(std::move(key), static_cast<int64_t>(exec_.constants.size()));
-  if (inserted) exec_.constants.push_back(std::move(c));
-  return InstrArg::ConstIdx(it->second);
+  auto [first, last] = const_index_.equal_range(key);
+  for (auto it = first; it != last; ++it) {
+    // A key holds the whole value except a tensor's data, which it only hashes: compare that.
+    const vm::Constant& old = exec_.constants[it->second];
+    if (c.tag != vm::ConstantTag::kTensor ||
+        std::memcmp(old.tensor.data(), c.tensor.data(), static_cast<size_t>(c.tensor.nbytes())) == 0) {
+      return InstrArg::ConstIdx(it->second);
+    }
+  }
+  int64_t index = static_cast<int64_t>(exec_.constants.size());
+  const_index_.emplace(std::move(key), index);
+  exec_.constants.push_back(std::move(c));
+  return InstrArg::ConstIdx(index);
 }
 
 InstrArg ExecBuilder::ConvertInt(int64_t value) {
@@ -213,7 +223,10 @@ InstrArg ExecBuilder::ConvertTensor(DLDataType dtype, const std::vector<int64_t>
   AppendRaw(&key, dtype.lanes);
   AppendRaw(&key, static_cast<uint64_t>(shape.size()));
   for (int64_t d : shape) AppendRaw(&key, d);
-  key += bytes;
+  // FNV-1a of the data: weights can be large, so the key does not copy them.
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char ch : bytes) h = (h ^ ch) * 0x100000001b3ULL;
+  AppendRaw(&key, h);
   return AddConstant(std::move(key), std::move(c));
 }
 

@@ -83,7 +83,8 @@ class ExecBuilder {
   absl::Status CheckFunctions() const;
 
   vm::Executable exec_;
-  std::map<std::string, int64_t> const_index_;  // value key (tag + payload) -> pool index
+  // Value key (tag + payload; a tensor's data only hashed) -> pool indices with that key.
+  std::multimap<std::string, int64_t> const_index_;
   absl::Status status_;
 };
 
