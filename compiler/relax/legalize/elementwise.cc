@@ -1,6 +1,6 @@
 // Elementwise families: unary math (R.exp, R.abs, R.clip, ...), binary arithmetic with numpy
 // broadcasting (R.add .. R.log_add_exp, bitwise and shifts), comparisons and logical ops, and
-// R.astype. One Compute stage each; op_pattern kElemWise, or kBroadcast when an operand is
+// R.astype (and R.wrap_param). One Compute stage each; op_pattern kElemWise, or kBroadcast when an operand is
 // broadcast. Integer and float semantics follow topi: divide truncates integers, floor_divide and
 // floor_mod round toward -inf, mod truncates.
 #include <string>
@@ -194,6 +194,8 @@ void RegisterElementwiseOps(LegalizeTable* t) {
   };
   table["relax.astype"] = Elementwise("astype", DataType::Void(),
                                       [](const std::vector<PrimExpr>& v, DataType out) { return CastTo(out, v[0]); }, 1);
+  // R.wrap_param marks a parameter converted to `dtype`: the conversion.
+  table["relax.wrap_param"] = table["relax.astype"];
 
   // ---- binary arithmetic ----
   table["relax.add"] = Binary("add", [](const PrimExpr& a, const PrimExpr& b) { return PrimExpr(Add(a, b)); });

@@ -1,6 +1,7 @@
 // The data-movement family against numpy: reshape/flatten, expand_dims, squeeze, permute_dims,
 // broadcast_to, concat (with axis=None), stack, split (sections and indices), flip, repeat, tile,
-// gather_elements, scatter_elements and one_hot, with a symbolic dim where the op allows it.
+// gather_elements, scatter_elements, one_hot, collapse_sum_to and no_grad, with a symbolic dim
+// where the op allows it.
 #include "absl/strings/str_cat.h"
 #include "compiler/relax/legalize/testing.h"
 #include "gtest/gtest.h"
@@ -99,6 +100,17 @@ TEST(ManipulateTest, GatherScatterOneHot) {
   EXPECT_EQ(CheckAgainstNumpy(Program("i: " + T("(6,)", "int32"), T("(6, 5)"),
                                       {"gv: " + T("(6, 5)") + " = R.one_hot(i, R.prim_value(T.float32(1.0)), R.prim_value(T.float32(0.0)), depth=5, axis=-1)"}),
                               {{{6}, "int32"}}, "out = (i[:, None] == np.arange(5)[None, :]).astype('float32')"),
+            "");
+}
+
+TEST(ManipulateTest, CollapseSumAndIdentities) {
+  EXPECT_EQ(CheckAgainstNumpy(Program("x: " + T("(2, 3, 4)"), T("(3, 1)"),
+                                      {"gv: " + T("(3, 1)") + " = R.collapse_sum_to(x, R.shape([3, 1]))"}),
+                              {{{2, 3, 4}}}, "out = x.sum(axis=(0, 2))[:, None]", 1e-5, 1e-5),
+            "");
+  EXPECT_EQ(CheckAgainstNumpy(Program("x: " + T("(4,)"), T("(4,)"),
+                                      {"lv: " + T("(4,)") + " = R.grad.no_grad(x)", "gv: " + T("(4,)") + " = R.exp(lv)"}),
+                              {{{4}}}, "out = np.exp(x)"),
             "");
 }
 

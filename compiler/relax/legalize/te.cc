@@ -349,9 +349,6 @@ std::vector<Tensor> FuncBuilder::ReduceN(
   Stmt body = SeqStmt::Flatten(stores);
   for (size_t j = outs.size(); j-- > 0;) body = LetStmt(temps[j], CastTo(dtypes[j], next[j]), body);
   // Reads: everything the update reads except the outputs themselves.
-  ReadCollector c(nullptr);
-  for (const PrimExpr& e : next) c.VisitExpr(e);
-  std::vector<PrimExpr> read_exprs;
   Array<BufferRegion> reads;
   for (const BufferRegion& r : ReadRegions(next, nullptr)) {
     bool is_out = std::any_of(outs.begin(), outs.end(), [&](const Tensor& t) { return t.buffer.same_as(r->buffer); });
