@@ -1,4 +1,4 @@
-// Data movement: R.reshape/flatten (row-major ravel and unravel), expand_dims, squeeze,
+// Data movement: R.reshape/flatten/nn.batch_flatten (row-major ravel and unravel), expand_dims, squeeze,
 // permute_dims, broadcast_to, concat and stack (a lazy if_then_else chain over the inputs, so no
 // input is read out of bounds), split (one output per piece), flip, repeat, tile, gather_elements,
 // scatter_elements and one_hot: index-only, op_pattern kInjective (scatter: kOpaque). Also
@@ -356,6 +356,7 @@ void RegisterManipulateOps(LegalizeTable* t) {
   auto& table = *t;
   table["relax.reshape"] = IndexMap("reshape", ReshapeMap);
   table["relax.flatten"] = IndexMap("flatten", ReshapeMap);
+  table["relax.nn.batch_flatten"] = IndexMap("batch_flatten", ReshapeMap);
   table["relax.expand_dims"] = IndexMap("expand_dims", ExpandDimsMap);
   table["relax.squeeze"] = IndexMap("squeeze", SqueezeMap);
   table["relax.permute_dims"] = IndexMap("transpose", PermuteMap);

@@ -26,6 +26,7 @@ TEST(ManipulateTest, ShapeOps) {
       {"R.reshape(x, R.shape([6, 4]))", "(6, 4)", "x.reshape(6, 4)"},
       {"R.reshape(x, R.shape([4, -1]))", "(4, 6)", "x.reshape(4, -1)"},
       {"R.flatten(x)", "(24,)", "x.reshape(-1)"},
+      {"R.nn.batch_flatten(x)", "(2, 12)", "x.reshape(2, -1)"},
       {"R.expand_dims(x, axis=[0, 3])", "(1, 2, 3, 1, 4)", "x[None, :, :, None, :]"},
       {"R.permute_dims(x, axes=[2, 0, 1])", "(4, 2, 3)", "x.transpose(2, 0, 1)"},
       {"R.permute_dims(x, axes=None)", "(4, 3, 2)", "x.transpose()"},

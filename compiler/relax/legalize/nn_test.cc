@@ -81,6 +81,13 @@ TEST(NNTest, Norms) {
                               "out = ((y - m) / np.sqrt(v + 1e-5)).reshape(2, 6, 5) * g[None, :, None] + b[None, :, None]",
                               1e-4, 1e-5),
             "");
+  EXPECT_EQ(CheckAgainstNumpy(Program("x: " + T("(2, 3, 4)") + ", g: " + T("(3,)") + ", b: " + T("(3,)"), T("(2, 3, 4)"),
+                                      {"gv: " + T("(2, 3, 4)") + " = R.nn.instance_norm(x, g, b, channel_axis=1, axes=[2], epsilon=1e-05, center=True, scale=True)"}),
+                              {{{2, 3, 4}}, {{3}}, {{3}}},
+                              "m = x.mean(axis=2, keepdims=True)\nv = x.var(axis=2, keepdims=True)\n"
+                              "out = (x - m) / np.sqrt(v + 1e-5) * g[None, :, None] + b[None, :, None]",
+                              1e-4, 1e-5),
+            "");
   std::string params = "x: " + T("(4, 3, 2)") + ", g: " + T("(3,)") + ", b: " + T("(3,)") + ", mm: " + T("(3,)") +
                        ", mv: " + T("(3,)");
   std::vector<InputSpec> specs = {{{4, 3, 2}}, {{3}}, {{3}}, {{3}}, {{3}}};

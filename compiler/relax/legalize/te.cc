@@ -234,7 +234,8 @@ absl::StatusOr<PrimExpr> FuncBuilder::Scalar(const Expr& arg) {
   if (pt == nullptr || pt->dtype.is_void()) return absl::InvalidArgumentError("expected a prim value argument");
   std::string name = "s";
   if (const auto* v = arg.as<VarNode>()) name = v->name;
-  Var local(name, pt->dtype);
+  // Annotated like a parsed `k: T.float32` parameter.
+  Var local(name, PrimType(pt->dtype));
   scalar_inputs_.emplace_back(local, arg);
   return PrimExpr(local);
 }
