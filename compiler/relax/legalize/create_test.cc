@@ -1,6 +1,7 @@
 // The creation family against numpy: full (tensor and prim fill values), zeros/ones and the *_like
 // forms, arange (int and float), eye, tril/triu with offsets, and a symbolic shape that only a
 // prim argument of the kernel can carry (n * 2 is no buffer dim it could be bound from).
+#include "compiler/ir/structural.h"
 #include "compiler/relax/legalize/legalize.h"
 #include "compiler/relax/legalize/testing.h"
 #include "compiler/script/printer/printer.h"
@@ -67,6 +68,10 @@ TEST(CreateTest, SymbolicDimWithoutABufferIsAPrimArgument) {
   EXPECT_NE(text.find("R.call_tir(cls.zeros, (n,), out_ty=R.Tensor((n * 2,), dtype=\"float32\"))"), std::string::npos)
       << text;
   EXPECT_NE(text.find("def zeros(T_zeros: T.handle, n: T.int64)"), std::string::npos) << text;
+  // The parameter reads back as the parser makes it (an annotated var).
+  absl::StatusOr<ir::ObjectRef> reparsed = script::ParseScript(text, "printed.py");
+  ASSERT_TRUE(reparsed.ok()) << reparsed.status();
+  EXPECT_TRUE(ir::StructuralEqual(script::AsModule(*reparsed), *out)) << text;
   EXPECT_EQ(CheckAgainstNumpy(src, {{{3}}}, "out = np.zeros(6, 'float32')"), "");
 }
 
