@@ -202,6 +202,24 @@ TEST(ElementwiseTest, Astype) {
             "");
 }
 
+TEST(ElementwiseTest, QuantizeDequantize) {
+  std::string params = "x: " + F32("(3, 4)") + ", s: " + F32("(4,)") + ", z: R.Tensor((4,), dtype=\"int8\")";
+  std::string q = "R.Tensor((3, 4), dtype=\"int8\")";
+  EXPECT_EQ(CheckAgainstNumpy(Program(params, q,
+                                      {"abs_s: " + F32("(4,)") + " = R.abs(s)",
+                                       "sc: " + F32("(4,)") + " = R.multiply(abs_s, R.const(0.01, \"float32\"))",
+                                       "gv: " + q + " = R.quantize(x, sc, z, out_dtype=\"int8\", axis=1)"}),
+                              {{{3, 4}}, {{4}}, {{4}, "int8"}},
+                              "sc = np.abs(s) * np.float32(0.01)\n"
+                              "out = np.clip(np.round(x / sc) + z, -128, 127).astype('int8')"),
+            "");
+  EXPECT_EQ(CheckAgainstNumpy(Program("x: " + q + ", s: " + F32("()") + ", z: R.Tensor((), dtype=\"int8\")", F32("(3, 4)"),
+                                      {"gv: " + F32("(3, 4)") + " = R.dequantize(x, s, z, out_dtype=\"float32\", axis=-1)"}),
+                              {{{3, 4}, "int8"}, {{}}, {{}, "int8"}},
+                              "out = ((x.astype('float32') - z) * s).astype('float32')"),
+            "");
+}
+
 TEST(ElementwiseTest, SymbolicShapesFlowThrough) {
   std::string t = "R.Tensor((\"n\", 4), dtype=\"float32\")";
   std::string tn = "R.Tensor((n, 4), dtype=\"float32\")";
