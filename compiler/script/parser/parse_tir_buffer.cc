@@ -10,7 +10,6 @@
 #include "compiler/ir/structural.h"
 #include "compiler/script/parser/handlers.h"
 #include "compiler/tir/op/arith.h"
-#include "compiler/tir/op/op.h"
 
 namespace kiln::script::parser {
 
