@@ -69,7 +69,9 @@ struct TirCall {
   void NeedBody() const;
 };
 
-using TirHandler = Value (*)(TirCall& c);
+// A handler gets the parser, the call's arguments (which it may rewrite before falling back to
+// another handler) and the call itself.
+using TirHandler = Value (*)(Parser& p, CallArgs& a, const TirCall& c);
 
 struct TirCallTable {
   std::unordered_map<std::string, TirHandler> by_name;
@@ -90,9 +92,9 @@ void AddTirTileCalls(TirCallTable* t);
 tir::Operand ToOperand(const Parser& p, const Value& v, const ir::Span& span);
 
 // Handlers that the dispatch, or a handler declining a form, falls back to.
-Value CallTirDType(TirCall& c);      // T.int32(), T.float16(x), ...: any dtype name
-Value CallTirIntrinsic(TirCall& c);  // T.exp(x), T.call_extern(...): the intrinsic registry
-Value CallTirAttr(TirCall& c);       // T.attr(node, key, value)
+Value CallTirDType(Parser& p, CallArgs& a, const TirCall& c);      // T.int32(), T.float16(x), ...: any dtype name
+Value CallTirIntrinsic(Parser& p, CallArgs& a, const TirCall& c);  // T.exp(x), T.call_extern(...): the intrinsic registry
+Value CallTirAttr(Parser& p, CallArgs& a, const TirCall& c);       // T.attr(node, key, value)
 
 // ------------------------------------------------------------------ R.*
 
@@ -110,7 +112,7 @@ struct RelaxCall {
   CallArgs Rebuilt() const;
 };
 
-using RelaxHandler = Value (*)(RelaxCall& c);
+using RelaxHandler = Value (*)(Parser& p, CallArgs& a, RelaxCall& c);
 using RelaxCallTable = std::unordered_map<std::string, RelaxHandler>;
 
 void AddRelaxTypeCalls(RelaxCallTable* t);
@@ -119,7 +121,7 @@ void AddRelaxValueCalls(RelaxCallTable* t);
 void AddRelaxOpCalls(RelaxCallTable* t);
 
 // R.<op>(...) for an operator of the Relax op registry: the fallback for every other name.
-Value CallRelaxOp(RelaxCall& c);
+Value CallRelaxOp(Parser& p, CallArgs& a, RelaxCall& c);
 
 }  // namespace kiln::script::parser
 

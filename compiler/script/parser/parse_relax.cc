@@ -17,7 +17,6 @@ namespace kiln::script::parser {
 
 using namespace ir;  // NOLINT: this file is about IR node types only
 namespace rx = ir::relax;
-using K = Value::Kind;
 
 namespace {
 
@@ -517,8 +516,8 @@ Value Parser::CallR(const std::string& name, CallArgs& a) {
   RelaxCall c{*this, name, a, a.span, defer_inference_};
   defer_inference_ = false;
   const RelaxCallTable& table = RelaxCalls();
-  if (auto it = table.find(name); it != table.end()) return it->second(c);
-  return CallRelaxOp(c);
+  if (auto it = table.find(name); it != table.end()) return it->second(*this, a, c);
+  return CallRelaxOp(*this, a, c);
 }
 
 int RelaxCall::NDim(const Value* nd) const {

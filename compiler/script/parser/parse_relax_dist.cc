@@ -15,7 +15,6 @@ namespace kiln::script::parser {
 
 using namespace ir;  // NOLINT: this file is about IR node types only
 namespace rx = ir::relax;
-using K = Value::Kind;
 
 namespace {
 
@@ -47,9 +46,7 @@ std::string PlacementOf(const RelaxCall& c, const Value& v) {
 }
 
 // R.device_mesh(shape, device_ids or I.Range(begin, end)), also spelled R.dist.device_mesh.
-Value CallDeviceMesh(RelaxCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallDeviceMesh(Parser& p, CallArgs& a, RelaxCall& c) {
   const Span& span = c.span;
   const Value* shape = Arg(a, 0, "shape");
   const Value* ids = Arg(a, 1, "device_ids");
@@ -71,9 +68,7 @@ Value CallDeviceMesh(RelaxCall& c) {
 
 // R.DTensor(shape, dtype, device_mesh, placement, ndim=), also spelled R.dist.DTensor: a lone
 // string first is the dtype.
-Value CallDTensor(RelaxCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallDTensor(Parser& p, CallArgs& a, RelaxCall& c) {
   const Span& span = c.span;
   CallArgs t = c.Rebuilt();
   std::vector<Value> pos = a.args;
@@ -104,9 +99,7 @@ Value CallDTensor(RelaxCall& c) {
 }
 
 // R.dist.const(value, R.DTensor(...)): a constant of the DTensor's dtype, typed by it.
-Value CallDistConst(RelaxCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallDistConst(Parser& p, CallArgs& a, RelaxCall& c) {
   const Span& span = c.span;
   const Value* value = Arg(a, 0, "value");
   const Value* ty = Arg(a, 1, "ty");
@@ -126,9 +119,7 @@ Value CallDistConst(RelaxCall& c) {
 
 // R.dist.annotate_sharding / R.dist.redistribute(value, device_mesh, placement): the operator with
 // the mesh and the placement as attributes.
-Value CallDistAnnotate(RelaxCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallDistAnnotate(Parser& p, CallArgs& a, RelaxCall& c) {
   const Span& span = c.span;
   const std::string& name = c.name;
   const Value* input = Arg(a, 0, "value");
@@ -143,17 +134,17 @@ Value CallDistAnnotate(RelaxCall& c) {
   b.kwargs.emplace_back("device_mesh", Value::Obj(K::kType, MeshOf(c, *mesh)));
   b.kwargs.emplace_back("placement", Value::Str(PlacementOf(c, *placement)));
   a = std::move(b);
-  return CallRelaxOp(c);
+  return CallRelaxOp(p, a, c);
 }
 
 // R.dist.call_tir: the same operator as R.call_tir, with DTensor outputs.
-Value CallDistCallTir(RelaxCall& c) {
+Value CallDistCallTir(Parser& p, CallArgs& a, RelaxCall& c) {
   c.name = "call_tir";
-  return CallRelaxOp(c);
+  return CallRelaxOp(p, a, c);
 }
 
 // R.Range(begin, end): I.Range, as TVM prints it outside a module.
-Value CallRange(RelaxCall& c) { return c.p.CallI("Range", c.a); }
+Value CallRange(Parser& p, CallArgs& a, RelaxCall&) { return p.CallI("Range", a); }
 
 }  // namespace
 

@@ -19,15 +19,12 @@ namespace kiln::script::parser {
 
 using namespace ir;  // NOLINT: this file is about IR node types only
 namespace rx = ir::relax;
-using K = Value::Kind;
 
 namespace {
 
 // R.hint_on_device(data, R.device(...), memory_scope="global"): spread the device into the
 // op's device_type/index attributes.
-Value CallHintOnDevice(RelaxCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallHintOnDevice(Parser& p, CallArgs& a, RelaxCall& c) {
   const Span& span = c.span;
   CallArgs b = c.Rebuilt();
   const Value* dev = Arg(a, 1, "dst_vdevice");
@@ -42,16 +39,14 @@ Value CallHintOnDevice(RelaxCall& c) {
     if (k != "dst_vdevice" && k != "memory_scope") p.Fail(SpanOr(v, span), "R.hint_on_device got an unexpected keyword '" + k + "'");
   }
   a = std::move(b);
-  return CallRelaxOp(c);
+  return CallRelaxOp(p, a, c);
 }
 
 // TVM's wrappers R.print(*values, format="") and R.assert_op(condition, format_args=None,
 // format="") store the format string before the values: [format, *values] and
 // [condition, format, *format_args]. A str format is a relax StringImm; assert_op's
 // format_args is one value or a list of them.
-Value CallPrintAssert(RelaxCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallPrintAssert(Parser& p, CallArgs& a, RelaxCall& c) {
   const Span& span = c.span;
   const std::string& name = c.name;
   bool is_assert = name == "assert_op";
@@ -82,15 +77,13 @@ Value CallPrintAssert(RelaxCall& c) {
   }
   for (Value& v : values) b.args.push_back(std::move(v));
   a = std::move(b);
-  return CallRelaxOp(c);
+  return CallRelaxOp(p, a, c);
 }
 
 // R.nn.attention_var_len: TVM's wrapper takes (queries, keys, values, seqstart_q, max_seqlen_q,
 // seqstart_k=None, max_seqlen_k=None, ...), the k ones defaulting to the q ones; the operator's
 // arguments are ordered (..., seqstart_q, seqstart_k, max_seqlen_q, max_seqlen_k).
-Value CallAttentionVarLen(RelaxCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallAttentionVarLen(Parser& p, CallArgs& a, RelaxCall& c) {
   const Span& span = c.span;
   static const char* kScript[] = {"queries", "keys", "values", "seqstart_q", "max_seqlen_q", "seqstart_k",
                                   "max_seqlen_k"};
@@ -108,7 +101,7 @@ Value CallAttentionVarLen(RelaxCall& c) {
     if (std::find(std::begin(kScript), std::end(kScript), k) == std::end(kScript)) b.kwargs.emplace_back(k, v);
   }
   a = std::move(b);
-  return CallRelaxOp(c);
+  return CallRelaxOp(p, a, c);
 }
 
 // The operator's arguments given by keyword, in any order, join the positional ones; an omitted
@@ -239,9 +232,7 @@ void SpellVDeviceAttrs(const RelaxCall& c, const kiln::relax::OpSchema& schema,
 
 }  // namespace
 
-Value CallRelaxOp(RelaxCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallRelaxOp(Parser& p, CallArgs& a, RelaxCall& c) {
   const Span& span = c.span;
   const std::string& name = c.name;
   const kiln::relax::OpSchema* schema = kiln::relax::OpRegistry::Global().FindByScriptName(name);

@@ -8,14 +8,11 @@ namespace kiln::script::parser {
 
 using namespace ir;  // NOLINT: this file is about IR node types only
 namespace rx = ir::relax;
-using K = Value::Kind;
 
 namespace {
 
 // R.Tensor(shape, dtype, ndim=, vdevice=): a tensor type.
-Value CallTensor(RelaxCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallTensor(Parser& p, CallArgs& a, RelaxCall& c) {
   const Span& span = c.span;
   const Value* shape = Arg(a, 0, "shape");
   const Value* dtype = Arg(a, 1, "dtype");
@@ -45,9 +42,7 @@ Value CallTensor(RelaxCall& c) {
 }
 
 // R.Shape(values) / R.Shape(ndim=): a shape type.
-Value CallShape(RelaxCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallShape(Parser& p, CallArgs& a, RelaxCall& c) {
   const Span& span = c.span;
   const Value* values = Arg(a, 0, "values");
   if (values && values->kind != K::kNone) {
@@ -60,9 +55,7 @@ Value CallShape(RelaxCall& c) {
 }
 
 // R.Tuple(*fields) or R.Tuple([fields]): a tuple type.
-Value CallTuple(RelaxCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallTuple(Parser& p, CallArgs& a, RelaxCall& c) {
   const Span& span = c.span;
   Array<Type> fields;
   std::vector<Value> items = a.args;
@@ -72,9 +65,7 @@ Value CallTuple(RelaxCall& c) {
 }
 
 // R.Prim(dtype) / R.Prim(value=...): a PrimType, with its value when known.
-Value CallPrim(RelaxCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallPrim(Parser& p, CallArgs& a, RelaxCall& c) {
   const Span& span = c.span;
   const Value* dtype = Arg(a, 0, "dtype");
   const Value* value = Kwarg(a, "value");
@@ -89,9 +80,7 @@ Value CallPrim(RelaxCall& c) {
 }
 
 // R.Callable(params, ret, purity): a function type (params None: unknown).
-Value CallCallable(RelaxCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallCallable(Parser& p, CallArgs& a, RelaxCall& c) {
   const Span& span = c.span;
   const Value* params = Arg(a, 0, "params");
   const Value* ret = Arg(a, 1, "ret");
@@ -106,7 +95,7 @@ Value CallCallable(RelaxCall& c) {
 }
 
 // R.Object / R.Any: the type of any value.
-Value CallAny(RelaxCall&) { return Value::Obj(K::kType, AnyType::Make()); }
+Value CallAny(Parser&, CallArgs&, RelaxCall&) { return Value::Obj(K::kType, AnyType::Make()); }
 
 }  // namespace
 

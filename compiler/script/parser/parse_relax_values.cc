@@ -16,7 +16,6 @@ namespace kiln::script::parser {
 
 using namespace ir;  // NOLINT: this file is about IR node types only
 namespace rx = ir::relax;
-using K = Value::Kind;
 
 namespace {
 
@@ -51,9 +50,7 @@ uint16_t FloatToHalf(float f) {
 }
 
 // R.func_attr({...}): attributes of the enclosing R.function.
-Value CallFuncAttr(RelaxCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallFuncAttr(Parser& p, CallArgs& a, RelaxCall& c) {
   const Span& span = c.span;
   builder::FunctionData* fd = p.relax_.func();
   if (!fd || a.args.size() != 1) p.Fail(span, "R.func_attr({...}) belongs in an R.function");
@@ -62,9 +59,7 @@ Value CallFuncAttr(RelaxCall& c) {
 }
 
 // R.output(*vars): the dataflow block's outputs (collected before the block is parsed).
-Value CallOutput(RelaxCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallOutput(Parser& p, CallArgs& a, RelaxCall& c) {
   const Span& span = c.span;
   if (!p.relax_.in_dataflow()) p.Fail(span, "R.output must be used inside `with R.dataflow():`");
   for (const Value& v : a.args) {
@@ -74,9 +69,7 @@ Value CallOutput(RelaxCall& c) {
 }
 
 // R.const(value, dtype): a tensor constant from a number or nested lists of numbers.
-Value CallConst(RelaxCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallConst(Parser& p, CallArgs& a, RelaxCall& c) {
   const Span& span = c.span;
   if (a.args.empty()) p.Fail(span, "R.const(value, dtype) needs a value");
   const Value* dtype_v = Arg(a, 1, "dtype");
@@ -128,9 +121,7 @@ Value CallConst(RelaxCall& c) {
 }
 
 // R.prim_value(value): a PrimValue.
-Value CallPrimValue(RelaxCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallPrimValue(Parser& p, CallArgs& a, RelaxCall& c) {
   const Span& span = c.span;
   if (a.args.size() != 1) p.Fail(span, "R.prim_value takes one value");
   // A typed value (R.prim_value(T.bool(True)), T.int32(3)) keeps its dtype; plain ints are int64.
@@ -145,9 +136,7 @@ Value CallPrimValue(RelaxCall& c) {
 }
 
 // R.shape(dims), and R.ShapeExpr, relax.ShapeExpr: the same node.
-Value CallShapeExpr(RelaxCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallShapeExpr(Parser& p, CallArgs& a, RelaxCall& c) {
   const Span& span = c.span;
   if (a.args.size() != 1) p.Fail(span, "R.shape takes a list of dims");
   Array<PrimExpr> dims;
@@ -158,9 +147,7 @@ Value CallShapeExpr(RelaxCall& c) {
 }
 
 // R.TupleGetItem(t, i), the spelled-out form of t[i].
-Value CallTupleGetItem(RelaxCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallTupleGetItem(Parser& p, CallArgs& a, RelaxCall& c) {
   const Span& span = c.span;
   if (a.args.size() != 2) p.Fail(span, "R.TupleGetItem takes a tuple and an index");
   Expr t = p.ToRelax(a.args[0], SpanOr(a.args[0], span));
@@ -175,27 +162,21 @@ Value CallTupleGetItem(RelaxCall& c) {
 }
 
 // R.str("text"): a StringImm.
-Value CallStr(RelaxCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallStr(Parser& p, CallArgs& a, RelaxCall& c) {
   const Span& span = c.span;
   if (a.args.size() != 1) p.Fail(span, "R.str takes one string");
   return Value::Obj(K::kRelax, rx::StringImm(p.ToStr(a.args[0], span), span));
 }
 
 // R.dtype("float32"): a DataTypeImm.
-Value CallDType(RelaxCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallDType(Parser& p, CallArgs& a, RelaxCall& c) {
   const Span& span = c.span;
   if (a.args.size() != 1) p.Fail(span, "R.dtype takes one dtype string");
   return Value::Obj(K::kRelax, rx::DataTypeImm(p.ToDType(a.args[0], span), span));
 }
 
 // R.ExternFunc(symbol[, type]), also spelled R.extern.
-Value CallExternFunc(RelaxCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallExternFunc(Parser& p, CallArgs& a, RelaxCall& c) {
   const Span& span = c.span;
   if (a.args.empty() || a.args.size() > 2) p.Fail(span, "R.ExternFunc(symbol[, type]) takes the function's symbol");
   rx::ExternFunc f(p.ToStr(a.args[0], span), span);
@@ -204,9 +185,7 @@ Value CallExternFunc(RelaxCall& c) {
 }
 
 // R.match_cast(value, type): the value, marked for a MatchCast binding.
-Value CallMatchCast(RelaxCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallMatchCast(Parser& p, CallArgs& a, RelaxCall& c) {
   const Span& span = c.span;
   if (a.args.size() != 2) p.Fail(span, "R.match_cast(value, type) takes two arguments");
   Expr value = p.ToRelax(a.args[0], SpanOr(a.args[0], span));
@@ -224,9 +203,7 @@ Value CallMatchCast(RelaxCall& c) {
 }
 
 // R.tuple(*fields) builds a Tuple; TVM prints the empty tuple this way.
-Value CallTupleExpr(RelaxCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallTupleExpr(Parser& p, CallArgs& a, RelaxCall& c) {
   const Span& span = c.span;
   if (!a.kwargs.empty()) p.Fail(span, "R.tuple takes only positional fields");
   Array<Expr> fields;
@@ -238,9 +215,7 @@ Value CallTupleExpr(RelaxCall& c) {
 
 // R.device(device_type, index=0): a runtime device, only meaningful as R.hint_on_device's
 // argument; kept as a dict of the two ints that op stores as attributes.
-Value CallDevice(RelaxCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallDevice(Parser& p, CallArgs& a, RelaxCall& c) {
   const Span& span = c.span;
   const Value* type = Arg(a, 0, "device_type");
   if (!type) type = Kwarg(a, "dev_type");
@@ -264,7 +239,7 @@ Value CallDevice(RelaxCall& c) {
 }
 
 // R.dataflow() is a with context, not a call.
-Value CallDataflow(RelaxCall& c) { c.p.Fail(c.span, "R.dataflow() is used as `with R.dataflow():`"); }
+Value CallDataflow(Parser& p, CallArgs&, RelaxCall& c) { p.Fail(c.span, "R.dataflow() is used as `with R.dataflow():`"); }
 
 }  // namespace
 

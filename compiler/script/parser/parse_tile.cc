@@ -33,7 +33,6 @@
 namespace kiln::script::parser {
 
 using namespace ir;  // NOLINT: this file is about IR node types only
-using K = Value::Kind;
 
 namespace {
 
@@ -540,9 +539,7 @@ Value Parser::BufferView(const Buffer& b, CallArgs& a) {
 namespace {
 
 // T.TileLayout(spec): a layout from `T.S[...] + T.R[...] + offset`.
-Value CallTileLayout(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallTileLayout(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   if (a.args.size() != 1 || !a.kwargs.empty() || a.args[0].kind != K::kLayoutSpec) {
     p.Fail(span, "T.TileLayout takes one layout spec: T.TileLayout(T.S[extents : strides] + ...)");
@@ -552,9 +549,7 @@ Value CallTileLayout(TirCall& c) {
 
 // T.TileLayout.from_iters(offset={...}): only the offset form, which TVM prints for a layout
 // without iters.
-Value CallTileLayoutFromIters(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallTileLayoutFromIters(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   if (!a.args.empty()) p.Fail(span, "T.TileLayout.from_iters is supported with offset= only");
   Map<String, PrimExpr> offset;
@@ -566,9 +561,7 @@ Value CallTileLayoutFromIters(TirCall& c) {
 }
 
 // T.ComposeLayout(per_element, swizzle_len, atom_len, tile_layout, swizzle_inner=True).
-Value CallComposeLayout(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallComposeLayout(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   if (a.args.size() != 4 || a.args[3].kind != K::kLayout || !a.args[3].obj.as<TileLayoutNode>()) {
     p.Fail(span, "T.ComposeLayout(per_element, swizzle_len, atom_len, tile_layout, swizzle_inner=True)");
@@ -587,10 +580,9 @@ Value CallComposeLayout(TirCall& c) {
 }
 
 // T.address_of(A): the address of A's first element (otherwise the intrinsic, of an element).
-Value CallAddressOf(TirCall& c) {
-  CallArgs& a = c.a;
+Value CallAddressOf(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
-  if (a.args.size() != 1 || a.args[0].kind != K::kBuffer) return CallTirIntrinsic(c);
+  if (a.args.size() != 1 || a.args[0].kind != K::kBuffer) return CallTirIntrinsic(p, a, c);
   Buffer b = Downcast<Buffer>(a.args[0].obj);
   Array<PrimExpr> zeros;
   for (size_t i = 0; i < b->shape.size(); ++i) zeros.push_back(IntImm(DataType::Int(32), 0));
@@ -598,11 +590,9 @@ Value CallAddressOf(TirCall& c) {
 }
 
 // T.ptr_byte_offset(ptr, offset, "dtype") (otherwise the intrinsic as written).
-Value CallPtrByteOffset(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallPtrByteOffset(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
-  if (a.args.size() != 3 || a.args[2].kind != K::kStr) return CallTirIntrinsic(c);
+  if (a.args.size() != 3 || a.args[2].kind != K::kStr) return CallTirIntrinsic(p, a, c);
   // The pointee dtype is carried as a type_annotation call, as TVM builds it.
   DataType pointee = p.ToDType(a.args[2], span);
   PrimExpr ann = Call(pointee, Op("tirx.type_annotation"), {}, span);
@@ -611,9 +601,7 @@ Value CallPtrByteOffset(TirCall& c) {
 }
 
 // T.nki.<op>(...): a Trainium intrinsic of the registry, with TVM's defaults filled in.
-Value CallNki(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallNki(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   const std::string& name = c.name;
   // Fill the optional parameters (by keyword or default), then build the call from the registry.
@@ -632,14 +620,12 @@ Value CallNki(TirCall& c) {
     a.args = std::move(args);
     a.kwargs.clear();
   }
-  return CallTirIntrinsic(c);
+  return CallTirIntrinsic(p, a, c);
 }
 
 // T.hint("message", key=value, ...): a directive over the rest of the block (or a with body),
 // an AttrStmt "tirx_hint" whose node is the {message, attrs...} map, as TVM builds it.
-Value CallHint(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallHint(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   if (a.args.size() > 1) p.Fail(span, "T.hint takes one positional argument (the message)");
   Map<String, ObjectRef> attrs;
@@ -661,9 +647,7 @@ Value CallHint(TirCall& c) {
 
 // T.cuda.warp_sum(v, width=32) is T.cuda.warp_reduce(v, "sum", width); T.cuda.cta_sum(v,
 // num_warps, scratch) is T.cuda.cta_reduce(v, "sum", num_warps, scratch); likewise max and min.
-Value CallWarpCtaReduce(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallWarpCtaReduce(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   const std::string& name = c.name;
   bool warp = absl::StartsWith(name, "cuda.warp_");
@@ -689,9 +673,7 @@ Value CallWarpCtaReduce(TirCall& c) {
 }
 
 // T.device_entry(): the rest of the function is device code.
-Value CallDeviceEntry(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallDeviceEntry(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   if (!a.args.empty() || !a.kwargs.empty()) p.Fail(span, "T.device_entry() takes no arguments");
   c.NeedBody();
@@ -703,11 +685,9 @@ Value CallDeviceEntry(TirCall& c) {
 
 // T.attr({key: value, ...}): the flat one-dict form (one AttrStmt per key, the first outermost,
 // each over the rest of the block); T.attr(node, key, value) otherwise.
-Value CallTileAttr(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallTileAttr(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
-  if (a.args.size() != 1 || !a.kwargs.empty()) return CallTirAttr(c);
+  if (a.args.size() != 1 || !a.kwargs.empty()) return CallTirAttr(p, a, c);
   const Value& d = a.args[0];
   if (d.kind != K::kDict || d.keys.empty()) p.Fail(span, "T.attr({key: value, ...}) takes a dict of annotations");
   c.NeedBody();
@@ -721,9 +701,7 @@ Value CallTileAttr(TirCall& c) {
 
 // T.local_scalar / T.shared_scalar / T.alloc_scalar(dtype[, scope]): a one-element buffer that
 // reads and writes without indices, like `x: T.int32`.
-Value CallScalar(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallScalar(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   const std::string& name = c.name;
   std::vector<std::string> params = {"dtype"};
@@ -759,9 +737,7 @@ Value CallScalar(TirCall& c) {
 
 // T.cta_id([4, 2]), T.thread_id([128]), T.lane_id(), ...: one ScopeIdDefStmt declaring a var per
 // axis for the rest of the block.
-Value CallScopeId(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallScopeId(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   const std::string& name = c.name;
   const ScopeIdFunction* fn = std::find_if(std::begin(kScopeIdFunctions), std::end(kScopeIdFunctions),
@@ -836,7 +812,7 @@ Value CallScopeId(TirCall& c) {
 }
 
 // T.ptx.<instruction>(...).
-Value CallPtxInstruction(TirCall& c) { return c.p.CallPtx(c.name.substr(4), c.a); }
+Value CallPtxInstruction(Parser& p, CallArgs& a, const TirCall& c) { return p.CallPtx(c.name.substr(4), a); }
 
 }  // namespace
 

@@ -14,7 +14,6 @@
 namespace kiln::script::parser {
 
 using namespace ir;  // NOLINT: this file is about IR node types only
-using K = Value::Kind;
 
 namespace {
 
@@ -120,12 +119,12 @@ Value Parser::CallT(const std::string& name_in, CallArgs& a) {
   std::string name = CanonicalDTypeName(name_in);
   TirCall c{*this, name, name_in, a, a.span};
   const TirCallTable& table = TirCalls();
-  if (auto it = table.by_name.find(name); it != table.by_name.end()) return it->second(c);
+  if (auto it = table.by_name.find(name); it != table.by_name.end()) return it->second(*this, a, c);
   for (const auto& [prefix, handler] : table.by_prefix) {
-    if (absl::StartsWith(name, prefix)) return handler(c);
+    if (absl::StartsWith(name, prefix)) return handler(*this, a, c);
   }
-  if (IsDTypeName(name)) return CallTirDType(c);
-  return CallTirIntrinsic(c);
+  if (IsDTypeName(name)) return CallTirDType(*this, a, c);
+  return CallTirIntrinsic(*this, a, c);
 }
 
 void TirCall::Need(size_t lo, size_t hi) const {

@@ -14,19 +14,18 @@
 namespace kiln::script::parser {
 
 using namespace ir;  // NOLINT: this file is about IR node types only
-using K = Value::Kind;
 
 namespace {
 
 // T.Buffer(...), and T.buffer(...), the builder function behind the T.Buffer proxy: the same
 // arguments.
-Value CallBuffer(TirCall& c) { return Value::Obj(K::kBuffer, c.p.MakeBuffer(c.FreshName(), c.a, 0, "global")); }
+Value CallBuffer(Parser& p, CallArgs& a, const TirCall& c) {
+  return Value::Obj(K::kBuffer, p.MakeBuffer(c.FreshName(), a, 0, "global"));
+}
 
 // T.match_buffer(param, shape, ...): in a block, a buffer over a region of another; outside, the
 // buffer behind a T.handle parameter.
-Value CallMatchBuffer(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallMatchBuffer(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   if (a.args.empty()) p.Fail(span, "T.match_buffer(param, shape, dtype, ...) needs the matched parameter");
   if (a.args.size() == 1 && !Kwarg(a, "shape") && a.args[0].kind == K::kRegion) {
@@ -75,9 +74,7 @@ Value CallMatchBuffer(TirCall& c) {
 }
 
 // T.alloc_buffer / T.alloc_local / T.alloc_shared: a buffer allocated over the rest of the block.
-Value CallAllocBuffer(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallAllocBuffer(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   const std::string& name = c.name;
   std::string scope = name == "alloc_local" ? "local" : name == "alloc_shared" ? "shared" : "global";
@@ -90,9 +87,7 @@ Value CallAllocBuffer(TirCall& c) {
 }
 
 // T.decl_buffer(shape, dtype, data=...): a buffer over existing storage (a new one without data=).
-Value CallDeclBuffer(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallDeclBuffer(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   PrimExpr data_value;
   Buffer b = p.MakeBuffer(c.FreshName(), a, 0, "global", &data_value);
@@ -111,9 +106,7 @@ Value CallDeclBuffer(TirCall& c) {
 }
 
 // T.sblock_alloc_buffer(...): a buffer allocated by the enclosing block (or an s_tir function's root).
-Value CallSBlockAllocBuffer(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallSBlockAllocBuffer(Parser& p, CallArgs& a, const TirCall& c) {
   Buffer b = p.MakeBuffer(c.FreshName(), a, 0, "global");
   if (builder::BlockData* blk = p.tir_.block()) {
     blk->alloc_buffers.push_back(b);

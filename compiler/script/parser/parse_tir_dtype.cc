@@ -9,14 +9,11 @@
 namespace kiln::script::parser {
 
 using namespace ir;  // NOLINT: this file is about IR node types only
-using K = Value::Kind;
 
 namespace {
 
 // T.handle() / T.handle("float32", "shared"): a fresh handle variable.
-Value CallHandle(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallHandle(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   // T.handle() / T.handle("float32", "shared"): a fresh handle variable.
   Type ty = PrimType(DataType::Handle());
@@ -39,7 +36,7 @@ Value CallHandle(TirCall& c) {
 }
 
 // T.TensorMap(): a fresh handle variable pointing to a CUDA tensor-map descriptor.
-Value CallTensorMap(TirCall& c) {
+Value CallTensorMap(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   // T.TensorMap(): a fresh handle variable pointing to a CUDA tensor-map descriptor.
   c.Need(0, 0);
@@ -51,9 +48,7 @@ Value CallTensorMap(TirCall& c) {
 }  // namespace
 
 // T.int32(), T.int32(5), T.float16(x), T.bool(True): a fresh variable, a constant or a cast.
-Value CallTirDType(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallTirDType(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   const std::string& name = c.name;
   DataType dtype = *DataType::Parse(name);

@@ -15,14 +15,11 @@
 namespace kiln::script::parser {
 
 using namespace ir;  // NOLINT: this file is about IR node types only
-using K = Value::Kind;
 
 namespace {
 
 // T.target(...): a target is kept as its string (the printer spells it T.target(...)) or dict.
-Value CallTarget(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallTarget(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   c.Need(1, 2);
   const Value* host = Arg(a, 1, "host");
@@ -43,16 +40,13 @@ Value CallTarget(TirCall& c) {
 }
 
 // T.meta_var(value): the value itself.
-Value CallMetaVar(TirCall& c) {
-  CallArgs& a = c.a;
+Value CallMetaVar(Parser& p, CallArgs& a, const TirCall& c) {
   c.Need(1, 1);
   return a.args[0];
 }
 
 // T.all(*conds) / T.any(*conds) (tvm.tirx.all / any): a left-nested and/or chain.
-Value CallAllAny(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallAllAny(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   const std::string& name = c.name;
   if (a.args.empty() || !a.kwargs.empty()) p.Fail(span, absl::StrCat("T.", name, " takes one or more conditions"));
@@ -64,8 +58,7 @@ Value CallAllAny(TirCall& c) {
 }
 
 // T.Range(begin, end): a domain, as a slice value for T.iter_var.
-Value CallRange(TirCall& c) {
-  CallArgs& a = c.a;
+Value CallRange(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   c.Need(2, 2);
   Value r = Value::Seq(K::kSlice, {a.args[0], a.args[1], Value::None()});
@@ -74,18 +67,14 @@ Value CallRange(TirCall& c) {
 }
 
 // T.Cast(dtype, value): the node as written.
-Value CallCastNode(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallCastNode(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   c.Need(2, 2);
   return Value::Obj(K::kPrim, Cast(p.ToDType(a.args[0], SpanOr(a.args[0], span)), c.Prim(1), span));
 }
 
 // T.Select(cond, t, f): a literal branch takes the other branch's dtype.
-Value CallSelect(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallSelect(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   c.Need(3, 3);
   PrimExpr cond = c.Prim(0);
@@ -110,9 +99,7 @@ Value CallSelect(TirCall& c) {
 }
 
 // T.comm_reducer(lambda x, y: x + y, [identity, ...]): a CommReducer.
-Value CallCommReducer(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallCommReducer(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   c.Need(2, 2);
   Array<PrimExpr> ids = p.ToPrimArray(a.args[1], SpanOr(a.args[1], span));
@@ -131,9 +118,7 @@ Value CallCommReducer(TirCall& c) {
 }
 
 // T.index_map(lambda i, j: (j, i), index_dtype="int64"): an IndexMap.
-Value CallIndexMap(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallIndexMap(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   c.Need(1, 1);
   DataType index_dtype = DataType::Int(64);
@@ -145,9 +130,7 @@ Value CallIndexMap(TirCall& c) {
 }
 
 // T.cast(value, dtype): the function spelling of T.Cast(dtype, value).
-Value CallCast(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallCast(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   const Value* value = Arg(a, 0, "value");
   const Value* dtype = Arg(a, 1, "dtype");
@@ -156,9 +139,7 @@ Value CallCast(TirCall& c) {
 }
 
 // T.const(value, dtype=None) (tvm.tirx.const): dtype from the literal.
-Value CallConst(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallConst(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   const Value* value = Arg(a, 0, "value");
   const Value* dtype = Arg(a, 1, "dtype");
@@ -172,9 +153,7 @@ Value CallConst(TirCall& c) {
 }
 
 // The node constructors T.IntImm("int32", 8) and T.FloatImm("float32", 0.5).
-Value CallImm(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallImm(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   const std::string& name = c.name;
   c.Need(2, 2);
@@ -191,18 +170,14 @@ Value CallImm(TirCall& c) {
 }
 
 // T.StringImm("text").
-Value CallStringImm(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallStringImm(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   c.Need(1, 1);
   return Value::Obj(K::kPrim, StringImm(p.ToStr(a.args[0], SpanOr(a.args[0], span)), span));
 }
 
 // T.Call(op, [args], attrs=None, ret_ty=dtype): the printed form of a Call node.
-Value CallCallNode(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallCallNode(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   const Value* op = Arg(a, 0, "op");
   const Value* args = Arg(a, 1, "args");
@@ -224,9 +199,7 @@ Value CallCallNode(TirCall& c) {
 }
 
 // T.max_value / T.min_value / T.infinity(dtype).
-Value CallLimitValue(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallLimitValue(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   const std::string& name = c.name;
   c.Need(1, 1);
@@ -234,9 +207,7 @@ Value CallLimitValue(TirCall& c) {
 }
 
 // T.Ramp(base, stride, lanes).
-Value CallRamp(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallRamp(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   c.Need(3, 3);
   PrimExpr base, stride;
@@ -245,32 +216,28 @@ Value CallRamp(TirCall& c) {
 }
 
 // T.Broadcast(value, lanes).
-Value CallBroadcast(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallBroadcast(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   c.Need(2, 2);
   return Value::Obj(K::kPrim, Broadcast(c.Prim(0), static_cast<int>(p.ToInt(a.args[1], span)), span));
 }
 
 // T.Shuffle(vectors, indices).
-Value CallShuffle(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallShuffle(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   c.Need(2, 2);
   return Value::Obj(K::kPrim, Shuffle(p.ToPrimArray(a.args[0], span), p.ToPrimArray(a.args[1], span), span));
 }
 
 // T.Not(x): logical not.
-Value CallNot(TirCall& c) {
+Value CallNot(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   c.Need(1, 1);
   return c.Ok(tir::LogicalNot(c.Operand(0), span));
 }
 
 // T.abs(x): the identity on unsigned types, max(x, -x) style via Select otherwise.
-Value CallAbs(TirCall& c) {
+Value CallAbs(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   c.Need(1, 1);
   PrimExpr x = c.Prim(0);
@@ -282,9 +249,7 @@ Value CallAbs(TirCall& c) {
 }
 
 // T.ceildiv(a, b): (a + b - 1) // b on integers, as TVM's helper builds it.
-Value CallCeilDiv(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallCeilDiv(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   c.Need(2, 2);
   PrimExpr a0 = c.Prim(0), b0 = p.ToPrimAs(a0.dtype(), a.args[1], span);
@@ -309,7 +274,7 @@ constexpr std::pair<const char*, tir::BinaryOpKind> kBinary[] = {
 };
 
 // T.min(a, b), T.floordiv(a, b), ..., T.Add(a, b), ...: one binary operator of kBinary.
-Value CallBinary(TirCall& c) {
+Value CallBinary(Parser& p, CallArgs& a, const TirCall& c) {
   const std::string& name = c.name;
   const auto* entry = std::find_if(std::begin(kBinary), std::end(kBinary), [&](const auto& b) { return name == b.first; });
   tir::BinaryOpKind kind = entry->second;
@@ -317,7 +282,7 @@ Value CallBinary(TirCall& c) {
   // The lowercase functions fold constants like TVM's operator functions; the node
   // constructors (capitalized) build the node as written.
   bool node_ctor = std::isupper(static_cast<unsigned char>(name[0]));
-  if (c.a.args[0].is_number() && c.a.args[1].is_number() && (kind == tir::BinaryOpKind::kMin || kind == tir::BinaryOpKind::kMax)) {
+  if (a.args[0].is_number() && a.args[1].is_number() && (kind == tir::BinaryOpKind::kMin || kind == tir::BinaryOpKind::kMax)) {
     return c.Ok(node_ctor ? tir::MakeBinaryNode(kind, tir::Operand(c.Prim(0)), c.Operand(1), c.span)
                           : tir::BinaryOp(kind, tir::Operand(c.Prim(0)), c.Operand(1), c.span));
   }

@@ -13,14 +13,11 @@
 namespace kiln::script::parser {
 
 using namespace ir;  // NOLINT: this file is about IR node types only
-using K = Value::Kind;
 
 namespace {
 
 // T.call_intrin(dtype, "op.name", args...): an operator by its IR name.
-Value CallIntrin(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallIntrin(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   if (a.args.size() < 2) p.Fail(span, "T.call_intrin(dtype, op_name, *args) needs a dtype and an operator name");
   DataType dtype = c.CallDType(a.args[0]);
@@ -31,9 +28,7 @@ Value CallIntrin(TirCall& c) {
 }
 
 // T.llvm_lookup_intrinsic_id("llvm.name").
-Value CallLlvmLookupIntrinsicId(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallLlvmLookupIntrinsicId(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   // TVM resolves the name to its LLVM version's numeric id; kiln's call_llvm_(pure_)intrin keep
   // the name itself, which is what this evaluates to.
@@ -46,9 +41,7 @@ Value CallLlvmLookupIntrinsicId(TirCall& c) {
 }  // namespace
 
 // Any other T.<name>: an intrinsic of the registry (T.exp, T.if_then_else, T.call_extern, ...).
-Value CallTirIntrinsic(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallTirIntrinsic(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   const std::string& name = c.name;
   p.NormalizeIntrinsicArgs(name, a);

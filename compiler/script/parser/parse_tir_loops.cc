@@ -13,14 +13,11 @@
 namespace kiln::script::parser {
 
 using namespace ir;  // NOLINT: this file is about IR node types only
-using K = Value::Kind;
 
 namespace {
 
 // T.serial / T.parallel / T.vectorized / T.unroll / T.thread_binding, and range() (as T.serial).
-Value CallLoop(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallLoop(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   const std::string& name = c.name;
   LoopSpec l;
@@ -88,9 +85,7 @@ Value CallLoop(TirCall& c) {
 }
 
 // T.grid(*extents): a loop nest from 0, one loop per extent.
-Value CallGrid(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallGrid(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   Value out = Value::Of(K::kLoops);
   for (size_t i = 0; i < a.args.size(); ++i) {

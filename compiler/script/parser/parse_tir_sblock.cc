@@ -12,15 +12,12 @@
 namespace kiln::script::parser {
 
 using namespace ir;  // NOLINT: this file is about IR node types only
-using K = Value::Kind;
 
 namespace {
 
 // T.axis.spatial / reduce / scan / opaque (dom, binding) and T.axis.remap(kinds, bindings): block
 // iteration variables.
-Value CallAxis(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallAxis(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   const std::string& name = c.name;
   builder::BlockData* blk = p.tir_.block();
@@ -92,9 +89,7 @@ Value CallAxis(TirCall& c) {
 }
 
 // T.reads(*regions) / T.writes(*regions): the block's declared buffer regions.
-Value CallReadsWrites(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallReadsWrites(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   const std::string& name = c.name;
   builder::BlockData* blk = p.tir_.block();
@@ -126,9 +121,7 @@ Value CallReadsWrites(TirCall& c) {
 }
 
 // T.sblock_attr({...}): annotations of the enclosing block.
-Value CallSBlockAttr(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallSBlockAttr(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   builder::BlockData* blk = p.tir_.block();
   if (!blk) p.Fail(span, "T.sblock_attr must be used inside a T.sblock");
@@ -138,16 +131,15 @@ Value CallSBlockAttr(TirCall& c) {
 }
 
 // T.block_attr, the spelling before TVM v0.26.
-Value CallBlockAttr(TirCall& c) {
-  c.p.Warn(c.a.func_span, "T.block_attr is spelled T.sblock_attr in TVM v0.26");
+Value CallBlockAttr(Parser& p, CallArgs& a, const TirCall& c) {
+  p.Warn(a.func_span, "T.block_attr is spelled T.sblock_attr in TVM v0.26");
   const std::string name = "sblock_attr";
-  TirCall renamed{c.p, name, c.name_in, c.a, c.span};
-  return CallSBlockAttr(renamed);
+  TirCall renamed{p, name, c.name_in, a, c.span};
+  return CallSBlockAttr(p, a, renamed);
 }
 
 // T.where(cond): the enclosing block's predicate.
-Value CallWhere(TirCall& c) {
-  Parser& p = c.p;
+Value CallWhere(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   builder::BlockData* blk = p.tir_.block();
   if (!blk) p.Fail(span, "T.where must be used inside a T.sblock");
@@ -157,8 +149,7 @@ Value CallWhere(TirCall& c) {
 }
 
 // T.sblock() / T.block() / T.init() are with contexts, not calls.
-Value CallBlockAsCall(TirCall& c) {
-  Parser& p = c.p;
+Value CallBlockAsCall(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   const std::string& name = c.name;
   p.Fail(span, absl::StrCat("T.", name, "() is used as `with T.", name, "(...):`"));

@@ -15,7 +15,6 @@
 namespace kiln::script::parser {
 
 using namespace ir;  // NOLINT: this file is about IR node types only
-using K = Value::Kind;
 
 void Parser::ParseTIRBody(const std::vector<doc::StmtPtr>& body) {
   for (const doc::StmtPtr& s : body) {

@@ -15,14 +15,11 @@
 namespace kiln::script::parser {
 
 using namespace ir;  // NOLINT: this file is about IR node types only
-using K = Value::Kind;
 
 namespace {
 
 // T.func_attr({...}): attributes of the enclosing T.prim_func.
-Value CallFuncAttr(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallFuncAttr(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   builder::PrimFuncData* fd = p.tir_.func();
   if (!fd) p.Fail(span, "T.func_attr must be used inside a T.prim_func");
@@ -32,8 +29,7 @@ Value CallFuncAttr(TirCall& c) {
 }
 
 // T.evaluate(value): an Evaluate statement.
-Value CallEvaluate(TirCall& c) {
-  Parser& p = c.p;
+Value CallEvaluate(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   c.Need(1, 1);
   c.NeedBody();
@@ -42,9 +38,7 @@ Value CallEvaluate(TirCall& c) {
 }
 
 // T.bind(value, var=x): binds x (declared by x = T.int32()) for the rest of the block.
-Value CallBind(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallBind(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   c.Need(1, 2);
   const Value* var_v = Kwarg(a, "var");
@@ -77,8 +71,7 @@ Value CallBind(TirCall& c) {
 }
 
 // T.break_loop() / T.continue_loop(): the function spellings of break / continue.
-Value CallBreakContinue(TirCall& c) {
-  Parser& p = c.p;
+Value CallBreakContinue(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   const std::string& name = c.name;
   c.Need(0, 0);
@@ -89,9 +82,7 @@ Value CallBreakContinue(TirCall& c) {
 
 // T.launch_thread("threadIdx.x", extent) or (a var from T.env_thread, extent): a thread_extent
 // scope.
-Value CallLaunchThread(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallLaunchThread(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   c.Need(2, 2);
   PrimExpr extent = c.Prim(1);
@@ -119,9 +110,7 @@ Value CallLaunchThread(TirCall& c) {
 }
 
 // T.env_thread("threadIdx.x"): a thread variable for T.launch_thread.
-Value CallEnvThread(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallEnvThread(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   c.Need(1, 1);
   Var var(c.FreshName(), DataType::Int(32), span);
@@ -131,9 +120,7 @@ Value CallEnvThread(TirCall& c) {
 }
 
 // T.iter_var(var, dom, "ThreadIndex", "threadIdx.x"): an IterVar node.
-Value CallIterVar(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallIterVar(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   c.Need(4, 4);
   PrimExpr v = c.Prim(0);
@@ -165,9 +152,7 @@ Value CallIterVar(TirCall& c) {
 }  // namespace
 
 // T.attr(node, key, value): an AttrStmt over the rest of the block.
-Value CallTirAttr(TirCall& c) {
-  Parser& p = c.p;
-  CallArgs& a = c.a;
+Value CallTirAttr(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   c.Need(3, 3);
   ObjectRef node = p.ToAttrValue(a.args[0], span);

@@ -77,6 +77,9 @@ struct Value {
   bool is_seq() const { return kind == Kind::kTuple || kind == Kind::kList; }
 };
 
+// The short name every parser file uses for value kinds (K::kPrim, K::kBuffer, ...).
+using K = Value::Kind;
+
 const char* KindName(Value::Kind k);
 
 // The full dtype name for TVM's shorthand aliases ("f32" -> "float32"); other names unchanged.
