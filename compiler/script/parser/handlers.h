@@ -67,6 +67,10 @@ struct TirCall {
   // Statement-like calls add to the body under construction, which exists only inside a
   // T.prim_func (not at module or class level, nor in a Relax function).
   void NeedBody() const;
+  // The enclosing T.sblock's frame, for the calls that only make sense inside one.
+  builder::BlockData* Block() const;
+  // T.<name>({key: value, ...}): the one dict argument's entries, added to `into`.
+  void AddAttrs(ir::Map<ir::String, ir::ObjectRef>* into) const;
 };
 
 // A handler gets the parser, the call's arguments (which it may rewrite before falling back to

@@ -155,6 +155,17 @@ void TirCall::NeedBody() const {
   if (!p.tir_.func()) p.Fail(span, absl::StrCat("T.", name, " is a statement: it can only be used in a T.prim_func"));
 }
 
+builder::BlockData* TirCall::Block() const {
+  builder::BlockData* blk = p.tir_.block();
+  if (!blk) p.Fail(span, absl::StrCat("T.", name, " must be used inside a T.sblock"));
+  return blk;
+}
+
+void TirCall::AddAttrs(Map<String, ObjectRef>* into) const {
+  Need(1, 1);
+  for (const auto& [k, v] : p.ToAttrMap(a.args[0], span).items()) into->Set(k, v);
+}
+
 tir::Operand ToOperand(const Parser& p, const Value& v, const Span& span) {
   switch (v.kind) {
     case K::kInt: return tir::Operand::IntLiteral(v.i, v.span);

@@ -20,8 +20,7 @@ namespace {
 Value CallAxis(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   const std::string& name = c.name;
-  builder::BlockData* blk = p.tir_.block();
-  if (!blk) p.Fail(span, absl::StrCat("T.", name, " must be used inside a T.sblock"));
+  builder::BlockData* blk = c.Block();
   std::string kind = name.substr(5);
   if (kind == "remap") {
     c.Need(2, 2);
@@ -92,8 +91,7 @@ Value CallAxis(Parser& p, CallArgs& a, const TirCall& c) {
 Value CallReadsWrites(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   const std::string& name = c.name;
-  builder::BlockData* blk = p.tir_.block();
-  if (!blk) p.Fail(span, absl::StrCat("T.", name, " must be used inside a T.sblock"));
+  builder::BlockData* blk = c.Block();
   Array<BufferRegion> regions;
   std::vector<Value> flat;
   for (const Value& v : a.args) {
@@ -121,12 +119,8 @@ Value CallReadsWrites(Parser& p, CallArgs& a, const TirCall& c) {
 }
 
 // T.sblock_attr({...}): annotations of the enclosing block.
-Value CallSBlockAttr(Parser& p, CallArgs& a, const TirCall& c) {
-  const Span& span = c.span;
-  builder::BlockData* blk = p.tir_.block();
-  if (!blk) p.Fail(span, "T.sblock_attr must be used inside a T.sblock");
-  c.Need(1, 1);
-  for (const auto& [k, v] : p.ToAttrMap(a.args[0], span).items()) blk->annotations.Set(k, v);
+Value CallSBlockAttr(Parser&, CallArgs&, const TirCall& c) {
+  c.AddAttrs(&c.Block()->annotations);
   return Value::None();
 }
 
@@ -139,10 +133,8 @@ Value CallBlockAttr(Parser& p, CallArgs& a, const TirCall& c) {
 }
 
 // T.where(cond): the enclosing block's predicate.
-Value CallWhere(Parser& p, CallArgs& a, const TirCall& c) {
-  const Span& span = c.span;
-  builder::BlockData* blk = p.tir_.block();
-  if (!blk) p.Fail(span, "T.where must be used inside a T.sblock");
+Value CallWhere(Parser&, CallArgs&, const TirCall& c) {
+  builder::BlockData* blk = c.Block();
   c.Need(1, 1);
   blk->predicate = c.Prim(0);
   return Value::None();

@@ -19,12 +19,10 @@ using namespace ir;  // NOLINT: this file is about IR node types only
 namespace {
 
 // T.func_attr({...}): attributes of the enclosing T.prim_func.
-Value CallFuncAttr(Parser& p, CallArgs& a, const TirCall& c) {
-  const Span& span = c.span;
+Value CallFuncAttr(Parser& p, CallArgs&, const TirCall& c) {
   builder::PrimFuncData* fd = p.tir_.func();
-  if (!fd) p.Fail(span, "T.func_attr must be used inside a T.prim_func");
-  c.Need(1, 1);
-  for (const auto& [k, v] : p.ToAttrMap(a.args[0], span).items()) fd->attrs.Set(k, v);
+  if (!fd) p.Fail(c.span, "T.func_attr must be used inside a T.prim_func");
+  c.AddAttrs(&fd->attrs);
   return Value::None();
 }
 
