@@ -40,7 +40,9 @@ TEST(HandlerTablesTest, TirNamesShadowNoDTypeAndNoPrefix) {
   for (const auto& [name, n] : TirNameCounts(&prefixes)) {
     ir::DataType unused;
     // T.handle is a handle variable, not a dtype constructor (as in TVM).
-    if (name != "handle") EXPECT_FALSE(ir::DataType::TryParse(name, &unused)) << "T." << name << " is a dtype";
+    if (name != "handle") {
+      EXPECT_FALSE(ir::DataType::TryParse(name, &unused)) << "T." << name << " is a dtype";
+    }
     for (const std::string& p : prefixes) EXPECT_FALSE(absl::StartsWith(name, p)) << "T." << name << " under " << p;
   }
 }
