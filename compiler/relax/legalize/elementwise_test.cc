@@ -10,18 +10,7 @@ namespace {
 
 using testing::CheckAgainstNumpy;
 using testing::InputSpec;
-
-// A module whose main takes `params`, binds `body` (one "name: type = value" per line, the last
-// one named gv) in a dataflow block and returns gv of type `ret`.
-std::string Program(const std::string& params, const std::string& ret, const std::vector<std::string>& body) {
-  std::string s = absl::StrCat("@I.ir_module\nclass Module:\n    @R.function\n    def main(", params, ") -> ", ret,
-                               ":\n");
-  if (params.find("\"n\"") != std::string::npos) s += "        n = T.int64()\n";
-  s += "        with R.dataflow():\n";
-  for (const std::string& line : body) absl::StrAppend(&s, "            ", line, "\n");
-  s += "            R.output(gv)\n        return gv\n";
-  return s;
-}
+using testing::Program;
 
 std::string F32(const std::string& shape) { return "R.Tensor(" + shape + ", dtype=\"float32\")"; }
 
@@ -210,6 +199,24 @@ TEST(ElementwiseTest, Astype) {
   EXPECT_EQ(CheckAgainstNumpy(Program("x: R.Tensor((10,), dtype=\"int64\")", "R.Tensor((10,), dtype=\"float64\")",
                                       {"gv: R.Tensor((10,), dtype=\"float64\") = R.astype(x, dtype=\"float64\")"}),
                               {{{10}, "int64"}}, "out = x.astype('float64')"),
+            "");
+}
+
+TEST(ElementwiseTest, QuantizeDequantize) {
+  std::string params = "x: " + F32("(3, 4)") + ", s: " + F32("(4,)") + ", z: R.Tensor((4,), dtype=\"int8\")";
+  std::string q = "R.Tensor((3, 4), dtype=\"int8\")";
+  EXPECT_EQ(CheckAgainstNumpy(Program(params, q,
+                                      {"abs_s: " + F32("(4,)") + " = R.abs(s)",
+                                       "sc: " + F32("(4,)") + " = R.multiply(abs_s, R.const(0.01, \"float32\"))",
+                                       "gv: " + q + " = R.quantize(x, sc, z, out_dtype=\"int8\", axis=1)"}),
+                              {{{3, 4}}, {{4}}, {{4}, "int8"}},
+                              "sc = np.abs(s) * np.float32(0.01)\n"
+                              "out = np.clip(np.round(x / sc) + z, -128, 127).astype('int8')"),
+            "");
+  EXPECT_EQ(CheckAgainstNumpy(Program("x: " + q + ", s: " + F32("()") + ", z: R.Tensor((), dtype=\"int8\")", F32("(3, 4)"),
+                                      {"gv: " + F32("(3, 4)") + " = R.dequantize(x, s, z, out_dtype=\"float32\", axis=-1)"}),
+                              {{{3, 4}, "int8"}, {{}}, {{}, "int8"}},
+                              "out = ((x.astype('float32') - z) * s).astype('float32')"),
             "");
 }
 

@@ -426,6 +426,16 @@ void CollectOps(const Expr& e, std::vector<std::string>* out) {
 
 }  // namespace
 
+std::string Program(const std::string& params, const std::string& ret, const std::vector<std::string>& body) {
+  std::string s = absl::StrCat("@I.ir_module\nclass Module:\n    @R.function\n    def main(", params, ") -> ", ret,
+                               ":\n");
+  if (params.find("\"n\"") != std::string::npos) s += "        n = T.int64()\n";
+  s += "        with R.dataflow():\n";
+  for (const std::string& line : body) absl::StrAppend(&s, "            ", line, "\n");
+  s += "            R.output(gv)\n        return gv\n";
+  return s;
+}
+
 std::vector<std::string> RemainingOps(const IRModule& module) {
   std::vector<std::string> out;
   for (const auto& [gv, f] : module.Functions()) {
