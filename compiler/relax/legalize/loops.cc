@@ -81,7 +81,6 @@ Stmt Store(const Buffer& b, const PrimExpr& value, std::vector<PrimExpr> indices
   return BufferStore(b, value, Array<PrimExpr>(indices));
 }
 PrimExpr MulAdd(const PrimExpr& a, const PrimExpr& b, const PrimExpr& c) {
-  if (a.dtype().is_float()) return Call(a.dtype(), Op("tirx.fma"), {a, b, c});
   if (a.dtype().is_bool()) return Or(And(a, b), c);
   return Add(Mul(a, b), c);
 }

@@ -35,7 +35,7 @@ struct ConvSpec {
 //     buffer (vectorized along W when the data layout's last axis is W and there is no transpose
 //     dilation);
 //   * in parallel over (channel block, output row), a 4 x 16 register tile of output channels x
-//     output columns accumulates over (input channel, kh, kw) with fused multiply-adds on 16-lane
+//     output columns accumulates over (input channel, kh, kw) with multiply-adds on 16-lane
 //     vectors along the output row (an 8-lane and then 1-lane tiles for the rest of the row), and
 //     is stored through the output layout.
 // conv_transpose is the same convolution over the stride-dilated, re-padded input with the

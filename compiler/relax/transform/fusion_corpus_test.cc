@@ -107,9 +107,11 @@ TEST_P(FusionCorpus, FusesAndComputesTheSame) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, FusionCorpus,
-                         ::testing::Values(Case{"001_add_multiply", 1}, Case{"002_matmul_relu", 1},
+                         // matmul legalizes to a pre-scheduled kernel (op_pattern kOpaque), so its
+                         // epilogue stays a call of its own.
+                         ::testing::Values(Case{"001_add_multiply", 1}, Case{"002_matmul_relu", 2},
                                            Case{"016_const_and_broadcast", 1},
-                                           Case{"017_stateful_mlp_params", 2}, Case{"018_layer_norm", 1},
+                                           Case{"017_stateful_mlp_params", 4}, Case{"018_layer_norm", 1},
                                            Case{"019_where_compare", 1}, Case{"020_unary_math", 3}),
                          [](const ::testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
 
