@@ -14,12 +14,18 @@
 #ifndef KILN_COMPILER_RELAX_LEGALIZE_LEGALIZE_H_
 #define KILN_COMPILER_RELAX_LEGALIZE_LEGALIZE_H_
 
+#include <string>
+#include <vector>
+
 #include "absl/status/statusor.h"
 #include "compiler/ir/ir.h"
 
 namespace kiln::relax::legalize {
 
 absl::StatusOr<ir::IRModule> LegalizeOps(const ir::IRModule& module);
+
+// The names of the operators LegalizeOps rewrites ("relax.add", ...), sorted.
+std::vector<std::string> LegalizedOpNames();
 
 }  // namespace kiln::relax::legalize
 
