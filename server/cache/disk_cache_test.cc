@@ -1,9 +1,11 @@
 #include "server/cache/disk_cache.h"
 
 #include <fcntl.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <fstream>
@@ -263,6 +265,45 @@ TEST(DiskCacheTest, TwoInstancesHammeringOneDirectoryNeverSeePartialValues) {
   EXPECT_EQ(errors.load(), 0);
   EXPECT_GT(hits.load(), 0);
   EXPECT_EQ(a->Stats().corrupt + b->Stats().corrupt, 0u);
+}
+
+// The same with real processes: a forked child with its own DiskCache writes and reads the keys
+// the parent writes and reads; neither may ever get a wrong or partial value.
+TEST(DiskCacheTest, TwoProcessesSharingOneDirectory) {
+  std::string dir = FreshDir("processes");
+  constexpr int kKeys = 6;
+  auto value_of = [](int k) { return std::string(50000 + k * 777, static_cast<char>('A' + k)); };
+  // Returns the number of wrong values or errors seen.
+  auto hammer = [&](int seed) {
+    auto cache = OpenOrDie(dir, 1 << 20);  // small enough that the processes evict each other
+    int bad = 0;
+    for (int i = 0; i < 300; ++i) {
+      int k = (i * 5 + seed) % kKeys;
+      if ((i + seed) % 2 == 0) {
+        if (!cache->Put(K(k), std::make_shared<const std::string>(value_of(k))).ok()) ++bad;
+      } else {
+        absl::StatusOr<Artifact> got = cache->Get(K(k));
+        if (!got.ok() || (*got != nullptr && **got != value_of(k))) ++bad;
+      }
+    }
+    return bad + static_cast<int>(cache->Stats().corrupt);
+  };
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) _exit(std::min(hammer(1), 100));
+  int parent_bad = hammer(0);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_EQ(parent_bad, 0);
+  // Whatever survived is intact.
+  auto check = OpenOrDie(dir, 1 << 20);
+  for (int k = 0; k < kKeys; ++k) {
+    Artifact v = *check->Get(K(k));
+    if (v != nullptr) EXPECT_EQ(*v, value_of(k));
+  }
+  EXPECT_EQ(check->Stats().corrupt, 0u);
 }
 
 TEST(DiskCacheTest, OpenRejectsAnEmptyDirectoryName) {
