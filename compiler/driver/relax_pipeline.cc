@@ -2,10 +2,6 @@
 // others one file each in compiler/relax/transform (passes.h says what each does); the VM backend's
 // AttachGlobalSymbol in compiler/relax/backend/vm. The order follows TVM's CPU pipeline with
 // fusion (relax/backend/cpu_generic/pipeline.py: legalize and fuse, then lower to the VM form).
-//
-// Not yet here: StaticPlanBlockMemory (after CallTIRRewrite), which today shares the storage of a
-// tensor passed to a Relax function call with a later allocation (corpus 013's recursion computes
-// garbage with it, see relax_build_e2e_test), so every allocation keeps its own storage.
 #include "compiler/driver/relax_pipeline.h"
 
 #include "absl/strings/match.h"
@@ -35,11 +31,13 @@ constexpr Step kSteps[] = {
     {"FuseTIR", &t::FuseTIR},
     {"DeadCodeElimination", &t::DeadCodeElimination},
     // Lowering to the VM form: copy kernels that only reshape become views, dataflow blocks plain
-    // blocks, call_tir an allocation plus a destination-passing call.
+    // blocks, call_tir an allocation plus a destination-passing call, allocations planned into
+    // storage reused across lifetimes.
     {"RewriteDataflowReshape", &t::RewriteDataflowReshape},
     {"ToNonDataflow", &t::ToNonDataflow},
     {"RemovePurityChecking", &t::RemovePurityChecking},
     {"CallTIRRewrite", &t::CallTIRRewrite},
+    {"StaticPlanBlockMemory", &t::StaticPlanBlockMemory},
     // The memory/VM operators -> vm.builtin.* calls; then symbolic shapes -> shape-heap checks
     // and loads.
     {"LowerRuntimeBuiltin", &t::LowerRuntimeBuiltin},

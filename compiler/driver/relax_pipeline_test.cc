@@ -42,7 +42,7 @@ TEST(RelaxPipeline, RunsThePassesInOrderToTheVMForm) {
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_EQ(seen, (std::vector<std::string>{"LegalizeOps", "AnnotateTIROpPattern", "FuseOps", "FuseTIR",
                                             "DeadCodeElimination", "RewriteDataflowReshape", "ToNonDataflow", "RemovePurityChecking",
-                                            "CallTIRRewrite", "LowerRuntimeBuiltin", "VMShapeLower",
+                                            "CallTIRRewrite", "StaticPlanBlockMemory", "LowerRuntimeBuiltin", "VMShapeLower",
                                             "AttachGlobalSymbol"}));
   EXPECT_TRUE(relax::CheckVMLoweredForm(*out).ok()) << relax::CheckVMLoweredForm(*out);
   // Every kernel the Relax function calls is exported under a symbol.

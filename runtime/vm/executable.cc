@@ -292,8 +292,8 @@ absl::StatusOr<Executable> Executable::Deserialize(absl::string_view bytes) {
   uint64_t nfunc;
   // Smallest FuncInfo: i32 kind, empty name (8), four i64, empty param list (8).
   KILN_RETURN_IF_ERROR(r.Count(&nfunc, 4 + 8 + 32 + 8, "function"));
-  exec.func_table.resize(nfunc);
-  for (FuncInfo& f : exec.func_table) {
+  for (uint64_t i = 0; i < nfunc; ++i) {
+    FuncInfo& f = exec.func_table.emplace_back();
     int32_t kind;
     KILN_RETURN_IF_ERROR(r.Pod(&kind));
     if (kind < 0 || kind > 2) return r.Error(absl::StrCat("unknown function kind ", kind));
@@ -305,8 +305,7 @@ absl::StatusOr<Executable> Executable::Deserialize(absl::string_view bytes) {
     KILN_RETURN_IF_ERROR(r.Pod(&f.register_file_size));
     uint64_t nparams;
     KILN_RETURN_IF_ERROR(r.Count(&nparams, 8, "parameter name"));
-    f.param_names.resize(nparams);
-    for (std::string& p : f.param_names) KILN_RETURN_IF_ERROR(r.Str(&p));
+    for (uint64_t p = 0; p < nparams; ++p) KILN_RETURN_IF_ERROR(r.Str(&f.param_names.emplace_back()));
   }
   for (size_t i = 0; i < exec.func_table.size(); ++i) {
     if (!exec.func_map.emplace(exec.func_table[i].name, static_cast<int64_t>(i)).second) {
@@ -318,8 +317,8 @@ absl::StatusOr<Executable> Executable::Deserialize(absl::string_view bytes) {
     r.set_section("memory-scope");
     uint64_t n;
     KILN_RETURN_IF_ERROR(r.Count(&n, 16, "memory scope"));
-    exec.memory_scopes.resize(n);
-    for (auto& [index, scope] : exec.memory_scopes) {
+    for (uint64_t i = 0; i < n; ++i) {
+      auto& [index, scope] = exec.memory_scopes.emplace_back();
       KILN_RETURN_IF_ERROR(r.Pod(&index));
       KILN_RETURN_IF_ERROR(r.Str(&scope));
     }
@@ -328,8 +327,8 @@ absl::StatusOr<Executable> Executable::Deserialize(absl::string_view bytes) {
   r.set_section("constant");
   uint64_t nconst;
   KILN_RETURN_IF_ERROR(r.Count(&nconst, 4 + 4, "constant"));  // smallest: tag + dtype
-  exec.constants.resize(nconst);
-  for (Constant& c : exec.constants) {
+  for (uint64_t i = 0; i < nconst; ++i) {
+    Constant& c = exec.constants.emplace_back();
     int32_t tag;
     KILN_RETURN_IF_ERROR(r.Pod(&tag));
     c.tag = static_cast<ConstantTag>(tag);
@@ -355,8 +354,8 @@ absl::StatusOr<Executable> Executable::Deserialize(absl::string_view bytes) {
     if (lib_magic != kLibrarySectionMagic) return r.Error("trailing bytes that are not a kiln library section");
     uint64_t nlib;
     KILN_RETURN_IF_ERROR(r.Count(&nlib, 8 * 5, "library"));
-    exec.libraries.resize(nlib);
-    for (LibraryBlob& lib : exec.libraries) {
+    for (uint64_t i = 0; i < nlib; ++i) {
+      LibraryBlob& lib = exec.libraries.emplace_back();
       uint64_t checksum;
       KILN_RETURN_IF_ERROR(r.Str(&lib.kind));
       KILN_RETURN_IF_ERROR(r.Str(&lib.target));

@@ -17,7 +17,12 @@
 // input, every count, function kind, instruction range, register index (< register_file_size or a
 // special register), argument kind, constant and function index, jump target (inside the
 // function), library checksum. Errors are INVALID_ARGUMENT naming the section and the offset;
-// hostile input never crashes, hangs or allocates beyond the input's size.
+// hostile input never crashes or hangs, and every count is checked against the bytes left before
+// anything is allocated for it (memory stays within a small multiple of the input's size).
+// kiln's own rules on top of TVM's: function names are unique, jumps only go forward (Relax has
+// no loops, so no program can spin), a VM function ends with ret, and register_file_size is at
+// most num_args + its instruction count + 4096 (TVM's ExecBuilder gives num_args + the number of
+// distinct destinations).
 #ifndef KILN_RUNTIME_VM_EXECUTABLE_H_
 #define KILN_RUNTIME_VM_EXECUTABLE_H_
 

@@ -86,6 +86,18 @@ std::string ShapeStr(const std::vector<int64_t>& s) {
   return out + (s.size() == 1 ? ",)" : ")");
 }
 
+// Appends the failing call to an error, innermost first, as a short traceback: at most
+// kMaxTraceback frames, so that an error deep in a recursion stays readable.
+absl::Status WithCallSite(const absl::Status& st, const std::string& callee, const std::string& func, int64_t instr) {
+  constexpr int kMaxTraceback = 8;
+  absl::string_view msg = st.message();
+  int frames = 0;
+  for (size_t p = msg.find("\n  in call to "); p != absl::string_view::npos; p = msg.find("\n  in call to ", p + 1)) ++frames;
+  if (frames > kMaxTraceback) return st;
+  if (frames == kMaxTraceback) return absl::Status(st.code(), absl::StrCat(msg, "\n  in call to ..."));
+  return absl::Status(st.code(), absl::StrCat(msg, "\n  in call to ", callee, " (function ", func, ", instruction ", instr, ")"));
+}
+
 }  // namespace
 
 // What a function-table entry resolved to at load time.
@@ -96,9 +108,11 @@ struct VirtualMachine::Callee {
   KilnKernelFn kernel = nullptr;
   const std::string* name = nullptr;
   Value as_value;  // the function as a closure value (what a kFuncIdx argument reads)
-  // VM functions: what the prologue's check_tensor_info / match_shape say about each tensor
-  // parameter (ndim -1, no dtype and dims -1 where unknown), for SetInput's checks.
+  // VM functions: what the prologue's check_tensor_info / match_shape say about each parameter
+  // (ndim -1, no dtype and dims -1 where unknown), for SetInput's checks. match_shape also checks
+  // R.Shape parameters, so dims alone do not make a parameter a tensor.
   struct ParamInfo {
+    bool tensor = false;  // check_tensor_info names it
     int64_t ndim = -1;
     bool has_dtype = false;
     DLDataType dtype{};
@@ -203,6 +217,7 @@ absl::Status VirtualMachine::Init(const VMOptions& options) {
       if (n < 1 || arg(0).kind() != ArgKind::kRegister || arg(0).value() < 0 || arg(0).value() >= f.num_args) continue;
       Callee::ParamInfo& p = params[arg(0).value()];
       if (callee == "vm.builtin.check_tensor_info" && n >= 3) {
+        p.tensor = true;
         imm(1, &p.ndim);
         if (n == 4 && arg(2).kind() == ArgKind::kConstIdx && constants_[arg(2).value()].is_dtype()) {
           p.has_dtype = true;
@@ -350,11 +365,7 @@ absl::StatusOr<Value> VirtualMachine::RunVMFunction(int64_t func_index, absl::Sp
           } else {
             ret = CallFunction(callee, call_args);
           }
-          if (!ret.ok()) {
-            return absl::Status(ret.status().code(),
-                                absl::StrCat(ret.status().message(), "\n  in call to ", *callees_[callee].name,
-                                             " (function ", f.name, ", instruction ", pc - f.start_instr, ")"));
-          }
+          if (!ret.ok()) return WithCallSite(ret.status(), *callees_[callee].name, f.name, pc - f.start_instr);
           if (instrument_) instrument_(*callees_[callee].name, false, *ret, call_args);
           if (dst != kVoidRegister) regs[dst] = *std::move(ret);
         }
@@ -429,27 +440,31 @@ absl::Status VirtualMachine::SetInput(const std::string& func_name, std::vector<
     const Callee::ParamInfo& p = params[i];
     std::string which = absl::StrCat("set_input(", func_name, "): argument ", i,
                                      i < f.param_names.size() ? absl::StrCat(" (", f.param_names[i], ")") : "");
-    bool constrained = p.ndim != -1 || p.has_dtype || !p.dims.empty();
-    if (!constrained) continue;
-    if (!args[i].is_tensor()) {
+    if (p.tensor && !args[i].is_tensor()) {
       return absl::InvalidArgumentError(absl::StrCat(which, ": expect a Tensor but got ", args[i].kind_name()));
     }
-    const runtime::Tensor& t = args[i].as_tensor();
-    if (p.ndim != -1 && t.ndim() != p.ndim) {
-      return absl::InvalidArgumentError(absl::StrCat(which, ": expect ndim ", p.ndim, " but got ", t.ndim()));
-    }
-    if (p.has_dtype && !runtime::DTypeEqual(p.dtype, t.dtype())) {
-      return absl::InvalidArgumentError(absl::StrCat(which, ": expect dtype ", runtime::DTypeString(p.dtype), " but got ",
-                                                     runtime::DTypeString(t.dtype())));
+    if (p.tensor) {
+      const runtime::Tensor& t = args[i].as_tensor();
+      if (p.ndim != -1 && t.ndim() != p.ndim) {
+        return absl::InvalidArgumentError(absl::StrCat(which, ": expect ndim ", p.ndim, " but got ", t.ndim()));
+      }
+      if (p.has_dtype && !runtime::DTypeEqual(p.dtype, t.dtype())) {
+        return absl::InvalidArgumentError(absl::StrCat(which, ": expect dtype ", runtime::DTypeString(p.dtype),
+                                                       " but got ", runtime::DTypeString(t.dtype())));
+      }
     }
     if (!p.dims.empty()) {
-      bool ok = static_cast<int64_t>(p.dims.size()) == t.ndim();
-      for (size_t d = 0; ok && d < p.dims.size(); ++d) ok = p.dims[d] == -1 || p.dims[d] == t.shape()[d];
+      if (!args[i].is_tensor() && !args[i].is_shape()) {
+        return absl::InvalidArgumentError(absl::StrCat(which, ": expect a Tensor or Shape but got ", args[i].kind_name()));
+      }
+      const std::vector<int64_t>& shape = args[i].is_tensor() ? args[i].as_tensor().shape() : args[i].as_shape();
+      bool ok = p.dims.size() == shape.size();
+      for (size_t d = 0; ok && d < p.dims.size(); ++d) ok = p.dims[d] == -1 || p.dims[d] == shape[d];
       if (!ok) {
         std::string want = "(";
         for (size_t d = 0; d < p.dims.size(); ++d) absl::StrAppend(&want, d ? ", " : "", p.dims[d] == -1 ? "?" : absl::StrCat(p.dims[d]));
         want += p.dims.size() == 1 ? ",)" : ")";
-        return absl::InvalidArgumentError(absl::StrCat(which, ": expect shape ", want, " but got ", ShapeStr(t.shape())));
+        return absl::InvalidArgumentError(absl::StrCat(which, ": expect shape ", want, " but got ", ShapeStr(shape)));
       }
     }
   }

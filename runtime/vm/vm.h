@@ -62,7 +62,8 @@ struct VMOptions {
 
 // set_instrument's callback, called before (before_run) and after every Call instruction with the
 // callee's symbol and arguments (ret is None before the call). Returning kSkipRun before a call
-// skips it (its destination register keeps its old value).
+// skips it (its destination register keeps its old value, and no after-call callback follows).
+// Arguments are passed as Values (TVM converts dtypes to strings for Python's sake).
 enum class InstrumentAction : int { kNoOp = 0, kSkipRun = 1 };
 using Instrument = std::function<InstrumentAction(absl::string_view func_symbol, bool before_run,
                                                   const Value& ret, absl::Span<const Value> args)>;
@@ -82,9 +83,12 @@ struct ProfileReport {
 
 class VirtualMachine : private BuiltinContext {
  public:
-  // Loads `exec`: creates the allocators, writes each "host-so" library to a private file, dlopens
-  // it and deletes the file, and resolves every packed function (extra modules, then the
-  // executable's libraries, then the builtins). An unresolved name fails here, naming it.
+  // Loads `exec`: validates it, creates the allocators, writes each "host-so" library to an
+  // anonymous memory file (or a private temporary file, deleted at once) and dlopens it, and
+  // resolves every packed function (extra modules, then the executable's libraries, then the
+  // builtins). An unresolved name fails here (NOT_FOUND, naming it). Loading a library runs its
+  // code: the bytecode is validated, but a library is only as trustworthy as its source (kilnd
+  // serves executables by digest; the checksum catches corruption, not malice).
   static absl::StatusOr<std::unique_ptr<VirtualMachine>> Create(std::shared_ptr<const Executable> exec,
                                                                 const VMOptions& options = {});
   ~VirtualMachine() override;
@@ -104,7 +108,8 @@ class VirtualMachine : private BuiltinContext {
   absl::Status InvokeStateful(const std::string& func_name);
   // The last InvokeStateful result: GetOutput walks nested tuples by `indices` (empty: the whole
   // result); GetOutputArity is the tuple size there (-1 for a non-tuple); GetOutputs flattens the
-  // result depth-first.
+  // result depth-first. Unlike TVM's get_output, GetOutput may return a tuple (TVM refuses for
+  // RPC's sake; an RPC layer over this API decides for itself).
   absl::StatusOr<Value> GetOutput(const std::string& func_name, absl::Span<const int64_t> indices = {}) const;
   absl::StatusOr<int64_t> GetOutputArity(const std::string& func_name,
                                          absl::Span<const int64_t> indices = {}) const;

@@ -65,7 +65,13 @@ int32_t int_mul(void* self, const KilnAny* a, int32_t n, KilnAny* r) {
   return 0;
 }
 int32_t always_fail(void* self, const KilnAny* a, int32_t n, KilnAny* r) { return fail(r, "ValueError: always_fail: boom"); }
-const char kiln_kernel_names[] = "add_one\0int_gt0\0int_sub\0int_mul\0always_fail\0";
+/* Whether the runtime lent the kernel a parallel-for environment. */
+int32_t has_env(void* self, const KilnAny* a, int32_t n, KilnAny* r) {
+  r->type_index = kBool;
+  r->v_int64 = self != 0;
+  return 0;
+}
+const char kiln_kernel_names[] = "add_one\0int_gt0\0int_sub\0int_mul\0always_fail\0has_env\0";
 )C";
 
 std::string TmpDir() {
@@ -286,6 +292,7 @@ TEST_F(VMTest, DeepRecursionIsAnErrorNotAStackOverflow) {
   absl::StatusOr<Value> r = vm->Invoke("fact", {Value::Int(1000000)});
   EXPECT_EQ(r.status().code(), absl::StatusCode::kResourceExhausted);
   EXPECT_NE(r.status().message().find("maximum VM call depth 100"), std::string::npos);
+  EXPECT_LT(r.status().message().size(), 1000u) << r.status();  // a bounded traceback
   // The VM is still usable afterwards.
   EXPECT_EQ(vm->Invoke("fact", {Value::Int(3)})->as_int(), 6);
   auto deep = Make(Standard());  // the default depth
@@ -376,6 +383,11 @@ TEST_F(VMTest, StatefulApi) {
   EmitMain(a);
   EmitFixed(a);
   EmitPair(a);
+  a.Begin("shape_param", 1, {"s"});
+  a.Call("vm.builtin.check_shape_info", {R(0), Imm(2), Void()});
+  a.Call("vm.builtin.match_shape", {R(0), Void(), Imm(2), Imm(0), Imm(4), Imm(2), Imm(0), Void()});
+  a.Ret(0);
+  a.End();
   auto vm = Make(WithKernels(a));
   ASSERT_NE(vm, nullptr);
   EXPECT_EQ(vm->InvokeStateful("main").code(), absl::StatusCode::kFailedPrecondition);
@@ -408,6 +420,12 @@ TEST_F(VMTest, StatefulApi) {
   EXPECT_NE(st.message().find("expect a Tensor but got int"), std::string::npos) << st;
   EXPECT_EQ(vm->SetInput("main", {}).code(), absl::StatusCode::kInvalidArgument);
   EXPECT_TRUE(vm->SetInput("fixed", {Value::Tensor(*runtime::Tensor::Empty({2, 3}, kF32))}).ok());
+  // An R.Shape([4, n]) parameter is checked by match_shape alone: a Shape passes, a tensor's shape too.
+  EXPECT_TRUE(vm->SetInput("shape_param", {Value::Shape({4, 9})}).ok());
+  st = vm->SetInput("shape_param", {Value::Shape({5, 9})});
+  EXPECT_NE(st.message().find("expect shape (4, ?) but got (5, 9)"), std::string::npos) << st;
+  st = vm->SetInput("shape_param", {Value::Int(4)});
+  EXPECT_NE(st.message().find("expect a Tensor or Shape but got int"), std::string::npos) << st;
 
   EXPECT_EQ(*vm->GetFunctionArity("main"), 1);
   EXPECT_EQ(*vm->GetFunctionParamName("main", 0), "x");
@@ -527,6 +545,28 @@ TEST_F(VMTest, VMsShareOneExecutableAcrossThreads) {
   }
   for (auto& th : threads) th.join();
   EXPECT_EQ(failures.load(), 0);
+}
+
+TEST_F(VMTest, KernelsGetTheParallelEnvironment) {
+  Assembler a;
+  a.Begin("main", 0);
+  a.Call("has_env", {}, 0);
+  a.Ret(0);
+  a.End();
+  Executable e = WithKernels(a);
+  auto run = [&](VMOptions o) {
+    auto vm = VirtualMachine::Create(std::make_shared<const Executable>(e), o);
+    EXPECT_TRUE(vm.ok()) << vm.status();
+    return (*vm)->Invoke("main", {})->as_bool();
+  };
+  VMOptions serial;
+  serial.num_threads = 1;
+  EXPECT_FALSE(run(serial));
+  EXPECT_TRUE(run(VMOptions()));  // the VM's own pool
+  runtime::ThreadPool pool(2);
+  VMOptions lent;
+  lent.kernel_env = pool.env();
+  EXPECT_TRUE(run(lent));
 }
 
 TEST_F(VMTest, ConstantsReachFunctions) {

@@ -1,5 +1,6 @@
 // Every Relax program of the shared corpus (../shared/corpus/relax) that calls high-level
-// operators legalizes to call_tir only, and the legalized program, run PrimFunc by PrimFunc on the
+// operators legalizes to call_tir only; the result is well formed, passes the TIR verifier and
+// reads back from its printed text unchanged; and the legalized program, run PrimFunc by PrimFunc on the
 // interpreter and on LLVM, gives what the program's ref.py computes with numpy.
 //
 // The compute-heavy operators (matmul, convolutions, pooling, attention) are legalized by their
@@ -13,9 +14,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "compiler/ir/structural.h"
+#include "compiler/relax/analysis/well_formed.h"
 #include "compiler/relax/legalize/legalize.h"
 #include "compiler/relax/legalize/testing.h"
+#include "compiler/script/printer/printer.h"
 #include "compiler/script/script.h"
+#include "compiler/tir/analysis/verifier.h"
 #include "gtest/gtest.h"
 #include "runtime/npy.h"
 #include "tests/util/shared_dir.h"
@@ -106,6 +111,13 @@ TEST(LegalizeCorpusTest, HighLevelProgramsLegalizeAndMatchNumpy) {
       EXPECT_TRUE(kernel_op) << legal.status();
       continue;
     }
+    // The result is well formed, verifies, and is what the parser makes of its printed text.
+    EXPECT_TRUE(CheckWellFormed(*legal, nullptr).ok()) << CheckWellFormed(*legal, nullptr);
+    EXPECT_TRUE(tir::VerifyModuleTIR(*legal, nullptr).ok()) << tir::VerifyModuleTIR(*legal, nullptr);
+    std::string printed = script::printer::Print(*legal);
+    absl::StatusOr<ObjectRef> reparsed = script::ParseScript(printed, name + ".legalized.py");
+    ASSERT_TRUE(reparsed.ok()) << reparsed.status() << "\n" << printed;
+    EXPECT_TRUE(StructuralEqual(script::AsModule(*reparsed), *legal)) << printed;
     std::vector<std::string> left = legalize::testing::RemainingOps(*legal);
     left.erase(std::remove_if(left.begin(), left.end(), [](const std::string& op) { return !IsHighLevel(op); }),
                left.end());

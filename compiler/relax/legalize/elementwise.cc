@@ -1,6 +1,6 @@
 // Elementwise families: unary math (R.exp, R.abs, R.clip, ...), binary arithmetic with numpy
 // broadcasting (R.add .. R.log_add_exp, bitwise and shifts), comparisons and logical ops, and
-// R.astype. One Compute stage each; op_pattern kElemWise, or kBroadcast when an operand is
+// R.astype (and R.wrap_param), R.quantize / R.dequantize. One Compute stage each; op_pattern kElemWise, or kBroadcast when an operand is
 // broadcast. Integer and float semantics follow topi: divide truncates integers, floor_divide and
 // floor_mod round toward -inf, mod truncates.
 #include <string>
@@ -155,6 +155,40 @@ PrimExpr IntOnly(const std::string& name, const PrimExpr& x) {
 
 PrimExpr AsBool(const PrimExpr& x) { return x.dtype().is_bool() ? x : PrimExpr(NE(x, Zero(x))); }
 
+// R.quantize: clip(round(data / scale) + zero_point) to out_dtype's range; R.dequantize:
+// (data - zero_point) * scale. scale and zero_point are per tensor (one element) or per `axis`.
+LegalizeFn Qdq(const std::string& name, bool quantize) {
+  return [=](const rx::Call& call, LegalizeContext* ctx) -> absl::StatusOr<Expr> {
+    absl::StatusOr<const TensorTypeNode*> out_tt = OutTensorType(call);
+    if (!out_tt.ok()) return out_tt.status();
+    DataType out_dt = (*out_tt)->dtype;
+    FuncBuilder b(name);
+    std::vector<Tensor> in;
+    for (size_t k = 0; k < 3; ++k) {
+      absl::StatusOr<Tensor> t = b.Input(call->args[k]);
+      if (!t.ok()) return t.status();
+      in.push_back(*t);
+    }
+    const Tensor &x = in[0], &scale = in[1], &zp = in[2];
+    absl::StatusOr<int> axis = NormalizeAxis(name, IntAttr(call, "axis").value_or(-1), x.ndim());
+    if (!axis.ok()) return axis.status();
+    // A per-axis parameter is indexed by the axis; a single value at 0 in every dim.
+    auto param = [&](const Tensor& p, const Indices& i) {
+      bool per_axis = p.ndim() == 1 && !(AsConst(p.shape()[0]) && *AsConst(p.shape()[0]) == 1);
+      return per_axis ? p({i[*axis]}) : p(Indices(p.ndim(), Int64(0)));
+    };
+    DataType f = DataType::Float(32);
+    Tensor out = b.Compute("T_" + name, x.shape().ToVector(), out_dt, [&](const Indices& i) {
+      PrimExpr s = CastTo(f, param(scale, i)), z = CastTo(f, param(zp, i));
+      PrimExpr v = CastTo(f, x(i));
+      if (!quantize) return CastTo(out_dt, Mul(Sub(v, z), s));
+      PrimExpr q = Add(Intrin("nearbyint", f, {Div(v, s)}), z);
+      return CastTo(out_dt, Min(Max(q, CastTo(f, MinValue(out_dt))), CastTo(f, MaxValue(out_dt))));
+    });
+    return ctx->Emit(b, {out}, OpPattern::kBroadcast, call);
+  };
+}
+
 }  // namespace
 
 void RegisterElementwiseOps(LegalizeTable* t) {
@@ -194,6 +228,10 @@ void RegisterElementwiseOps(LegalizeTable* t) {
   };
   table["relax.astype"] = Elementwise("astype", DataType::Void(),
                                       [](const std::vector<PrimExpr>& v, DataType out) { return CastTo(out, v[0]); }, 1);
+  // R.wrap_param marks a parameter converted to `dtype`: the conversion.
+  table["relax.wrap_param"] = table["relax.astype"];
+  table["relax.quantize"] = Qdq("quantize", true);
+  table["relax.dequantize"] = Qdq("dequantize", false);
 
   // ---- binary arithmetic ----
   table["relax.add"] = Binary("add", [](const PrimExpr& a, const PrimExpr& b) { return PrimExpr(Add(a, b)); });

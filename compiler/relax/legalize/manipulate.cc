@@ -1,8 +1,9 @@
-// Data movement: R.reshape/flatten (row-major ravel and unravel), expand_dims, squeeze,
+// Data movement: R.reshape/flatten/nn.batch_flatten (row-major ravel and unravel), expand_dims, squeeze,
 // permute_dims, broadcast_to, concat and stack (a lazy if_then_else chain over the inputs, so no
 // input is read out of bounds), split (one output per piece), flip, repeat, tile, gather_elements,
-// scatter_elements and one_hot. All index-only: op_pattern kInjective (scatter: kOpaque). The
-// output shapes come from the call's inferred type.
+// scatter_elements and one_hot: index-only, op_pattern kInjective (scatter: kOpaque). Also
+// collapse_sum_to/like (a sum over the broadcast dims), and no_grad / stop_lift_params, which are
+// the value itself. The output shapes come from the call's inferred type.
 #include <string>
 #include <vector>
 
@@ -314,12 +315,48 @@ absl::StatusOr<Expr> LegalizeOneHot(const rx::Call& call, LegalizeContext* ctx) 
   return ctx->Emit(b, {out}, OpPattern::kInjective, call);
 }
 
+// R.collapse_sum_to(data, shape) / R.collapse_sum_like(data, target): the sum of data over the
+// dims that broadcasting data's result from the target shape would have added or expanded (the
+// gradient of broadcast_to).
+absl::StatusOr<Expr> LegalizeCollapseSum(const rx::Call& call, LegalizeContext* ctx) {
+  absl::StatusOr<const TensorTypeNode*> out_tt = OutTensorType(call);
+  if (!out_tt.ok()) return out_tt.status();
+  FuncBuilder b("collapse_sum");
+  absl::StatusOr<Tensor> x = b.Input(call->args[0]);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<std::vector<PrimExpr>> shape = b.LocalShape(call->ty);
+  if (!shape.ok()) return shape.status();
+  size_t lead = x->ndim() - shape->size();
+  std::vector<bool> reduced(x->ndim(), false);
+  std::vector<PrimExpr> extents;
+  for (int d = 0; d < x->ndim(); ++d) {
+    std::optional<int64_t> od = d < static_cast<int>(lead) ? std::nullopt : AsConst((*shape)[d - lead]);
+    std::optional<int64_t> xd = AsConst(x->shape()[d]);
+    reduced[d] = d < static_cast<int>(lead) || (od && *od == 1 && !(xd && *xd == 1));
+    if (reduced[d]) extents.push_back(x->shape()[d]);
+  }
+  DataType dt = x->dtype();
+  Tensor out = b.Reduce("T_collapse_sum", *shape, dt, extents, Const(dt, 0),
+                        [](const PrimExpr& a, const PrimExpr& v) { return PrimExpr(Add(a, v)); },
+                        [&](const Indices& i, const Indices& k) {
+                          Indices idx;
+                          size_t ki = 0;
+                          for (int d = 0; d < x->ndim(); ++d) idx.push_back(reduced[d] ? k[ki++] : i[d - lead]);
+                          return (*x)(idx);
+                        });
+  return ctx->Emit(b, {out}, OpPattern::kCommReduce, call);
+}
+
+// Markers with no run-time effect: the value itself.
+absl::StatusOr<Expr> Identity(const rx::Call& call, LegalizeContext*) { return call->args[0]; }
+
 }  // namespace
 
 void RegisterManipulateOps(LegalizeTable* t) {
   auto& table = *t;
   table["relax.reshape"] = IndexMap("reshape", ReshapeMap);
   table["relax.flatten"] = IndexMap("flatten", ReshapeMap);
+  table["relax.nn.batch_flatten"] = IndexMap("batch_flatten", ReshapeMap);
   table["relax.expand_dims"] = IndexMap("expand_dims", ExpandDimsMap);
   table["relax.squeeze"] = IndexMap("squeeze", SqueezeMap);
   table["relax.permute_dims"] = IndexMap("transpose", PermuteMap);
@@ -333,6 +370,10 @@ void RegisterManipulateOps(LegalizeTable* t) {
   table["relax.gather_elements"] = LegalizeGatherElements;
   table["relax.scatter_elements"] = LegalizeScatterElements;
   table["relax.one_hot"] = LegalizeOneHot;
+  table["relax.collapse_sum_to"] = LegalizeCollapseSum;
+  table["relax.collapse_sum_like"] = LegalizeCollapseSum;
+  table["relax.grad.no_grad"] = Identity;
+  table["relax.builtin.stop_lift_params"] = Identity;
 }
 
 }  // namespace kiln::relax::legalize

@@ -1,9 +1,9 @@
 // Neural-network operators other than the compute-heavy ones: activations (relu, gelu, gelu_tanh,
 // silu, selu, leakyrelu, softplus, prelu), softmax and log_softmax (max, exp-sum and normalize
 // stages, numerically stable), the normalizations layer_norm / rms_norm / group_norm / batch_norm
-// (statistics as separate reductions: mean, then the mean of squared deviations), dropout at
-// inference (identity and a mask of ones), pad (constant, edge, reflect) and image.resize2d
-// (nearest and linear, TVM's coordinate transformation modes).
+// / instance_norm (statistics as separate reductions: mean, then the mean of squared deviations),
+// dropout at inference (identity and a mask of ones), pad (constant, edge, reflect) and
+// image.resize2d (nearest and linear, TVM's coordinate transformation modes).
 #include <cmath>
 #include <string>
 #include <vector>
@@ -181,6 +181,35 @@ absl::StatusOr<Expr> LegalizeLayerNorm(const rx::Call& call, LegalizeContext* ct
     PrimExpr v = Mul(Sub((*x)(i), mean(kept)), Intrin("rsqrt", dt, {Add(var(kept), Const(dt, eps))}));
     if (scale) v = Mul(v, CastTo(dt, (*gamma)(red)));
     if (center) v = Add(v, CastTo(dt, (*beta)(red)));
+    return v;
+  });
+  return ctx->Emit(b, {out}, OpPattern::kOpaque, call);
+}
+
+// R.nn.instance_norm: statistics over `axes` for each (batch, channel), scaled per channel.
+absl::StatusOr<Expr> LegalizeInstanceNorm(const rx::Call& call, LegalizeContext* ctx) {
+  FuncBuilder b("instance_norm");
+  absl::StatusOr<Tensor> x = b.Input(call->args[0]);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<Tensor> gamma = b.Input(call->args[1]);
+  if (!gamma.ok()) return gamma.status();
+  absl::StatusOr<Tensor> beta = b.Input(call->args[2]);
+  if (!beta.ok()) return beta.status();
+  absl::StatusOr<int> caxis = NormalizeAxis("nn.instance_norm", IntAttr(call, "channel_axis").value_or(1), x->ndim());
+  if (!caxis.ok()) return caxis.status();
+  absl::StatusOr<AxisPlan> plan =
+      PlanAxes("nn.instance_norm", *x, IntArrayAttr(call, "axes").value_or(std::vector<int64_t>{}));
+  if (!plan.ok()) return plan.status();
+  const AxisPlan& p = *plan;
+  DataType dt = x->dtype();
+  double eps = FloatAttr(call, "epsilon").value_or(1e-5);
+  bool center = BoolAttr(call, "center", true), scale = BoolAttr(call, "scale", true);
+  auto [mean, var] = Moments(&b, *x, p, [&](const Indices& i, const Indices& k) { return p.InputIndex(i, k); });
+  Tensor out = b.Compute("T_instance_norm", x->shape().ToVector(), dt, [&](const Indices& i) {
+    Indices kept = p.Kept(i);
+    PrimExpr v = Mul(Sub((*x)(i), mean(kept)), Intrin("rsqrt", dt, {Add(var(kept), Const(dt, eps))}));
+    if (scale) v = Mul(v, CastTo(dt, (*gamma)({i[*caxis]})));
+    if (center) v = Add(v, CastTo(dt, (*beta)({i[*caxis]})));
     return v;
   });
   return ctx->Emit(b, {out}, OpPattern::kOpaque, call);
@@ -473,6 +502,7 @@ void RegisterNNOps(LegalizeTable* t) {
   table["relax.nn.layer_norm"] = LegalizeLayerNorm;
   table["relax.nn.rms_norm"] = LegalizeRMSNorm;
   table["relax.nn.group_norm"] = LegalizeGroupNorm;
+  table["relax.nn.instance_norm"] = LegalizeInstanceNorm;
   table["relax.nn.batch_norm"] = LegalizeBatchNorm;
   table["relax.nn.dropout"] = LegalizeDropout;
   table["relax.nn.pad"] = LegalizePad;

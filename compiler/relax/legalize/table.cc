@@ -1,5 +1,7 @@
 #include "compiler/relax/legalize/table.h"
 
+#include <unordered_set>
+
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/structural.h"
 #include "compiler/relax/op/infer_util.h"
@@ -11,7 +13,24 @@ using namespace ::kiln::ir;  // NOLINT
 
 LegalizeContext::LegalizeContext(IRModule module) : module_(std::move(module)) {}
 
-std::string LegalizeContext::FreshName(const std::string& base) {
+namespace {
+
+// A kernel exported under a C library name would shadow that function for its own body (the
+// float64 exp kernel calling libm's exp would call itself), so those names get a prefix.
+bool IsCLibraryName(const std::string& name) {
+  static const std::unordered_set<std::string>* names = new std::unordered_set<std::string>{
+      "abs", "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt", "ceil", "cos", "cosh",
+      "erf", "erfc", "exp", "exp2", "expm1", "fabs", "floor", "fmax", "fmin", "fmod", "log", "log10",
+      "log1p", "log2", "nearbyint", "pow", "remainder", "rint", "round", "sin", "sinh", "sqrt", "tan",
+      "tanh", "trunc", "memcpy", "memset", "malloc", "free", "abort", "exit", "div", "sort", "qsort",
+  };
+  return names->count(name) > 0;
+}
+
+}  // namespace
+
+std::string LegalizeContext::FreshName(const std::string& hint) {
+  const std::string base = IsCLibraryName(hint) ? "tir_" + hint : hint;
   if (!module_.GetGlobalVar(base).defined()) return base;
   for (int i = 1;; ++i) {
     std::string name = absl::StrCat(base, i);

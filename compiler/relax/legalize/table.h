@@ -33,7 +33,7 @@ class LegalizeContext {
   const ir::IRModule& module() const { return module_; }
 
  private:
-  std::string FreshName(const std::string& base);
+  std::string FreshName(const std::string& hint);
 
   ir::IRModule module_;
   // Functions added by this run, by structural hash, for deduplication.

@@ -176,6 +176,67 @@ class VarUses : public StmtExprVisitor {
   }
 };
 
+// Replaces variables, and the buffers whose shapes use them, throughout a stage tree. Each buffer
+// maps to one new buffer (same data var), so identities stay consistent.
+class Rebinder : public StmtExprMutator {
+ public:
+  explicit Rebinder(std::unordered_map<const VarNode*, PrimExpr> vmap) : vmap_(std::move(vmap)) {}
+
+  Buffer Map(const Buffer& b) {
+    auto it = buffers_.find(b.get());
+    if (it != buffers_.end()) return it->second;
+    Array<PrimExpr> shape = VisitExprs(b->shape);
+    Buffer out = b;
+    if (!shape.same_as(b->shape)) out.CopyOnWrite()->shape = shape;
+    buffers_.emplace(b.get(), out);
+    return out;
+  }
+
+ protected:
+  using StmtExprMutator::VisitExpr_;
+  using StmtExprMutator::VisitStmt_;
+  PrimExpr VisitExpr_(const VarNode* op) override {
+    auto it = vmap_.find(op);
+    return it != vmap_.end() ? it->second : GetRef<PrimExpr>(op);
+  }
+  PrimExpr VisitExpr_(const BufferLoadNode* op) override {
+    BufferLoad load = Downcast<BufferLoad>(StmtExprMutator::VisitExpr_(op));
+    Buffer b = Map(op->buffer);
+    if (!b.same_as(load->buffer)) load.CopyOnWrite()->buffer = b;
+    return load;
+  }
+  Stmt VisitStmt_(const BufferStoreNode* op) override {
+    BufferStore store = Downcast<BufferStore>(StmtExprMutator::VisitStmt_(op));
+    Buffer b = Map(op->buffer);
+    if (!b.same_as(store->buffer)) store.CopyOnWrite()->buffer = b;
+    return store;
+  }
+  Stmt VisitStmt_(const SBlockNode* op) override {
+    SBlock block = Downcast<SBlock>(StmtExprMutator::VisitStmt_(op));
+    SBlockNode* n = block.CopyOnWrite();
+    Array<IterVar> iters;
+    for (const IterVar& iv : n->iter_vars) {
+      iters.push_back(IterVar(VisitRange(iv->dom), iv->var, iv->iter_type, iv->thread_tag));
+    }
+    n->iter_vars = iters;
+    auto regions = [&](const Array<BufferRegion>& in) {
+      Array<BufferRegion> out;
+      for (const BufferRegion& r : in) out.push_back(BufferRegion(Map(r->buffer), r->region));
+      return out;
+    };
+    n->reads = regions(n->reads);
+    n->writes = regions(n->writes);
+    Array<Buffer> allocs;
+    for (const Buffer& b : n->alloc_buffers) allocs.push_back(Map(b));
+    n->alloc_buffers = allocs;
+    return block;
+  }
+
+ private:
+  std::unordered_map<const VarNode*, PrimExpr> vmap_;
+  std::unordered_map<const BufferNode*, Buffer> buffers_;
+};
+
 }  // namespace
 
 FuncBuilder::FuncBuilder(std::string name) : name_(std::move(name)) {}
@@ -234,7 +295,8 @@ absl::StatusOr<PrimExpr> FuncBuilder::Scalar(const Expr& arg) {
   if (pt == nullptr || pt->dtype.is_void()) return absl::InvalidArgumentError("expected a prim value argument");
   std::string name = "s";
   if (const auto* v = arg.as<VarNode>()) name = v->name;
-  Var local(name, pt->dtype);
+  // Annotated like a parsed `k: T.float32` parameter.
+  Var local(name, PrimType(pt->dtype));
   scalar_inputs_.emplace_back(local, arg);
   return PrimExpr(local);
 }
@@ -349,9 +411,6 @@ std::vector<Tensor> FuncBuilder::ReduceN(
   Stmt body = SeqStmt::Flatten(stores);
   for (size_t j = outs.size(); j-- > 0;) body = LetStmt(temps[j], CastTo(dtypes[j], next[j]), body);
   // Reads: everything the update reads except the outputs themselves.
-  ReadCollector c(nullptr);
-  for (const PrimExpr& e : next) c.VisitExpr(e);
-  std::vector<PrimExpr> read_exprs;
   Array<BufferRegion> reads;
   for (const BufferRegion& r : ReadRegions(next, nullptr)) {
     bool is_out = std::any_of(outs.begin(), outs.end(), [&](const Tensor& t) { return t.buffer.same_as(r->buffer); });
@@ -411,29 +470,21 @@ Indices Unravel(const PrimExpr& flat, const std::vector<PrimExpr>& shape) {
 PrimExpr NumElements(const std::vector<PrimExpr>& shape) { return Product(shape); }
 
 absl::StatusOr<BuiltFunc> FuncBuilder::Build(const std::vector<Tensor>& outputs, OpPattern pattern) const {
-  Array<Var> params;
-  Map<Var, Buffer> buffer_map;
   std::vector<Buffer> param_buffers;
-  auto add_param = [&](const Buffer& b) {
-    Var p(b->name, DataType::Handle());
-    params.push_back(p);
-    buffer_map.Set(p, b);
-    param_buffers.push_back(b);
-  };
-  for (const Tensor& t : inputs_) add_param(t.buffer);
+  for (const Tensor& t : inputs_) param_buffers.push_back(t.buffer);
   for (const Tensor& t : outputs) {
     bool staged = std::any_of(stage_buffers_.begin(), stage_buffers_.end(),
                               [&](const Tensor& s) { return s.buffer.same_as(t.buffer); });
     if (!staged) return absl::InternalError("legalize: an output of " + name_ + " is not computed by it");
-    add_param(t.buffer);
+    param_buffers.push_back(t.buffer);
   }
-  Array<Buffer> allocs;
+  std::vector<Buffer> allocs;
   for (const Tensor& t : stage_buffers_) {
     bool is_out = std::any_of(outputs.begin(), outputs.end(), [&](const Tensor& o) { return o.buffer.same_as(t.buffer); });
     if (!is_out) allocs.push_back(t.buffer);
   }
-
   Stmt body = SeqStmt::Flatten(stmts_);
+
   // Symbolic dims a parameter buffer's shape binds (a bare dim) need no parameter of their own;
   // the others used anywhere become trailing int64 parameters, passed as call_tir prim args.
   std::unordered_set<const VarNode*> bound;
@@ -446,21 +497,42 @@ absl::StatusOr<BuiltFunc> FuncBuilder::Build(const std::vector<Tensor>& outputs,
   uses.VisitStmt(body);
   for (const Buffer& b : param_buffers) uses.AddShape(b->shape);
   for (const Buffer& b : allocs) uses.AddShape(b->shape);
+  Array<Var> scalar_params;
   Array<Expr> args = input_args_;
   for (const auto& [local, arg] : scalar_inputs_) {
-    params.push_back(local);
+    scalar_params.push_back(local);
     args.push_back(arg);
   }
+  // A parameter is annotated with its type (as the parser reads `n: T.int64`), unlike a dim var
+  // that a buffer binds, so such dims are rebound to annotated vars everywhere they occur.
+  std::unordered_map<const VarNode*, PrimExpr> rebind;
   for (const auto& [relax_var, local] : vars_) {
     if (bound.count(local.get()) || !uses.used.count(local.get())) continue;
-    params.push_back(local);
+    Var param(local->name, PrimType(local->dtype));
+    rebind[local.get()] = param;
+    scalar_params.push_back(param);
     args.push_back(ir::relax::PrimValue(relax_var));
   }
+  Rebinder rebinder(rebind);
+  if (!rebind.empty()) {
+    body = rebinder.VisitStmt(body);
+    for (Buffer& b : param_buffers) b = rebinder.Map(b);
+    for (Buffer& b : allocs) b = rebinder.Map(b);
+  }
+
+  Array<Var> params;
+  Map<Var, Buffer> buffer_map;
+  for (const Buffer& b : param_buffers) {
+    Var p(b->name, DataType::Handle());
+    params.push_back(p);
+    buffer_map.Set(p, b);
+  }
+  for (const Var& v : scalar_params) params.push_back(v);
 
   auto root = make_object<SBlockNode>();
   root->name = "root";
   root->body = body;
-  root->alloc_buffers = allocs;
+  root->alloc_buffers = Array<Buffer>(allocs);
   Stmt func_body = SBlockRealize({}, IntImm(DataType::Bool(), 1), SBlock(ObjectPtr<Object>(std::move(root))));
 
   Map<String, ObjectRef> attrs;

@@ -324,18 +324,18 @@ absl::StatusOr<std::vector<runtime::Tensor>> Numpy(const std::string& code, cons
                                                    const std::vector<runtime::Tensor>& inputs) {
   std::string dir = TempDir();
   if (dir.empty()) return absl::InternalError("mkdtemp failed");
-  std::string script = "import sys\nimport numpy as np\nd = sys.argv[1]\n";
+  std::string script = "import sys\nimport numpy as np\n_dir = sys.argv[1]\n";
   for (size_t i = 0; i < names.size(); ++i) {
     std::string path = absl::StrCat(dir, "/in", i, ".npy");
     absl::Status st = runtime::WriteNpy(path, inputs[i]);
     if (!st.ok()) return st;
-    absl::StrAppend(&script, names[i], " = np.load(d + '/in", i, ".npy')\n");
+    absl::StrAppend(&script, names[i], " = np.load(_dir + '/in", i, ".npy')\n");
   }
   absl::StrAppend(&script, code, "\n",
                   "outs = out if isinstance(out, tuple) else (out,)\n"
                   "for i, o in enumerate(outs):\n"
-                  "    np.save(d + '/out%d.npy' % i, np.array(o, order='C'))\n"
-                  "open(d + '/count', 'w').write(str(len(outs)))\n");
+                  "    np.save(_dir + '/out%d.npy' % i, np.array(o, order='C'))\n"
+                  "open(_dir + '/count', 'w').write(str(len(outs)))\n");
   {
     std::ofstream f(dir + "/oracle.py");
     f << script;
@@ -425,6 +425,16 @@ void CollectOps(const Expr& e, std::vector<std::string>* out) {
 }
 
 }  // namespace
+
+std::string Program(const std::string& params, const std::string& ret, const std::vector<std::string>& body) {
+  std::string s = absl::StrCat("@I.ir_module\nclass Module:\n    @R.function\n    def main(", params, ") -> ", ret,
+                               ":\n");
+  if (params.find("\"n\"") != std::string::npos) s += "        n = T.int64()\n";
+  s += "        with R.dataflow():\n";
+  for (const std::string& line : body) absl::StrAppend(&s, "            ", line, "\n");
+  s += "            R.output(gv)\n        return gv\n";
+  return s;
+}
 
 std::vector<std::string> RemainingOps(const IRModule& module) {
   std::vector<std::string> out;

@@ -43,6 +43,11 @@ std::string Compare(const runtime::Tensor& actual, const runtime::Tensor& expect
 // functions (empty once everything is legalized).
 std::vector<std::string> RemainingOps(const ir::IRModule& module);
 
+// A module whose main takes `params` (TVMScript parameter list), binds `body` (one
+// "name: type = value" per line, the last one named gv) in a dataflow block and returns gv of type
+// `ret`. A parameter dim "n" declares n = T.int64().
+std::string Program(const std::string& params, const std::string& ret, const std::vector<std::string>& body);
+
 struct InputSpec {
   std::vector<int64_t> shape;
   std::string dtype = "float32";

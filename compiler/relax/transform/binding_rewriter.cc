@@ -92,7 +92,16 @@ absl::StatusOr<Expr> BindingRewriter::RewriteSeq(const rx::SeqExpr& seq) {
                               : rx::BindingBlock(bindings, block->span));
   }
   BlockBuilder tail(module_);
-  absl::StatusOr<Expr> body = RewriteBody(seq->body, &tail);
+  Expr result = seq->body;
+  if (result.as<rx::CallNode>() || result.as<rx::IfNode>()) {
+    // A computed result (an If branch ending in a call) is bound first, so that every pass sees
+    // it as the binding it rewrites.
+    Var var("res", result->ty);
+    absl::Status st = RewriteBinding(rx::VarBinding(var, result), &tail);
+    if (!st.ok()) return st;
+    result = var;
+  }
+  absl::StatusOr<Expr> body = RewriteBody(result, &tail);
   if (!body.ok()) return body.status();
   Array<rx::Binding> tail_bindings = tail.TakeBindings();
   if (!tail_bindings.empty()) blocks.push_back(rx::BindingBlock(tail_bindings));

@@ -49,7 +49,8 @@ class BindingRewriter {
  protected:
   // Default: the body through RewriteSeq, params and attributes kept.
   virtual absl::StatusOr<ir::relax::Function> RewriteFunction(const ir::relax::Function& func);
-  // Rebuilds each block (RewriteBinding per binding) and the body (RewriteBody).
+  // Rebuilds each block (RewriteBinding per binding) and the body (RewriteBody). A body that is a
+  // call or an If is first bound to a var (through RewriteBinding, in a block at the end).
   absl::StatusOr<ir::Expr> RewriteSeq(const ir::relax::SeqExpr& seq);
   // Default: re-emits the binding with its value through RewriteValue and its var through Remap.
   virtual absl::Status RewriteBinding(const ir::relax::Binding& binding, BlockBuilder* bb);

@@ -83,6 +83,33 @@ class Module:
 )");
 }
 
+TEST(CallTIRRewrite, ACallEndingAnIfBranchIsRewrittenToo) {
+  EXPECT_EQ(Rewrite(R"(
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def double_inplace(A: T.Buffer((8,), "float32")):
+        for i in range(8):
+            A[i] = A[i] * T.float32(2.0)
+
+    @R.function
+    def main(c: R.Tensor((), dtype="bool"), x: R.Tensor((8,), dtype="float32")) -> R.Tensor((8,), dtype="float32"):
+        cls = Module
+        if c:
+            r = R.call_tir_inplace(cls.double_inplace, (x,), inplace_indices=[0], out_ty=R.Tensor((8,), dtype="float32"))
+        else:
+            r = x
+        return r
+)"),
+            R"(    if c:
+        _: R.Tuple = double_inplace(x)
+        r: R.Tensor((8,), dtype="float32") = x
+    else:
+        r: R.Tensor((8,), dtype="float32") = x
+    return r
+)");
+}
+
 constexpr char kScaleRows[] = R"(
 @I.ir_module
 class Module:

@@ -279,10 +279,11 @@ class Partitioner {
   std::unordered_set<int> visited_;
 };
 
-// Symbolic (TIR) variables: Vars with a dtype, as opposed to Relax Vars, which have a type.
-bool IsSymbolicVar(const ObjectRef& n) {
+// Symbolic (TIR) variables: Vars with a dtype that are not Relax values (an R.Prim value also has
+// a dtype, so the function's own Relax variables are excluded by identity).
+bool IsSymbolicVar(const ObjectRef& n, const std::unordered_set<const ir::Object*>& relax_vars) {
   const auto* v = n.as<ir::VarNode>();
-  return v != nullptr && !v->dtype.is_void();
+  return v != nullptr && !v->dtype.is_void() && !relax_vars.count(v);
 }
 
 // One group's new function: parameters for what it uses from outside, the values it returns.
@@ -403,22 +404,36 @@ class Fuser {
         return n.as<FunctionNode>() == nullptr;
       });
     }
-    for (int root : group_order) BuildFunction(bindings, &funcs[root]);
+    // Groups in dependency order (a group's call comes after every producer it reads), closest to
+    // the original binding order. The partition never makes two groups read each other; should it,
+    // the block is left unfused rather than emitted out of order.
+    std::vector<int> order;
+    std::unordered_set<int> done, on_path;
+    bool cycle = false;
+    std::function<void(int)> visit = [&](int g) {
+      if (done.count(g)) return;
+      if (!on_path.insert(g).second) {
+        cycle = true;
+        return;
+      }
+      for (int dep : deps[g]) visit(dep);
+      on_path.erase(g);
+      done.insert(g);
+      order.push_back(g);
+    };
+    for (size_t i = 0; i < bindings.size(); ++i) visit(group_of[i]);
+    if (cycle) return block;
 
-    // Emit in group-dependency order (a group's call comes after every producer it reads).
+    for (int root : group_order) BuildFunction(bindings, &funcs[root]);
     std::vector<Binding> out;
-    std::unordered_set<int> emitted;
-    std::function<void(int)> emit = [&](int g) {
-      if (!emitted.insert(g).second) return;
-      for (int dep : deps[g]) emit(dep);
+    for (int g : order) {
       auto it = funcs.find(g);
       if (it == funcs.end()) {
         out.push_back(bindings[g]);
-        return;
+      } else {
+        EmitCall(it->second, bindings, &out);
       }
-      EmitCall(it->second, bindings, &out);
-    };
-    for (size_t i = 0; i < bindings.size(); ++i) emit(group_of[i]);
+    }
     return DataflowBlock(Array<Binding>(out), block->span);
   }
 
@@ -518,16 +533,19 @@ class Fuser {
     seq.CopyOnWrite()->ty = ret_ty;
 
     // Symbolic variables the body uses but no parameter type defines come in as a shape.
+    std::unordered_set<const ir::Object*> relax_vars;
+    for (const ir::Var& p : gf->params) relax_vars.insert(p.get());
+    for (const Binding& b : body_bindings) relax_vars.insert(b->var.get());
     std::unordered_set<const ir::Object*> sym_defined;
     for (const ir::Var& p : gf->params) {
       WalkIR(p->ty, [&](const ObjectRef& n) {
-        if (IsSymbolicVar(n)) sym_defined.insert(n.get());
+        if (IsSymbolicVar(n, relax_vars)) sym_defined.insert(n.get());
         return true;
       });
     }
     std::vector<ir::Var> free_syms;
     WalkIR(seq, [&](const ObjectRef& n) {
-      if (IsSymbolicVar(n) && !sym_defined.count(n.get())) free_syms.push_back(Downcast<ir::Var>(n));
+      if (IsSymbolicVar(n, relax_vars) && !sym_defined.count(n.get())) free_syms.push_back(Downcast<ir::Var>(n));
       return true;
     });
     std::vector<ir::Var> params = gf->params;
@@ -548,9 +566,10 @@ class Fuser {
     // The function gets its own copies of the symbolic variables (each function defines its own).
     SubstMap renew;
     WalkIR(func, [&](const ObjectRef& n) {
-      if (IsSymbolicVar(n) && !renew.count(n.get())) {
-        const auto* v = n.as<ir::VarNode>();
-        renew[n.get()] = ir::Var(v->name, v->dtype);
+      if (IsSymbolicVar(n, relax_vars) && !renew.count(n.get())) {
+        ir::ObjectPtr<ir::Object> copy = ir::TypeRegistry::Global().Find(n->kind())->create();
+        ir::CopyFields(*n.get(), copy.get());
+        renew[n.get()] = ObjectRef(copy);
       }
       return true;
     });

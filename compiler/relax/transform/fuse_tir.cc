@@ -8,7 +8,8 @@
 //
 // How, per Primitive function:
 //  * each tensor parameter becomes a buffer parameter (handle "p_<name>", buffer "<name>" of the
-//    parameter's shape); a shape parameter (FuseOps' tir_vars) becomes one scalar per dim;
+//    parameter's shape); an R.Prim parameter a scalar parameter; a shape parameter (FuseOps'
+//    tir_vars) one scalar per dim;
 //  * each call_tir's callee is copied with fresh variables and buffers (a kernel may be called
 //    twice), its input buffers are replaced by the buffers of its arguments and its output buffers
 //    by new "<name>_intermediate" buffers of the call's out_ty shape; the callee's symbolic shape
@@ -21,10 +22,14 @@
 //    iterator of the reading block, so nothing is computed twice) is not materialized: the reading
 //    block computes the value itself (TVM leaves this to a later compute_inline; on CPU, where no
 //    scheduler runs after fusion, it is what removes the memory round trip of the fused chain).
-// A Primitive function this cannot express (a binding other than call_tir or a tuple item, e.g.
-// call_tir_inplace; tuple parameters; a tensor parameter of unknown shape; returning a parameter)
-// is left as a Relax function: the VM runs it as is, unfused.
+// A call_tir_inplace writes into its argument's buffer; when that is a parameter of the function,
+// the fused call becomes a call_tir_inplace overwriting the same argument (TVM's in-place FuseTIR).
+// A Primitive function this cannot express (another kind of binding, tuple parameters, a tensor
+// parameter of unknown shape, one parameter returned twice) is left as a Relax function: the VM
+// runs it as is, unfused.
+#include <algorithm>
 #include <functional>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -34,6 +39,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/functor.h"
 #include "compiler/ir/structural.h"
+#include "compiler/relax/op/infer_util.h"
 #include "compiler/relax/op/op.h"
 #include "compiler/relax/transform/ir_rewrite.h"
 #include "compiler/relax/transform/op_pattern.h"
@@ -291,6 +297,11 @@ class FusedTIRBuilder {
         buffer_map_.Set(handle, buffer);
         buffers_of_[p.get()] = {buffer};
         param_buffers_.insert(buffer.get());
+      } else if (const auto* prim = p->ty.as<ir::PrimTypeNode>()) {
+        if (prim->value.defined()) return Unsupported("a parameter of known prim value");
+        ir::Var scalar(p->name, prim->dtype);
+        params_.push_back(scalar);
+        scalar_of_[p.get()] = scalar;
       } else if (const auto* shape = p->ty.as<ir::ShapeTypeNode>()) {
         for (const PrimExpr& v : shape->values) {
           if (!v.as<ir::VarNode>()) return Unsupported("a shape parameter that is not symbolic variables");
@@ -313,10 +324,25 @@ class FusedTIRBuilder {
     std::vector<Buffer> outputs;
     absl::Status st = BuffersOf(seq->body, &outputs);
     if (!st.ok()) return st;
+    // A result that is a parameter's buffer was written in place: the fused call overwrites that
+    // argument (call_tir_inplace) instead of taking an output parameter.
     std::unordered_set<const ir::Object*> output_set;
+    size_t num_inputs = params_.size();
+    int fresh = 0;
     for (size_t k = 0; k < outputs.size(); ++k) {
-      if (param_buffers_.count(outputs[k].get())) return Unsupported("returning a parameter");
-      ir::Var handle(absl::StrCat("p_output", k), ir::DataType::Handle());
+      if (param_buffers_.count(outputs[k].get())) {
+        int64_t index = -1;
+        for (size_t p = 0; p < num_inputs; ++p) {
+          if (buffer_map_.count(params_[p]) && buffer_map_.Get(params_[p]).same_as(outputs[k])) index = static_cast<int64_t>(p);
+        }
+        for (int64_t used : inplace_indices_) {
+          if (used == index) return Unsupported("one parameter returned twice");
+        }
+        inplace_indices_.push_back(index);
+        continue;
+      }
+      inplace_indices_.push_back(-1);
+      ir::Var handle(absl::StrCat("p_output", fresh++), ir::DataType::Handle());
       params_.push_back(handle);
       buffer_map_.Set(handle, outputs[k]);
       output_set.insert(outputs[k].get());
@@ -355,6 +381,9 @@ class FusedTIRBuilder {
     return ir::PrimFunc(Array<ir::Var>(params_), body, ir::Type(), buffer_map_, attrs);
   }
 
+  // Per result of the function: the parameter it overwrites, or -1 (a fresh output). Set by Build.
+  const std::vector<int64_t>& inplace_indices() const { return inplace_indices_; }
+
  private:
   static absl::Status Unsupported(const std::string& what) {
     return absl::UnimplementedError(absl::StrCat("FuseTIR: ", what, " in a Primitive function"));
@@ -391,8 +420,10 @@ class FusedTIRBuilder {
       return absl::OkStatus();
     }
     const auto* call = vb->value.as<CallNode>();
-    if (call == nullptr || !IsOp(call->op, "relax.call_tir") || call->args.size() != 2 || call->ty_args.size() != 1) {
-      return Unsupported("a binding other than call_tir");
+    bool inplace = call != nullptr && IsOp(call->op, "relax.call_tir_inplace");
+    if (call == nullptr || (!IsOp(call->op, "relax.call_tir") && !inplace) || call->args.size() != 2 ||
+        call->ty_args.empty()) {
+      return Unsupported("a binding other than call_tir, call_tir_inplace or a tuple item");
     }
     const auto* gv = call->args[0].as<ir::GlobalVarNode>();
     const auto* args = call->args[1].as<TupleNode>();
@@ -400,21 +431,29 @@ class FusedTIRBuilder {
     if (!callee.defined() || args == nullptr) return Unsupported("a call_tir without a PrimFunc and argument tuple");
     callee = RenewDefs(callee);
 
-    // Output shapes from out_ty.
+    // Output shapes from out_ty (one type, a tuple type, or one type per output).
     std::vector<const ir::TensorTypeNode*> out_tys;
-    if (const auto* tt = call->ty_args[0].as<ir::TupleTypeNode>()) {
+    if (const auto* tt = call->ty_args.size() == 1 ? call->ty_args[0].as<ir::TupleTypeNode>() : nullptr) {
       for (const ir::Type& f : tt->fields) out_tys.push_back(f.as<ir::TensorTypeNode>());
     } else {
-      out_tys.push_back(call->ty_args[0].as<ir::TensorTypeNode>());
+      for (const ir::Type& t : call->ty_args) out_tys.push_back(t.as<ir::TensorTypeNode>());
+    }
+    // call_tir_inplace: output j overwrites argument inplace[j] (or is fresh, -1); only the fresh
+    // outputs are parameters of the callee.
+    std::vector<int64_t> inplace_idx(out_tys.size(), -1);
+    if (inplace) {
+      std::optional<std::vector<int64_t>> idx = IntArrayAttr(ir::GetRef<Call>(call), "inplace_indices");
+      if (!idx.has_value() || idx->size() != out_tys.size()) return Unsupported("a call_tir_inplace without inplace_indices");
+      inplace_idx = *idx;
     }
     // Which call_tir value each callee parameter receives (an input index, or -1 - output index),
     // by CallTIRRewrite's rule: the argument tuple then the outputs, or else tensors, outputs, scalars.
     size_t num_in = args->fields.size();
     std::vector<int> positional, legacy;
     for (size_t i = 0; i < num_in; ++i) positional.push_back(static_cast<int>(i));
-    for (size_t j = 0; j < out_tys.size(); ++j) positional.push_back(-1 - static_cast<int>(j));
+    for (size_t j = 0; j < out_tys.size(); ++j) if (inplace_idx[j] < 0) positional.push_back(-1 - static_cast<int>(j));
     for (size_t i = 0; i < num_in; ++i) if (!IsScalarArg(args->fields[i])) legacy.push_back(static_cast<int>(i));
-    for (size_t j = 0; j < out_tys.size(); ++j) legacy.push_back(-1 - static_cast<int>(j));
+    for (size_t j = 0; j < out_tys.size(); ++j) if (inplace_idx[j] < 0) legacy.push_back(-1 - static_cast<int>(j));
     for (size_t i = 0; i < num_in; ++i) if (IsScalarArg(args->fields[i])) legacy.push_back(static_cast<int>(i));
     auto fits = [&](const std::vector<int>& order) {
       if (order.size() != callee->params.size()) return false;
@@ -429,6 +468,13 @@ class FusedTIRBuilder {
     if (order == nullptr) return Unsupported("a call_tir whose arguments do not fit its PrimFunc's parameters");
 
     std::vector<Buffer> results(out_tys.size());
+    for (size_t j = 0; j < out_tys.size(); ++j) {
+      if (inplace_idx[j] < 0) continue;
+      if (static_cast<size_t>(inplace_idx[j]) >= num_in) return Unsupported("an inplace index out of range");
+      auto it = buffers_of_.find(args->fields[inplace_idx[j]].get());
+      if (it == buffers_of_.end() || it->second.size() != 1) return Unsupported("an in-place argument that is not a tensor");
+      results[j] = it->second[0];
+    }
     for (size_t p = 0; p < order->size(); ++p) {
       const ir::Var& param = callee->params[p];
       int src = (*order)[p];
@@ -456,8 +502,10 @@ class FusedTIRBuilder {
         subst_[from->data.get()] = it->second[0]->data;
       } else if (const auto* pv = arg.as<PrimValueNode>()) {
         subst_[param.get()] = pv->value;
+      } else if (scalar_of_.count(arg.get())) {
+        subst_[param.get()] = scalar_of_.at(arg.get());
       } else {
-        return Unsupported("a scalar argument that is not a PrimValue");
+        return Unsupported("a scalar argument that is neither a PrimValue nor an R.Prim parameter");
       }
     }
     buffers_of_[vb->var.get()] = results;
@@ -485,6 +533,8 @@ class FusedTIRBuilder {
   ir::Map<ir::Var, Buffer> buffer_map_;
   std::unordered_map<const ir::Object*, std::vector<Buffer>> buffers_of_;  // relax value -> buffers
   std::unordered_set<const ir::Object*> param_buffers_;
+  std::unordered_map<const ir::Object*, ir::Var> scalar_of_;  // R.Prim parameter -> scalar param
+  std::vector<int64_t> inplace_indices_;
   std::vector<Buffer> allocs_;
   std::unordered_set<const ir::Object*> intermediates_;  // the allocs_ made for call results
   std::vector<ir::Stmt> bodies_;
@@ -496,8 +546,10 @@ bool IsPrimitive(const ir::BaseFunc& f) {
   return f.as<FunctionNode>() != nullptr && imm != nullptr && imm->value != 0;
 }
 
-// call_tir(fused, (args with shape arguments spread into PrimValues), out_ty = the call's type).
-Expr RewriteCall(const CallNode* call, const ir::GlobalVar& fused, const Function& primitive) {
+// call_tir(fused, (args with shape arguments spread into PrimValues), out_ty = the call's type), or
+// call_tir_inplace when some result overwrites an argument.
+Expr RewriteCall(const CallNode* call, const ir::GlobalVar& fused, const Function& primitive,
+                 const std::vector<int64_t>& inplace_indices) {
   Array<Expr> args;
   for (size_t i = 0; i < call->args.size(); ++i) {
     const Expr& arg = call->args[i];
@@ -514,7 +566,18 @@ Expr RewriteCall(const CallNode* call, const ir::GlobalVar& fused, const Functio
   }
   Tuple tuple(args);
   tuple.CopyOnWrite()->ty = ExprType(tuple);
-  Call out(ir::Op("relax.call_tir"), Array<Expr>{fused, tuple}, {}, Array<ir::Type>{call->ty}, call->span);
+  bool inplace = std::any_of(inplace_indices.begin(), inplace_indices.end(), [](int64_t i) { return i >= 0; });
+  ir::Map<ir::String, ObjectRef> attrs;
+  if (inplace) {
+    Array<ir::IntImm> indices;
+    for (int64_t i : inplace_indices) indices.push_back(ir::IntImm(ir::DataType::Int(64), i));
+    attrs.Set(ir::String("inplace_indices"), indices);
+  }
+  // out_ty as the parser writes it: one type, or one per result (out_ty=[a, b]).
+  Array<ir::Type> out_ty{call->ty};
+  if (const auto* tt = call->ty.as<ir::TupleTypeNode>()) out_ty = tt->fields;
+  Call out(ir::Op(inplace ? "relax.call_tir_inplace" : "relax.call_tir"), Array<Expr>{fused, tuple}, attrs, out_ty,
+           call->span);
   out.CopyOnWrite()->ty = call->ty;
   return out;
 }
@@ -523,15 +586,20 @@ Expr RewriteCall(const CallNode* call, const ir::GlobalVar& fused, const Functio
 
 absl::StatusOr<ir::IRModule> FuseTIR(const ir::IRModule& module) {
   ir::IRModule out = module;
-  std::unordered_map<std::string, Function> fused;  // Primitive functions replaced by PrimFuncs
+  struct Replaced {
+    Function primitive;
+    std::vector<int64_t> inplace_indices;
+  };
+  std::unordered_map<std::string, Replaced> fused;  // Primitive functions replaced by PrimFuncs
   for (const auto& [gv, func] : module.Functions()) {
     if (!IsPrimitive(func)) continue;
     Function primitive = Downcast<Function>(func);
-    absl::StatusOr<ir::PrimFunc> prim = FusedTIRBuilder(module).Build(primitive);
+    FusedTIRBuilder builder(module);
+    absl::StatusOr<ir::PrimFunc> prim = builder.Build(primitive);
     if (absl::IsUnimplemented(prim.status())) continue;  // stays a Relax function
     if (!prim.ok()) return prim.status();
     out.Add(ir::GlobalVar(gv->name), *prim);  // a fresh GlobalVar: the old one is typed as a Relax function
-    fused.emplace(gv->name, primitive);
+    fused.emplace(gv->name, Replaced{primitive, builder.inplace_indices()});
   }
   if (fused.empty()) return DeadCodeElimination(out);
 
@@ -543,7 +611,9 @@ absl::StatusOr<ir::IRModule> FuseTIR(const ir::IRModule& module) {
       const auto* callee = call ? call->op.as<ir::GlobalVarNode>() : nullptr;
       if (callee != nullptr) {
         auto it = fused.find(callee->name);
-        if (it != fused.end()) calls[call] = RewriteCall(call, out.GetGlobalVar(callee->name), it->second);
+        if (it != fused.end()) {
+          calls[call] = RewriteCall(call, out.GetGlobalVar(callee->name), it->second.primitive, it->second.inplace_indices);
+        }
       }
       return true;
     });

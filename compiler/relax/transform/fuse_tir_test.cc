@@ -376,6 +376,55 @@ TEST(FuseTIR, PreScheduledKernelTakesElementwiseConsumer) {
   ExpectNumerics(f, "fused_matmul_scheduled_relu", {{8, 4}, {4, 16}});
 }
 
+TEST(FuseTIR, PrimValueParameterBecomesAScalarParameter) {
+  Fused f = RunFusion(testing::ParseWithKernels(R"(
+    @T.prim_func(private=True, s_tir=True)
+    def scale(A: T.Buffer((8, 16), "float32"), B: T.Buffer((8, 16), "float32"), s: T.float32):
+        for i, j in T.grid(8, 16):
+            with T.sblock("scale"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vi, vj])
+                T.writes(B[vi, vj])
+                B[vi, vj] = A[vi, vj] * s
+
+    @R.function
+    def main(x: R.Tensor((8, 16), "float32"), k: R.Prim("float32")) -> R.Tensor((8, 16), "float32"):
+        cls = Module
+        with R.dataflow():
+            a = R.call_tir(cls.scale, (x, k), out_ty=R.Tensor((8, 16), "float32"))
+            gv = R.call_tir(cls.exp, (a,), out_ty=R.Tensor((8, 16), "float32"))
+            R.output(gv)
+        return gv
+)"));
+  // k is a Relax value, not a symbolic variable: a parameter of the group, no tir_vars.
+  const auto* grouped = f.after_fuse_ops.Lookup("fused_scale_exp").as<FunctionNode>();
+  ASSERT_NE(grouped, nullptr);
+  ASSERT_EQ(grouped->params.size(), 2u);
+  EXPECT_EQ(grouped->params[1]->name, "k");
+  const auto* prim = f.after_fuse_tir.Lookup("fused_scale_exp").as<ir::PrimFuncNode>();
+  ASSERT_NE(prim, nullptr);
+  ASSERT_EQ(prim->params.size(), 3u);  // x, k, output
+  EXPECT_EQ(prim->params[1]->dtype, ir::DataType::Float(32));
+  for (driver::RunTarget t : {driver::RunTarget::kInterp, driver::RunTarget::kLLVM}) {
+    driver::RunOptions options;
+    options.target = t;
+    absl::StatusOr<std::unique_ptr<driver::Runner>> runner =
+        driver::Runner::Create(testing::PublicKernels(f.after_fuse_tir), options);
+    ASSERT_TRUE(runner.ok()) << runner.status();
+    std::mt19937 rng(9);
+    runtime::Tensor x = Random({8, 16}, &rng);
+    runtime::Tensor k = *runtime::Tensor::Empty({}, kF32);
+    *static_cast<float*>(k.data()) = 0.5f;
+    runtime::Tensor out = *runtime::Tensor::Empty({8, 16}, kF32);
+    absl::StatusOr<KilnAny> r = (*runner)->Call("fused_scale_exp", {x, k, out});
+    ASSERT_TRUE(r.ok()) << r.status();
+    for (int i = 0; i < 8 * 16; ++i) {
+      float e = std::exp(static_cast<const float*>(x.data())[i] * 0.5f);
+      EXPECT_NEAR(static_cast<const float*>(out.data())[i], e, 1e-5f * e);
+    }
+  }
+}
+
 TEST(FuseTIR, GroupWithTwoResults) {
   // a is read by a match_cast outside the group, so the group returns (gv, a): two output buffers.
   Fused f = RunFusion(testing::ParseWithKernels(R"(
@@ -409,6 +458,93 @@ TEST(FuseTIR, GroupWithTwoResults) {
       float e = std::exp(static_cast<const float*>(x.data())[i]);
       EXPECT_NEAR(static_cast<const float*>(exp_out.data())[i], e, 1e-5f * e);
       EXPECT_NEAR(static_cast<const float*>(relu_out.data())[i], std::max(e, 0.0f), 1e-5f * e);
+    }
+  }
+}
+
+constexpr char kDoubleInplace[] = R"(
+    @T.prim_func(private=True, s_tir=True)
+    def double_inplace(A: T.Buffer((8, 16), "float32")):
+        for i, j in T.grid(8, 16):
+            with T.sblock("double"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vi, vj])
+                T.writes(A[vi, vj])
+                A[vi, vj] = A[vi, vj] * T.float32(2)
+)";
+
+TEST(FuseTIR, InPlaceCallOnAnIntermediate) {
+  Fused f = RunFusion(testing::ParseWithKernels(std::string(kDoubleInplace) + R"(
+    @R.function
+    def main(x: R.Tensor((8, 16), "float32")) -> R.Tensor((8, 16), "float32"):
+        cls = Module
+        with R.dataflow():
+            a = R.call_tir(cls.exp, (x,), out_ty=R.Tensor((8, 16), "float32"))
+            b = R.call_tir_inplace(cls.double_inplace, (a,), inplace_indices=[0], out_ty=R.Tensor((8, 16), "float32"))
+            gv = R.call_tir(cls.relu, (b,), out_ty=R.Tensor((8, 16), "float32"))
+            R.output(gv)
+        return gv
+)"));
+  EXPECT_EQ(MainCallees(f.after_fuse_tir), (std::vector<std::string>{"fused_exp_double_inplace_relu"}));
+  // exp's result is written twice (exp, then doubled in place): it stays a buffer.
+  const auto* prim = f.after_fuse_tir.Lookup("fused_exp_double_inplace_relu").as<ir::PrimFuncNode>();
+  ASSERT_NE(prim, nullptr);
+  EXPECT_EQ(prim->body.as<ir::SBlockRealizeNode>()->block->alloc_buffers.size(), 1u);
+  for (driver::RunTarget t : {driver::RunTarget::kInterp, driver::RunTarget::kLLVM}) {
+    driver::RunOptions options;
+    options.target = t;
+    absl::StatusOr<std::unique_ptr<driver::Runner>> runner =
+        driver::Runner::Create(testing::PublicKernels(f.after_fuse_tir), options);
+    ASSERT_TRUE(runner.ok()) << runner.status();
+    std::mt19937 rng(4);
+    runtime::Tensor x = Random({8, 16}, &rng);
+    runtime::Tensor out = *runtime::Tensor::Empty({8, 16}, kF32);
+    absl::StatusOr<KilnAny> r = (*runner)->Call("fused_exp_double_inplace_relu", {x, out});
+    ASSERT_TRUE(r.ok()) << r.status();
+    for (int i = 0; i < 8 * 16; ++i) {
+      float e = 2 * std::exp(static_cast<const float*>(x.data())[i]);
+      EXPECT_NEAR(static_cast<const float*>(out.data())[i], e, 1e-5f * e);
+    }
+  }
+}
+
+TEST(FuseTIR, ResultWrittenInPlaceIntoAParameterMakesAnInPlaceCall) {
+  // b overwrites x and is returned by the group (m reads it): the fused call overwrites x too.
+  Fused f = RunFusion(testing::ParseWithKernels(std::string(kDoubleInplace) + R"(
+    @R.function
+    def main(x: R.Tensor((8, 16), "float32")) -> R.Tuple(R.Tensor((8, 16), "float32"), R.Tensor((8, 16), "float32")):
+        cls = Module
+        with R.dataflow():
+            b = R.call_tir_inplace(cls.double_inplace, (x,), inplace_indices=[0], out_ty=R.Tensor((8, 16), "float32"))
+            m = R.match_cast(b, R.Tensor((8, 16), "float32"))
+            gv = R.call_tir(cls.relu, (b,), out_ty=R.Tensor((8, 16), "float32"))
+            R.output(gv, m)
+        return (gv, m)
+)"));
+  const auto* main = f.after_fuse_tir.Lookup("main").as<FunctionNode>();
+  const auto* call = main->body.as<SeqExprNode>()->blocks[0]->bindings[0].as<VarBindingNode>()->value.as<CallNode>();
+  ASSERT_NE(call, nullptr);
+  EXPECT_EQ(call->op.as<ir::OpNode>()->name, "relax.call_tir_inplace");
+  std::string text = script::printer::Print(f.after_fuse_tir);
+  EXPECT_NE(text.find("inplace_indices=[-1, 0]"), std::string::npos) << text;
+  const auto* prim = f.after_fuse_tir.Lookup("fused_double_inplace_relu").as<ir::PrimFuncNode>();
+  ASSERT_NE(prim, nullptr);
+  ASSERT_EQ(prim->params.size(), 2u);  // x (written in place), relu's output
+  for (driver::RunTarget t : {driver::RunTarget::kInterp, driver::RunTarget::kLLVM}) {
+    driver::RunOptions options;
+    options.target = t;
+    absl::StatusOr<std::unique_ptr<driver::Runner>> runner =
+        driver::Runner::Create(testing::PublicKernels(f.after_fuse_tir), options);
+    ASSERT_TRUE(runner.ok()) << runner.status();
+    std::mt19937 rng(6);
+    runtime::Tensor x = Random({8, 16}, &rng);
+    std::vector<float> before(static_cast<const float*>(x.data()), static_cast<const float*>(x.data()) + 8 * 16);
+    runtime::Tensor out = *runtime::Tensor::Empty({8, 16}, kF32);
+    absl::StatusOr<KilnAny> r = (*runner)->Call("fused_double_inplace_relu", {x, out});
+    ASSERT_TRUE(r.ok()) << r.status();
+    for (int i = 0; i < 8 * 16; ++i) {
+      EXPECT_FLOAT_EQ(static_cast<const float*>(x.data())[i], 2 * before[i]);
+      EXPECT_FLOAT_EQ(static_cast<const float*>(out.data())[i], std::max(2 * before[i], 0.0f));
     }
   }
 }

@@ -51,6 +51,25 @@ int CountKernelCalls(const ir::IRModule& m) {
   return n;
 }
 
+// Random inputs for main's parameters; false unless every one is a tensor of static shape.
+bool RandomInputs(const ir::IRModule& module, std::vector<runtime::Tensor>* inputs) {
+  const auto* main = module.Lookup("main").as<ir::relax::FunctionNode>();
+  if (main == nullptr) return false;
+  for (size_t i = 0; i < main->params.size(); ++i) {
+    const auto* tt = main->params[i]->ty.as<ir::TensorTypeNode>();
+    const auto* shape = tt ? tt->shape.as<ir::relax::ShapeExprNode>() : nullptr;
+    if (shape == nullptr || tt->dtype.is_void()) return false;
+    std::vector<int64_t> dims;
+    for (const ir::PrimExpr& d : shape->values) {
+      const auto* imm = d.as<ir::IntImmNode>();
+      if (imm == nullptr) return false;
+      dims.push_back(imm->value);
+    }
+    inputs->push_back(legalize::testing::Random(dims, tt->dtype.ToString(), 11 + static_cast<uint32_t>(i)));
+  }
+  return true;
+}
+
 struct Case {
   const char* name;
   int calls_after_fusion;  // call_tir bindings left in main
@@ -74,16 +93,8 @@ TEST_P(FusionCorpus, FusesAndComputesTheSame) {
   ASSERT_TRUE(tir::VerifyModuleTIR(mod, nullptr).ok()) << tir::VerifyModuleTIR(mod, nullptr);
   EXPECT_EQ(CountKernelCalls(mod), c.calls_after_fusion) << script::printer::Print(mod);
 
-  const auto* main = parsed.Lookup("main").as<ir::relax::FunctionNode>();
   std::vector<runtime::Tensor> inputs;
-  for (size_t i = 0; i < main->params.size(); ++i) {
-    const auto* tt = main->params[i]->ty.as<ir::TensorTypeNode>();
-    const auto* shape = tt ? tt->shape.as<ir::relax::ShapeExprNode>() : nullptr;
-    ASSERT_NE(shape, nullptr) << "corpus cases here take static tensors";
-    std::vector<int64_t> dims;
-    for (const ir::PrimExpr& d : shape->values) dims.push_back(d.as<ir::IntImmNode>()->value);
-    inputs.push_back(legalize::testing::Random(dims, tt->dtype.ToString(), 11 + static_cast<uint32_t>(i)));
-  }
+  ASSERT_TRUE(RandomInputs(parsed, &inputs)) << "corpus cases here take static tensors";
   for (driver::RunTarget t : {driver::RunTarget::kInterp, driver::RunTarget::kLLVM}) {
     SCOPED_TRACE(driver::RunTargetName(t));
     absl::StatusOr<std::vector<runtime::Tensor>> want = legalize::testing::RunRelax(*legal, "main", inputs, t);
@@ -103,7 +114,8 @@ INSTANTIATE_TEST_SUITE_P(Corpus, FusionCorpus,
                          [](const ::testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
 
 // Every corpus program the legalizer takes: the fusion passes must accept it and keep it well
-// formed (If, recursion, closures, match_cast, in-place and multi-output calls included).
+// formed (If, recursion, closures, match_cast, in-place and multi-output calls included), and
+// where its main is a plain dataflow program of static tensors, compute what it computed.
 TEST(FusionCorpusSweep, EveryLegalizedProgramStaysWellFormed) {
   absl::StatusOr<std::string> shared = kiln::testing::SharedDir();
   ASSERT_TRUE(shared.ok()) << shared.status();
@@ -113,13 +125,14 @@ TEST(FusionCorpusSweep, EveryLegalizedProgramStaysWellFormed) {
     if (absl::EndsWith(file, ".py") && !absl::EndsWith(file, ".ref.py")) names.push_back(file.substr(0, file.size() - 3));
   }
   std::sort(names.begin(), names.end());
-  int fused_programs = 0;
+  int fused_programs = 0, compared = 0;
   for (const std::string& name : names) {
     SCOPED_TRACE(name);
     absl::StatusOr<ir::ObjectRef> parsed = script::ParseScript(ReadCorpus(name), name + ".py");
     ASSERT_TRUE(parsed.ok()) << parsed.status();
-    absl::StatusOr<ir::IRModule> mod = legalize::LegalizeOps(script::AsModule(*parsed));
-    if (!mod.ok()) continue;  // operators not legalized yet
+    absl::StatusOr<ir::IRModule> legal = legalize::LegalizeOps(script::AsModule(*parsed));
+    if (!legal.ok()) continue;  // operators not legalized yet
+    absl::StatusOr<ir::IRModule> mod = legal;
     for (auto pass : {AnnotateTIROpPattern, FuseOps, FuseTIR, DeadCodeElimination}) {
       absl::StatusOr<ir::IRModule> next = pass(*mod);
       ASSERT_TRUE(next.ok()) << next.status();
@@ -128,8 +141,22 @@ TEST(FusionCorpusSweep, EveryLegalizedProgramStaysWellFormed) {
     }
     ASSERT_TRUE(tir::VerifyModuleTIR(*mod, nullptr).ok()) << tir::VerifyModuleTIR(*mod, nullptr);
     for (const auto& [gv, f] : mod->Functions()) fused_programs += absl::StartsWith(gv->name, "fused_") ? 1 : 0;
+
+    // Where the call_tir evaluator runs the unfused program, the fused one computes the same.
+    std::vector<runtime::Tensor> inputs;
+    if (!RandomInputs(*legal, &inputs)) continue;
+    absl::StatusOr<std::vector<runtime::Tensor>> want =
+        legalize::testing::RunRelax(*legal, "main", inputs, driver::RunTarget::kInterp);
+    if (!want.ok()) continue;  // control flow or calls the evaluator does not run
+    absl::StatusOr<std::vector<runtime::Tensor>> got =
+        legalize::testing::RunRelax(testing::PublicKernels(*mod), "main", inputs, driver::RunTarget::kInterp);
+    ASSERT_TRUE(got.ok()) << got.status();
+    ASSERT_EQ(got->size(), want->size());
+    for (size_t k = 0; k < got->size(); ++k) EXPECT_EQ(legalize::testing::Compare((*got)[k], (*want)[k]), "");
+    ++compared;
   }
   EXPECT_GT(fused_programs, 0);
+  EXPECT_GT(compared, 0);
 }
 
 }  // namespace

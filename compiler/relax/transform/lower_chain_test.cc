@@ -36,8 +36,8 @@ class Module:
 // Runs the passes in pipeline order; returns main (and every function) printed on failure.
 void ExpectLowers(const std::string& functions) {
   ir::IRModule mod = testing::Parse(std::string(kKernels) + functions);
-  for (auto pass : {LambdaLift, RewriteDataflowReshape, ToNonDataflow, RemovePurityChecking, CallTIRRewrite, StaticPlanBlockMemory,
-                    LowerRuntimeBuiltin}) {
+  for (auto pass : {LambdaLift, RewriteDataflowReshape, ToNonDataflow, RemovePurityChecking, CallTIRRewrite,
+                    StaticPlanBlockMemory, KillAfterLastUse, LowerRuntimeBuiltin}) {
     absl::StatusOr<ir::IRModule> next = pass(mod);
     ASSERT_TRUE(next.ok()) << next.status();
     absl::Status wf = CheckWellFormed(*next, nullptr);

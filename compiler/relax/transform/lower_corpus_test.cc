@@ -28,8 +28,8 @@ std::string ReadCorpus(const std::string& name) {
 // The passes before VMShapeLower, each checked for well-formedness. (VMShapeLower's output is
 // not: its match_shape calls, not match_cast, define the symbolic variables.)
 absl::StatusOr<ir::IRModule> LowerToShapes(ir::IRModule mod) {
-  for (auto pass : {LambdaLift, RewriteDataflowReshape, ToNonDataflow, RemovePurityChecking, CallTIRRewrite, StaticPlanBlockMemory,
-                    LowerRuntimeBuiltin}) {
+  for (auto pass : {LambdaLift, RewriteDataflowReshape, ToNonDataflow, RemovePurityChecking, CallTIRRewrite,
+                    StaticPlanBlockMemory, KillAfterLastUse, LowerRuntimeBuiltin}) {
     absl::StatusOr<ir::IRModule> next = pass(mod);
     if (!next.ok()) return next.status();
     absl::Status wf = CheckWellFormed(*next, nullptr);

@@ -44,7 +44,7 @@ absl::StatusOr<ir::IRModule> FuseTIR(const ir::IRModule& module);
 // Removes unused bindings of pure values and functions unreachable from the exported entries.
 absl::StatusOr<ir::IRModule> DeadCodeElimination(const ir::IRModule& module);
 
-// --- Lowering to the VM form (one file each) ---
+// --- Lowering to the VM form (one file each), in pipeline order ---
 
 // Local functions become module functions named "<function>_<var>"; one with free variables is
 // lifted with them as trailing parameters and bound as R.make_closure(lifted, (captured...)).
@@ -54,20 +54,26 @@ absl::StatusOr<ir::IRModule> LambdaLift(const ir::IRModule& module);
 absl::StatusOr<ir::IRModule> RewriteDataflowReshape(const ir::IRModule& module);
 // Dataflow blocks become ordinary binding blocks and DataflowVars become Vars.
 absl::StatusOr<ir::IRModule> ToNonDataflow(const ir::IRModule& module);
-// call_pure_packed -> call_packed, pure-marked functions lose the purity flag checks.
+// Pure functions get "relax.force_pure"; call_pure_packed(f, args) becomes the direct call f(args)
+// and invoke_pure_closure becomes invoke_closure.
 absl::StatusOr<ir::IRModule> RemovePurityChecking(const ir::IRModule& module);
 // call_tir / call_tir_inplace / call_dps_packed -> explicit output allocation (relax.builtin.
 // alloc_tensor) followed by a destination-passing call.
 absl::StatusOr<ir::IRModule> CallTIRRewrite(const ir::IRModule& module);
-// Static memory planning: alloc_tensor with known sizes -> storage tokens reused across
-// non-overlapping lifetimes (relax.memory.alloc_storage + relax.memory.alloc_tensor, kill_*).
+// Static memory planning: alloc_tensor with known sizes -> storage reused across non-overlapping
+// lifetimes within a block (relax.memory.alloc_storage + relax.memory.alloc_tensor).
 absl::StatusOr<ir::IRModule> StaticPlanBlockMemory(const ir::IRModule& module);
-// Symbolic shapes: parameter checks (check_tensor_info, ...), match_shape into the shape heap,
-// make_shape for every shape that uses a symbolic var, PrimFunc calls' symbolic int args.
-absl::StatusOr<ir::IRModule> VMShapeLower(const ir::IRModule& module);
+// After the last use of a value, its register is released (memory.kill_storage / kill_tensor,
+// vm.kill_object); parameters and results are never killed.
+absl::StatusOr<ir::IRModule> KillAfterLastUse(const ir::IRModule& module);
 // relax.memory.* / relax.builtin.* / relax.vm.* / shape_of / reshape / null_value / to_vdevice ...
 // -> the vm.builtin.* packed calls of ../shared/notes/tvm-reference.md §3.1.
 absl::StatusOr<ir::IRModule> LowerRuntimeBuiltin(const ir::IRModule& module);
+// Symbolic shapes: parameter checks (check_tensor_info, ...), match_shape into the shape heap,
+// make_shape for every shape that uses a symbolic var, PrimFunc calls' symbolic int args. Its
+// output is the VM-lowered form (compiler/relax/analysis/vm_lowered_form.h checks it); symbolic
+// variables in types are then defined by match_shape calls, which CheckWellFormed does not know.
+absl::StatusOr<ir::IRModule> VMShapeLower(const ir::IRModule& module);
 
 }  // namespace kiln::relax::transform
 

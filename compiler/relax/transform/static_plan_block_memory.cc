@@ -12,7 +12,9 @@
 // 16x larger), else the largest smaller one (down to 1/16, grown to fit), else a new one. The
 // rewrite emits relax.memory.alloc_storage(size, device, scope, dtype) at the first allocation
 // using a storage and relax.memory.alloc_tensor(storage, 0, shape, dtype, device) in place of each
-// planned builtin.alloc_tensor. Allocations with symbolic sizes are left as they are (one
+// planned builtin.alloc_tensor. A symbolic size is planned at its upper bound when the function's
+// "tir_var_upper_bound" attribute bounds the signature's variables it uses (TVM's contract: the
+// caller promises never to pass larger shapes); otherwise the allocation is left as it is (one
 // allocation each, sized at run time).
 //
 // Why: without it every intermediate tensor of a long chain of kernels is a separate allocation
@@ -24,12 +26,14 @@
 #include <string>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "compiler/relax/op/infer_util.h"
 #include "compiler/relax/op/op.h"
 #include "compiler/relax/transform/binding_rewriter.h"
 #include "compiler/relax/transform/passes.h"
+#include "compiler/tir/arith/analyzer.h"
 
 namespace kiln::relax::transform {
 
@@ -74,8 +78,10 @@ bool IsViewOp(const Expr& op) {
   return IsOp(op, "relax.reshape") || IsOp(op, "relax.memory.view") || IsOp(op, "relax.memory.ensure_zero_offset");
 }
 
-// A builtin.alloc_tensor of a constant size: its token's fields, else false.
-bool PlannableAlloc(const rx::CallNode* call, Token* token) {
+// A builtin.alloc_tensor whose size is a constant, or has a constant upper bound through the
+// variables `bounded` (whose bounds `analyzer` holds): its token's fields, else false.
+bool PlannableAlloc(const rx::CallNode* call, const std::unordered_set<const VarNode*>& bounded,
+                    arith::Analyzer* analyzer, Token* token) {
   if (!IsOp(call->op, "relax.builtin.alloc_tensor") || call->args.size() < 4) return false;
   const auto* shape = call->args[0].as<rx::ShapeExprNode>();
   const auto* dtype = call->args[1].as<rx::DataTypeImmNode>();
@@ -83,10 +89,17 @@ bool PlannableAlloc(const rx::CallNode* call, Token* token) {
   const auto* scope = call->args[3].as<rx::StringImmNode>();
   if (!shape || !dtype || !dev || !dev->value.as<IntImmNode>() || !scope) return false;
   int64_t elems = 1;
+  constexpr int64_t kMaxElems = int64_t{1} << 48;  // keeps the products below from overflowing
   for (const PrimExpr& d : shape->values) {
-    const auto* imm = d.as<IntImmNode>();
-    if (imm == nullptr) return false;
-    elems *= imm->value;
+    std::vector<Var> vars;
+    CollectVars(d, &vars);
+    for (const Var& v : vars) {
+      if (!bounded.count(v.get())) return false;
+    }
+    int64_t max = analyzer->GetConstIntBound(d).max_value;
+    if (max < 0 || max > kMaxElems) return false;
+    elems *= max;
+    if (elems > kMaxElems) return false;
   }
   token->bytes = elems * ((dtype->value.bits() * dtype->value.lanes() + 7) / 8);
   token->dtype = dtype->value;
@@ -101,6 +114,7 @@ class Planner {
   explicit Planner(const IRModule& module) : module_(module) {}
 
   void Plan(const rx::FunctionNode* func) {
+    BindUpperBounds(func);
     InitSeq(func->body);
     remaining_.clear();
     for (const Token& t : tokens_) remaining_.push_back(t.uses);
@@ -116,6 +130,25 @@ class Planner {
   const Storage& storage(int i) const { return storages_[i]; }
 
  private:
+  // The "tir_var_upper_bound" attribute ({"n": 1024}) bounds the symbolic variables of the
+  // signature that it names: their tensors are planned at their largest size.
+  void BindUpperBounds(const rx::FunctionNode* func) {
+    const auto* bounds = func->attrs.Get(String("tir_var_upper_bound")).as<MapNode>();
+    if (bounds == nullptr) return;
+    std::vector<Var> vars;
+    for (const Var& p : func->params) CollectTypeVars(p->ty, &vars);
+    for (const Var& v : vars) {
+      for (const auto& [key, value] : bounds->data) {
+        const auto* name = key.as<StringNode>();
+        const auto* bound = value.as<IntImmNode>();
+        if (name && bound && name->value == v->name && bound->value >= 0) {
+          analyzer_.BindBound(v, {0, bound->value});
+          bounded_.insert(v.get());
+        }
+      }
+    }
+  }
+
   // ---- stage 1: tokens, their uses, and the ones that escape ----
 
   Tokens TokensOf(const Expr& e) const {
@@ -162,27 +195,34 @@ class Planner {
         InitBinding(vb, block.get());
       }
     }
-    Discard(TokensOf(seq->body));
+    // The result escapes; a call or If there is visited as a binding's value would be.
+    Discard(InitValue(seq->body, nullptr));
   }
 
   void InitBinding(const rx::VarBindingNode* vb, const rx::BindingBlockNode* block) {
-    const Expr& value = vb->value;
+    Tokens t = InitValue(vb->value, block);
+    if (const auto* call = vb->value.as<rx::CallNode>(); call && t.leaf >= 0 && IsOp(call->op, "relax.builtin.alloc_tensor")) {
+      alloc_token_[vb->var.get()] = t.leaf;
+    }
+    var_tokens_[vb->var.get()] = t;
+  }
+
+  // Records what `value` (bound in `block`, or a SeqExpr's result when null) does to tokens and
+  // returns the tokens it holds.
+  Tokens InitValue(const Expr& value, const rx::BindingBlockNode* block) {
     if (const auto* call = value.as<rx::CallNode>()) {
       Token token;
-      if (PlannableAlloc(call, &token)) {
+      if (block != nullptr && PlannableAlloc(call, bounded_, &analyzer_, &token)) {
         token.block = block;
         tokens_.push_back(token);
         Tokens t;
         t.leaf = static_cast<int>(tokens_.size()) - 1;
-        var_tokens_[vb->var.get()] = t;
-        alloc_token_[vb->var.get()] = t.leaf;
-        return;
+        return t;
       }
       if (IsViewOp(call->op) && !call->args.empty()) {
         Tokens t = TokensOf(call->args[0]);
         DiscardForeign(t, block);
-        var_tokens_[vb->var.get()] = t;
-        return;
+        return t;
       }
       bool kernel = CalledPrimFunc(call->op, module_) != nullptr;
       for (const Expr& arg : call->args) {
@@ -194,19 +234,19 @@ class Planner {
           Discard(t);
         }
       }
-      return;
+      return Tokens();
     }
     if (const auto* i = value.as<rx::IfNode>()) {
       Discard(TokensOf(i->cond));  // read after the kernels that may come last
       InitSeq(i->true_branch);
       InitSeq(i->false_branch);
-      return;
+      return Tokens();
     }
-    if (value.as<rx::FunctionNode>()) return;  // planned on its own when lifted
+    if (value.as<rx::FunctionNode>()) return Tokens();  // planned on its own when lifted
     // Var, Tuple, TupleGetItem: aliases of what they hold.
     Tokens t = TokensOf(value);
     DiscardForeign(t, block);
-    var_tokens_[vb->var.get()] = t;
+    return t;
   }
 
   // ---- stage 2: storages ----
@@ -275,6 +315,8 @@ class Planner {
   }
 
   const IRModule& module_;
+  arith::Analyzer analyzer_;
+  std::unordered_set<const VarNode*> bounded_;
   std::vector<Token> tokens_;
   std::vector<int> remaining_;
   std::vector<Storage> storages_;

@@ -106,6 +106,27 @@ TEST(StaticPlanBlockMemory, EscapingAndSymbolicTensorsKeepTheirAllocations) {
   EXPECT_EQ(text.find("memory.alloc"), std::string::npos) << text;
 }
 
+TEST(StaticPlanBlockMemory, SymbolicSizesArePlannedAtTheirUpperBound) {
+  // n <= 8: each (n,) float32 tensor gets a 32-byte storage, reused as for static sizes.
+  std::string text = Plan(std::string(kKernels) + R"(
+    @R.function
+    def main(y: R.Tensor(("n",), dtype="float32")) -> R.Tensor(("n",), dtype="float32"):
+        R.func_attr({"tir_var_upper_bound": {"n": 8}})
+        n = T.int64()
+        cls = Module
+        s0 = R.call_tir(cls.inc_n, (y,), out_ty=R.Tensor((n,), dtype="float32"))
+        s1 = R.call_tir(cls.inc_n, (s0,), out_ty=R.Tensor((n,), dtype="float32"))
+        s2 = R.call_tir(cls.inc_n, (s1,), out_ty=R.Tensor((n,), dtype="float32"))
+        s3 = R.call_tir(cls.inc_n, (s2,), out_ty=R.Tensor((n,), dtype="float32"))
+        return s3
+)");
+  EXPECT_NE(text.find(R"(storage: R.Any = R.memory.alloc_storage(R.shape([32]))"), std::string::npos) << text;
+  EXPECT_NE(text.find(R"(alloc_2: R.Tensor((n,), dtype="float32") = R.memory.alloc_tensor(storage, R.prim_value(0), R.shape([n]))"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("storage_2"), std::string::npos) << text;
+}
+
 TEST(StaticPlanBlockMemory, ViewsExtendTheLifetime) {
   // lv0 is read through its reshape r after lv1 is made, so lv2 cannot take lv0's storage.
   std::string text = Plan(std::string(kKernels) + R"(
@@ -143,6 +164,25 @@ TEST(StaticPlanBlockMemory, TupleOutputsArePlannedThroughTheirItems) {
       << text;
   EXPECT_NE(text.find("alloc_3: R.Tensor((16,), dtype=\"float32\") = R.memory.alloc_tensor(storage,"), std::string::npos)
       << text;
+}
+
+TEST(StaticPlanBlockMemory, TensorsPassedToAFunctionAtTheEndOfABranchEscape) {
+  // The branch's result is the call of main (corpus 013's recursion): a is its argument and must
+  // keep its own storage.
+  std::string text = Plan(std::string(kKernels) + R"(
+    @R.function
+    def main(x: R.Tensor((16,), dtype="float32"), c: R.Tensor((), dtype="bool")) -> R.Tensor((16,), dtype="float32"):
+        cls = Module
+        if c:
+            a = R.call_tir(cls.inc, (x,), out_ty=R.Tensor((16,), dtype="float32"))
+            b = R.call_tir(cls.inc, (x,), out_ty=R.Tensor((16,), dtype="float32"))
+            r = cls.main(a, c)
+        else:
+            r = x
+        return r
+)");
+  EXPECT_NE(text.find("alloc: R.Tensor((16,), dtype=\"float32\") = R.builtin.alloc_tensor"), std::string::npos) << text;
+  EXPECT_NE(text.find("= main(alloc, c)"), std::string::npos) << text;
 }
 
 }  // namespace

@@ -161,5 +161,35 @@ class Module:
 )");
 }
 
+// A call whose result type names a variable nothing defined yet (m, from the callee's own
+// match_cast) stores it from the result. The parser's well-formedness check would reject this
+// module; passes can produce it.
+TEST(VMShapeLower, CallResultsDefineNewVariables) {
+  absl::StatusOr<ir::IRModule> out = VMShapeLower(testing::Parse(R"(
+@I.ir_module
+class Module:
+    @R.function(pure=False)
+    def unique(x: R.Tensor((4,), dtype="float32")) -> R.Tensor(("m",), dtype="float32"):
+        m = T.int64()
+        y = R.call_packed("unique", x, ty_args=R.Tensor(dtype="float32", ndim=1))
+        z = R.match_cast(y, R.Tensor((m,), dtype="float32"))
+        return z
+
+    @R.function(pure=False)
+    def main(x: R.Tensor((4,), dtype="float32")) -> R.Shape(ndim=1):
+        cls = Module
+        y = cls.unique(x)
+        s = R.shape_of(y)
+        return s
+)", /*verify=*/false));
+  ASSERT_TRUE(out.ok()) << out.status();
+  std::string text = testing::PrintBody(*out);
+  EXPECT_NE(text.find(R"(    y: R.Tensor((m,), dtype="float32") = unique(x)
+    __2: R.Tuple = R.ExternFunc("vm.builtin.match_shape")(y, shape_heap, R.prim_value(1), R.prim_value(1), R.prim_value(0), R.str("ErrorContext(fn=main, loc=binding y) "))
+)"),
+            std::string::npos)
+      << text;
+}
+
 }  // namespace
 }  // namespace kiln::relax::transform

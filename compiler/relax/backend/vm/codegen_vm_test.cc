@@ -287,6 +287,26 @@ class Module:
   EXPECT_EQ(static_cast<const uint8_t*>(t.data())[0], 1);
 }
 
+// A module-level R.ExternFunc is called by its symbol (a packed function), whatever its module name.
+TEST(VMCodeGen, ModuleExternFuncIsPacked) {
+  EXPECT_EQ(Text(R"(@I.ir_module
+class Module:
+    ext = R.ExternFunc("my_ext", R.Callable((R.Tensor((2,), "float32"),), R.Tensor((2,), "float32"), True))
+
+    @R.function
+    def main(x: R.Tensor((2,), "float32")) -> R.Tensor((2,), "float32"):
+        cls = Module
+        y: R.Tensor((2,), "float32") = cls.ext(x)
+        return y
+)"),
+            "@main:\n"
+            "  call  my_ext           in: %0           dst: %1\n"
+            "  ret   %1\n"
+            "\n"
+            "@my_ext packed_func;\n"
+            "\n");
+}
+
 TEST(VMCodeGen, ConstantResultIsCopiedIntoARegister) {
   EXPECT_EQ(Text(R"(@I.ir_module
 class Module:

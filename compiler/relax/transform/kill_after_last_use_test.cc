@@ -1,0 +1,76 @@
+#include "compiler/relax/transform/passes.h"
+
+#include "compiler/relax/analysis/well_formed.h"
+#include "compiler/relax/transform/test_util.h"
+#include "gtest/gtest.h"
+
+namespace kiln::relax::transform {
+namespace {
+
+std::string Kill(const std::string& source) {
+  absl::StatusOr<ir::IRModule> out = KillAfterLastUse(testing::Parse(source));
+  EXPECT_TRUE(out.ok()) << out.status();
+  if (!out.ok()) return "";
+  absl::Status wf = CheckWellFormed(*out, nullptr);
+  EXPECT_TRUE(wf.ok()) << wf;
+  return testing::PrintBody(*out);
+}
+
+// s dies with its tensor's creation (the tensor keeps it), a after the kernel reading it last; b
+// and d die inside the branch that reads them last, t in the other; e and x are results or
+// parameters and stay.
+TEST(KillAfterLastUse, KillsAfterTheLastUseInEachBranch) {
+  EXPECT_EQ(Kill(R"(
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def inc(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
+        for i in range(4):
+            B[i] = A[i] + T.float32(1.0)
+
+    @R.function(pure=False)
+    def main(x: R.Tensor((4,), dtype="float32"), c: R.Tensor((), dtype="bool")) -> R.Tensor((4,), dtype="float32"):
+        cls = Module
+        s = R.memory.alloc_storage(R.shape([16]), R.prim_value(0), R.str("global"), R.dtype("float32"))
+        a = R.memory.alloc_tensor(s, R.prim_value(0), R.shape([4]), R.dtype("float32"))
+        _1 = cls.inc(x, a)
+        b = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+        _2 = cls.inc(a, b)
+        t = (b, x)
+        if c:
+            d = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+            _3 = cls.inc(b, d)
+            e = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+            _4 = cls.inc(d, e)
+            r = e
+        else:
+            u = t[0]
+            r = u
+        return r
+)"),
+            R"(    s: R.Any = R.memory.alloc_storage(R.shape([16]), R.prim_value(0), R.str("global"), R.dtype("float32"))
+    a: R.Tensor((4,), dtype="float32") = R.memory.alloc_tensor(s, R.prim_value(0), R.shape([4]), R.dtype("float32"), R.prim_value(0))
+    _: R.Tuple = R.memory.kill_storage(s)
+    _1: R.Tuple = inc(x, a)
+    b: R.Tensor((4,), dtype="float32") = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+    _2: R.Tuple = inc(a, b)
+    __1: R.Tuple = R.memory.kill_tensor(a)
+    t: R.Tuple(R.Tensor((4,), dtype="float32"), R.Tensor((4,), dtype="float32")) = (b, x)
+    if c:
+        d: R.Tensor((4,), dtype="float32") = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+        _3: R.Tuple = inc(b, d)
+        __2: R.Tuple = R.memory.kill_tensor(b)
+        e: R.Tensor((4,), dtype="float32") = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+        _4: R.Tuple = inc(d, e)
+        __3: R.Tuple = R.memory.kill_tensor(d)
+        r: R.Tensor((4,), dtype="float32") = e
+    else:
+        u: R.Tensor((4,), dtype="float32") = t[0]
+        __2: R.Tuple = R.vm.kill_object(t)
+        r: R.Tensor((4,), dtype="float32") = u
+    return r
+)");
+}
+
+}  // namespace
+}  // namespace kiln::relax::transform
