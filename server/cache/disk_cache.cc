@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -172,11 +171,11 @@ absl::Status DiskCache::Put(const CacheKey& key, const Artifact& value) {
   std::string shard = path.substr(0, path.rfind('/'));
   if (mkdir(shard.c_str(), 0755) != 0 && errno != EEXIST) return Errno("cannot create", shard);
 
-  // Unique among threads (counter) and processes (pid); O_EXCL guards against anything else.
-  static std::atomic<uint64_t> counter{0};
-  std::string tmp = absl::StrCat(dir_, "/tmp/", key.Hex(), ".", getpid(), ".", counter.fetch_add(1));
-  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  // mkstemp: a name unique among threads, instances and processes (created with O_EXCL).
+  std::string tmp = absl::StrCat(dir_, "/tmp/", key.Hex(), ".XXXXXX");
+  int fd = mkostemp(tmp.data(), O_CLOEXEC);
   if (fd < 0) return Errno("cannot create", tmp);
+  fchmod(fd, 0644);  // mkstemp's 0600 would hide entries from other users' kilnd sharing the dir
   char header[kDiskEntryHeaderBytes];
   memcpy(header, kMagic, sizeof kMagic);
   PutU64(header + 8, value->size());

@@ -76,6 +76,27 @@ TEST(CacheKeyTest, FormattingCommentsAndFileNameDoNotChangeTheKey) {
   EXPECT_EQ(*CanonicalModuleBytes(a), *CanonicalModuleBytes(b));
 }
 
+// What the key promises: equal keys mean equal executables. The two layouts of one module build
+// to the same bytes (target llvm, whose builds are reproducible).
+TEST(CacheKeyTest, SameKeyBuildsTheSameExecutable) {
+  absl::StatusOr<vm::Executable> a = driver::BuildExecutable(Parse(kModule, "a.py"), "llvm");
+  absl::StatusOr<vm::Executable> b = driver::BuildExecutable(Parse(kReformatted, "b.py"), "llvm");
+  ASSERT_TRUE(a.ok()) << a.status();
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_EQ(a->Serialize(), b->Serialize());
+}
+
+// Names are kept in the key on purpose: a renamed binding changes the executable's bytes (its name
+// reaches the kernel library), so the key must change with it.
+TEST(CacheKeyTest, ARenamedVariableChangesTheKeyAndTheExecutable) {
+  std::string renamed = absl::StrReplaceAll(kModule, {{"lv", "hidden"}});
+  EXPECT_NE(Key(Parse(kModule), Material()), Key(Parse(renamed), Material()));
+  absl::StatusOr<vm::Executable> a = driver::BuildExecutable(Parse(kModule), "llvm");
+  absl::StatusOr<vm::Executable> b = driver::BuildExecutable(Parse(renamed), "llvm");
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_NE(a->Serialize(), b->Serialize());
+}
+
 TEST(CacheKeyTest, KeyIsStableAcrossParses) {
   EXPECT_EQ(Key(Parse(kModule), Material()), Key(Parse(kModule), Material()));
   EXPECT_EQ(Key(Parse(kModule), Material()).size(), 64u);

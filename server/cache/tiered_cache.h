@@ -5,7 +5,9 @@
 // (promotion), so the next hit is cheaper. A tier that fails (an I/O error) counts as a miss of
 // that tier: the cache never fails a compile that could still be served or produced. On a miss in
 // every tier, GetOrProduce runs the producer (the compile) once per key however many identical
-// requests wait, and stores its result in every tier.
+// requests wait, and stores its result in every tier. The producer looks in the tiers once more
+// before compiling (a call that finished just before it may have stored the result), so a compile
+// counts two misses in each tier's stats.
 #ifndef KILN_SERVER_CACHE_TIERED_CACHE_H_
 #define KILN_SERVER_CACHE_TIERED_CACHE_H_
 
