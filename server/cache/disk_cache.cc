@@ -155,7 +155,7 @@ absl::StatusOr<Artifact> DiskCache::Get(const CacheKey& key) {
 void DiskCache::DropCorrupt(const std::string& path, const struct stat& opened) {
   struct stat now;
   if (stat(path.c_str(), &now) == 0 && now.st_dev == opened.st_dev && now.st_ino == opened.st_ino) {
-    unlink(path.c_str());
+    unlink(path.c_str());  // a replacement renamed in just now would only cost a miss
   }
   // Rare: recount rather than guess what the damaged file had been counted as.
   absl::MutexLock lock(&mu_);

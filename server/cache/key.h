@@ -19,6 +19,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "compiler/ir/ir.h"
+#include "compiler/version.h"
 #include "server/cache/cache_key.h"
 
 namespace kiln::server {
@@ -29,7 +30,7 @@ struct KeyMaterial {
   std::map<std::string, std::string> options;
   std::vector<std::string> entries;  // order kept: it is the function table's order
   std::map<std::string, std::string> extra_vars;
-  std::string compiler_version;  // normally kKilnVersion (compiler/version.h)
+  std::string compiler_version = kKilnVersion;  // a test may pretend to be another compiler
 };
 
 // The module's serialization with spans, span sources and producer cleared (see above).
