@@ -412,62 +412,52 @@ class Writer {
     out_.append(close);
   }
 
-  // Writes `e`, parenthesized when it binds looser than `min_prec`.
-  void Expr_(const Expr& e, int min_prec) {
-    const int prec = PrecOf(e);
-    const bool paren = prec < min_prec;
-    if (paren) out_.push_back('(');
-    switch (e.kind) {
-      case ExprKind::kName: out_.append(e.name); break;
-      case ExprKind::kConstant: Constant(e); break;
-      case ExprKind::kAttribute: {
-        const Expr& v = *e.value;
-        bool wrap = v.kind == ExprKind::kConstant && v.const_kind == Expr::ConstKind::kInt &&
-                    PrecOf(v) == kAtomPrec;
-        if (wrap) out_.push_back('(');
-        Expr_(v, kAtomPrec);
-        if (wrap) out_.push_back(')');
-        absl::StrAppend(&out_, ".", e.name);
-        break;
+  // `value[index]`, the slice items written with their own syntax.
+  void Subscript(const Expr& e) {
+    Expr_(*e.value, kAtomPrec);
+    out_.push_back('[');
+    if (e.slice->kind == ExprKind::kTuple && !e.slice->elts.empty()) {
+      for (size_t i = 0; i < e.slice->elts.size(); ++i) {
+        if (i) out_.append(", ");
+        SliceItem(*e.slice->elts[i]);
       }
-      case ExprKind::kSubscript:
-        Expr_(*e.value, kAtomPrec);
-        out_.push_back('[');
-        if (e.slice->kind == ExprKind::kTuple && !e.slice->elts.empty()) {
-          for (size_t i = 0; i < e.slice->elts.size(); ++i) {
-            if (i) out_.append(", ");
-            SliceItem(*e.slice->elts[i]);
-          }
-          if (e.slice->elts.size() == 1) out_.push_back(',');
-        } else {
-          SliceItem(*e.slice);
-        }
-        out_.push_back(']');
-        break;
-      case ExprKind::kSlice:
-        // A slice outside a subscript has no syntax; write the call that builds one.
-        out_.append("slice(");
-        Expr_(e.lower ? *e.lower : NoneConstant(), kLambdaPrec);
-        out_.append(", ");
-        Expr_(e.upper ? *e.upper : NoneConstant(), kLambdaPrec);
-        out_.append(", ");
-        Expr_(e.step ? *e.step : NoneConstant(), kLambdaPrec);
-        out_.push_back(')');
-        break;
-      case ExprKind::kCall:
-        Expr_(*e.func, kAtomPrec);
-        if (e.args.size() == 1 && e.keywords.empty() &&
-            e.args[0]->kind == ExprKind::kComprehension && e.args[0]->name == "generator") {
-          // `f(x for x in y)`: a sole generator argument needs no parentheses of its own.
-          out_.push_back('(');
-          Comprehension(*e.args[0], "", "");
-          out_.push_back(')');
-          break;
-        }
-        out_.push_back('(');
-        Arguments(e.args, e.keywords);
-        out_.push_back(')');
-        break;
+      if (e.slice->elts.size() == 1) out_.push_back(',');
+    } else {
+      SliceItem(*e.slice);
+    }
+    out_.push_back(']');
+  }
+
+  // A slice outside a subscript has no syntax; write the call that builds one.
+  void SliceCall(const Expr& e) {
+    out_.append("slice(");
+    Expr_(e.lower ? *e.lower : NoneConstant(), kLambdaPrec);
+    out_.append(", ");
+    Expr_(e.upper ? *e.upper : NoneConstant(), kLambdaPrec);
+    out_.append(", ");
+    Expr_(e.step ? *e.step : NoneConstant(), kLambdaPrec);
+    out_.push_back(')');
+  }
+
+  void CallExpr(const Expr& e) {
+    Expr_(*e.func, kAtomPrec);
+    if (e.args.size() == 1 && e.keywords.empty() &&
+        e.args[0]->kind == ExprKind::kComprehension && e.args[0]->name == "generator") {
+      // `f(x for x in y)`: a sole generator argument needs no parentheses of its own.
+      out_.push_back('(');
+      Comprehension(*e.args[0], "", "");
+      out_.push_back(')');
+      return;
+    }
+    out_.push_back('(');
+    Arguments(e.args, e.keywords);
+    out_.push_back(')');
+  }
+
+  // Operators: binary, unary, boolean, comparison chains and `a if c else b`, whose operands bind
+  // at least as tightly as `prec` (the operation's own precedence).
+  void Operation(const Expr& e, int prec) {
+    switch (e.kind) {
       case ExprKind::kBinOp:
         if (e.name == "**") {
           Expr_(*e.left, kPowerPrec + 1);
@@ -508,15 +498,14 @@ class Writer {
         out_.append(" else ");
         Expr_(*e.orelse, kIfExpPrec);
         break;
-      case ExprKind::kLambda:
-        out_.append("lambda");
-        for (size_t i = 0; i < e.lambda_args.size(); ++i) {
-          out_.append(i ? ", " : " ");
-          out_.append(e.lambda_args[i]);
-        }
-        out_.append(": ");
-        Expr_(*e.value, kLambdaPrec);
+      default:
         break;
+    }
+  }
+
+  // Displays: tuples, lists, sets, dicts and comprehensions.
+  void Display(const Expr& e) {
+    switch (e.kind) {
       case ExprKind::kTuple:
         out_.push_back('(');
         Elements(e.elts, kLambdaPrec);
@@ -553,6 +542,51 @@ class Writer {
                                                  : "{",
                       e.name == "list" ? "]" : e.name == "generator" ? ")" : "}");
         break;
+      default:
+        break;
+    }
+  }
+
+  // Writes `e`, parenthesized when it binds looser than `min_prec`.
+  void Expr_(const Expr& e, int min_prec) {
+    const int prec = PrecOf(e);
+    const bool paren = prec < min_prec;
+    if (paren) out_.push_back('(');
+    switch (e.kind) {
+      case ExprKind::kName: out_.append(e.name); break;
+      case ExprKind::kConstant: Constant(e); break;
+      case ExprKind::kAttribute: {
+        const Expr& v = *e.value;
+        bool wrap = v.kind == ExprKind::kConstant && v.const_kind == Expr::ConstKind::kInt &&
+                    PrecOf(v) == kAtomPrec;
+        if (wrap) out_.push_back('(');
+        Expr_(v, kAtomPrec);
+        if (wrap) out_.push_back(')');
+        absl::StrAppend(&out_, ".", e.name);
+        break;
+      }
+      case ExprKind::kSubscript: Subscript(e); break;
+      case ExprKind::kSlice: SliceCall(e); break;
+      case ExprKind::kCall: CallExpr(e); break;
+      case ExprKind::kBinOp:
+      case ExprKind::kUnaryOp:
+      case ExprKind::kBoolOp:
+      case ExprKind::kCompare:
+      case ExprKind::kIfExp: Operation(e, prec); break;
+      case ExprKind::kLambda:
+        out_.append("lambda");
+        for (size_t i = 0; i < e.lambda_args.size(); ++i) {
+          out_.append(i ? ", " : " ");
+          out_.append(e.lambda_args[i]);
+        }
+        out_.append(": ");
+        Expr_(*e.value, kLambdaPrec);
+        break;
+      case ExprKind::kTuple:
+      case ExprKind::kList:
+      case ExprKind::kSet:
+      case ExprKind::kDict:
+      case ExprKind::kComprehension: Display(e); break;
       case ExprKind::kStarred:
         out_.push_back('*');
         Expr_(*e.value, kBitOrPrec);

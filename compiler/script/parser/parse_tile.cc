@@ -26,14 +26,13 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/match.h"
 #include "compiler/ir/structural.h"
-#include "compiler/script/parser/parser_impl.h"
+#include "compiler/script/parser/handlers.h"
 #include "compiler/tir/op/arith.h"
 #include "compiler/tir/op/op.h"
 
 namespace kiln::script::parser {
 
 using namespace ir;  // NOLINT: this file is about IR node types only
-using K = Value::Kind;
 
 namespace {
 
@@ -250,8 +249,6 @@ Value Parser::BufferPtrTo(const Buffer& b, CallArgs& a) {
 // ------------------------------------------------------------------ tile layouts
 
 namespace {
-
-Span SpanOr(const Value& v, const Span& fallback) { return v.span.defined() ? v.span : fallback; }
 
 // The axis terms of an offset-like value: `v @ Axis.x` sums, or a plain value on axis "m".
 bool AxisTermsOf(const Value& v, std::vector<Value>* keys, std::vector<Value>* items) {
@@ -537,246 +534,269 @@ Value Parser::BufferView(const Buffer& b, CallArgs& a) {
   return CallT("decl_buffer", ca);
 }
 
-bool Parser::CallTileDSL(const std::string& name, CallArgs& a, Value* out) {
-  const Span& span = a.span;
-  if (name == "TileLayout") {
-    if (a.args.size() != 1 || !a.kwargs.empty() || a.args[0].kind != K::kLayoutSpec) {
-      Fail(span, "T.TileLayout takes one layout spec: T.TileLayout(T.S[extents : strides] + ...)");
-    }
-    *out = Value::Obj(K::kLayout, a.args[0].obj);
-    return true;
+// ------------------------------------------------------------------ T.* tile DSL calls
+
+namespace {
+
+// T.TileLayout(spec): a layout from `T.S[...] + T.R[...] + offset`.
+Value CallTileLayout(Parser& p, CallArgs& a, const TirCall& c) {
+  const Span& span = c.span;
+  if (a.args.size() != 1 || !a.kwargs.empty() || a.args[0].kind != K::kLayoutSpec) {
+    p.Fail(span, "T.TileLayout takes one layout spec: T.TileLayout(T.S[extents : strides] + ...)");
   }
-  if (name == "TileLayout.from_iters") {
-    // Only the offset form: TVM prints a layout without iters this way.
-    if (!a.args.empty()) Fail(span, "T.TileLayout.from_iters is supported with offset= only");
-    Map<String, PrimExpr> offset;
-    for (const auto& [k, v] : a.kwargs) {
-      if (k != "offset" || v.kind != K::kDict) Fail(span, "T.TileLayout.from_iters takes offset={axis: value}");
-      for (size_t i = 0; i < v.keys.size(); ++i) offset.Set(String(ToStr(v.keys[i], span)), ToPrim(v.items[i], span));
-    }
-    *out = Value::Obj(K::kLayout, TileLayout({}, {}, offset, span));
-    return true;
+  return Value::Obj(K::kLayout, a.args[0].obj);
+}
+
+// T.TileLayout.from_iters(offset={...}): only the offset form, which TVM prints for a layout
+// without iters.
+Value CallTileLayoutFromIters(Parser& p, CallArgs& a, const TirCall& c) {
+  const Span& span = c.span;
+  if (!a.args.empty()) p.Fail(span, "T.TileLayout.from_iters is supported with offset= only");
+  Map<String, PrimExpr> offset;
+  for (const auto& [k, v] : a.kwargs) {
+    if (k != "offset" || v.kind != K::kDict) p.Fail(span, "T.TileLayout.from_iters takes offset={axis: value}");
+    for (size_t i = 0; i < v.keys.size(); ++i) offset.Set(String(p.ToStr(v.keys[i], span)), p.ToPrim(v.items[i], span));
   }
-  if (name == "ComposeLayout") {
-    if (a.args.size() != 4 || a.args[3].kind != K::kLayout || !a.args[3].obj.as<TileLayoutNode>()) {
-      Fail(span, "T.ComposeLayout(per_element, swizzle_len, atom_len, tile_layout, swizzle_inner=True)");
-    }
-    auto n = make_object<ComposeLayoutNode>();
-    n->per_element = static_cast<int32_t>(ToInt(a.args[0], span));
-    n->swizzle_len = static_cast<int32_t>(ToInt(a.args[1], span));
-    n->atom_len = static_cast<int32_t>(ToInt(a.args[2], span));
-    n->tile_layout = Downcast<TileLayout>(a.args[3].obj);
-    for (const auto& [k, v] : a.kwargs) {
-      if (k != "swizzle_inner") Fail(span, absl::StrCat("unexpected keyword argument '", k, "' for T.ComposeLayout"));
-      n->swizzle_inner = ToBool(v, span);
-    }
-    n->span = span;
-    *out = Value::Obj(K::kLayout, ComposeLayout(ObjectPtr<Object>(std::move(n))));
-    return true;
+  return Value::Obj(K::kLayout, TileLayout({}, {}, offset, span));
+}
+
+// T.ComposeLayout(per_element, swizzle_len, atom_len, tile_layout, swizzle_inner=True).
+Value CallComposeLayout(Parser& p, CallArgs& a, const TirCall& c) {
+  const Span& span = c.span;
+  if (a.args.size() != 4 || a.args[3].kind != K::kLayout || !a.args[3].obj.as<TileLayoutNode>()) {
+    p.Fail(span, "T.ComposeLayout(per_element, swizzle_len, atom_len, tile_layout, swizzle_inner=True)");
   }
-  auto need_body = [&]() {
-    if (!tir_.func()) Fail(span, absl::StrCat("T.", name, " is a statement: it can only be used in a T.prim_func"));
-  };
-  if (name.rfind("ptx.", 0) == 0) {
-    *out = CallPtx(name.substr(4), a);
-    return true;
+  auto n = make_object<ComposeLayoutNode>();
+  n->per_element = static_cast<int32_t>(p.ToInt(a.args[0], span));
+  n->swizzle_len = static_cast<int32_t>(p.ToInt(a.args[1], span));
+  n->atom_len = static_cast<int32_t>(p.ToInt(a.args[2], span));
+  n->tile_layout = Downcast<TileLayout>(a.args[3].obj);
+  for (const auto& [k, v] : a.kwargs) {
+    if (k != "swizzle_inner") p.Fail(span, absl::StrCat("unexpected keyword argument '", k, "' for T.ComposeLayout"));
+    n->swizzle_inner = p.ToBool(v, span);
   }
-  if (name == "address_of" && a.args.size() == 1 && a.args[0].kind == K::kBuffer) {
-    // T.address_of(A): the address of A's first element.
-    Buffer b = Downcast<Buffer>(a.args[0].obj);
-    Array<PrimExpr> zeros;
-    for (size_t i = 0; i < b->shape.size(); ++i) zeros.push_back(IntImm(DataType::Int(32), 0));
-    *out = Value::Obj(K::kPrim, Call(DataType::Handle(), Op("tirx.address_of"), {BufferLoad(b, zeros, span)}, span));
-    return true;
-  }
-  if (name == "ptr_byte_offset" && a.args.size() == 3 && a.args[2].kind == K::kStr) {
-    // The pointee dtype is carried as a type_annotation call, as TVM builds it.
-    DataType pointee = ToDType(a.args[2], span);
-    PrimExpr ann = Call(pointee, Op("tirx.type_annotation"), {}, span);
-    *out = Value::Obj(K::kPrim, Call(DataType::Handle(), Op("tirx.ptr_byte_offset"),
-                                     {ToPrim(a.args[0], span), ToPrim(a.args[1], span), ann}, span));
-    return true;
-  }
-  if (name.rfind("nki.", 0) == 0) {
-    // Fill the optional parameters (by keyword or default), then build the call from the registry.
-    for (const NkiSignature& sig : NkiSignatures()) {
-      if (name.compare(4, std::string::npos, sig.name) != 0) continue;
-      std::string unknown;
-      std::vector<const Value*> given = BindToParams(a, sig.params, &unknown);
-      if (!unknown.empty()) Fail(span, absl::StrCat("unexpected keyword argument '", unknown, "' for T.", name));
-      std::vector<Value> args;
-      for (size_t i = 0; i < sig.params.size(); ++i) {
-        if (given[i]) args.push_back(*given[i]);
-        else if (i >= sig.required) args.push_back(NkiDefault(sig.params[i]));
-        else Fail(span, absl::StrCat("T.", name, " is missing argument '", sig.params[i], "'"));
-      }
-      for (size_t i = sig.params.size(); i < a.args.size(); ++i) args.push_back(a.args[i]);  // arity error below
-      a.args = std::move(args);
-      a.kwargs.clear();
-    }
-    return false;
-  }
-  if (name == "hint") {
-    // T.hint("message", key=value, ...): a directive over the rest of the block (or a with body),
-    // an AttrStmt "tirx_hint" whose node is the {message, attrs...} map, as TVM builds it.
-    if (a.args.size() > 1) Fail(span, "T.hint takes one positional argument (the message)");
-    Map<String, ObjectRef> attrs;
-    std::string message = a.args.empty() ? "" : ToStr(a.args[0], span);
-    for (const auto& [k, v] : a.kwargs) {
-      if (k == "message") message = ToStr(v, span);
-    }
-    if (!message.empty()) attrs.Set(String("message"), String(message));
-    for (const auto& [k, v] : a.kwargs) {
-      if (k == "message") continue;
-      attrs.Set(String(k), v.kind == K::kRegion ? v.obj : ToAttrValue(v, v.span.defined() ? v.span : span));
-    }
-    need_body();
-    tir_.BeginImplicit([attrs, span](Stmt body) {
-      return AttrStmt(attrs, "tirx_hint", IntImm(DataType::Int(32), 1), body, span);
-    });
-    *out = Value::None();
-    return true;
-  }
-  for (const char* reduce : {"sum", "max", "min"}) {
-    // T.cuda.warp_sum(v, width=32) is T.cuda.warp_reduce(v, "sum", width); T.cuda.cta_sum(v,
-    // num_warps, scratch) is T.cuda.cta_reduce(v, "sum", num_warps, scratch).
-    bool warp = name == absl::StrCat("cuda.warp_", reduce);
-    if (!warp && name != absl::StrCat("cuda.cta_", reduce)) continue;
-    std::vector<std::string> params = warp ? std::vector<std::string>{"value", "width"}
-                                           : std::vector<std::string>{"value", "num_warps", "scratch"};
-    if (a.args.size() > params.size()) Fail(span, absl::StrCat("T.", name, " takes ", params.size(), " arguments"));
+  n->span = span;
+  return Value::Obj(K::kLayout, ComposeLayout(ObjectPtr<Object>(std::move(n))));
+}
+
+// T.address_of(A): the address of A's first element (otherwise the intrinsic, of an element).
+Value CallAddressOf(Parser& p, CallArgs& a, const TirCall& c) {
+  const Span& span = c.span;
+  if (a.args.size() != 1 || a.args[0].kind != K::kBuffer) return CallTirIntrinsic(p, a, c);
+  Buffer b = Downcast<Buffer>(a.args[0].obj);
+  Array<PrimExpr> zeros;
+  for (size_t i = 0; i < b->shape.size(); ++i) zeros.push_back(IntImm(DataType::Int(32), 0));
+  return Value::Obj(K::kPrim, Call(DataType::Handle(), Op("tirx.address_of"), {BufferLoad(b, zeros, span)}, span));
+}
+
+// T.ptr_byte_offset(ptr, offset, "dtype") (otherwise the intrinsic as written).
+Value CallPtrByteOffset(Parser& p, CallArgs& a, const TirCall& c) {
+  const Span& span = c.span;
+  if (a.args.size() != 3 || a.args[2].kind != K::kStr) return CallTirIntrinsic(p, a, c);
+  // The pointee dtype is carried as a type_annotation call, as TVM builds it.
+  DataType pointee = p.ToDType(a.args[2], span);
+  PrimExpr ann = Call(pointee, Op("tirx.type_annotation"), {}, span);
+  return Value::Obj(K::kPrim, Call(DataType::Handle(), Op("tirx.ptr_byte_offset"),
+                                   {p.ToPrim(a.args[0], span), p.ToPrim(a.args[1], span), ann}, span));
+}
+
+// T.nki.<op>(...): a Trainium intrinsic of the registry, with TVM's defaults filled in.
+Value CallNki(Parser& p, CallArgs& a, const TirCall& c) {
+  const Span& span = c.span;
+  const std::string& name = c.name;
+  // Fill the optional parameters (by keyword or default), then build the call from the registry.
+  for (const NkiSignature& sig : NkiSignatures()) {
+    if (name.compare(4, std::string::npos, sig.name) != 0) continue;
     std::string unknown;
-    std::vector<const Value*> given = BindToParams(a, params, &unknown);
-    if (!unknown.empty()) Fail(span, absl::StrCat("unexpected keyword argument '", unknown, "' for T.", name));
+    std::vector<const Value*> given = BindToParams(a, sig.params, &unknown);
+    if (!unknown.empty()) p.Fail(span, absl::StrCat("unexpected keyword argument '", unknown, "' for T.", name));
     std::vector<Value> args;
-    for (size_t i = 0; i < params.size(); ++i) {
+    for (size_t i = 0; i < sig.params.size(); ++i) {
       if (given[i]) args.push_back(*given[i]);
-      else if (warp && i == 1) args.push_back(Value::Int(32));  // width defaults to a full warp
-      else Fail(span, absl::StrCat("T.", name, " is missing argument '", params[i], "'"));
+      else if (i >= sig.required) args.push_back(NkiDefault(sig.params[i]));
+      else p.Fail(span, absl::StrCat("T.", name, " is missing argument '", sig.params[i], "'"));
     }
-    args.insert(args.begin() + 1, Value::Str(reduce));
-    CallArgs call;
-    call.span = span;
-    call.func_span = a.func_span;
-    call.args = std::move(args);
-    *out = CallT(warp ? "cuda.warp_reduce" : "cuda.cta_reduce", call);
-    return true;
+    for (size_t i = sig.params.size(); i < a.args.size(); ++i) args.push_back(a.args[i]);  // arity error below
+    a.args = std::move(args);
+    a.kwargs.clear();
   }
-  if (name == "device_entry") {
-    if (!a.args.empty() || !a.kwargs.empty()) Fail(span, "T.device_entry() takes no arguments");
-    need_body();
-    tir_.BeginImplicit([span](Stmt body) {
-      return AttrStmt(ObjectRef(), "tirx.device_entry", IntImm(DataType::Bool(), 1), body, span);
-    });
-    *out = Value::None();
-    return true;
-  }
-  if (name == "attr" && a.args.size() == 1 && a.kwargs.empty()) {
-    const Value& d = a.args[0];
-    if (d.kind != K::kDict || d.keys.empty()) Fail(span, "T.attr({key: value, ...}) takes a dict of annotations");
-    need_body();
-    for (size_t i = 0; i < d.keys.size(); ++i) {
-      std::string key = ToStr(d.keys[i], span);
-      PrimExpr value = ToPrim(d.items[i], d.items[i].span.defined() ? d.items[i].span : span);
-      tir_.BeginImplicit([key, value, span](Stmt body) { return AttrStmt(ObjectRef(), key, value, body, span); });
-    }
-    *out = Value::None();
-    return true;
-  }
+  return CallTirIntrinsic(p, a, c);
+}
 
-  if (name == "local_scalar" || name == "shared_scalar" || name == "alloc_scalar") {
-    // A one-element buffer that reads and writes without indices, like `x: T.int32`.
-    std::vector<std::string> params = {"dtype"};
-    if (name == "alloc_scalar") params.push_back("scope");
-    if (a.args.size() > params.size()) {
-      Fail(span, absl::StrCat("T.", name, " takes at most ", params.size(), " positional arguments"));
-    }
-    DataType dtype = DataType::Float(32);
-    std::string scope = name == "local_scalar" ? "local" : name == "shared_scalar" ? "shared" : "global";
-    for (size_t i = 0; i < params.size(); ++i) {
-      const Value* v = i < a.args.size() ? &a.args[i] : nullptr;
-      for (const auto& [k, kv] : a.kwargs) {
-        if (k == params[i]) v = &kv;
-      }
-      if (!v) continue;
-      if (i == 0) dtype = ToDType(*v, v->span.defined() ? v->span : span);
-      else scope = ToStr(*v, span);
-    }
+// T.hint("message", key=value, ...): a directive over the rest of the block (or a with body),
+// an AttrStmt "tirx_hint" whose node is the {message, attrs...} map, as TVM builds it.
+Value CallHint(Parser& p, CallArgs& a, const TirCall& c) {
+  const Span& span = c.span;
+  if (a.args.size() > 1) p.Fail(span, "T.hint takes one positional argument (the message)");
+  Map<String, ObjectRef> attrs;
+  std::string message = a.args.empty() ? "" : p.ToStr(a.args[0], span);
+  for (const auto& [k, v] : a.kwargs) {
+    if (k == "message") message = p.ToStr(v, span);
+  }
+  if (!message.empty()) attrs.Set(String("message"), String(message));
+  for (const auto& [k, v] : a.kwargs) {
+    if (k == "message") continue;
+    attrs.Set(String(k), v.kind == K::kRegion ? v.obj : p.ToAttrValue(v, v.span.defined() ? v.span : span));
+  }
+  c.NeedBody();
+  p.tir_.BeginImplicit([attrs, span](Stmt body) {
+    return AttrStmt(attrs, "tirx_hint", IntImm(DataType::Int(32), 1), body, span);
+  });
+  return Value::None();
+}
+
+// T.cuda.warp_sum(v, width=32) is T.cuda.warp_reduce(v, "sum", width); T.cuda.cta_sum(v,
+// num_warps, scratch) is T.cuda.cta_reduce(v, "sum", num_warps, scratch); likewise max and min.
+Value CallWarpCtaReduce(Parser& p, CallArgs& a, const TirCall& c) {
+  const Span& span = c.span;
+  const std::string& name = c.name;
+  bool warp = absl::StartsWith(name, "cuda.warp_");
+  std::string reduce = name.substr(warp ? 10 : 9);
+  std::vector<std::string> params = warp ? std::vector<std::string>{"value", "width"}
+                                         : std::vector<std::string>{"value", "num_warps", "scratch"};
+  if (a.args.size() > params.size()) p.Fail(span, absl::StrCat("T.", name, " takes ", params.size(), " arguments"));
+  std::string unknown;
+  std::vector<const Value*> given = BindToParams(a, params, &unknown);
+  if (!unknown.empty()) p.Fail(span, absl::StrCat("unexpected keyword argument '", unknown, "' for T.", name));
+  std::vector<Value> args;
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (given[i]) args.push_back(*given[i]);
+    else if (warp && i == 1) args.push_back(Value::Int(32));  // width defaults to a full warp
+    else p.Fail(span, absl::StrCat("T.", name, " is missing argument '", params[i], "'"));
+  }
+  args.insert(args.begin() + 1, Value::Str(reduce));
+  CallArgs call;
+  call.span = span;
+  call.func_span = a.func_span;
+  call.args = std::move(args);
+  return p.CallT(warp ? "cuda.warp_reduce" : "cuda.cta_reduce", call);
+}
+
+// T.device_entry(): the rest of the function is device code.
+Value CallDeviceEntry(Parser& p, CallArgs& a, const TirCall& c) {
+  const Span& span = c.span;
+  if (!a.args.empty() || !a.kwargs.empty()) p.Fail(span, "T.device_entry() takes no arguments");
+  c.NeedBody();
+  p.tir_.BeginImplicit([span](Stmt body) {
+    return AttrStmt(ObjectRef(), "tirx.device_entry", IntImm(DataType::Bool(), 1), body, span);
+  });
+  return Value::None();
+}
+
+// T.attr({key: value, ...}): the flat one-dict form (one AttrStmt per key, the first outermost,
+// each over the rest of the block); T.attr(node, key, value) otherwise.
+Value CallTileAttr(Parser& p, CallArgs& a, const TirCall& c) {
+  const Span& span = c.span;
+  if (a.args.size() != 1 || !a.kwargs.empty()) return CallTirAttr(p, a, c);
+  const Value& d = a.args[0];
+  if (d.kind != K::kDict || d.keys.empty()) p.Fail(span, "T.attr({key: value, ...}) takes a dict of annotations");
+  c.NeedBody();
+  for (size_t i = 0; i < d.keys.size(); ++i) {
+    std::string key = p.ToStr(d.keys[i], span);
+    PrimExpr value = p.ToPrim(d.items[i], d.items[i].span.defined() ? d.items[i].span : span);
+    p.tir_.BeginImplicit([key, value, span](Stmt body) { return AttrStmt(ObjectRef(), key, value, body, span); });
+  }
+  return Value::None();
+}
+
+// T.local_scalar / T.shared_scalar / T.alloc_scalar(dtype[, scope]): a one-element buffer that
+// reads and writes without indices, like `x: T.int32`.
+Value CallScalar(Parser& p, CallArgs& a, const TirCall& c) {
+  const Span& span = c.span;
+  const std::string& name = c.name;
+  std::vector<std::string> params = {"dtype"};
+  if (name == "alloc_scalar") params.push_back("scope");
+  if (a.args.size() > params.size()) {
+    p.Fail(span, absl::StrCat("T.", name, " takes at most ", params.size(), " positional arguments"));
+  }
+  DataType dtype = DataType::Float(32);
+  std::string scope = name == "local_scalar" ? "local" : name == "shared_scalar" ? "shared" : "global";
+  for (size_t i = 0; i < params.size(); ++i) {
+    const Value* v = i < a.args.size() ? &a.args[i] : nullptr;
     for (const auto& [k, kv] : a.kwargs) {
-      if (k != "dtype" && (k != "scope" || name != "alloc_scalar")) {
-        Fail(span, absl::StrCat("unexpected keyword argument '", k, "' for T.", name));
-      }
+      if (k == params[i]) v = &kv;
     }
-    need_body();
-    Buffer buf = Buffer::Make(name_hint_.empty() ? "v" : name_hint_, {}, dtype, scope, span);
-    Map<String, ObjectRef> annotations;
-    annotations.Set(String("tirx.local_scalar"), IntImm(DataType::Bool(), 1));
-    tir_.BeginImplicit([buf, annotations, span](Stmt body) { return AllocBuffer(buf, body, annotations, span); });
-    *out = Value::Obj(K::kBuffer, buf);
-    out->b = true;  // a scalar: `x` reads it, `x = v` writes it
-    return true;
+    if (!v) continue;
+    if (i == 0) dtype = p.ToDType(*v, v->span.defined() ? v->span : span);
+    else scope = p.ToStr(*v, span);
   }
+  for (const auto& [k, kv] : a.kwargs) {
+    if (k != "dtype" && (k != "scope" || name != "alloc_scalar")) {
+      p.Fail(span, absl::StrCat("unexpected keyword argument '", k, "' for T.", name));
+    }
+  }
+  c.NeedBody();
+  Buffer buf = Buffer::Make(p.name_hint_.empty() ? "v" : p.name_hint_, {}, dtype, scope, span);
+  Map<String, ObjectRef> annotations;
+  annotations.Set(String("tirx.local_scalar"), IntImm(DataType::Bool(), 1));
+  p.tir_.BeginImplicit([buf, annotations, span](Stmt body) { return AllocBuffer(buf, body, annotations, span); });
+  Value v = Value::Obj(K::kBuffer, buf);
+  v.b = true;  // a scalar: `x` reads it, `x = v` writes it
+  return v;
+}
 
-  const ScopeIdFunction* fn = nullptr;
-  for (const ScopeIdFunction& f : kScopeIdFunctions) {
-    if (name == f.name) fn = &f;
-  }
-  if (!fn) return false;
-  need_body();
+// T.cta_id([4, 2]), T.thread_id([128]), T.lane_id(), ...: one ScopeIdDefStmt declaring a var per
+// axis for the rest of the block.
+Value CallScopeId(Parser& p, CallArgs& a, const TirCall& c) {
+  const Span& span = c.span;
+  const std::string& name = c.name;
+  const ScopeIdFunction* fn = std::find_if(std::begin(kScopeIdFunctions), std::end(kScopeIdFunctions),
+                                           [&](const ScopeIdFunction& f) { return name == f.name; });
+  c.NeedBody();
   bool pair = fn->binding == ScopeBinding::kClusterCtaPair;
   // Positional order as TVM's functions: (extents, [preferred,] dtype); cta_id_in_pair(dtype).
   std::vector<std::string> params = pair ? std::vector<std::string>{"dtype"}
                                     : fn->takes_preferred ? std::vector<std::string>{"extents", "preferred", "dtype"}
                                                           : std::vector<std::string>{"extents", "dtype"};
   if (a.args.size() > params.size()) {
-    Fail(span, absl::StrCat("T.", name, " takes at most ", params.size(), " positional arguments"));
+    p.Fail(span, absl::StrCat("T.", name, " takes at most ", params.size(), " positional arguments"));
   }
   std::vector<const Value*> given(params.size(), nullptr);
   for (size_t i = 0; i < a.args.size(); ++i) given[i] = &a.args[i];
   for (const auto& [k, v] : a.kwargs) {
     size_t i = 0;
     while (i < params.size() && params[i] != k) ++i;
-    if (i == params.size()) Fail(span, absl::StrCat("unexpected keyword argument '", k, "' for T.", name));
-    if (given[i]) Fail(span, absl::StrCat("T.", name, " got argument '", k, "' twice"));
+    if (i == params.size()) p.Fail(span, absl::StrCat("unexpected keyword argument '", k, "' for T.", name));
+    if (given[i]) p.Fail(span, absl::StrCat("T.", name, " got argument '", k, "' twice"));
     given[i] = &v;
   }
-  auto param = [&](const char* p) -> const Value* {
+  auto param = [&](const char* wanted) -> const Value* {
     for (size_t i = 0; i < params.size(); ++i) {
-      if (params[i] == p && given[i] && given[i]->kind != K::kNone) return given[i];
+      if (params[i] == wanted && given[i] && given[i]->kind != K::kNone) return given[i];
     }
     return nullptr;
   };
   DataType dtype = DataType::Int(32);
-  if (const Value* d = param("dtype")) dtype = ToDType(*d, d->span.defined() ? d->span : span);
+  if (const Value* d = param("dtype")) dtype = p.ToDType(*d, d->span.defined() ? d->span : span);
   if (!dtype.is_scalar() || dtype.bits() != 32 || !(dtype.is_int() || dtype.is_uint())) {
-    Fail(span, absl::StrCat("the dtype of a scope id must be \"int32\" or \"uint32\", got ", dtype.ToString()));
+    p.Fail(span, absl::StrCat("the dtype of a scope id must be \"int32\" or \"uint32\", got ", dtype.ToString()));
   }
   Array<PrimExpr> extents, preferred;
   if (pair) {
     extents.push_back(IntImm(DataType::Int(32), 2));  // a CTA pair has two members
   } else if (const Value* e = param("extents")) {
-    if (!e->is_seq()) Fail(e->span.defined() ? e->span : span, absl::StrCat("T.", name, " takes a list of extents"));
-    extents = ToPrimArray(*e, span);
-    if (extents.empty()) Fail(span, absl::StrCat("T.", name, " needs at least one extent (or none to defer it)"));
+    if (!e->is_seq()) p.Fail(e->span.defined() ? e->span : span, absl::StrCat("T.", name, " takes a list of extents"));
+    extents = p.ToPrimArray(*e, span);
+    if (extents.empty()) p.Fail(span, absl::StrCat("T.", name, " needs at least one extent (or none to defer it)"));
   }
-  if (const Value* p = param("preferred")) {
+  if (const Value* pref = param("preferred")) {
     if (fn->binding != ScopeBinding::kClusterCta) {
-      Fail(span, "preferred= is only valid for T.cta_id_in_cluster (a cluster->cta scope id)");
+      p.Fail(span, "preferred= is only valid for T.cta_id_in_cluster (a cluster->cta scope id)");
     }
-    if (extents.empty()) Fail(span, "preferred= requires explicit extents");
-    preferred = ToPrimArray(*p, span);
+    if (extents.empty()) p.Fail(span, "preferred= requires explicit extents");
+    preferred = p.ToPrimArray(*pref, span);
   }
   size_t n = pair || extents.empty() ? 1 : extents.size();
   bool one_axis = fn->binding == ScopeBinding::kCtaWarp || fn->binding == ScopeBinding::kWarpgroupWarp ||
                   fn->binding == ScopeBinding::kCtaWarpgroup;
-  if (one_axis && n != 1) Fail(span, absl::StrCat("T.", name, " only supports 1D extents, got ", n, "D"));
+  if (one_axis && n != 1) p.Fail(span, absl::StrCat("T.", name, " only supports 1D extents, got ", n, "D"));
 
   // The vars take the assignment's names: `bx, by = T.cta_id([4, 2])`.
   Array<Var> vars;
   std::vector<Value> items;
   for (size_t i = 0; i < n; ++i) {
-    std::string var_name = n == 1 && !name_hint_.empty() ? name_hint_
-                           : i < name_hints_.size() && name_hints_.size() == n ? name_hints_[i]
+    std::string var_name = n == 1 && !p.name_hint_.empty() ? p.name_hint_
+                           : i < p.name_hints_.size() && p.name_hints_.size() == n ? p.name_hints_[i]
                                                                               : std::string("v");
     Var v(var_name, dtype, span);
     vars.push_back(v);
@@ -785,11 +805,33 @@ bool Parser::CallTileDSL(const std::string& name, CallArgs& a, Value* out) {
     items.push_back(item);
   }
   ScopeBinding binding = fn->binding;
-  tir_.BeginImplicit([vars, extents, binding, preferred, span](Stmt body) {
+  p.tir_.BeginImplicit([vars, extents, binding, preferred, span](Stmt body) {
     return ScopeIdDefStmt(vars, extents, binding, body, preferred, span);
   });
-  *out = n == 1 ? items[0] : Value::Seq(K::kTuple, std::move(items));
-  return true;
+  return n == 1 ? items[0] : Value::Seq(K::kTuple, std::move(items));
+}
+
+// T.ptx.<instruction>(...).
+Value CallPtxInstruction(Parser& p, CallArgs& a, const TirCall& c) { return p.CallPtx(c.name.substr(4), a); }
+
+}  // namespace
+
+void AddTirTileCalls(TirCallTable* t) {
+  t->by_name.emplace("TileLayout", &CallTileLayout);
+  t->by_name.emplace("TileLayout.from_iters", &CallTileLayoutFromIters);
+  t->by_name.emplace("ComposeLayout", &CallComposeLayout);
+  t->by_name.emplace("address_of", &CallAddressOf);
+  t->by_name.emplace("ptr_byte_offset", &CallPtrByteOffset);
+  t->by_name.emplace("hint", &CallHint);
+  for (const char* n : {"cuda.warp_sum", "cuda.warp_max", "cuda.warp_min", "cuda.cta_sum", "cuda.cta_max", "cuda.cta_min"}) {
+    t->by_name.emplace(n, &CallWarpCtaReduce);
+  }
+  t->by_name.emplace("device_entry", &CallDeviceEntry);
+  t->by_name.emplace("attr", &CallTileAttr);
+  for (const char* n : {"local_scalar", "shared_scalar", "alloc_scalar"}) t->by_name.emplace(n, &CallScalar);
+  for (const ScopeIdFunction& f : kScopeIdFunctions) t->by_name.emplace(f.name, &CallScopeId);
+  t->by_prefix.emplace_back("ptx.", &CallPtxInstruction);
+  t->by_prefix.emplace_back("nki.", &CallNki);
 }
 
 }  // namespace kiln::script::parser

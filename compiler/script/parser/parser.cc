@@ -20,7 +20,6 @@ namespace kiln::script::parser {
 
 using namespace ir;  // NOLINT: this file is about IR node types only
 namespace rx = ir::relax;
-using K = Value::Kind;
 
 const char* KindName(Value::Kind k) {
   switch (k) {

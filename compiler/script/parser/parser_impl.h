@@ -1,6 +1,7 @@
 // Internal to the TVMScript parser (compiler/script/parser): the values the evaluator works with
-// and the Parser class shared by parser.cc (module level, expressions), parse_tir.cc and
-// parse_relax.cc. Not a public interface: use compiler/script/script.h.
+// and the Parser class shared by parser.cc (module level, expressions), the parse_tir*.cc and
+// parse_relax*.cc files and parse_tile.cc (the T.* / R.* call handlers are declared in handlers.h).
+// Not a public interface: use compiler/script/script.h.
 //
 // Errors inside the parser are thrown as ParseError and caught at statement boundaries, where the
 // diagnostic is recorded and parsing resumes with the next statement (names the failed statement
@@ -75,6 +76,9 @@ struct Value {
   bool is_number() const { return kind == Kind::kInt || kind == Kind::kFloat || kind == Kind::kBool; }
   bool is_seq() const { return kind == Kind::kTuple || kind == Kind::kList; }
 };
+
+// The short name every parser file uses for value kinds (K::kPrim, K::kBuffer, ...).
+using K = Value::Kind;
 
 const char* KindName(Value::Kind k);
 
@@ -158,7 +162,7 @@ class Parser {
   const Value* Lookup(const std::string& name) const;
   void Poison(const doc::ExprPtr& target);
 
-  // ---- TIR (parse_tir.cc)
+  // ---- TIR (parse_tir.cc; statements in parse_tir_stmt.cc, T.* calls in the parse_tir_*.cc families)
   ir::PrimFunc ParsePrimFunc(const doc::Stmt& def, const std::string& name, const CallArgs* deco);
   void ParseTIRBody(const std::vector<doc::StmtPtr>& body);
   void ParseTIRStmt(const doc::Stmt& s);
@@ -174,8 +178,6 @@ class Parser {
   // Rewrites the arguments of T.<name> the way TVM's builder function does before the call is
   // built (buffers passed to packed calls, the T.ptx_legacy.* argument forms, ...).
   void NormalizeIntrinsicArgs(const std::string& name, CallArgs& a);
-  // TVM's TIRx tile/device DSL (parse_tile.cc): true and *out set when `name` is one of its calls.
-  bool CallTileDSL(const std::string& name, CallArgs& a, Value* out);
   Value CallPtx(const std::string& path, CallArgs& a);  // T.ptx.<path>(...)
   // Tile layouts (parse_tile.cc): T.S[...] / T.R[...] (kind "S" or "R"), and the `+` / `@` that
   // combine layout specs, axis-bound values and offsets (false when neither operand is one).
