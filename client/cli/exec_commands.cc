@@ -421,4 +421,16 @@ int RunBench(const Args& args) {
   return 0;
 }
 
+int RunInspect(const Args& args) {
+  if (args.positional().size() != 1) return Usage("inspect", "expected one file");
+  int views = args.Has("--text") + args.Has("--python") + args.Has("--stats");
+  if (views > 1) return Usage("inspect", "choose one of --text, --python, --stats");
+  const std::string& path = args.positional()[0];
+  absl::StatusOr<vm::Executable> exec = driver::LoadOrBuildExecutable(path, args.Get("--target", "llvm"));
+  if (!exec.ok()) return Fail("inspect", exec.status());
+  std::string out = args.Has("--python") ? exec->AsPython() : args.Has("--stats") ? exec->Stats() : exec->AsText();
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return 0;
+}
+
 }  // namespace kiln::cli

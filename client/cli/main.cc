@@ -9,7 +9,6 @@
 #include "absl/strings/str_split.h"
 #include "client/cli/command.h"
 #include "client/cli/exec_commands.h"
-#include "client/cli/exe_commands.h"
 #include "client/cli/run_commands.h"
 #include "client/cli/script_commands.h"
 #include "client/cli/version.h"
