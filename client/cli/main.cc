@@ -38,7 +38,8 @@ const Command kCommands[] = {
      "(default stdout; --to bin needs -o).\n",
      "--to -o --name", "", &RunIr},
     {"build", "compile a module's PrimFuncs into a kernel library",
-     "usage: kiln build FILE [--target llvm|c] [-o OUT] [--name NAME] [--emit-c | --emit-llvm]\n\n"
+     "usage: kiln build FILE [--target llvm|c] [-o OUT] [--name NAME] [--emit-c | --emit-llvm]\n"
+     "                  [--print-after PASS|all] [--verify-each]\n\n"
      "Lowers every PrimFunc of FILE (TVMScript or serialized IR) and builds a kernel library (a shared\n"
      "object that runtime::KernelLibrary loads; one kernel ABI entry per exported PrimFunc).\n"
      "  --target T    llvm (default; LLVM options allowed: \"llvm -mcpu=skylake\") or c\n"
@@ -47,8 +48,12 @@ const Command kCommands[] = {
      "  --emit-c      write the generated C source instead (to OUT, default stdout)\n"
      "  --emit-llvm   write the optimized LLVM assembly instead (to OUT, default stdout)\n"
      "  --name NAME   with several top-level definitions, build the one named NAME\n"
+     "  --print-after PASS|all   print the module as TVMScript to stderr after the lowering pass\n"
+     "                PASS (repeatable, or comma-separated), or after every pass; an unknown PASS\n"
+     "                lists the passes\n"
+     "  --verify-each run the TIR verifier after every pass (a failure names the pass)\n"
      "A summary line goes to stderr. Exits 1 on a compile error, 2 on a usage error.\n",
-     "--target -o --name", "--emit-c --emit-llvm", &RunBuild},
+     "--target -o --name --print-after", "--emit-c --emit-llvm --verify-each", &RunBuild},
     {"run", "run a PrimFunc on .npy inputs",
      "usage: kiln run FILE [--entry NAME] [--target llvm|c|interp] --input A.npy ... [--output-dir D]\n"
      "                [--view K:SHAPE:STRIDES[:OFFSET]] [--threads N] [--name NAME] [--quiet]\n\n"

@@ -16,7 +16,7 @@ absl::StatusOr<std::string> KernelTargetKind(const std::string& target) {
       absl::StrCat("unsupported target \"", target, "\": kernel libraries are built for \"llvm\" or \"c\""));
 }
 
-absl::StatusOr<IRModule> LowerKernels(const IRModule& module, const std::string& target) {
+absl::StatusOr<IRModule> LowerKernels(const IRModule& module, const std::string& target, const PassHooks& hooks) {
   absl::StatusOr<std::string> kind = KernelTargetKind(target);
   if (!kind.ok()) return kind.status();
   // Only PrimFuncs become kernels; Relax functions are the VM's business.
@@ -27,6 +27,7 @@ absl::StatusOr<IRModule> LowerKernels(const IRModule& module, const std::string&
   if (prims.Functions().empty()) return absl::InvalidArgumentError("the module has no PrimFunc to build");
   PipelineOptions options;
   options.target_kind = *kind;
+  options.hooks = hooks;
   return LowerTIR(prims, options);
 }
 
@@ -43,8 +44,8 @@ std::vector<std::string> KernelNames(const IRModule& lowered) {
 }
 
 absl::Status BuildKernelLibrary(const IRModule& module, const std::string& target, const std::string& out_path,
-                                std::vector<std::string>* kernels) {
-  absl::StatusOr<IRModule> lowered = LowerKernels(module, target);
+                                std::vector<std::string>* kernels, const PassHooks& hooks) {
+  absl::StatusOr<IRModule> lowered = LowerKernels(module, target, hooks);
   if (!lowered.ok()) return lowered.status();
   absl::Status st;
   if (*KernelTargetKind(target) == "c") {
@@ -58,8 +59,9 @@ absl::Status BuildKernelLibrary(const IRModule& module, const std::string& targe
   return st;
 }
 
-absl::StatusOr<std::string> EmitKernelSource(const IRModule& module, const std::string& target) {
-  absl::StatusOr<IRModule> lowered = LowerKernels(module, target);
+absl::StatusOr<std::string> EmitKernelSource(const IRModule& module, const std::string& target,
+                                             const PassHooks& hooks) {
+  absl::StatusOr<IRModule> lowered = LowerKernels(module, target, hooks);
   if (!lowered.ok()) return lowered.status();
   if (*KernelTargetKind(target) == "c") return codegen::GenerateC(*lowered);
   return codegen::EmitLLVMAssembly(*lowered, target);

@@ -46,8 +46,10 @@
 #define KILN_COMPILER_DRIVER_TIR_PIPELINE_H_
 
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
+#include "compiler/driver/pass_instrument.h"
 #include "compiler/ir/ir.h"
 
 namespace kiln::driver {
@@ -61,7 +63,13 @@ struct PipelineOptions {
   int max_vector_lanes = 64;
   // Run the TIR verifier on the input first (off for IR that was already verified).
   bool verify_input = true;
+  // Per-pass hooks: a dump of the module after chosen passes, the verifier between passes.
+  PassHooks hooks;
 };
+
+// The names of the pipeline's steps in order (a pass that runs twice is listed once): what
+// PassHooks::after_pass receives and `kiln build --print-after` accepts.
+const std::vector<std::string>& TIRPassNames();
 
 // Lowers every PrimFunc of `module` (Relax functions are kept as they are). Errors are
 // INVALID_ARGUMENT naming the function: verifier errors, GPU constructs on a CPU target, malformed
