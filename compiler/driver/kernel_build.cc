@@ -1,6 +1,7 @@
 #include "compiler/driver/kernel_build.h"
 
 #include "absl/strings/str_cat.h"
+#include "compiler/driver/lowered_form.h"
 #include "compiler/driver/tir_pipeline.h"
 #include "compiler/target/llvm/codegen_llvm.h"
 #include "compiler/target/source/c/codegen_c.h"
@@ -35,10 +36,7 @@ std::vector<std::string> KernelNames(const IRModule& lowered) {
   std::vector<std::string> names;
   for (const auto& [gv, f] : lowered.Functions()) {
     const auto* pf = f.as<PrimFuncNode>();
-    if (pf == nullptr) continue;
-    int64_t i = pf->attrs.Find(String("calling_conv"));
-    const auto* cc = i >= 0 ? pf->attrs.value_at(i).as<IntImmNode>() : nullptr;
-    if (cc != nullptr && cc->value == 1) names.push_back(pf->GetGlobalSymbol().empty() ? gv->name : pf->GetGlobalSymbol());
+    if (pf != nullptr && IsPackedEntry(pf)) names.push_back(LoweredSymbol(gv->name, pf));
   }
   return names;
 }

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/driver/lowered_form.h"
 #include "compiler/ir/functor.h"
 #include "compiler/tir/analysis/verifier.h"
 #include "compiler/tir/transform/passes.h"
@@ -73,8 +74,7 @@ absl::StatusOr<ir::IRModule> ApplyToPrimFuncs(const Step& step, const ir::IRModu
       out.Add(gv, func);
       continue;
     }
-    std::string symbol = pf->GetGlobalSymbol();
-    absl::StatusOr<PrimFunc> lowered = step.run(ir::GetRef<PrimFunc>(pf), symbol.empty() ? gv->name : symbol, options);
+    absl::StatusOr<PrimFunc> lowered = step.run(ir::GetRef<PrimFunc>(pf), LoweredSymbol(gv->name, pf), options);
     if (!lowered.ok()) return lowered.status();
     out.Add(gv, *lowered);
   }

@@ -26,6 +26,7 @@
 #include <unordered_map>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/driver/lowered_form.h"
 #include "compiler/ir/functor.h"
 #include "compiler/tir/analysis/free_vars.h"
 #include "compiler/tir/op/builtin.h"
@@ -49,18 +50,6 @@ using namespace ir;  // NOLINT
 
 constexpr int64_t kStackLimit = 16 * 1024;
 constexpr unsigned kTempAlign = 64;
-
-bool IsPacked(const PrimFuncNode* f) {
-  int64_t i = f->attrs.Find(String("calling_conv"));
-  if (i < 0) return false;
-  const auto* imm = f->attrs.value_at(i).as<IntImmNode>();
-  return imm != nullptr && imm->value == 1;
-}
-
-std::string Symbol(const std::string& name, const PrimFuncNode* f) {
-  std::string s = f->GetGlobalSymbol();
-  return s.empty() ? name : s;
-}
 
 // The libm name of a float math function for float32 (`f` suffix) or float64.
 std::string LibmName(const std::string& base, llvm::Type* scalar) {
@@ -94,7 +83,7 @@ class CodegenLLVM : public ExprFunctor<llvm::Value*(const PrimExpr&)>, public St
       if (f == nullptr) continue;  // Relax functions are compiled by the VM codegen
       funcs.emplace_back(gv->name, f);
       Declare(gv->name, f);
-      if (IsPacked(f)) kernels.push_back(Symbol(gv->name, f));
+      if (driver::IsPackedEntry(f)) kernels.push_back(driver::LoweredSymbol(gv->name, f));
     }
     for (const auto& [name, f] : funcs) {
       EmitFunction(name, f);
@@ -236,8 +225,9 @@ class CodegenLLVM : public ExprFunctor<llvm::Value*(const PrimExpr&)>, public St
   // ---------------- functions ----------------
   void Declare(const std::string& name, const PrimFuncNode* f) {
     llvm::Function* fn;
-    if (IsPacked(f)) {
-      fn = llvm::Function::Create(kernel_fn_ty_, llvm::Function::ExternalLinkage, Symbol(name, f), module_.get());
+    std::string symbol = driver::LoweredSymbol(name, f);
+    if (driver::IsPackedEntry(f)) {
+      fn = llvm::Function::Create(kernel_fn_ty_, llvm::Function::ExternalLinkage, symbol, module_.get());
     } else {
       // Internal helpers take their params plus the caller's env and result slot.
       std::vector<llvm::Type*> params;
@@ -245,7 +235,7 @@ class CodegenLLVM : public ExprFunctor<llvm::Value*(const PrimExpr&)>, public St
       params.push_back(ptr_);
       params.push_back(ptr_);
       fn = llvm::Function::Create(llvm::FunctionType::get(LType(RetDType(f)), params, false),
-                                  llvm::Function::InternalLinkage, Symbol(name, f), module_.get());
+                                  llvm::Function::InternalLinkage, symbol, module_.get());
     }
     SetAttributes(fn);
     functions_[name] = {fn, f};
@@ -261,11 +251,11 @@ class CodegenLLVM : public ExprFunctor<llvm::Value*(const PrimExpr&)>, public St
   }
 
   void EmitFunction(const std::string& name, const PrimFuncNode* f) {
-    fname_ = Symbol(name, f);
+    fname_ = driver::LoweredSymbol(name, f);
     llvm::Function* fn = functions_[name].first;
     fs_ = FunctionState();
     fs_.fn = fn;
-    fs_.packed = IsPacked(f);
+    fs_.packed = driver::IsPackedEntry(f);
     emitted_.push_back(fn);
     vars_.clear();
     auto arg = fn->arg_begin();
@@ -1087,16 +1077,9 @@ class CodegenLLVM : public ExprFunctor<llvm::Value*(const PrimExpr&)>, public St
     for (const Stmt& s : op->seq) VisitStmt(s);
   }
   void VisitStmt_(const EvaluateNode* op) override {
-    if (const auto* call = op->value.as<CallNode>()) {
-      if (const auto* o = call->op.as<OpNode>()) {
-        if (o->name == "tirx.ret") {
-          EmitReturn(call->args[0]);
-          return;
-        }
-        if (o->name == "tirx.assume") return;
-      }
-    }
-    if (op->value.as<IntImmNode>()) return;
+    if (driver::IsNoOpEvaluate(op)) return;
+    // Evaluate(tirx.ret(v)) returns v; any other call is evaluated for its effect.
+    if (PrimExpr v = driver::ReturnedValue(op); v.defined()) return EmitReturn(v);
     VisitExpr(op->value);
   }
   void EmitReturn(const PrimExpr& e) {
@@ -1182,7 +1165,7 @@ llvm::Value* CodegenLLVM::VisitExpr_(const CallNode* op) {
       Fail(absl::StrCat("call of unknown function ", gv->name));
       return Undef(op->dtype);
     }
-    if (IsPacked(it->second.second)) {
+    if (driver::IsPackedEntry(it->second.second)) {
       Fail(absl::StrCat("direct call of packed entry ", gv->name));
       return Undef(op->dtype);
     }

@@ -41,14 +41,15 @@
 //
 // After the checks, the original body sits in AttrStmt(0, "compute_scope", "<symbol>_compute_"),
 // TVM's marker. The new function has params (self, args, num_args, result), an empty buffer_map,
-// the original attrs plus calling_conv = 1, and the original ret_type (a returned value travels in `result`
-// through tirx.ret). Functions without a global_symbol are internal helpers called directly from
+// the original attrs plus calling_conv = kPackedCallingConv (compiler/driver/lowered_form.h), and
+// the original ret_type (a returned value travels in `result` through tirx.ret). Functions without a global_symbol are internal helpers called directly from
 // other PrimFuncs: they keep their signature, with each buffer param replaced by its data pointer.
 #include <unordered_set>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "compiler/driver/lowered_form.h"
 #include "compiler/ir/functor.h"
 #include "compiler/tir/arith/analyzer.h"
 #include "compiler/tir/op/builtin.h"
@@ -332,7 +333,7 @@ absl::StatusOr<PrimFunc> MakePackedAPI(const PrimFunc& f, const std::string& nam
   // The original body is marked as the compute scope, as in TVM: backends may outline it into
   // "<symbol>_compute_" so the checks and the computation are optimized and compiled separately.
   node->body = b.Build(AttrStmt(I32(0), "compute_scope", StringImm(symbol + "_compute_"), f->body));
-  node->attrs.Set(String("calling_conv"), IntImm(DataType::Int(32), 1));
+  node->attrs.Set(String(driver::kCallingConvAttr), IntImm(DataType::Int(32), driver::kPackedCallingConv));
   return out;
 }
 
