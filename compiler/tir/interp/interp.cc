@@ -14,6 +14,7 @@
 // thread-bound body is UNIMPLEMENTED rather than silently wrong.
 #include "compiler/tir/interp/interp.h"
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -26,6 +27,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler/ir/functor.h"
+#include "compiler/tir/analysis/abi_checks.h"
 #include "compiler/tir/interp/intrinsics.h"
 #include "compiler/tir/interp/value.h"
 #include "compiler/tir/op/op.h"
@@ -45,8 +47,6 @@ using interp::Value;
     if (!_st.ok()) return _st;         \
   } while (0)
 
-// Type indices of runtime/kernel_abi.h, and DLPack 1.x's kDLBool (older dlpack.h lacks it).
-constexpr int kDLBoolCode = 6;
 // Calls between PrimFuncs nest at most this deep (recursion must not overflow the C++ stack).
 constexpr int kMaxCallDepth = 64;
 
@@ -182,8 +182,6 @@ bool IsSync(const Stmt& s) {
   const auto* call = ev ? ev->value.as<CallNode>() : nullptr;
   return call != nullptr && OpName(call) == "tvm_storage_sync";
 }
-
-std::string DTypeName(DataType t) { return t.is_bool() ? "bool" : t.ToString(); }
 
 int64_t Product(const std::vector<int64_t>& v) {
   int64_t p = 1;
@@ -480,158 +478,149 @@ class Interpreter : public ExprFunctor<absl::Status(const PrimExpr&, Value*)>,
                                                    " has an unsatisfied constraint: ", shown, " == ", label));
   }
 
-  // ---------------------------------------------------------------- arguments (MakePackedAPI's checks)
+  // ---------------------------------------------------------------- arguments (KernelAbiChecks)
 
-  absl::Status ArgError(const std::string& kind, const std::string& message) {
-    return absl::InvalidArgumentError(absl::StrCat(kind, ": ", frame_->func, ": ", message));
+  // What the checks of one tensor argument read: the DLTensor, its shape, the compact strides of
+  // that shape, and its strides (the compact ones when t->strides is NULL).
+  struct TensorArg {
+    const DLTensor* t = nullptr;
+    std::vector<int64_t> dims, compact, strides;
+  };
+
+  static absl::Status CheckFailed(const AbiCheck& c) {
+    return absl::InvalidArgumentError(absl::StrCat(c.error_kind, ": ", c.message));
   }
 
+  // Evaluates MakePackedAPI's argument checks (the same list, analysis/abi_checks.h) in order on
+  // the arguments and binds the parameters and the variables the checks define.
   absl::Status BindArguments(const PrimFunc& f, const KilnAny* args, int32_t num_args) {
-    int n = static_cast<int>(f->params.size());
-    std::vector<std::string> names;
-    for (const Var& p : f->params) {
-      Buffer buf = f->buffer_map.Get(p);
-      names.push_back(buf.defined() ? buf->name : p->name);
-    }
-    if (num_args != n || (n > 0 && args == nullptr)) {
-      return ArgError("TypeError", absl::StrCat("expected ", n, n == 1 ? " argument" : " arguments", " (",
-                                                absl::StrJoin(names, ", "), ")"));
-    }
-    for (int i = 0; i < n; ++i) {
-      const Var& p = f->params[i];
-      Buffer buf = f->buffer_map.Get(p);
-      DataType t = p->dtype;
-      int tindex = args[i].type_index;
-      std::string arg = absl::StrCat("argument ", names[i], " (#", i, ")");
-      auto any_of = [&](std::initializer_list<int> codes) {
-        for (int c : codes) {
-          if (tindex == c) return true;
-        }
-        return false;
-      };
-      if (buf.defined()) {
-        if (!any_of({kKilnDLTensorPtr, kKilnOpaquePtr})) return ArgError("TypeError", arg + " must be a tensor (DLTensor*)");
-        BindVar(p.get(), Value::Handle(args[i].v_ptr));
-      } else if (t.is_handle()) {
-        if (!any_of({kKilnOpaquePtr, kKilnDLTensorPtr, kKilnNone})) return ArgError("TypeError", arg + " must be a pointer");
-        BindVar(p.get(), Value::Handle(tindex == kKilnNone ? nullptr : args[i].v_ptr));
-      } else if (t.is_bool() && t.is_scalar()) {
-        if (!any_of({kKilnBool, kKilnInt})) return ArgError("TypeError", arg + " must be a bool");
-        BindVar(p.get(), Value::Bool(args[i].v_int64 != 0));
-      } else if (t.is_integer() && t.is_scalar()) {
-        if (!any_of({kKilnInt, kKilnBool})) {
-          return ArgError("TypeError", absl::StrCat(arg, " must be an integer (", t.ToString(), ")"));
-        }
-        BindVar(p.get(), Value::Int(t, args[i].v_int64));
-      } else if (t.is_floating() && t.is_scalar()) {
-        KILN_INTERP_TRY(interp::CheckSupported(t));
-        if (!any_of({kKilnFloat, kKilnInt, kKilnBool})) {
-          return ArgError("TypeError", absl::StrCat(arg, " must be a float (", t.ToString(), ")"));
-        }
-        Value v;
-        Value in = tindex == kKilnFloat ? Value::Float(DataType::Float(64), args[i].v_float64)
-                                        : Value::Int(DataType::Int(64), args[i].v_int64);
-        KILN_INTERP_TRY(interp::CastValue(in, t, &v));
-        BindVar(p.get(), std::move(v));
+    absl::StatusOr<std::vector<AbiCheck>> checks = KernelAbiChecks(f, frame_->func);
+    if (!checks.ok()) return checks.status();
+    std::unordered_map<int, TensorArg> tensors;
+    for (const AbiCheck& c : *checks) {
+      if (c.kind == AbiCheck::kNumArgs) {
+        if (num_args != c.value || (c.value > 0 && args == nullptr)) return CheckFailed(c);
+      } else if (c.kind == AbiCheck::kTypeIndex) {
+        KILN_INTERP_TRY(BindParam(c, f->params[c.arg], args[c.arg]));
       } else {
-        return absl::InvalidArgumentError(absl::StrCat(frame_->func, ": parameter ", p->name, " has dtype ",
-                                                       t.ToString(), ", which the kernel ABI cannot pass"));
+        Buffer buf = f->buffer_map.Get(f->params[c.arg]);
+        KILN_INTERP_TRY(CheckTensor(c, buf, args[c.arg], &tensors[c.arg]));
       }
-    }
-    for (int i = 0; i < n; ++i) {
-      Buffer buf = f->buffer_map.Get(f->params[i]);
-      if (buf.defined()) KILN_INTERP_TRY(BindTensor(buf, static_cast<const DLTensor*>(args[i].v_ptr)));
     }
     return absl::OkStatus();
   }
 
-  absl::Status BindTensor(const Buffer& buf, const DLTensor* t) {
-    const std::string& name = buf->name;
-    int ndim = static_cast<int>(buf->shape.size());
-    if (t == nullptr) return ArgError("TypeError", absl::StrCat("argument ", name, " is NULL, expected a tensor"));
-    if (t->ndim != ndim) {
-      return ArgError("ValueError", absl::StrCat("argument ", name, ".ndim has an unsatisfied constraint: ", ndim,
-                                                 " == ", name, ".ndim"));
+  absl::Status BindParam(const AbiCheck& c, const Var& p, const KilnAny& arg) {
+    DataType t = p->dtype;
+    if (c.param_kind == AbiParamKind::kFloat) KILN_INTERP_TRY(interp::CheckSupported(t));
+    int tindex = arg.type_index;
+    if (std::find(c.type_indices.begin(), c.type_indices.end(), tindex) == c.type_indices.end()) {
+      return CheckFailed(c);
     }
-    DataType dt = buf->dtype;
-    bool dtype_ok;
-    if (dt.is_bool()) {
-      dtype_ok = ((t->dtype.code == kDLUInt && t->dtype.bits == 1) || (t->dtype.code == kDLBoolCode && t->dtype.bits == 8)) &&
-                 t->dtype.lanes == dt.lanes();
-    } else {
-      dtype_ok = t->dtype.code == dt.code() && t->dtype.bits == dt.bits() && t->dtype.lanes == dt.lanes();
+    switch (c.param_kind) {
+      case AbiParamKind::kTensor:
+        BindVar(p.get(), Value::Handle(arg.v_ptr));
+        break;
+      case AbiParamKind::kPointer:
+        BindVar(p.get(), Value::Handle(tindex == kKilnNone ? nullptr : arg.v_ptr));
+        break;
+      case AbiParamKind::kBool:
+        BindVar(p.get(), Value::Bool(arg.v_int64 != 0));
+        break;
+      case AbiParamKind::kInt:
+        BindVar(p.get(), Value::Int(t, arg.v_int64));
+        break;
+      case AbiParamKind::kFloat: {
+        Value v;
+        Value in = tindex == kKilnFloat ? Value::Float(DataType::Float(64), arg.v_float64)
+                                        : Value::Int(DataType::Int(64), arg.v_int64);
+        KILN_INTERP_TRY(interp::CastValue(in, t, &v));
+        BindVar(p.get(), std::move(v));
+        break;
+      }
     }
-    if (!dtype_ok) {
-      return ArgError("TypeError", absl::StrCat("argument ", name, ".dtype has an unsatisfied constraint: ", name,
-                                                ".dtype == ", DTypeName(dt)));
-    }
-    KILN_INTERP_TRY(interp::CheckSupported(dt));
-    if (ndim > 0 && t->shape == nullptr) {
-      return ArgError("ValueError", absl::StrCat("argument ", name, ".shape is NULL"));
-    }
-    std::vector<int64_t> dims(t->shape, t->shape + ndim);
-    for (int k = 0; k < ndim; ++k) {
-      KILN_INTERP_TRY(BindOrCheck(buf->shape[k], dims[k], absl::StrCat(name, ".shape[", k, "]"), "ValueError", nullptr));
-    }
-    std::vector<int64_t> compact = CompactStrides(dims);
-    std::vector<int64_t> actual_strides = compact;
-    if (t->strides != nullptr) actual_strides.assign(t->strides, t->strides + ndim);
-    if (buf->strides.empty()) {
-      for (int k = 0; k < ndim && t->strides != nullptr; ++k) {
-        if (dims[k] != 1 && t->strides[k] != compact[k]) {
-          return ArgError("ValueError", absl::StrCat("argument ", name, ".strides has an unsatisfied constraint: ",
-                                                     name, " must be compact (row-major contiguous)"));
+    return absl::OkStatus();
+  }
+
+  absl::Status CheckTensor(const AbiCheck& c, const Buffer& buf, const KilnAny& arg, TensorArg* ta) {
+    const DLTensor* t = ta->t;
+    switch (c.kind) {
+      case AbiCheck::kTensorNotNull:
+        ta->t = static_cast<const DLTensor*>(arg.v_ptr);
+        return ta->t == nullptr ? CheckFailed(c) : absl::OkStatus();
+      case AbiCheck::kNDim:
+        return t->ndim == c.value ? absl::OkStatus() : CheckFailed(c);
+      case AbiCheck::kDType:
+        if (!DTypeAccepted(c.dtype, t->dtype.code, t->dtype.bits, t->dtype.lanes)) return CheckFailed(c);
+        KILN_INTERP_TRY(interp::CheckSupported(c.dtype));
+        // A compiled kernel would read through a NULL shape array; the interpreter reports it.
+        if (t->ndim > 0 && t->shape == nullptr) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("ValueError: ", frame_->func, ": argument ", buf->name, ".shape is NULL"));
         }
+        ta->dims.assign(t->shape, t->shape + t->ndim);
+        ta->compact = CompactStrides(ta->dims);
+        ta->strides = ta->compact;
+        if (t->strides != nullptr) ta->strides.assign(t->strides, t->strides + t->ndim);
+        return absl::OkStatus();
+      case AbiCheck::kShape:
+        return BindOrCheckArgument(c, ta->dims[c.dim]);
+      case AbiCheck::kCompactStrides:
+        for (size_t k = 0; k < ta->dims.size() && t->strides != nullptr; ++k) {
+          if (ta->dims[k] != 1 && t->strides[k] != ta->compact[k]) return CheckFailed(c);
+        }
+        return absl::OkStatus();
+      case AbiCheck::kStride:
+        return BindOrCheckArgument(c, ta->strides[c.dim]);
+      case AbiCheck::kByteOffsetMultiple: {
+        int64_t byte_offset = static_cast<int64_t>(t->byte_offset);
+        if (byte_offset % c.value != 0) return CheckFailed(c);
+        BindVar(c.bind.get(), Value::Int(c.bind->dtype, byte_offset / c.value));
+        return absl::OkStatus();
       }
-    } else {
-      if (static_cast<int>(buf->strides.size()) != ndim) {
-        return ArgError("ValueError", absl::StrCat("argument ", name, " declares ", buf->strides.size(),
-                                                   " strides for ", ndim, " dimensions"));
+      case AbiCheck::kByteOffset: {
+        int64_t expected;
+        KILN_INTERP_TRY(EvalInt(c.expected, &expected));
+        return static_cast<int64_t>(t->byte_offset) == expected ? absl::OkStatus() : CheckFailed(c);
       }
-      for (int k = 0; k < ndim; ++k) {
-        KILN_INTERP_TRY(BindOrCheck(buf->strides[k], actual_strides[k], absl::StrCat(name, ".strides[", k, "]"),
-                                    "ValueError", nullptr));
+      case AbiCheck::kDataNotNull: {
+        bool empty = std::find(ta->dims.begin(), ta->dims.end(), 0) != ta->dims.end();
+        return t->data == nullptr && !empty ? CheckFailed(c) : absl::OkStatus();
       }
+      case AbiCheck::kDataAligned:
+        return (reinterpret_cast<uintptr_t>(t->data) & static_cast<uintptr_t>(c.value - 1)) != 0 ? CheckFailed(c)
+                                                                                                  : absl::OkStatus();
+      case AbiCheck::kDevice:
+        if (t->device.device_type != c.value) return CheckFailed(c);
+        // The last check of a tensor: it is accepted.
+        return BindTensor(buf, *ta);
+      case AbiCheck::kNumArgs:
+      case AbiCheck::kTypeIndex:
+        break;
     }
-    int64_t elem_bytes = std::max(1, dt.bytes());
-    int64_t byte_offset = static_cast<int64_t>(t->byte_offset);
-    std::string label = name + ".byte_offset";
-    const PrimExpr& off = buf->elem_offset;
-    if (const auto* v = off.defined() ? off.as<VarNode>() : nullptr; v && !IsBound(v)) {
-      if (byte_offset % elem_bytes != 0) {
-        return ArgError("ValueError", absl::StrCat("argument ", label, " has an unsatisfied constraint: ", label, " % ",
-                                                   elem_bytes, " == 0"));
-      }
-      BindVar(v, Value::Int(v->dtype, byte_offset / elem_bytes));
-    } else {
-      int64_t expected = 0;
-      if (off.defined()) {
-        KILN_INTERP_TRY(EvalInt(off, &expected));
-        expected *= elem_bytes;
-      }
-      if (byte_offset != expected) {
-        return ArgError("ValueError", absl::StrCat("argument ", label, " has an unsatisfied constraint: ", expected,
-                                                   " == ", label));
-      }
+    return absl::InternalError(absl::StrCat(frame_->func, ": not a tensor check"));
+  }
+
+  // A shape or stride check: defines its variable from `actual`, or compares.
+  absl::Status BindOrCheckArgument(const AbiCheck& c, int64_t actual) {
+    if (c.bind.defined()) {
+      BindVar(c.bind.get(), Value::Int(c.bind->dtype, actual));
+      return absl::OkStatus();
     }
-    bool empty = false;
-    for (int64_t d : dims) empty = empty || d == 0;
-    if (t->data == nullptr && !empty) return ArgError("ValueError", absl::StrCat("argument ", name, ".data is NULL"));
-    if (elem_bytes > 1 && (reinterpret_cast<uintptr_t>(t->data) & static_cast<uintptr_t>(elem_bytes - 1)) != 0) {
-      return ArgError("ValueError", absl::StrCat("argument ", name,
-                                                 ".data is misaligned: expected an address that is a multiple of ",
-                                                 elem_bytes, " bytes"));
-    }
-    if (t->device.device_type != kDLCPU) {
-      return ArgError("ValueError", absl::StrCat("argument ", name, ".device_type has an unsatisfied constraint: ",
-                                                 static_cast<int>(kDLCPU), " (cpu) == ", name, ".device_type"));
-    }
+    int64_t expected;
+    KILN_INTERP_TRY(EvalInt(c.expected, &expected));
+    return expected == actual ? absl::OkStatus() : CheckFailed(c);
+  }
+
+  // Binds an accepted tensor argument: its data pointer, the memory it spans, its view.
+  absl::Status BindTensor(const Buffer& buf, const TensorArg& ta) {
+    const DLTensor* t = ta.t;
     BindVar(buf->data.get(), Value::Handle(t->data));
     // The memory the caller handed over: every element the tensor's own layout reaches.
     int64_t lo, hi;
-    int64_t storage = dt.StorageBytes();
-    if (Span(dims, actual_strides, &lo, &hi)) {
-      uintptr_t base = reinterpret_cast<uintptr_t>(t->data) + static_cast<uintptr_t>(byte_offset);
+    int64_t storage = buf->dtype.StorageBytes();
+    if (Span(ta.dims, ta.strides, &lo, &hi)) {
+      uintptr_t base = reinterpret_cast<uintptr_t>(t->data) + static_cast<uintptr_t>(t->byte_offset);
       memory_.Add(base + static_cast<uintptr_t>(lo * storage), base + static_cast<uintptr_t>((hi + 1) * storage));
     }
     BufferView view;
