@@ -8,6 +8,8 @@
 
 #include "absl/strings/str_split.h"
 #include "client/cli/command.h"
+#include "client/cli/exec_commands.h"
+#include "client/cli/exe_commands.h"
 #include "client/cli/run_commands.h"
 #include "client/cli/script_commands.h"
 #include "client/cli/version.h"
@@ -37,43 +39,85 @@ const Command kCommands[] = {
      "FILE is TVMScript (.py), serialized IR (binary) or its JSON view (.json). Writes to OUT\n"
      "(default stdout; --to bin needs -o).\n",
      "--to -o --name", "", &RunIr},
-    {"build", "compile a module's PrimFuncs into a kernel library",
-     "usage: kiln build FILE [--target llvm|c] [-o OUT] [--name NAME] [--emit-c | --emit-llvm]\n"
-     "                  [--print-after PASS|all] [--verify-each]\n\n"
-     "Lowers every PrimFunc of FILE (TVMScript or serialized IR) and builds a kernel library (a shared\n"
-     "object that runtime::KernelLibrary loads; one kernel ABI entry per exported PrimFunc).\n"
+    {"build", "compile a module into a VM executable or a kernel library",
+     "usage: kiln build FILE [--target llvm|c] [-o OUT] [--exe] [--entry F ...] [--name NAME]\n"
+     "                  [--emit-c | --emit-llvm] [--print-after PASS|all] [--verify-each]\n\n"
+     "FILE is TVMScript or serialized IR. A module with a Relax function becomes a Relax VM executable\n"
+     "(.kx: TVM's bytecode layout plus the compiled kernels): the Relax pipeline\n"
+     "(compiler/driver/relax_pipeline.cc), the PrimFuncs built into a host library, then VM codegen.\n"
+     "A module of PrimFuncs only becomes a kernel library (a shared object that runtime::KernelLibrary\n"
+     "loads; one kernel ABI entry per exported PrimFunc), or with --exe an executable whose functions\n"
+     "are the kernels.\n"
      "  --target T    llvm (default; LLVM options allowed: \"llvm -mcpu=skylake\") or c\n"
-     "  -o OUT        the library (default: FILE's stem + .so in the current directory); with\n"
-     "                --target c an OUT ending in .c, with llvm one ending in .ll, writes source\n"
-     "  --emit-c      write the generated C source instead (to OUT, default stdout)\n"
-     "  --emit-llvm   write the optimized LLVM assembly instead (to OUT, default stdout)\n"
+     "  -o OUT        the output (default: FILE's stem + .kx for an executable, + .so for a library);\n"
+     "                for a library, with --target c an OUT ending in .c, with llvm one ending in .ll,\n"
+     "                writes source\n"
+     "  --exe         write an executable for a module of PrimFuncs only\n"
+     "  --entry F     (repeatable) the Relax functions the executable exports; the others, and the\n"
+     "                kernels only they use, are dropped (default: every public function)\n"
+     "  --emit-c      write the kernels' generated C source instead (to OUT, default stdout)\n"
+     "  --emit-llvm   write the kernels' optimized LLVM assembly instead (to OUT, default stdout)\n"
      "  --name NAME   with several top-level definitions, build the one named NAME\n"
-     "  --print-after PASS|all   print the module as TVMScript to stderr after the lowering pass\n"
+     "  --print-after PASS|all   print the module as TVMScript to stderr after the TIR lowering pass\n"
      "                PASS (repeatable, or comma-separated), or after every pass; an unknown PASS\n"
      "                lists the passes\n"
-     "  --verify-each run the TIR verifier after every pass (a failure names the pass)\n"
+     "  --verify-each run the TIR verifier after every lowering pass (a failure names the pass)\n"
      "A summary line goes to stderr. Exits 1 on a compile error, 2 on a usage error.\n",
-     "--target -o --name --print-after", "--emit-c --emit-llvm --verify-each", &RunBuild},
-    {"run", "run a PrimFunc on .npy inputs",
-     "usage: kiln run FILE [--entry NAME] [--target llvm|c|interp] --input A.npy ... [--output-dir D]\n"
-     "                [--view K:SHAPE:STRIDES[:OFFSET]] [--threads N] [--name NAME] [--quiet]\n\n"
-     "Runs PrimFunc NAME of FILE. The inputs are its parameters in order, one .npy file each: arrays for\n"
+     "--target -o --name --entry --print-after", "--exe --emit-c --emit-llvm --verify-each", &RunBuild},
+    {"inspect", "print a VM executable as text, Python or statistics",
+     "usage: kiln inspect FILE [--text | --python | --stats] [--target llvm|c]\n\n"
+     "FILE is an executable written by `kiln build` (.kx), or a module, built first for --target.\n"
+     "  --text     the bytecode as TVM's as_text() prints it (default)\n"
+     "  --python   the ExecBuilder program TVM's as_python() prints\n"
+     "  --stats    TVM's \"Relax VM executable statistics\" plus the library section\n"
+     "Exits 1 with one line naming the file when it cannot be read, is corrupted or fails to build,\n"
+     "2 on a usage error.\n",
+     "--target", "--text --python --stats", &RunInspect},
+    {"run", "run a Relax function or a PrimFunc on .npy inputs",
+     "usage: kiln run FILE|MODEL.kx [--entry NAME] [--target llvm|c|interp] --input A.npy ...\n"
+     "                [--output-dir D] [--stateful] [--view K:SHAPE:STRIDES[:OFFSET]] [--threads N]\n"
+     "                [--name NAME] [--quiet]\n\n"
+     "Relax: when FILE has a Relax function (or is an executable from `kiln build`), it is built into\n"
+     "a VM executable (or loaded) and function NAME (default main) runs on the VM. The inputs are its\n"
+     "parameters in order, one .npy file each (a tuple parameter takes one file per field, an R.Prim a\n"
+     "0-d array, an R.Shape a 1-D int64 array). The result is flattened depth-first (tuples in order)\n"
+     "and written to D/out0.npy, D/out1.npy, ... (a scalar as a 0-d array, a shape as int64), or\n"
+     "printed when there is no --output-dir.\n"
+     "  --stateful     run through the stateful API (set_input, invoke_stateful, get_outputs), as a\n"
+     "                 device farm does\n\n"
+     "PrimFunc: runs PrimFunc NAME of FILE. The inputs are its parameters in order: arrays for\n"
      "buffers, 0-d arrays for scalars (--input values first, then any further files after FILE).\n"
      "Buffers are updated in place; with --output-dir every buffer parameter K is written to\n"
      "D/argK.npy afterwards. A returned scalar is printed on stdout.\n"
-     "  --entry NAME   the PrimFunc (global_symbol or name); default: the only exported one\n"
-     "  --target T     llvm (default: JIT-compiled in process), c (built with the C compiler) or\n"
-     "                 interp (the reference interpreter)\n"
+     "  --entry NAME   the function (global_symbol or name); default: main for Relax, else the only\n"
+     "                 exported PrimFunc\n"
+     "  --target T     llvm (default: for PrimFuncs JIT-compiled in process), c (built with the C\n"
+     "                 compiler) or interp (the reference interpreter; PrimFuncs only)\n"
      "  --view K:SHAPE:STRIDES[:OFFSET]   pass input K as a strided view of its file's data: SHAPE\n"
      "                 and STRIDES comma-separated, STRIDES and OFFSET in elements, e.g.\n"
      "                 --view 0:16,16:32,1 reads a (16, 16) view with row stride 32 of a (16, 32) file;\n"
      "                 OFFSET reaches the kernel as the DLTensor's byte_offset, which a buffer accepts\n"
-     "                 when it declares a matching elem_offset\n"
+     "                 when it declares a matching elem_offset (PrimFuncs only)\n"
      "  --threads N    threads for parallel loops (default: one per core)\n"
      "  --quiet        no timing summary on stderr\n"
-     "Exits 1 with the message on a compile error or a rejected argument (count, shape, dtype,\n"
-     "strides) or a failed assert, 2 on a usage error.\n",
-     "--entry --target --input --output-dir --view --threads --name", "--quiet", &RunRun},
+     "Exits 1 with the message on a compile error, a corrupted executable, a rejected argument (count,\n"
+     "shape, dtype, strides) or a failed assert, 2 on a usage error.\n",
+     "--entry --target --input --output-dir --view --threads --name", "--quiet --stateful", &RunRun},
+    {"bench", "time a Relax function with TVM's time_evaluator",
+     "usage: kiln bench FILE|MODEL.kx [--entry NAME] [--target llvm|c] [--input A.npy ...]\n"
+     "                  [--number N] [--repeat R] [--min-repeat-ms M] [--cooldown-interval-ms C]\n"
+     "                  [--repeats-to-cooldown K] [--limit-zero-time-iterations L]\n"
+     "                  [--cache-flush-bytes B] [--threads N] [--json]\n\n"
+     "Builds (or loads) the executable, sets the inputs once (set_input) and times invoke_stateful of\n"
+     "NAME (default main) as TVM's time_evaluator does: one warm-up call, then R repeats of N calls;\n"
+     "a repeat shorter than M ms raises N. Without --input, inputs are random values of the declared\n"
+     "static shapes (needs the source file). Defaults are TVM's: number 10, repeat 1, min-repeat-ms 0,\n"
+     "cooldown 0, repeats-to-cooldown 1, limit-zero-time-iterations 100, cache-flush-bytes 0.\n"
+     "  --json   one JSON object: mean_s, median_s, std_s, min_s, max_s, results_s (seconds per call\n"
+     "           for each repeat), number, repeat, build_s\n",
+     "--entry --target --input --number --repeat --min-repeat-ms --cooldown-interval-ms "
+     "--repeats-to-cooldown --limit-zero-time-iterations --cache-flush-bytes --threads --name",
+     "--json", &RunBench},
     {"version", "print the kiln and LLVM versions", "usage: kiln version\n", "", "", &RunVersion},
 };
 

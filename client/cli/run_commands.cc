@@ -12,8 +12,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "client/cli/exec_commands.h"
 #include "client/cli/script_commands.h"
 #include "compiler/driver/kernel_build.h"
+#include "compiler/driver/relax_build.h"
 #include "compiler/driver/run.h"
 #include "compiler/driver/tir_pipeline.h"
 #include "compiler/script/printer/printer.h"
@@ -49,12 +51,40 @@ absl::Status WriteText(const std::string& path, const std::string& text) {
   return absl::OkStatus();
 }
 
-// "dir/foo.py" -> "foo.so".
-std::string DefaultLibraryPath(const std::string& input) {
+// "dir/foo.py" -> "foo" + ext.
+std::string DefaultOutputPath(const std::string& input, const std::string& ext) {
   std::string base = input.substr(input.find_last_of('/') + 1);
   size_t dot = base.rfind('.');
   if (dot != std::string::npos && dot > 0) base = base.substr(0, dot);
-  return base + ".so";
+  return base + ext;
+}
+
+// `kiln build` of a module with a Relax function, or with --exe: a VM executable (.kx).
+int BuildExecutableFile(const std::string& path, const ir::IRModule& module, const std::string& target,
+                        const std::vector<std::string>& entries, std::string out,
+                        std::chrono::steady_clock::time_point start) {
+  bool relax = driver::HasRelaxFunction(module);
+  driver::BuildOptions options;
+  options.entries = entries;
+  absl::StatusOr<vm::Executable> exec =
+      relax ? driver::BuildExecutable(module, target, options) : driver::BuildKernelExecutable(module, target, options);
+  if (!exec.ok()) return Fail("build", exec.status());
+  if (out.empty()) out = DefaultOutputPath(path, ".kx");
+  std::string bytes = exec->Serialize();
+  absl::Status st = WriteText(out, bytes);
+  if (!st.ok()) return Fail("build", st);
+  std::vector<std::string> vm_funcs;
+  size_t packed = 0;
+  for (const vm::FuncInfo& f : exec->func_table) {
+    if (f.kind == vm::FuncInfo::Kind::kVMFunc) vm_funcs.push_back(f.name);
+    if (f.kind == vm::FuncInfo::Kind::kPackedFunc) ++packed;
+  }
+  std::string summary = absl::StrCat(vm_funcs.size(), " VM function", vm_funcs.size() == 1 ? "" : "s");
+  if (!vm_funcs.empty()) absl::StrAppend(&summary, " (", absl::StrJoin(vm_funcs, ", "), ")");
+  absl::StrAppend(&summary, ", ", packed, " packed function", packed == 1 ? "" : "s");
+  std::fprintf(stderr, "kiln build: %s -> %s [%s]: executable with %s, %zu bytes in %.2f s\n", path.c_str(),
+               out.c_str(), target.c_str(), summary.c_str(), bytes.size(), SecondsSince(start));
+  return 0;
 }
 
 absl::StatusOr<std::vector<int64_t>> ParseInts(absl::string_view text, const std::string& what) {
@@ -140,9 +170,16 @@ int RunBuild(const Args& args) {
   absl::StatusOr<driver::PassHooks> hooks = PassHooksFromArgs(args, driver::TIRPassNames());
   if (!hooks.ok()) return Usage("build", std::string(hooks.status().message()));
 
+  bool exe = args.Has("--exe");
+  if (exe && (emit_c || emit_llvm)) return Usage("build", "--exe writes an executable, not source");
+  if (args.Has("--entry") && (emit_c || emit_llvm)) return Usage("build", "--entry selects executable entries");
+
   auto start = std::chrono::steady_clock::now();
   absl::StatusOr<ir::IRModule> module = LoadModule(path, args.Get("--name"));
   if (!module.ok()) return Fail("build", module.status());
+  if (!emit_c && !emit_llvm && (exe || driver::HasRelaxFunction(*module))) {
+    return BuildExecutableFile(path, *module, target, args.GetAll("--entry"), out, start);
+  }
   if (emit_c || emit_llvm) {
     absl::StatusOr<std::string> text = driver::EmitKernelSource(*module, target, *hooks);
     if (!text.ok()) return Fail("build", text.status());
@@ -152,7 +189,7 @@ int RunBuild(const Args& args) {
                  out.empty() ? "stdout" : out.c_str(), SecondsSince(start));
     return 0;
   }
-  if (out.empty()) out = DefaultLibraryPath(path);
+  if (out.empty()) out = DefaultOutputPath(path, ".so");
   std::vector<std::string> kernels;
   absl::Status st = driver::BuildKernelLibrary(*module, target, out, &kernels, *hooks);
   if (!st.ok()) return Fail("build", st);
@@ -165,6 +202,8 @@ int RunBuild(const Args& args) {
 int RunRun(const Args& args) {
   if (args.positional().empty()) return Usage("run", "expected a TVMScript file");
   const std::string& path = args.positional()[0];
+  if (IsVMRun(path, args.Get("--name"))) return RunVM(args);
+  if (args.Has("--stateful")) return Usage("run", "--stateful applies to Relax functions and executables");
   // Inputs: every --input in order, then any further positional files (so `--input in/*.npy` works).
   std::vector<std::string> inputs = args.GetAll("--input");
   inputs.insert(inputs.end(), args.positional().begin() + 1, args.positional().end());

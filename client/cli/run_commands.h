@@ -1,7 +1,8 @@
-// Compile-and-execute commands: `kiln build` (a kernel library, C source or LLVM assembly from a
-// TVMScript module) and `kiln run` (one PrimFunc on .npy inputs, on the interpreter, the LLVM JIT
-// or the C backend). The logic lives in compiler/driver (kernel_build.h, run.h); this file only
-// reads arguments and files and reports.
+// Compile-and-execute commands: `kiln build` (a VM executable for a module with a Relax function
+// or with --exe; else a kernel library, C source or LLVM assembly) and `kiln run` (one PrimFunc on
+// .npy inputs, on the interpreter, the LLVM JIT or the C backend). The logic lives in
+// compiler/driver (relax_build.h, kernel_build.h, run.h); this file only reads arguments and files
+// and reports.
 #ifndef KILN_CLIENT_CLI_RUN_COMMANDS_H_
 #define KILN_CLIENT_CLI_RUN_COMMANDS_H_
 

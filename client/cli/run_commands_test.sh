@@ -44,7 +44,8 @@ EOF
 # Help for both commands.
 $KILN build --help | grep -q '^usage: kiln build' || fail "build --help"
 $KILN run --help | grep -q '^usage: kiln run' || fail "run --help"
-$KILN help | grep -qE '^  run +run a PrimFunc' || fail "help does not list run"
+$KILN help | grep -qE '^  run +run a Relax function or a PrimFunc' || fail "help does not list run"
+$KILN help | grep -qE '^  bench +time a Relax function' || fail "help does not list bench"
 $KILN help | grep -qE '^  build +compile' || fail "help does not list build"
 
 # build: libraries for both targets, C source, LLVM assembly, and usage errors.

@@ -189,44 +189,55 @@ def read_known(path):
     return known
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def parse_harness_args(description, kind, known_file, default_targets):
+    """The options both corpus runners take; returns (args, corpus directory or None if not found)."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument("kiln")
-    ap.add_argument("--corpus", help="the corpus/tir directory (default: shared/corpus/tir)")
-    ap.add_argument("--known", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "known_failures.txt"))
-    ap.add_argument("--targets", default="interp,llvm,c")
+    ap.add_argument("--corpus", help="the corpus/%s directory (default: shared/corpus/%s)" % (kind, kind))
+    ap.add_argument("--known", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), known_file))
+    ap.add_argument("--targets", default=default_targets)
     ap.add_argument("--only", default="", help="run the programs whose name contains this")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
-
-    kiln = os.path.abspath(args.kiln)
     corpus = args.corpus
     if corpus is None:
         shared = find_shared_dir()
         if shared is None:
             print("FAIL: shared/corpus not found (set KILN_SHARED_DIR)")
-            return 1
-        corpus = os.path.join(shared, "corpus", "tir")
+            return args, None
+        corpus = os.path.join(shared, "corpus", kind)
+    return args, corpus
+
+
+def list_programs(corpus, only):
+    """(name, source path, loaded ref.py) for each program of the corpus with a ref.py, by name."""
+    for fn in sorted(os.listdir(corpus)):
+        if not fn.endswith(".py") or fn.endswith(".ref.py") or only not in fn:
+            continue
+        name = fn[:-3]
+        ref_path = os.path.join(corpus, name + ".ref.py")
+        if os.path.exists(ref_path):
+            yield name, os.path.join(corpus, fn), load_ref(ref_path)
+
+
+def main():
+    args, corpus = parse_harness_args(__doc__.splitlines()[0], "tir", "known_failures.txt", "interp,llvm,c")
+    if corpus is None:
+        return 1
+    kiln = os.path.abspath(args.kiln)
     targets = [t for t in args.targets.split(",") if t]
     known = read_known(args.known)
 
     tmp = tempfile.mkdtemp(prefix="kiln-corpus-", dir=os.environ.get("TEST_TMPDIR"))
     programs, skipped = [], []
-    for fn in sorted(os.listdir(corpus)):
-        if not fn.endswith(".py") or fn.endswith(".ref.py") or args.only not in fn:
-            continue
-        name = fn[:-3]
-        ref_path = os.path.join(corpus, name + ".ref.py")
-        if not os.path.exists(ref_path):
-            continue
-        ref = load_ref(ref_path)
+    for name, source, ref in list_programs(corpus, args.only):
         if not any(t in CPU_TARGETS for t in ref.get("TARGETS", ["llvm", "c"])):
             skipped.append(name)
             continue
         workdir = os.path.join(tmp, name)
         os.makedirs(workdir)
-        programs.append(Program(name, os.path.join(corpus, fn), ref, workdir))
+        programs.append(Program(name, source, ref, workdir))
     for prog in programs:
         prepare(prog)
 

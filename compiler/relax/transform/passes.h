@@ -46,6 +46,9 @@ absl::StatusOr<ir::IRModule> DeadCodeElimination(const ir::IRModule& module);
 
 // --- Lowering to the VM form (one file each) ---
 
+// Local functions become module functions named "<function>_<var>"; one with free variables is
+// lifted with them as trailing parameters and bound as R.make_closure(lifted, (captured...)).
+absl::StatusOr<ir::IRModule> LambdaLift(const ir::IRModule& module);
 // Reshape-only PrimFuncs called through call_tir inside dataflow blocks become relax.reshape
 // (a zero-copy view at run time).
 absl::StatusOr<ir::IRModule> RewriteDataflowReshape(const ir::IRModule& module);

@@ -1,0 +1,185 @@
+#include "compiler/driver/relax_build.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "compiler/driver/kernel_build.h"
+#include "compiler/ir/functor.h"
+#include "compiler/ir/serialize.h"
+#include "compiler/relax/backend/vm/codegen_vm.h"
+#include "compiler/relax/backend/vm/exec_builder.h"
+#include "compiler/script/script.h"
+#include "compiler/target/llvm/target.h"
+
+namespace kiln::driver {
+namespace {
+
+using namespace ::kiln::ir;  // NOLINT
+
+absl::StatusOr<std::string> ReadBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) return absl::InternalError(absl::StrCat("error reading ", path));
+  return ss.str();
+}
+
+// The PrimFuncs of `module` built into a shared object in a temporary file, returned as bytes.
+// `kernels` receives the exported kernel names.
+absl::StatusOr<vm::LibraryBlob> BuildHostLibrary(const IRModule& module, const std::string& target,
+                                                 const BuildOptions& options, std::vector<std::string>* kernels) {
+  absl::StatusOr<std::string> normalized = NormalizeTarget(target);
+  if (!normalized.ok()) return normalized.status();
+  std::string dir = options.work_dir;
+  if (dir.empty()) {
+    const char* tmp = getenv("TMPDIR");
+    dir = tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
+  }
+  std::string path = dir + "/kiln-lib-XXXXXX.so";
+  std::vector<char> buf(path.begin(), path.end());
+  buf.push_back('\0');
+  int fd = mkstemps(buf.data(), 3);
+  if (fd < 0) return absl::InternalError(absl::StrCat("cannot create a temporary file in ", dir, ": ", strerror(errno)));
+  close(fd);
+  path = buf.data();
+  absl::Status st = BuildKernelLibrary(module, target, path, kernels);
+  absl::StatusOr<std::string> bytes = st.ok() ? ReadBytes(path) : absl::StatusOr<std::string>(st);
+  unlink(path.c_str());
+  if (!bytes.ok()) return bytes.status();
+  return vm::LibraryBlob{"host-so", *normalized, "host", *std::move(bytes)};
+}
+
+// `module` with every function but the Relax functions in `entries` made private (no
+// global_symbol). NOT_FOUND for an entry that names no Relax function.
+absl::StatusOr<IRModule> KeepEntries(const IRModule& module, const std::vector<std::string>& entries) {
+  std::vector<bool> found(entries.size(), false);
+  IRModule out = module;
+  for (const auto& [gv, func] : module.Functions()) {
+    bool entry = false;
+    if (func.as<ir::relax::FunctionNode>() != nullptr) {
+      for (size_t i = 0; i < entries.size(); ++i) {
+        if (entries[i] == gv->name || entries[i] == func->GetGlobalSymbol()) entry = found[i] = true;
+      }
+    }
+    if (entry || func->GetGlobalSymbol().empty() || func.as<ir::relax::ExternFuncNode>() != nullptr) continue;
+    if (const auto* pf = func.as<PrimFuncNode>()) {
+      PrimFunc hidden = GetRef<PrimFunc>(pf);
+      hidden.CopyOnWrite()->attrs.erase(String("global_symbol"));
+      out.Add(gv, hidden);
+    } else if (const auto* rf = func.as<ir::relax::FunctionNode>()) {
+      ir::relax::Function hidden = GetRef<ir::relax::Function>(rf);
+      hidden.CopyOnWrite()->attrs.erase(String("global_symbol"));
+      out.Add(gv, hidden);
+    }
+  }
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (!found[i]) return absl::NotFoundError(absl::StrCat("entry \"", entries[i], "\" is not a Relax function of the module"));
+  }
+  return out;
+}
+
+bool HasPrimFunc(const IRModule& module) {
+  for (const auto& [gv, f] : module.Functions()) {
+    if (f.as<PrimFuncNode>() != nullptr) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool HasRelaxFunction(const IRModule& module) {
+  for (const auto& [gv, f] : module.Functions()) {
+    if (f.as<ir::relax::FunctionNode>() != nullptr) return true;
+  }
+  return false;
+}
+
+absl::StatusOr<std::string> NormalizeTarget(const std::string& target) {
+  absl::StatusOr<std::string> kind = KernelTargetKind(target);
+  if (!kind.ok()) return kind.status();
+  if (*kind == "c") {
+    if (target != "c") return absl::InvalidArgumentError(absl::StrCat("target \"", target, "\": \"c\" takes no options"));
+    return std::string("c");
+  }
+  absl::StatusOr<codegen::LLVMTarget> llvm = codegen::ParseLLVMTarget(target);
+  if (!llvm.ok()) return llvm.status();
+  return llvm->ToString();
+}
+
+absl::StatusOr<vm::Executable> BuildExecutable(const IRModule& module, const std::string& target,
+                                               const BuildOptions& options) {
+  if (!HasRelaxFunction(module)) {
+    return absl::InvalidArgumentError("the module has no Relax function to build an executable from");
+  }
+  // Reject a bad target before the pipeline runs.
+  if (absl::StatusOr<std::string> t = NormalizeTarget(target); !t.ok()) return t.status();
+  IRModule input = module;
+  if (!options.entries.empty()) {
+    absl::StatusOr<IRModule> kept = KeepEntries(module, options.entries);
+    if (!kept.ok()) return kept.status();
+    input = *kept;
+  }
+  absl::StatusOr<IRModule> lowered = RunRelaxPipeline(input, options.pipeline);
+  if (!lowered.ok()) return lowered.status();
+  absl::StatusOr<vm::Executable> exec = ::kiln::relax::backend::VMCodeGen(*lowered);
+  if (!exec.ok()) return exec.status();
+  if (HasPrimFunc(*lowered)) {
+    absl::StatusOr<vm::LibraryBlob> lib = BuildHostLibrary(*lowered, target, options, nullptr);
+    if (!lib.ok()) return lib.status();
+    exec->libraries.push_back(*std::move(lib));
+  }
+  if (absl::Status st = exec->Validate(); !st.ok()) return st;
+  return exec;
+}
+
+absl::StatusOr<vm::Executable> BuildKernelExecutable(const IRModule& module, const std::string& target,
+                                                     const BuildOptions& options) {
+  if (!HasPrimFunc(module)) return absl::InvalidArgumentError("the module has no PrimFunc to build");
+  std::vector<std::string> kernels;
+  absl::StatusOr<vm::LibraryBlob> lib = BuildHostLibrary(module, target, options, &kernels);
+  if (!lib.ok()) return lib.status();
+  ::kiln::relax::backend::ExecBuilder builder;
+  for (const std::string& k : kernels) builder.DeclareFunction(k, vm::FuncInfo::Kind::kPackedFunc);
+  absl::StatusOr<vm::Executable> exec = builder.Get();
+  if (!exec.ok()) return exec.status();
+  exec->libraries.push_back(*std::move(lib));
+  if (absl::Status st = exec->Validate(); !st.ok()) return st;
+  return exec;
+}
+
+absl::StatusOr<vm::Executable> LoadOrBuildExecutable(const std::string& path, const std::string& target,
+                                                     const BuildOptions& options) {
+  absl::StatusOr<std::string> data = ReadBytes(path);
+  if (!data.ok()) return data.status();
+  uint64_t magic = 0;
+  if (data->size() >= sizeof(magic)) std::memcpy(&magic, data->data(), sizeof(magic));  // little-endian hosts
+  if (magic == vm::kExecutableMagic || magic == vm::kExecutableMagicV1) {
+    absl::StatusOr<vm::Executable> exec = vm::Executable::Deserialize(*data);
+    if (!exec.ok()) return absl::Status(exec.status().code(), absl::StrCat(path, ": ", exec.status().message()));
+    return exec;
+  }
+  IRModule module;
+  if (LooksLikeSerializedIR(*data) || absl::EndsWith(path, ".json")) {
+    absl::StatusOr<ObjectRef> node = LooksLikeSerializedIR(*data) ? Deserialize(*data) : DeserializeFromJson(*data);
+    if (!node.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", node.status().message()));
+    module = script::AsModule(*node);
+  } else {
+    absl::StatusOr<ObjectRef> parsed = script::ParseScript(*data, path);
+    if (!parsed.ok()) return parsed.status();  // diagnostics already name the file
+    module = script::AsModule(*parsed);
+  }
+  absl::StatusOr<vm::Executable> exec =
+      HasRelaxFunction(module) ? BuildExecutable(module, target, options) : BuildKernelExecutable(module, target, options);
+  if (!exec.ok()) return absl::Status(exec.status().code(), absl::StrCat(path, ": ", exec.status().message()));
+  return exec;
+}
+
+}  // namespace kiln::driver

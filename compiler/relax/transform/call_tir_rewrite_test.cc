@@ -1,0 +1,142 @@
+#include "compiler/relax/transform/passes.h"
+
+#include "compiler/relax/analysis/well_formed.h"
+#include "compiler/relax/transform/test_util.h"
+#include "gtest/gtest.h"
+
+namespace kiln::relax::transform {
+namespace {
+
+std::string Rewrite(const std::string& source) {
+  absl::StatusOr<ir::IRModule> out = CallTIRRewrite(testing::Parse(source));
+  EXPECT_TRUE(out.ok()) << out.status();
+  if (!out.ok()) return "";
+  absl::Status wf = CheckWellFormed(*out, nullptr);
+  EXPECT_TRUE(wf.ok()) << wf;
+  return testing::PrintBody(*out);
+}
+
+TEST(CallTIRRewrite, AllocatesTheOutputThenCallsTheKernel) {
+  EXPECT_EQ(Rewrite(R"(
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def add_one(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
+        for i in range(16):
+            B[i] = A[i] + T.float32(1.0)
+
+    @R.function
+    def main(x: R.Tensor((16,), dtype="float32")) -> R.Tensor((16,), dtype="float32"):
+        cls = Module
+        gv = R.call_tir(cls.add_one, (x,), out_ty=R.Tensor((16,), dtype="float32"))
+        return gv
+)"),
+            R"(    alloc: R.Tensor((16,), dtype="float32") = R.builtin.alloc_tensor(R.shape([16]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+    _: R.Tuple = add_one(x, alloc)
+    return alloc
+)");
+}
+
+TEST(CallTIRRewrite, TupleOutputs) {
+  EXPECT_EQ(Rewrite(R"(
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def minmax(A: T.Buffer((4, 8), "float32"), Mn: T.Buffer((4,), "float32"), Mx: T.Buffer((4,), "float32")):
+        for i in range(4):
+            Mn[i] = A[i, 0]
+            Mx[i] = A[i, 1]
+
+    @R.function
+    def main(x: R.Tensor((4, 8), dtype="float32")) -> R.Tensor((4,), dtype="float32"):
+        cls = Module
+        lv = R.call_tir(cls.minmax, (x,), out_ty=[R.Tensor((4,), dtype="float32"), R.Tensor((4,), dtype="float32")])
+        lv1: R.Tensor((4,), dtype="float32") = lv[1]
+        return lv1
+)"),
+            R"(    alloc: R.Tensor((4,), dtype="float32") = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+    alloc_1: R.Tensor((4,), dtype="float32") = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+    _: R.Tuple = minmax(x, alloc, alloc_1)
+    lv: R.Tuple(R.Tensor((4,), dtype="float32"), R.Tensor((4,), dtype="float32")) = (alloc, alloc_1)
+    lv1: R.Tensor((4,), dtype="float32") = lv[1]
+    return lv1
+)");
+}
+
+TEST(CallTIRRewrite, InplaceReusesTheInput) {
+  EXPECT_EQ(Rewrite(R"(
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def double_inplace(A: T.Buffer((8,), "float32")):
+        for i in range(8):
+            A[i] = A[i] * T.float32(2.0)
+
+    @R.function
+    def main(x: R.Tensor((8,), dtype="float32")) -> R.Tensor((8,), dtype="float32"):
+        cls = Module
+        z = R.call_tir_inplace(cls.double_inplace, (x,), inplace_indices=[0], out_ty=R.Tensor((8,), dtype="float32"))
+        return z
+)"),
+            R"(    _: R.Tuple = double_inplace(x)
+    return x
+)");
+}
+
+constexpr char kScaleRows[] = R"(
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def scale_rows(a: T.handle, b: T.handle, n: T.int64):
+        A = T.match_buffer(a, (n, T.int64(4)))
+        B = T.match_buffer(b, (n, T.int64(4)))
+        for i, j in T.grid(n, T.int64(4)):
+            B[i, j] = A[i, j]
+
+    @T.prim_func(private=True)
+    def scale_rows_n_first(n: T.int64, a: T.handle, b: T.handle):
+        A = T.match_buffer(a, (n, T.int64(4)))
+        B = T.match_buffer(b, (n, T.int64(4)))
+        for i, j in T.grid(n, T.int64(4)):
+            B[i, j] = A[i, j]
+
+    @R.function
+    def main(x: R.Tensor(("n", 4), dtype="float32")) -> R.Tensor(("n", 4), dtype="float32"):
+        n = T.int64()
+        cls = Module
+        gv = R.call_tir(cls.CALLEE, ARGS, out_ty=R.Tensor((n, 4), dtype="float32"))
+        return gv
+)";
+
+std::string ScaleRows(const std::string& callee, const std::string& args) {
+  std::string s = kScaleRows;
+  s.replace(s.find("CALLEE"), 6, callee);
+  s.replace(s.find("ARGS"), 4, args);
+  return s;
+}
+
+TEST(CallTIRRewrite, ScalarArgumentsArePositionalWhenTheyFit) {
+  EXPECT_EQ(Rewrite(ScaleRows("scale_rows_n_first", "(n, x)")),
+            R"(    alloc: R.Tensor((n, 4), dtype="float32") = R.builtin.alloc_tensor(R.shape([n, 4]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+    _: R.Tuple = scale_rows_n_first(R.prim_value(n), x, alloc)
+    return alloc
+)");
+}
+
+TEST(CallTIRRewrite, ScalarArgumentsFollowTheOutputsInTheOlderOrder) {
+  EXPECT_EQ(Rewrite(ScaleRows("scale_rows", "(x, n)")),
+            R"(    alloc: R.Tensor((n, 4), dtype="float32") = R.builtin.alloc_tensor(R.shape([n, 4]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+    _: R.Tuple = scale_rows(x, alloc, R.prim_value(n))
+    return alloc
+)");
+}
+
+TEST(CallTIRRewrite, ArgumentsFittingNoOrderAreAnError) {
+  absl::StatusOr<ir::IRModule> out = CallTIRRewrite(testing::Parse(ScaleRows("scale_rows", "(x, x)")));
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.status().message().find("do not fit the parameters of PrimFunc 'scale_rows'"), std::string::npos)
+      << out.status();
+}
+
+}  // namespace
+}  // namespace kiln::relax::transform

@@ -1,0 +1,165 @@
+#include "compiler/relax/transform/passes.h"
+
+#include "compiler/relax/analysis/vm_lowered_form.h"
+#include "compiler/relax/transform/test_util.h"
+#include "gtest/gtest.h"
+
+namespace kiln::relax::transform {
+namespace {
+
+// Lowers `source`, checks the VM-lowered form and returns main's printed body.
+std::string Lower(const std::string& source, std::string* shape_func = nullptr) {
+  absl::StatusOr<ir::IRModule> out = VMShapeLower(testing::Parse(source));
+  EXPECT_TRUE(out.ok()) << out.status();
+  if (!out.ok()) return "";
+  absl::Status form = CheckVMLoweredForm(*out);
+  EXPECT_TRUE(form.ok()) << form;
+  if (shape_func != nullptr) *shape_func = testing::PrintBody(*out, "shape_func");
+  return testing::PrintBody(*out);
+}
+
+// Static parameters are checked, their dims compared with immediates; no heap slot is needed.
+TEST(VMShapeLower, StaticParametersAreCheckedAgainstImmediates) {
+  EXPECT_EQ(Lower(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2, 3), dtype="float32")) -> R.Tensor((2, 3), dtype="float32"):
+        return x
+)"),
+            R"(    shape_heap: R.Any = R.null_value()
+    _: R.Tuple = R.ExternFunc("vm.builtin.check_tensor_info")(x, R.prim_value(2), R.dtype("float32"), R.str("ErrorContext(fn=main, loc=param[0], param=x, annotation=R.Tensor((2, 3), dtype=\"float32\")) "))
+    __1: R.Tuple = R.ExternFunc("vm.builtin.match_shape")(x, shape_heap, R.prim_value(2), R.prim_value(0), R.prim_value(2), R.prim_value(0), R.prim_value(3), R.str("ErrorContext(fn=main, loc=param[0], param=x, annotation=R.Tensor((2, 3), dtype=\"float32\")) "))
+    return x
+)");
+}
+
+// n is stored from the parameter; n * 2 is computed by a shape_func into its own slot; the ShapeExpr becomes make_shape.
+TEST(VMShapeLower, SymbolicDimsAreStoredAndCompoundShapesComputed) {
+  std::string shape_func;
+  EXPECT_EQ(Lower(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor(("n", 4), dtype="float32")) -> R.Shape(ndim=2):
+        n = T.int64()
+        s = R.shape([n * 2, 4])
+        return s
+)", &shape_func),
+            R"(    shape_heap: R.Tensor(dtype="int64", ndim=1) = R.call_builtin_with_ctx("vm.builtin.alloc_shape_heap", (R.prim_value(2),), ty_args=R.Tensor(dtype="int64", ndim=1))
+    _: R.Tuple = R.ExternFunc("vm.builtin.check_tensor_info")(x, R.prim_value(2), R.dtype("float32"), R.str("ErrorContext(fn=main, loc=param[0], param=x, annotation=R.Tensor((n, 4), dtype=\"float32\")) "))
+    __1: R.Tuple = R.ExternFunc("vm.builtin.match_shape")(x, shape_heap, R.prim_value(2), R.prim_value(1), R.prim_value(0), R.prim_value(0), R.prim_value(4), R.str("ErrorContext(fn=main, loc=param[0], param=x, annotation=R.Tensor((n, 4), dtype=\"float32\")) "))
+    __2: R.Tuple = shape_func(shape_heap)
+    s: R.Shape([n * 2, 4]) = R.ExternFunc("vm.builtin.make_shape")(shape_heap, R.prim_value(2), R.prim_value(1), R.prim_value(1), R.prim_value(0), R.prim_value(4))
+    return s
+)");
+  EXPECT_EQ(shape_func, R"(    H[T.int64(1)] = H[T.int64(0)] * T.int64(2)
+)");
+}
+
+// match_cast of a value whose rank and dtype are known needs no check_tensor_info, only the match.
+TEST(VMShapeLower, MatchCastMatchesAndBecomesABinding) {
+  std::string shape_func;
+  EXPECT_EQ(Lower(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor(dtype="float32", ndim=2)) -> R.Shape(ndim=1):
+        m = T.int64()
+        k = T.int64()
+        y = R.match_cast(x, R.Tensor((m, k), dtype="float32"))
+        s = R.shape([m * k])
+        return s
+)", &shape_func),
+            R"(    shape_heap: R.Tensor(dtype="int64", ndim=1) = R.call_builtin_with_ctx("vm.builtin.alloc_shape_heap", (R.prim_value(3),), ty_args=R.Tensor(dtype="int64", ndim=1))
+    _: R.Tuple = R.ExternFunc("vm.builtin.check_tensor_info")(x, R.prim_value(2), R.dtype("float32"), R.str("ErrorContext(fn=main, loc=param[0], param=x, annotation=R.Tensor(ndim=2, dtype=\"float32\")) "))
+    __1: R.Tuple = R.ExternFunc("vm.builtin.match_shape")(x, shape_heap, R.prim_value(2), R.prim_value(1), R.prim_value(0), R.prim_value(1), R.prim_value(1), R.str("ErrorContext(match_cast, ty=R.Tensor((m, k), dtype=\"float32\")) "))
+    __2: R.Tuple = shape_func(shape_heap)
+    y: R.Tensor(dtype="float32", ndim=2) = x
+    s: R.Shape([m * k]) = R.ExternFunc("vm.builtin.make_shape")(shape_heap, R.prim_value(1), R.prim_value(1), R.prim_value(2))
+    return s
+)");
+  EXPECT_EQ(shape_func, R"(    H[T.int64(2)] = H[T.int64(0)] * H[T.int64(1)]
+)");
+}
+
+// A tuple parameter is checked, then each field; an R.Prim(value=n) is matched against the slot its tuple field stored.
+TEST(VMShapeLower, TupleAndPrimParameters) {
+  EXPECT_EQ(Lower(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(t: R.Tuple(R.Tensor(("n",), dtype="float32"), R.Tensor((2,), dtype="float32")), p: R.Prim("int64"), q: R.Prim(value="n")) -> R.Prim("int64"):
+        return p
+)"),
+            R"(    shape_heap: R.Tensor(dtype="int64", ndim=1) = R.call_builtin_with_ctx("vm.builtin.alloc_shape_heap", (R.prim_value(1),), ty_args=R.Tensor(dtype="int64", ndim=1))
+    _: R.Tuple = R.ExternFunc("vm.builtin.check_tuple_info")(t, R.prim_value(2), R.str("ErrorContext(fn=main, loc=param[0], param=t, annotation=R.Tuple(R.Tensor((n,), dtype=\"float32\"), R.Tensor((2,), dtype=\"float32\"))) "))
+    field: R.Tensor((n,), dtype="float32") = t[0]
+    __1: R.Tuple = R.ExternFunc("vm.builtin.check_tensor_info")(field, R.prim_value(1), R.dtype("float32"), R.str("ErrorContext(fn=main, loc=param[0], param=t, annotation=R.Tuple(R.Tensor((n,), dtype=\"float32\"), R.Tensor((2,), dtype=\"float32\"))) "))
+    field_1: R.Tensor((2,), dtype="float32") = t[1]
+    __2: R.Tuple = R.ExternFunc("vm.builtin.check_tensor_info")(field_1, R.prim_value(1), R.dtype("float32"), R.str("ErrorContext(fn=main, loc=param[0], param=t, annotation=R.Tuple(R.Tensor((n,), dtype=\"float32\"), R.Tensor((2,), dtype=\"float32\"))) "))
+    __3: R.Tuple = R.ExternFunc("vm.builtin.check_prim_value_info")(p, R.dtype("int64"), R.str("ErrorContext(fn=main, loc=param[1], param=p, annotation=R.Prim(\"int64\")) "))
+    __4: R.Tuple = R.ExternFunc("vm.builtin.check_prim_value_info")(q, R.dtype("int64"), R.str("ErrorContext(fn=main, loc=param[2], param=q, annotation=R.Prim(value=n)) "))
+    __5: R.Tuple = R.ExternFunc("vm.builtin.match_shape")(field, shape_heap, R.prim_value(1), R.prim_value(1), R.prim_value(0), R.str("ErrorContext(fn=main, loc=param[0], param=t, annotation=R.Tuple(R.Tensor((n,), dtype=\"float32\"), R.Tensor((2,), dtype=\"float32\"))) "))
+    __6: R.Tuple = R.ExternFunc("vm.builtin.match_shape")(field_1, shape_heap, R.prim_value(1), R.prim_value(0), R.prim_value(2), R.str("ErrorContext(fn=main, loc=param[0], param=t, annotation=R.Tuple(R.Tensor((n,), dtype=\"float32\"), R.Tensor((2,), dtype=\"float32\"))) "))
+    __7: R.Tuple = R.ExternFunc("vm.builtin.match_prim_value")(q, shape_heap, R.prim_value(3), R.prim_value(0), R.str("ErrorContext(fn=main, loc=param[2], param=q, annotation=R.Prim(value=n)) "))
+    return p
+)");
+}
+
+// With num_input = 1, w (static) is not checked, v (symbolic) is.
+TEST(VMShapeLower, ParametersPastNumInputAreCheckedOnlyWhenSymbolic) {
+  EXPECT_EQ(Lower(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2,), dtype="float32"), w: R.Tensor((2,), dtype="float32"), v: R.Tensor(("n",), dtype="float32")) -> R.Tensor((2,), dtype="float32"):
+        R.func_attr({"num_input": 1})
+        return x
+)"),
+            R"(    shape_heap: R.Tensor(dtype="int64", ndim=1) = R.call_builtin_with_ctx("vm.builtin.alloc_shape_heap", (R.prim_value(1),), ty_args=R.Tensor(dtype="int64", ndim=1))
+    _: R.Tuple = R.ExternFunc("vm.builtin.check_tensor_info")(x, R.prim_value(1), R.dtype("float32"), R.str("ErrorContext(fn=main, loc=param[0], param=x, annotation=R.Tensor((2,), dtype=\"float32\")) "))
+    __1: R.Tuple = R.ExternFunc("vm.builtin.check_tensor_info")(v, R.prim_value(1), R.dtype("float32"), R.str("ErrorContext(fn=main, loc=param[2], param=v, annotation=R.Tensor((n,), dtype=\"float32\")) "))
+    __2: R.Tuple = R.ExternFunc("vm.builtin.match_shape")(x, shape_heap, R.prim_value(1), R.prim_value(0), R.prim_value(2), R.str("ErrorContext(fn=main, loc=param[0], param=x, annotation=R.Tensor((2,), dtype=\"float32\")) "))
+    __3: R.Tuple = R.ExternFunc("vm.builtin.match_shape")(v, shape_heap, R.prim_value(1), R.prim_value(1), R.prim_value(0), R.str("ErrorContext(fn=main, loc=param[2], param=v, annotation=R.Tensor((n,), dtype=\"float32\")) "))
+    return x
+)");
+}
+
+// Shapes inside If branches become make_shape too.
+TEST(VMShapeLower, IfBranchesUseTheHeap) {
+  std::string shape_func;
+  EXPECT_EQ(Lower(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(c: R.Prim("bool"), x: R.Tensor(("n",), dtype="float32")) -> R.Shape(ndim=1):
+        n = T.int64()
+        if c:
+            a = R.shape([n + 1])
+            r = a
+        else:
+            r = R.shape([n])
+        s = R.shape([n + 1])
+        return s
+)", &shape_func),
+            R"(    shape_heap: R.Tensor(dtype="int64", ndim=1) = R.call_builtin_with_ctx("vm.builtin.alloc_shape_heap", (R.prim_value(2),), ty_args=R.Tensor(dtype="int64", ndim=1))
+    _: R.Tuple = R.ExternFunc("vm.builtin.check_prim_value_info")(c, R.dtype("bool"), R.str("ErrorContext(fn=main, loc=param[0], param=c, annotation=R.Prim(\"bool\")) "))
+    __1: R.Tuple = R.ExternFunc("vm.builtin.check_tensor_info")(x, R.prim_value(1), R.dtype("float32"), R.str("ErrorContext(fn=main, loc=param[1], param=x, annotation=R.Tensor((n,), dtype=\"float32\")) "))
+    __2: R.Tuple = R.ExternFunc("vm.builtin.match_shape")(x, shape_heap, R.prim_value(1), R.prim_value(1), R.prim_value(0), R.str("ErrorContext(fn=main, loc=param[1], param=x, annotation=R.Tensor((n,), dtype=\"float32\")) "))
+    __3: R.Tuple = shape_func(shape_heap)
+    if c:
+        a: R.Shape([n + 1]) = R.ExternFunc("vm.builtin.make_shape")(shape_heap, R.prim_value(1), R.prim_value(1), R.prim_value(1))
+        r: R.Shape(ndim=1) = a
+    else:
+        lv: R.Shape([n]) = R.ExternFunc("vm.builtin.make_shape")(shape_heap, R.prim_value(1), R.prim_value(1), R.prim_value(0))
+        r: R.Shape(ndim=1) = lv
+    s: R.Shape([n + 1]) = R.ExternFunc("vm.builtin.make_shape")(shape_heap, R.prim_value(1), R.prim_value(1), R.prim_value(1))
+    return s
+)");
+  EXPECT_EQ(shape_func, R"(    H[T.int64(1)] = H[T.int64(0)] + T.int64(1)
+)");
+}
+
+}  // namespace
+}  // namespace kiln::relax::transform

@@ -1,0 +1,169 @@
+"""End-to-end Relax benchmarks through `kiln bench`, each beside its peer measured in the same run.
+
+  R.matmul 1024^3 float32 (default schedule)   vs numpy `a @ b` (OpenBLAS)
+  R.add of 2^24 float32                        vs numpy `np.add(a, b, out=c)`
+  R.nn.conv2d 1x64x56x56, 64 3x3 filters, pad 1 vs oneDNN (the `dnnl_conv_peer` binary, if given)
+  the MLP of tests/models/001_mlp.py            vs the same model in numpy
+  cold `kiln build` of that MLP (wall time of the whole process)
+
+Not a test: it never gates CI. kiln's figure is the median of `kiln bench --json` (time_evaluator
+through the stateful API: inputs set once, outputs not copied); numpy's is the median over the same
+number of repeats of the same number of calls. Ratios > 1 mean kiln is faster.
+
+Usage: relax_bench.py KILN [--dnnl-peer BIN] [--threads N] [--repeat R] [--models DIR]
+  bazel run -c opt //tests/bench:relax_bench
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+MATMUL = """
+@I.ir_module
+class Module:
+    @R.function
+    def main(a: R.Tensor((1024, 1024), dtype="float32"), b: R.Tensor((1024, 1024), dtype="float32")) -> R.Tensor((1024, 1024), dtype="float32"):
+        with R.dataflow():
+            gv: R.Tensor((1024, 1024), dtype="float32") = R.matmul(a, b, out_dtype="void")
+            R.output(gv)
+        return gv
+"""
+
+ADD = """
+@I.ir_module
+class Module:
+    @R.function
+    def main(a: R.Tensor((16777216,), dtype="float32"), b: R.Tensor((16777216,), dtype="float32")) -> R.Tensor((16777216,), dtype="float32"):
+        with R.dataflow():
+            gv: R.Tensor((16777216,), dtype="float32") = R.add(a, b)
+            R.output(gv)
+        return gv
+"""
+
+CONV = """
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((1, 64, 56, 56), dtype="float32"), w: R.Tensor((64, 64, 3, 3), dtype="float32")) -> R.Tensor((1, 64, 56, 56), dtype="float32"):
+        with R.dataflow():
+            gv: R.Tensor((1, 64, 56, 56), dtype="float32") = R.nn.conv2d(x, w, strides=[1, 1], padding=[1, 1, 1, 1], dilation=[1, 1], groups=1, data_layout="NCHW", kernel_layout="OIHW", out_layout="NCHW", out_dtype="void")
+            R.output(gv)
+        return gv
+"""
+
+
+def kiln_bench(kiln, source, number, repeat, threads):
+    cmd = [kiln, "bench", source, "--json", "--number", str(number), "--repeat", str(repeat)]
+    if threads:
+        cmd += ["--threads", str(threads)]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        return None, (p.stderr.strip() or p.stdout.strip()).splitlines()[-1]
+    return json.loads(p.stdout)["median_s"], None
+
+
+def numpy_bench(fn, number, repeat):
+    fn()  # warm-up, as time_evaluator does
+    per_call = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        per_call.append((time.perf_counter() - start) / number)
+    return float(np.median(per_call))
+
+
+def report(name, ours, peer, peer_name, err=None, unit_fn=None):
+    if ours is None:
+        print("%-40s kiln FAILED: %s" % (name, err))
+        return
+    extra = "" if unit_fn is None else "  (%s vs %s)" % (unit_fn(ours), unit_fn(peer))
+    print("%-40s kiln %9.3f ms   %-14s %9.3f ms   kiln/peer speed %5.2fx%s"
+          % (name, ours * 1e3, peer_name, peer * 1e3, peer / ours, extra))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("kiln")
+    ap.add_argument("--dnnl-peer", help="the dnnl_conv_peer binary (prints oneDNN's seconds per conv)")
+    ap.add_argument("--threads", type=int, default=0)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--models", default="tests/models")
+    args = ap.parse_args()
+    kiln = os.path.abspath(args.kiln)
+    tmp = tempfile.mkdtemp(prefix="kiln-relax-bench-")
+    rng = np.random.default_rng(0)
+    print("load average before: %.2f %.2f %.2f" % os.getloadavg())
+
+    def write(name, text):
+        path = os.path.join(tmp, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    a = rng.standard_normal((1024, 1024)).astype("float32")
+    b = rng.standard_normal((1024, 1024)).astype("float32")
+    ours, err = kiln_bench(kiln, write("matmul.py", MATMUL), 5, args.repeat, args.threads)
+    peer = numpy_bench(lambda: a @ b, 5, args.repeat)
+    gflops = lambda s: "%.1f GFLOP/s" % (2 * 1024 ** 3 / s / 1e9)
+    report("R.matmul 1024^3 f32", ours, peer, "numpy a@b", err, gflops)
+
+    x = rng.standard_normal(1 << 24).astype("float32")
+    y = rng.standard_normal(1 << 24).astype("float32")
+    out = np.empty_like(x)
+    ours, err = kiln_bench(kiln, write("add.py", ADD), 10, args.repeat, args.threads)
+    peer = numpy_bench(lambda: np.add(x, y, out=out), 10, args.repeat)
+    gbps = lambda s: "%.1f GB/s" % (3 * 4 * (1 << 24) / s / 1e9)
+    report("R.add 2^24 f32", ours, peer, "np.add(out=)", err, gbps)
+
+    ours, err = kiln_bench(kiln, write("conv.py", CONV), 10, args.repeat, args.threads)
+    if args.dnnl_peer:
+        p = subprocess.run([args.dnnl_peer, str(10), str(args.repeat)], capture_output=True, text=True)
+        peer = float(p.stdout.split()[0]) if p.returncode == 0 else None
+    else:
+        peer = None
+    conv_flops = 2 * 64 * 64 * 9 * 56 * 56
+    if peer is None:
+        print("%-40s kiln %9.3f ms   (no oneDNN peer: pass --dnnl-peer)" % ("R.nn.conv2d 1x64x56x56 k3", (ours or 0) * 1e3)
+              if ours else "%-40s kiln FAILED: %s" % ("R.nn.conv2d 1x64x56x56 k3", err))
+    else:
+        report("R.nn.conv2d 1x64x56x56 k3", ours, peer, "oneDNN", err, lambda s: "%.1f GFLOP/s" % (conv_flops / s / 1e9))
+
+    mlp = os.path.join(args.models, "001_mlp.py")
+    ns = {}
+    with open(os.path.join(args.models, "001_mlp.ref.py")) as f:
+        exec(f.read(), ns)
+    xs, w1, b1, w2, b2, w3, b3 = ns["make_inputs"](np.random.default_rng(0))
+
+    def mlp_numpy():
+        h = np.maximum(xs @ w1 + b1, 0)
+        h = np.maximum(h @ w2 + b2, 0)
+        z = h @ w3 + b3
+        e = np.exp(z - z.max(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True)
+    ours, err = kiln_bench(kiln, mlp, 100, args.repeat, args.threads)
+    peer = numpy_bench(mlp_numpy, 100, args.repeat)
+    report("MLP 32x784-256-128-10 end to end", ours, peer, "numpy", err)
+
+    builds = []
+    for i in range(3):
+        start = time.perf_counter()
+        p = subprocess.run([kiln, "build", mlp, "-o", os.path.join(tmp, "mlp%d.kx" % i)], capture_output=True, text=True)
+        builds.append(time.perf_counter() - start)
+        if p.returncode != 0:
+            print("kiln build of the MLP FAILED: %s" % p.stderr.strip())
+            break
+    else:
+        print("%-40s %9.3f s (median of 3 fresh processes; goal < 1 s)" % ("cold kiln build of the MLP", float(np.median(builds))))
+    print("load average after: %.2f %.2f %.2f" % os.getloadavg())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
