@@ -61,7 +61,8 @@ const Command kCommands[] = {
      "  --print-after PASS|all   print the module as TVMScript to stderr after the TIR lowering pass\n"
      "                PASS (repeatable, or comma-separated), or after every pass; an unknown PASS\n"
      "                lists the passes\n"
-     "  --verify-each run the TIR verifier after every lowering pass (a failure names the pass)\n"
+     "  --verify-each run the TIR verifier after every lowering pass (a failure names the pass);\n"
+     "                both for kernel libraries and sources (not yet for executables)\n"
      "A summary line goes to stderr. Exits 1 on a compile error, 2 on a usage error.\n",
      "--target -o --name --entry --print-after", "--exe --emit-c --emit-llvm --verify-each", &RunBuild},
     {"inspect", "print a VM executable as text, Python or statistics",

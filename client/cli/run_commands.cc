@@ -13,11 +13,11 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "client/cli/exec_commands.h"
-#include "client/cli/script_commands.h"
 #include "compiler/driver/kernel_build.h"
 #include "compiler/driver/relax_build.h"
 #include "compiler/driver/run.h"
 #include "compiler/driver/tir_pipeline.h"
+#include "compiler/script/load.h"
 #include "compiler/script/printer/printer.h"
 #include "runtime/npy.h"
 #include "runtime/thread_pool.h"
@@ -175,9 +175,14 @@ int RunBuild(const Args& args) {
   if (args.Has("--entry") && (emit_c || emit_llvm)) return Usage("build", "--entry selects executable entries");
 
   auto start = std::chrono::steady_clock::now();
-  absl::StatusOr<ir::IRModule> module = LoadModule(path, args.Get("--name"));
+  std::string diagnostics;  // the parser's, shown whether or not it succeeds
+  absl::StatusOr<ir::IRModule> module = script::LoadModule(path, args.Get("--name"), &diagnostics);
+  std::fputs(diagnostics.c_str(), stderr);
   if (!module.ok()) return Fail("build", module.status());
   if (!emit_c && !emit_llvm && (exe || driver::HasRelaxFunction(*module))) {
+    if (args.Has("--print-after") || args.Has("--verify-each")) {
+      return Usage("build", "--print-after and --verify-each apply to kernel libraries and sources for now");
+    }
     return BuildExecutableFile(path, *module, target, args.GetAll("--entry"), out, start);
   }
   if (emit_c || emit_llvm) {
@@ -224,7 +229,9 @@ int RunRun(const Args& args) {
     return Usage("run", "--threads needs a positive integer");
   }
 
-  absl::StatusOr<ir::IRModule> module = LoadModule(path, args.Get("--name"));
+  std::string diagnostics;  // the parser's, shown whether or not it succeeds
+  absl::StatusOr<ir::IRModule> module = script::LoadModule(path, args.Get("--name"), &diagnostics);
+  std::fputs(diagnostics.c_str(), stderr);
   if (!module.ok()) return Fail("run", module.status());
   absl::StatusOr<std::string> entry = ChooseEntry(*module, args.Get("--entry"));
   if (!entry.ok()) return Fail("run", entry.status());
