@@ -15,6 +15,7 @@ PACKAGES=(
   pocl-opencl-icd ocl-icd-opencl-dev opencl-headers
   # runtime, server and tests
   libdlpack-dev libopenblas-dev redis-server libhiredis-dev
+  libssl-dev  # libcrypto: SHA-256 of cache keys and artifact digests
   libdnnl-dev  # oneDNN: the conv2d peer in tests/bench
   python3-grpcio python3-protobuf python3-numpy python3-venv python3-pytest
 )

@@ -16,8 +16,8 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/strip.h"
-#include "client/cli/script_commands.h"
 #include "compiler/driver/relax_build.h"
+#include "compiler/script/load.h"
 #include "runtime/npy.h"
 #include "runtime/profiling/time_evaluator.h"
 #include "runtime/vm/vm.h"
@@ -232,7 +232,9 @@ absl::StatusOr<Session> OpenSession(const Args& args, bool random_inputs) {
   // Parameter structure, when the source is at hand (an executable records only counts and names).
   std::optional<std::vector<Slot>> slots;
   if (!HasExecutableMagic(path)) {
-    absl::StatusOr<ir::IRModule> module = LoadModule(path, args.Get("--name"));
+    std::string diagnostics;  // the parser's, shown whether or not it succeeds
+    absl::StatusOr<ir::IRModule> module = script::LoadModule(path, args.Get("--name"), &diagnostics);
+    std::fputs(diagnostics.c_str(), stderr);
     if (!module.ok()) return module.status();
     slots = EntrySlots(*module, s.entry);
   }
@@ -323,7 +325,9 @@ absl::StatusOr<Tensor> ResultArray(const Value& v) {
 
 bool IsVMRun(const std::string& path, const std::string& name) {
   if (HasExecutableMagic(path)) return true;
-  absl::StatusOr<ir::IRModule> module = LoadModule(path, name);
+  std::string diagnostics;  // the parser's, shown whether or not it succeeds
+  absl::StatusOr<ir::IRModule> module = script::LoadModule(path, name, &diagnostics);
+  std::fputs(diagnostics.c_str(), stderr);
   return module.ok() && driver::HasRelaxFunction(*module);
 }
 
@@ -418,6 +422,18 @@ int RunBench(const Args& args) {
                 s->entry.c_str(), sum.mean * 1e3, sum.median * 1e3, sum.std * 1e3, sum.min * 1e3, sum.max * 1e3,
                 options.repeat, options.repeat == 1 ? "" : "s", options.number);
   }
+  return 0;
+}
+
+int RunInspect(const Args& args) {
+  if (args.positional().size() != 1) return Usage("inspect", "expected one file");
+  int views = args.Has("--text") + args.Has("--python") + args.Has("--stats");
+  if (views > 1) return Usage("inspect", "choose one of --text, --python, --stats");
+  const std::string& path = args.positional()[0];
+  absl::StatusOr<vm::Executable> exec = driver::LoadOrBuildExecutable(path, args.Get("--target", "llvm"));
+  if (!exec.ok()) return Fail("inspect", exec.status());
+  std::string out = args.Has("--python") ? exec->AsPython() : args.Has("--stats") ? exec->Stats() : exec->AsText();
+  std::fwrite(out.data(), 1, out.size(), stdout);
   return 0;
 }
 

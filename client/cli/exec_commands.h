@@ -1,5 +1,6 @@
-// Commands that run Relax VM executables: `kiln run` on a module with a Relax function or on a .kx
-// file, `kiln bench` (TVM's time_evaluator through the stateful API) and `kiln inspect`'s loading.
+// Commands on Relax VM executables: `kiln run` on a module with a Relax function or on a .kx file,
+// `kiln bench` (TVM's time_evaluator through the stateful API) and `kiln inspect` (TVM's as_text,
+// as_python and stats views).
 // The logic lives in compiler/driver/relax_build.h (build or load) and runtime/vm (the VM); this
 // file reads arguments and .npy files, and writes results and reports.
 #ifndef KILN_CLIENT_CLI_EXEC_COMMANDS_H_
@@ -19,6 +20,8 @@ bool IsVMRun(const std::string& path, const std::string& name);
 // order), results flattened depth-first into D/out0.npy, D/out1.npy, ...
 int RunVM(const Args& args);
 int RunBench(const Args& args);
+// Prints a .kx file (or a module built on the fly) as --text (default), --python or --stats.
+int RunInspect(const Args& args);
 
 }  // namespace kiln::cli
 

@@ -9,7 +9,6 @@
 #include "absl/strings/str_split.h"
 #include "client/cli/command.h"
 #include "client/cli/exec_commands.h"
-#include "client/cli/exe_commands.h"
 #include "client/cli/run_commands.h"
 #include "client/cli/script_commands.h"
 #include "client/cli/version.h"
@@ -41,7 +40,7 @@ const Command kCommands[] = {
      "--to -o --name", "", &RunIr},
     {"build", "compile a module into a VM executable or a kernel library",
      "usage: kiln build FILE [--target llvm|c] [-o OUT] [--exe] [--entry F ...] [--name NAME]\n"
-     "                  [--emit-c | --emit-llvm]\n\n"
+     "                  [--emit-c | --emit-llvm] [--print-after PASS|all] [--verify-each]\n\n"
      "FILE is TVMScript or serialized IR. A module with a Relax function becomes a Relax VM executable\n"
      "(.kx: TVM's bytecode layout plus the compiled kernels): the Relax pipeline\n"
      "(compiler/driver/relax_pipeline.cc), the PrimFuncs built into a host library, then VM codegen.\n"
@@ -58,8 +57,13 @@ const Command kCommands[] = {
      "  --emit-c      write the kernels' generated C source instead (to OUT, default stdout)\n"
      "  --emit-llvm   write the kernels' optimized LLVM assembly instead (to OUT, default stdout)\n"
      "  --name NAME   with several top-level definitions, build the one named NAME\n"
+     "  --print-after PASS|all   print the module as TVMScript to stderr after the TIR lowering pass\n"
+     "                PASS (repeatable, or comma-separated), or after every pass; an unknown PASS\n"
+     "                lists the passes\n"
+     "  --verify-each run the TIR verifier after every lowering pass (a failure names the pass);\n"
+     "                both for kernel libraries and sources (not yet for executables)\n"
      "A summary line goes to stderr. Exits 1 on a compile error, 2 on a usage error.\n",
-     "--target -o --name --entry", "--exe --emit-c --emit-llvm", &RunBuild},
+     "--target -o --name --entry --print-after", "--exe --emit-c --emit-llvm --verify-each", &RunBuild},
     {"inspect", "print a VM executable as text, Python or statistics",
      "usage: kiln inspect FILE [--text | --python | --stats] [--target llvm|c]\n\n"
      "FILE is an executable written by `kiln build` (.kx), or a module, built first for --target.\n"

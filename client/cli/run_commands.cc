@@ -13,10 +13,12 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "client/cli/exec_commands.h"
-#include "client/cli/script_commands.h"
 #include "compiler/driver/kernel_build.h"
 #include "compiler/driver/relax_build.h"
 #include "compiler/driver/run.h"
+#include "compiler/driver/tir_pipeline.h"
+#include "compiler/script/load.h"
+#include "compiler/script/printer/printer.h"
 #include "runtime/npy.h"
 #include "runtime/thread_pool.h"
 
@@ -111,6 +113,26 @@ absl::StatusOr<std::string> ChooseEntry(const ir::IRModule& module, const std::s
 
 }  // namespace
 
+absl::StatusOr<driver::PassHooks> PassHooksFromArgs(const Args& args, const std::vector<std::string>& passes) {
+  std::vector<std::string> selection;
+  for (const std::string& v : args.GetAll("--print-after")) {
+    for (absl::string_view p : absl::StrSplit(v, ',', absl::SkipEmpty())) selection.emplace_back(p);
+  }
+  absl::Status st = driver::CheckPassSelection(selection, passes);
+  if (!st.ok()) return absl::InvalidArgumentError(absl::StrCat("--print-after: ", st.message()));
+  driver::PassHooks hooks;
+  hooks.verify_each = args.Has("--verify-each");
+  if (!selection.empty()) {
+    hooks.after_pass = [selection](absl::string_view pass, const ir::IRModule& module) {
+      if (!driver::PassSelected(selection, pass)) return;
+      std::string text = script::printer::Print(module);
+      std::fprintf(stderr, "# *** IR Dump After %.*s ***\n%s\n", static_cast<int>(pass.size()), pass.data(),
+                   text.c_str());
+    };
+  }
+  return hooks;
+}
+
 absl::StatusOr<ViewSpec> ParseViewSpec(const std::string& text) {
   std::vector<std::string> parts = absl::StrSplit(text, ':');
   if (parts.size() != 3 && parts.size() != 4) {
@@ -145,19 +167,26 @@ int RunBuild(const Args& args) {
   bool emit_llvm = args.Has("--emit-llvm") || (*kind == "llvm" && absl::EndsWith(out, ".ll"));
   if (emit_c && *kind != "c") return Usage("build", "--emit-c needs --target c");
   if (emit_llvm && *kind != "llvm") return Usage("build", "--emit-llvm needs --target llvm");
+  absl::StatusOr<driver::PassHooks> hooks = PassHooksFromArgs(args, driver::TIRPassNames());
+  if (!hooks.ok()) return Usage("build", std::string(hooks.status().message()));
 
   bool exe = args.Has("--exe");
   if (exe && (emit_c || emit_llvm)) return Usage("build", "--exe writes an executable, not source");
   if (args.Has("--entry") && (emit_c || emit_llvm)) return Usage("build", "--entry selects executable entries");
 
   auto start = std::chrono::steady_clock::now();
-  absl::StatusOr<ir::IRModule> module = LoadModule(path, args.Get("--name"));
+  std::string diagnostics;  // the parser's, shown whether or not it succeeds
+  absl::StatusOr<ir::IRModule> module = script::LoadModule(path, args.Get("--name"), &diagnostics);
+  std::fputs(diagnostics.c_str(), stderr);
   if (!module.ok()) return Fail("build", module.status());
   if (!emit_c && !emit_llvm && (exe || driver::HasRelaxFunction(*module))) {
+    if (args.Has("--print-after") || args.Has("--verify-each")) {
+      return Usage("build", "--print-after and --verify-each apply to kernel libraries and sources for now");
+    }
     return BuildExecutableFile(path, *module, target, args.GetAll("--entry"), out, start);
   }
   if (emit_c || emit_llvm) {
-    absl::StatusOr<std::string> text = driver::EmitKernelSource(*module, target);
+    absl::StatusOr<std::string> text = driver::EmitKernelSource(*module, target, *hooks);
     if (!text.ok()) return Fail("build", text.status());
     absl::Status st = WriteText(out.empty() ? "-" : out, *text);
     if (!st.ok()) return Fail("build", st);
@@ -167,7 +196,7 @@ int RunBuild(const Args& args) {
   }
   if (out.empty()) out = DefaultOutputPath(path, ".so");
   std::vector<std::string> kernels;
-  absl::Status st = driver::BuildKernelLibrary(*module, target, out, &kernels);
+  absl::Status st = driver::BuildKernelLibrary(*module, target, out, &kernels, *hooks);
   if (!st.ok()) return Fail("build", st);
   std::fprintf(stderr, "kiln build: %s -> %s [%s]: %zu kernel%s (%s) in %.2f s\n", path.c_str(), out.c_str(),
                target.c_str(), kernels.size(), kernels.size() == 1 ? "" : "s", absl::StrJoin(kernels, ", ").c_str(),
@@ -200,7 +229,9 @@ int RunRun(const Args& args) {
     return Usage("run", "--threads needs a positive integer");
   }
 
-  absl::StatusOr<ir::IRModule> module = LoadModule(path, args.Get("--name"));
+  std::string diagnostics;  // the parser's, shown whether or not it succeeds
+  absl::StatusOr<ir::IRModule> module = script::LoadModule(path, args.Get("--name"), &diagnostics);
+  std::fputs(diagnostics.c_str(), stderr);
   if (!module.ok()) return Fail("run", module.status());
   absl::StatusOr<std::string> entry = ChooseEntry(*module, args.Get("--entry"));
   if (!entry.ok()) return Fail("run", entry.status());

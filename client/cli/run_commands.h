@@ -11,12 +11,19 @@
 
 #include "absl/status/statusor.h"
 #include "client/cli/args.h"
+#include "compiler/driver/pass_instrument.h"
 #include "runtime/tensor.h"
 
 namespace kiln::cli {
 
 int RunBuild(const Args& args);
 int RunRun(const Args& args);
+
+// The pass hooks that `--print-after PASS[,PASS...]|all` (repeatable) and `--verify-each` ask for:
+// after each selected pass the module is printed as TVMScript to stderr under a
+// "# *** IR Dump After PASS ***" line. `passes` are the pipeline's step names; another name is
+// INVALID_ARGUMENT listing them.
+absl::StatusOr<driver::PassHooks> PassHooksFromArgs(const Args& args, const std::vector<std::string>& passes);
 
 // A `--view K:SHAPE:STRIDES[:OFFSET]` option: input K is a view (shape, element strides, element
 // offset) of the data its .npy file holds. Exposed for tests.

@@ -63,6 +63,20 @@ $KILN build prog.py --emit-c >/dev/null 2>&1; [ $? -eq 2 ] || fail "--emit-c wit
 echo 'def broken(:' > bad.py
 $KILN build bad.py --target c >/dev/null 2>&1; [ $? -eq 1 ] || fail "a parse error must exit 1"
 
+# Pass dumps: --print-after all prints the module after each of the 11 lowering steps (stderr);
+# FlattenBuffer's dump shows the 1-D accesses it made; an unknown pass is a usage error.
+$KILN build prog.py --target llvm --print-after all -o dump.so 2> dump_all.err || fail "--print-after all"
+[ "$(grep -c '^# \*\*\* IR Dump After ' dump_all.err)" = 11 ] || fail "--print-after all: $(grep 'IR Dump' dump_all.err)"
+grep -q '^# \*\*\* IR Dump After MakePackedAPI \*\*\*$' dump_all.err || fail "no MakePackedAPI dump"
+$KILN build prog.py --target llvm --print-after FlattenBuffer -o dump.so 2> dump_fb.err || fail "--print-after FlattenBuffer"
+[ "$(grep -c 'IR Dump After' dump_fb.err)" = 1 ] || fail "--print-after FlattenBuffer printed other passes"
+grep -q 'B\[i \* 8 + j\] = A\[i \* 8 + j\] \* s' dump_fb.err || fail "FlattenBuffer dump: $(cat dump_fb.err)"
+grep -q 'B\[i \* 8 + j\] = A\[i \* 16 + j\] + T.float32(1.0)' dump_fb.err || fail "FlattenBuffer dump (strides)"
+$KILN build prog.py --target c --verify-each -o verified.so 2>/dev/null || fail "--verify-each"
+err=$($KILN build prog.py --print-after Nope 2>&1); rc=$?
+[ $rc -eq 2 ] || fail "an unknown --print-after pass must exit 2"
+echo "$err" | grep -q "unknown pass 'Nope' (passes: all, CheckHostOnly, " || fail "unknown pass message: $err"
+
 # Inputs: big (4, 16); a its first 8 columns, compact; s a 0-d array. --view passes big's columns
 # 0..7 (offset 0) or 8..15 (offset 8, which reaches the kernel as byte_offset = elem_offset * 4).
 $PY - <<'EOF' || fail "making inputs"

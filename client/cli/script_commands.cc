@@ -2,30 +2,16 @@
 
 #include <cstdio>
 #include <fstream>
-#include <cstring>
-#include <cerrno>
-#include <filesystem>
-#include <sstream>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/serialize.h"
+#include "compiler/script/load.h"
 #include "compiler/script/printer/printer.h"
 #include "compiler/script/roundtrip.h"
 #include "compiler/script/script.h"
 
 namespace kiln::cli {
-
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return absl::FailedPreconditionError(absl::StrCat(path, " is a directory"));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot open ", path, ": ", std::strerror(errno)));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return absl::DataLossError(absl::StrCat("error reading ", path));
-  return ss.str();
-}
 
 namespace {
 
@@ -48,33 +34,14 @@ script::ParseOptions OptionsFrom(const Args& args) {
 }
 
 // Parses one TVMScript file, printing its diagnostics (warnings too) to stderr.
-absl::StatusOr<ir::ObjectRef> ParseFile(const std::string& path, const script::ParseOptions& options) {
-  absl::StatusOr<std::string> src = ReadFile(path);
-  if (!src.ok()) return src.status();
-  ir::DiagnosticList diags;
-  absl::StatusOr<ir::ObjectRef> r = script::ParseScript(*src, path, &diags, options);
-  std::string text = ir::RenderAll(diags, *src);
-  if (!text.empty()) std::fputs(text.c_str(), stderr);
-  if (!r.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": invalid TVMScript"));
+absl::StatusOr<ir::ObjectRef> ParseAndReport(const std::string& path, const script::ParseOptions& options) {
+  std::string diagnostics;
+  absl::StatusOr<ir::ObjectRef> r = script::ParseFile(path, options, &diagnostics);
+  std::fputs(diagnostics.c_str(), stderr);
   return r;
 }
 
 }  // namespace
-
-absl::StatusOr<ir::IRModule> LoadModule(const std::string& path, const std::string& name) {
-  absl::StatusOr<std::string> data = ReadFile(path);
-  if (!data.ok()) return data.status();
-  if (ir::LooksLikeSerializedIR(*data) || absl::EndsWith(path, ".json")) {
-    absl::StatusOr<ir::ObjectRef> node = ir::LooksLikeSerializedIR(*data) ? ir::Deserialize(*data) : ir::DeserializeFromJson(*data);
-    if (!node.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", node.status().message()));
-    return script::AsModule(*node);
-  }
-  script::ParseOptions o;
-  o.name = name;
-  absl::StatusOr<ir::ObjectRef> r = ParseFile(path, o);
-  if (!r.ok()) return r.status();
-  return script::AsModule(*r);
-}
 
 int RunCheck(const Args& args) {
   if (args.positional().empty()) {
@@ -83,7 +50,7 @@ int RunCheck(const Args& args) {
   }
   int bad = 0;
   for (const std::string& path : args.positional()) {
-    absl::StatusOr<ir::ObjectRef> r = ParseFile(path, OptionsFrom(args));
+    absl::StatusOr<ir::ObjectRef> r = ParseAndReport(path, OptionsFrom(args));
     if (!r.ok()) {
       if (!absl::IsInvalidArgument(r.status())) std::fprintf(stderr, "kiln check: %s\n", std::string(r.status().message()).c_str());
       ++bad;
@@ -98,7 +65,7 @@ int RunFmt(const Args& args) {
     return 2;
   }
   const std::string& path = args.positional()[0];
-  absl::StatusOr<ir::ObjectRef> r = ParseFile(path, OptionsFrom(args));
+  absl::StatusOr<ir::ObjectRef> r = ParseAndReport(path, OptionsFrom(args));
   if (!r.ok()) {
     // Parse errors were printed with their source lines; a file that could not be read was not.
     if (!absl::IsInvalidArgument(r.status())) std::fprintf(stderr, "kiln fmt: %s\n", std::string(r.status().message()).c_str());
@@ -124,7 +91,7 @@ int RunRoundtrip(const Args& args) {
   }
   size_t ok = 0;
   for (const std::string& path : args.positional()) {
-    absl::StatusOr<std::string> src = ReadFile(path);
+    absl::StatusOr<std::string> src = script::ReadFile(path);
     absl::Status st = src.ok() ? script::CheckRoundTrip(*src, path, nullptr, OptionsFrom(args)) : src.status();
     if (st.ok()) {
       ++ok;
@@ -148,7 +115,7 @@ int RunIr(const Args& args) {
   }
   std::string to = args.Get("--to", "json");
   std::string out = args.Get("-o", "-");
-  absl::StatusOr<std::string> data = ReadFile(args.positional()[0]);
+  absl::StatusOr<std::string> data = script::ReadFile(args.positional()[0]);
   if (!data.ok()) {
     std::fprintf(stderr, "kiln ir: %s\n", std::string(data.status().message()).c_str());
     return 1;
@@ -160,7 +127,7 @@ int RunIr(const Args& args) {
   } else if (absl::EndsWith(path, ".json")) {
     node = ir::DeserializeFromJson(*data);
   } else {
-    node = ParseFile(path, OptionsFrom(args));
+    node = ParseAndReport(path, OptionsFrom(args));
     if (!node.ok()) return 1;
   }
   if (!node.ok()) {

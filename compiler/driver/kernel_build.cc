@@ -1,6 +1,7 @@
 #include "compiler/driver/kernel_build.h"
 
 #include "absl/strings/str_cat.h"
+#include "compiler/driver/lowered_form.h"
 #include "compiler/driver/tir_pipeline.h"
 #include "compiler/target/llvm/codegen_llvm.h"
 #include "compiler/target/source/c/codegen_c.h"
@@ -16,7 +17,7 @@ absl::StatusOr<std::string> KernelTargetKind(const std::string& target) {
       absl::StrCat("unsupported target \"", target, "\": kernel libraries are built for \"llvm\" or \"c\""));
 }
 
-absl::StatusOr<IRModule> LowerKernels(const IRModule& module, const std::string& target) {
+absl::StatusOr<IRModule> LowerKernels(const IRModule& module, const std::string& target, const PassHooks& hooks) {
   absl::StatusOr<std::string> kind = KernelTargetKind(target);
   if (!kind.ok()) return kind.status();
   // Only PrimFuncs become kernels; Relax functions are the VM's business.
@@ -27,6 +28,7 @@ absl::StatusOr<IRModule> LowerKernels(const IRModule& module, const std::string&
   if (prims.Functions().empty()) return absl::InvalidArgumentError("the module has no PrimFunc to build");
   PipelineOptions options;
   options.target_kind = *kind;
+  options.hooks = hooks;
   return LowerTIR(prims, options);
 }
 
@@ -34,17 +36,14 @@ std::vector<std::string> KernelNames(const IRModule& lowered) {
   std::vector<std::string> names;
   for (const auto& [gv, f] : lowered.Functions()) {
     const auto* pf = f.as<PrimFuncNode>();
-    if (pf == nullptr) continue;
-    int64_t i = pf->attrs.Find(String("calling_conv"));
-    const auto* cc = i >= 0 ? pf->attrs.value_at(i).as<IntImmNode>() : nullptr;
-    if (cc != nullptr && cc->value == 1) names.push_back(pf->GetGlobalSymbol().empty() ? gv->name : pf->GetGlobalSymbol());
+    if (pf != nullptr && IsPackedEntry(pf)) names.push_back(LoweredSymbol(gv->name, pf));
   }
   return names;
 }
 
 absl::Status BuildKernelLibrary(const IRModule& module, const std::string& target, const std::string& out_path,
-                                std::vector<std::string>* kernels) {
-  absl::StatusOr<IRModule> lowered = LowerKernels(module, target);
+                                std::vector<std::string>* kernels, const PassHooks& hooks) {
+  absl::StatusOr<IRModule> lowered = LowerKernels(module, target, hooks);
   if (!lowered.ok()) return lowered.status();
   absl::Status st;
   if (*KernelTargetKind(target) == "c") {
@@ -58,8 +57,9 @@ absl::Status BuildKernelLibrary(const IRModule& module, const std::string& targe
   return st;
 }
 
-absl::StatusOr<std::string> EmitKernelSource(const IRModule& module, const std::string& target) {
-  absl::StatusOr<IRModule> lowered = LowerKernels(module, target);
+absl::StatusOr<std::string> EmitKernelSource(const IRModule& module, const std::string& target,
+                                             const PassHooks& hooks) {
+  absl::StatusOr<IRModule> lowered = LowerKernels(module, target, hooks);
   if (!lowered.ok()) return lowered.status();
   if (*KernelTargetKind(target) == "c") return codegen::GenerateC(*lowered);
   return codegen::EmitLLVMAssembly(*lowered, target);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "compiler/driver/pass_instrument.h"
 #include "compiler/ir/ir.h"
 
 namespace kiln::driver {
@@ -18,8 +19,10 @@ namespace kiln::driver {
 // "llvm" or "c": the first word of `target`. INVALID_ARGUMENT for anything else.
 absl::StatusOr<std::string> KernelTargetKind(const std::string& target);
 
-// The module's PrimFuncs lowered for `target` (INVALID_ARGUMENT if it has none).
-absl::StatusOr<ir::IRModule> LowerKernels(const ir::IRModule& module, const std::string& target);
+// The module's PrimFuncs lowered for `target` (INVALID_ARGUMENT if it has none). `hooks` go to
+// the TIR pipeline (tir_pipeline.h).
+absl::StatusOr<ir::IRModule> LowerKernels(const ir::IRModule& module, const std::string& target,
+                                          const PassHooks& hooks = {});
 
 // The exported kernels (packed entries) of a lowered module, in module order.
 std::vector<std::string> KernelNames(const ir::IRModule& lowered);
@@ -27,10 +30,11 @@ std::vector<std::string> KernelNames(const ir::IRModule& lowered);
 // Lowers and compiles the module's PrimFuncs into the shared library `out_path` (loadable with
 // runtime::KernelLibrary::Load). On success `kernels` (optional) receives the exported names.
 absl::Status BuildKernelLibrary(const ir::IRModule& module, const std::string& target, const std::string& out_path,
-                                std::vector<std::string>* kernels = nullptr);
+                                std::vector<std::string>* kernels = nullptr, const PassHooks& hooks = {});
 
 // The generated code as text: C source for "c", optimized LLVM assembly for "llvm ...".
-absl::StatusOr<std::string> EmitKernelSource(const ir::IRModule& module, const std::string& target);
+absl::StatusOr<std::string> EmitKernelSource(const ir::IRModule& module, const std::string& target,
+                                             const PassHooks& hooks = {});
 
 }  // namespace kiln::driver
 

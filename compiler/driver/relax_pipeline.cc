@@ -23,6 +23,8 @@ struct Step {
 namespace t = relax::transform;
 
 constexpr Step kSteps[] = {
+    // Local functions and closures become module-level functions (VM functions are global).
+    {"LambdaLift", &t::LambdaLift},
     // Relax operators -> call_tir of PrimFuncs.
     {"LegalizeOps", &relax::legalize::LegalizeOps},
     // Fusion: chains of element-wise/injective kernels and their producer become one PrimFunc.
@@ -38,9 +40,12 @@ constexpr Step kSteps[] = {
     {"RemovePurityChecking", &t::RemovePurityChecking},
     {"CallTIRRewrite", &t::CallTIRRewrite},
     {"StaticPlanBlockMemory", &t::StaticPlanBlockMemory},
-    // The memory/VM operators -> vm.builtin.* calls; then symbolic shapes -> shape-heap checks
-    // and loads.
+    // Registers are released after their value's last use, so memory returns to the pool early.
+    {"KillAfterLastUse", &t::KillAfterLastUse},
+    // The memory/VM operators -> vm.builtin.* calls; symbolic prim values (if conditions such as
+    // R.prim_value(n > 2)) -> small kernels; then symbolic shapes -> shape-heap checks and loads.
     {"LowerRuntimeBuiltin", &t::LowerRuntimeBuiltin},
+    {"ComputePrimValue", &t::ComputePrimValue},
     {"VMShapeLower", &t::VMShapeLower},
     // Kernels called from Relax get the symbol the VM resolves them by.
     {"AttachGlobalSymbol", &relax::backend::AttachGlobalSymbol},

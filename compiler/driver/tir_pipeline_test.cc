@@ -175,6 +175,30 @@ TEST(TirPipelineTest, SBlockMatmulWithInitRuns) {
   }
 }
 
+// The hooks see the module after every step, in pipeline order (Simplify runs twice), and the
+// verifier accepts every intermediate form; the dump after LowerSBlocks has no SBlock left.
+TEST(TirPipelineTest, HooksSeeEveryPassAndVerifyEachPasses) {
+  std::vector<std::string> seen;
+  bool sblocks_after_lowering = true;
+  PipelineOptions options;
+  options.hooks.verify_each = true;
+  options.hooks.after_pass = [&](absl::string_view pass, const IRModule& m) {
+    seen.emplace_back(pass);
+    if (pass != "LowerSBlocks") return;
+    const auto* f = m.Lookup("matmul").as<PrimFuncNode>();
+    sblocks_after_lowering = f == nullptr || f->body.as<SBlockRealizeNode>() != nullptr;
+  };
+  absl::StatusOr<IRModule> lowered = LowerTIR(Matmul(2, 3, 4), options);
+  ASSERT_TRUE(lowered.ok()) << lowered.status();
+  EXPECT_EQ(seen, (std::vector<std::string>{"CheckHostOnly", "LowerSBlocks", "FlattenBuffer", "Simplify",
+                                            "LoopPartition", "VectorizeLoops", "StorageRewrite", "UnrollLoops",
+                                            "Simplify", "LowerIntrin", "MakePackedAPI"}));
+  EXPECT_FALSE(sblocks_after_lowering);
+  std::vector<std::string> unique = seen;
+  unique.erase(unique.begin() + 8);  // the second Simplify
+  EXPECT_EQ(TIRPassNames(), unique);
+}
+
 // 009: n = T.int32(); A = T.match_buffer(a, (n,)); B = T.match_buffer(b, (n,)); B[i] = A[i] * 3 - 1.
 IRModule Symbolic() {
   FuncBuilder fb;

@@ -19,7 +19,8 @@ template <typename T> class ObjectPtr;
 template <typename T, typename... Args> ObjectPtr<T> make_object(Args&&... args);
 
 // Every concrete node type. The functors dispatch on it with a switch; reflection keys it to a type
-// name. Keep in sync with node_registry.cc (a test checks every kind is registered).
+// name. Keep in sync with the TypeRegistry list in reflection.cc (structural_test checks that every
+// kind is registered).
 enum class NodeKind : uint16_t {
   kInvalid = 0,
   // containers

@@ -133,7 +133,8 @@ ObjectPtr<Node> CloneNode(const Node& n) {
 }
 
 // Registry of node types: type key -> kind and default constructor. Built once on first use from the
-// explicit list in node_registry.cc, immutable afterwards (safe to read from any thread).
+// explicit list in TypeRegistry::TypeRegistry (reflection.cc), immutable afterwards (safe to read from
+// any thread).
 class TypeRegistry {
  public:
   struct Entry {

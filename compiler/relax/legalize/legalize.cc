@@ -4,6 +4,7 @@
 // error naming it and its line, so nothing reaches code generation unlowered.
 #include "compiler/relax/legalize/legalize.h"
 
+#include <algorithm>
 #include <string>
 #include <unordered_set>
 
@@ -203,6 +204,13 @@ class Legalizer {
 };
 
 }  // namespace
+
+std::vector<std::string> LegalizedOpNames() {
+  std::vector<std::string> names;
+  for (const auto& [name, fn] : Table()) names.push_back(name);
+  std::sort(names.begin(), names.end());
+  return names;
+}
 
 absl::StatusOr<IRModule> LegalizeOps(const IRModule& module) {
   LegalizeContext ctx(module);

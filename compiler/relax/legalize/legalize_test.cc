@@ -3,7 +3,10 @@
 // the errors for an operator without legalization.
 #include "compiler/relax/legalize/legalize.h"
 
+#include <algorithm>
+
 #include "compiler/relax/legalize/testing.h"
+#include "compiler/relax/op/op.h"
 #include "compiler/script/printer/printer.h"
 #include "compiler/script/script.h"
 #include "gtest/gtest.h"
@@ -128,6 +131,24 @@ class Module:
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_EQ(testing::RemainingOps(*out), std::vector<std::string>{"relax.shape_of"});
   EXPECT_EQ(CountPrimFuncs(*out), 2);
+}
+
+// Every table entry names a registered operator (a misspelt name would never match a call), and
+// the operators this directory promises are all there.
+TEST(LegalizeTest, TableNamesRegisteredOperators) {
+  std::vector<std::string> names = LegalizedOpNames();
+  for (const std::string& name : names) {
+    EXPECT_NE(OpRegistry::Global().FindByName(name), nullptr) << name;
+  }
+  for (const char* op :
+       {"add", "subtract", "multiply", "divide", "power", "maximum", "equal", "less", "logical_and", "astype", "exp",
+        "sigmoid", "clip", "sum", "mean", "max", "prod", "argmax", "argmin", "variance", "std", "cumsum", "sort", "topk",
+        "nn.relu", "nn.gelu", "nn.gelu_tanh", "nn.silu", "nn.softmax", "nn.log_softmax", "nn.layer_norm",
+        "nn.group_norm", "nn.rms_norm", "nn.batch_norm", "nn.dropout", "nn.pad", "reshape", "permute_dims",
+        "expand_dims", "squeeze", "flatten", "concat", "split", "strided_slice", "take", "broadcast_to", "where",
+        "full", "zeros", "ones", "arange", "tril", "triu", "one_hot", "scatter_elements", "image.resize2d"}) {
+    EXPECT_TRUE(std::binary_search(names.begin(), names.end(), std::string("relax.") + op)) << op;
+  }
 }
 
 TEST(LegalizeTest, ElementwiseAddNumerics) {

@@ -347,6 +347,28 @@ absl::StatusOr<Expr> LegalizeCollapseSum(const rx::Call& call, LegalizeContext* 
   return ctx->Emit(b, {out}, OpPattern::kCommReduce, call);
 }
 
+// R.meshgrid(tensors, indexing): output j repeats tensor j along its own dim of the grid ("xy"
+// swaps the first two grid dims, as numpy does).
+absl::StatusOr<Expr> LegalizeMeshgrid(const rx::Call& call, LegalizeContext* ctx) {
+  const auto* tuple = call->ty.as<TupleTypeNode>();
+  if (tuple == nullptr) return absl::InvalidArgumentError("its result is not a tuple");
+  FuncBuilder b("meshgrid");
+  absl::StatusOr<std::vector<Tensor>> xs = b.InputTuple(call->args[0]);
+  if (!xs.ok()) return xs.status();
+  bool xy = StringAttr(call, "indexing", "ij") == "xy" && xs->size() >= 2;
+  std::vector<Tensor> outs;
+  for (size_t j = 0; j < xs->size() && j < tuple->fields.size(); ++j) {
+    absl::StatusOr<std::vector<PrimExpr>> shape = b.LocalShape(tuple->fields[j]);
+    if (!shape.ok()) return shape.status();
+    size_t dim = xy && j < 2 ? 1 - j : j;
+    const Tensor& x = (*xs)[j];
+    outs.push_back(b.Compute(absl::StrCat("T_meshgrid_", j), *shape, x.dtype(), [&](const Indices& i) {
+      return x.ndim() == 0 ? x({}) : x({i[dim]});
+    }));
+  }
+  return ctx->Emit(b, outs, OpPattern::kInjective, call);
+}
+
 // Markers with no run-time effect: the value itself.
 absl::StatusOr<Expr> Identity(const rx::Call& call, LegalizeContext*) { return call->args[0]; }
 
@@ -370,6 +392,7 @@ void RegisterManipulateOps(LegalizeTable* t) {
   table["relax.gather_elements"] = LegalizeGatherElements;
   table["relax.scatter_elements"] = LegalizeScatterElements;
   table["relax.one_hot"] = LegalizeOneHot;
+  table["relax.meshgrid"] = LegalizeMeshgrid;
   table["relax.collapse_sum_to"] = LegalizeCollapseSum;
   table["relax.collapse_sum_like"] = LegalizeCollapseSum;
   table["relax.grad.no_grad"] = Identity;

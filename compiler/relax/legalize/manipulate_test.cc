@@ -104,6 +104,19 @@ TEST(ManipulateTest, GatherScatterOneHot) {
             "");
 }
 
+TEST(ManipulateTest, Meshgrid) {
+  for (const char* indexing : {"ij", "xy"}) {
+    SCOPED_TRACE(indexing);
+    bool xy = std::string(indexing) == "xy";
+    std::string shape = xy ? "(4, 3)" : "(3, 4)";
+    std::string ret = "R.Tuple(" + T(shape) + ", " + T(shape) + ")";
+    EXPECT_EQ(CheckAgainstNumpy(Program("a: " + T("(3,)") + ", b: " + T("(4,)"), ret,
+                                        {"gv: " + ret + " = R.meshgrid((a, b), indexing=\"" + indexing + "\")"}),
+                                {{{3}}, {{4}}}, std::string("out = tuple(np.meshgrid(a, b, indexing='") + indexing + "'))"),
+              "");
+  }
+}
+
 TEST(ManipulateTest, CollapseSumAndIdentities) {
   EXPECT_EQ(CheckAgainstNumpy(Program("x: " + T("(2, 3, 4)"), T("(3, 1)"),
                                       {"gv: " + T("(3, 1)") + " = R.collapse_sum_to(x, R.shape([3, 1]))"}),

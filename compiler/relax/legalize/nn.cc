@@ -2,8 +2,9 @@
 // silu, selu, leakyrelu, softplus, prelu), softmax and log_softmax (max, exp-sum and normalize
 // stages, numerically stable), the normalizations layer_norm / rms_norm / group_norm / batch_norm
 // / instance_norm (statistics as separate reductions: mean, then the mean of squared deviations),
-// dropout at inference (identity and a mask of ones), pad (constant, edge, reflect) and
-// image.resize2d (nearest and linear, TVM's coordinate transformation modes).
+// dropout at inference (identity and a mask of ones), pad (constant, edge, reflect),
+// pixel_shuffle, cross_entropy_with_logits and image.resize2d (nearest and linear, TVM's
+// coordinate transformation modes).
 #include <cmath>
 #include <string>
 #include <vector>
@@ -470,6 +471,47 @@ absl::StatusOr<Expr> LegalizeResize2D(const rx::Call& call, LegalizeContext* ctx
   return ctx->Emit(b, {out}, OpPattern::kInjective, call);
 }
 
+// R.nn.pixel_shuffle: (..., C*r*r, H, W) -> (..., C, H*r, W*r), channel c*r*r + (h%r)*r + w%r.
+absl::StatusOr<Expr> LegalizePixelShuffle(const rx::Call& call, LegalizeContext* ctx) {
+  absl::StatusOr<const TensorTypeNode*> out_tt = OutTensorType(call);
+  if (!out_tt.ok()) return out_tt.status();
+  FuncBuilder b("pixel_shuffle");
+  absl::StatusOr<Tensor> x = b.Input(call->args[0]);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<std::vector<PrimExpr>> shape = b.LocalShape(call->ty);
+  if (!shape.ok()) return shape.status();
+  PrimExpr r = Int64(IntAttr(call, "upscale_factor").value_or(1));
+  size_t c = shape->size() - 3;
+  Tensor out = b.Compute("T_pixel_shuffle", *shape, x->dtype(), [&](const Indices& i) {
+    Indices idx(i.begin(), i.begin() + c);
+    PrimExpr h = i[c + 1], w = i[c + 2];
+    idx.push_back(Add(Add(Mul(Mul(i[c], r), r), Mul(FloorMod(h, r), r)), FloorMod(w, r)));
+    idx.push_back(FloorDiv(h, r));
+    idx.push_back(FloorDiv(w, r));
+    return (*x)(idx);
+  });
+  return ctx->Emit(b, {out}, OpPattern::kInjective, call);
+}
+
+// R.nn.cross_entropy_with_logits: -sum(predictions * labels), divided by the batch size for 2-d
+// inputs (TVM's definition).
+absl::StatusOr<Expr> LegalizeCrossEntropy(const rx::Call& call, LegalizeContext* ctx) {
+  FuncBuilder b("cross_entropy_with_logits");
+  absl::StatusOr<Tensor> pred = b.Input(call->args[0]);
+  if (!pred.ok()) return pred.status();
+  absl::StatusOr<Tensor> labels = b.Input(call->args[1]);
+  if (!labels.ok()) return labels.status();
+  DataType dt = pred->dtype();
+  std::vector<PrimExpr> all = pred->shape().ToVector();
+  Tensor sum = b.Reduce("T_sum", {}, dt, all, Const(dt, 0), AddFn,
+                        [&](const Indices&, const Indices& k) { return PrimExpr(Mul((*pred)(k), (*labels)(k))); });
+  Tensor out = b.Compute("T_cross_entropy", {}, dt, [&](const Indices&) {
+    PrimExpr v = Sub(Const(dt, 0), sum({}));
+    return pred->ndim() == 2 ? PrimExpr(Div(v, CastTo(dt, all[0]))) : v;
+  });
+  return ctx->Emit(b, {out}, OpPattern::kCommReduce, call);
+}
+
 absl::StatusOr<Expr> LegalizePRelu(const rx::Call& call, LegalizeContext* ctx) {
   FuncBuilder b("prelu");
   absl::StatusOr<Tensor> x = b.Input(call->args[0]);
@@ -506,6 +548,8 @@ void RegisterNNOps(LegalizeTable* t) {
   table["relax.nn.batch_norm"] = LegalizeBatchNorm;
   table["relax.nn.dropout"] = LegalizeDropout;
   table["relax.nn.pad"] = LegalizePad;
+  table["relax.nn.pixel_shuffle"] = LegalizePixelShuffle;
+  table["relax.nn.cross_entropy_with_logits"] = LegalizeCrossEntropy;
   table["relax.image.resize2d"] = LegalizeResize2D;
 }
 

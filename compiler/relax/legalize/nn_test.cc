@@ -125,6 +125,18 @@ TEST(NNTest, DropoutAndPad) {
   }
 }
 
+TEST(NNTest, PixelShuffleAndCrossEntropy) {
+  EXPECT_EQ(CheckAgainstNumpy(Program("x: " + T("(1, 8, 2, 3)"), T("(1, 2, 4, 6)"),
+                                      {"gv: " + T("(1, 2, 4, 6)") + " = R.nn.pixel_shuffle(x, upscale_factor=2)"}),
+                              {{{1, 8, 2, 3}}},
+                              "out = x.reshape(1, 2, 2, 2, 2, 3).transpose(0, 1, 4, 2, 5, 3).reshape(1, 2, 4, 6)"),
+            "");
+  EXPECT_EQ(CheckAgainstNumpy(Program("p: " + T("(3, 4)") + ", l: " + T("(3, 4)"), T("()"),
+                                      {"gv: " + T("()") + " = R.nn.cross_entropy_with_logits(p, l)"}),
+                              {{{3, 4}}, {{3, 4}}}, "out = np.float32(-(p * l).sum() / 3)", 1e-5, 1e-5),
+            "");
+}
+
 TEST(NNTest, Resize2D) {
   // Nearest, asymmetric: the source pixel is floor(o * in / out).
   EXPECT_EQ(CheckAgainstNumpy(Program("x: " + T("(1, 2, 3, 4)"), T("(1, 2, 6, 8)"),

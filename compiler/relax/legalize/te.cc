@@ -268,10 +268,7 @@ std::vector<PrimExpr> FuncBuilder::Local(const std::vector<PrimExpr>& relax_expr
 
 absl::StatusOr<std::vector<PrimExpr>> FuncBuilder::LocalShape(const Type& relax_tensor_type) {
   const auto* tt = relax_tensor_type.as<TensorTypeNode>();
-  if (tt == nullptr) {
-    if (relax_tensor_type.as<PrimTypeNode>()) return std::vector<PrimExpr>{};
-    return absl::InvalidArgumentError("expected a tensor, got " + TypeToString(relax_tensor_type));
-  }
+  if (tt == nullptr) return absl::InvalidArgumentError("expected a tensor, got " + TypeToString(relax_tensor_type));
   std::vector<PrimExpr> shape;
   int ndim = -1;
   if (!tt->shape.defined() || !GetShapeValues(tt->shape, &shape, &ndim)) {

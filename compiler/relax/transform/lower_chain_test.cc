@@ -37,7 +37,7 @@ class Module:
 void ExpectLowers(const std::string& functions) {
   ir::IRModule mod = testing::Parse(std::string(kKernels) + functions);
   for (auto pass : {LambdaLift, RewriteDataflowReshape, ToNonDataflow, RemovePurityChecking, CallTIRRewrite,
-                    StaticPlanBlockMemory, KillAfterLastUse, LowerRuntimeBuiltin}) {
+                    StaticPlanBlockMemory, KillAfterLastUse, LowerRuntimeBuiltin, ComputePrimValue}) {
     absl::StatusOr<ir::IRModule> next = pass(mod);
     ASSERT_TRUE(next.ok()) << next.status();
     absl::Status wf = CheckWellFormed(*next, nullptr);

@@ -29,7 +29,7 @@ std::string ReadCorpus(const std::string& name) {
 // not: its match_shape calls, not match_cast, define the symbolic variables.)
 absl::StatusOr<ir::IRModule> LowerToShapes(ir::IRModule mod) {
   for (auto pass : {LambdaLift, RewriteDataflowReshape, ToNonDataflow, RemovePurityChecking, CallTIRRewrite,
-                    StaticPlanBlockMemory, KillAfterLastUse, LowerRuntimeBuiltin}) {
+                    StaticPlanBlockMemory, KillAfterLastUse, LowerRuntimeBuiltin, ComputePrimValue}) {
     absl::StatusOr<ir::IRModule> next = pass(mod);
     if (!next.ok()) return next.status();
     absl::Status wf = CheckWellFormed(*next, nullptr);

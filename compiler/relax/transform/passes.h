@@ -69,6 +69,9 @@ absl::StatusOr<ir::IRModule> KillAfterLastUse(const ir::IRModule& module);
 // relax.memory.* / relax.builtin.* / relax.vm.* / shape_of / reshape / null_value / to_vdevice ...
 // -> the vm.builtin.* packed calls of ../shared/notes/tvm-reference.md §3.1.
 absl::StatusOr<ir::IRModule> LowerRuntimeBuiltin(const ir::IRModule& module);
+// R.prim_value of a non-integer expression of symbolic variables (an If condition n > 2) -> a
+// call of a generated host PrimFunc compute_symbolic_expr(vars) returning it.
+absl::StatusOr<ir::IRModule> ComputePrimValue(const ir::IRModule& module);
 // Symbolic shapes: parameter checks (check_tensor_info, ...), match_shape into the shape heap,
 // make_shape for every shape that uses a symbolic var, PrimFunc calls' symbolic int args. Its
 // output is the VM-lowered form (compiler/relax/analysis/vm_lowered_form.h checks it); symbolic

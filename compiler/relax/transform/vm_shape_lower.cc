@@ -24,7 +24,8 @@
 // and it is where wrong inputs are rejected with a message naming the parameter.
 #include <algorithm>
 #include <string>
-#include <unordered_set>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"

@@ -1,4 +1,4 @@
-// LLVM CPU backend: lowered TIR (the form runtime/kernel_abi.h and compiler/driver/tir_pipeline.h
+// LLVM CPU backend: lowered TIR (the form runtime/kernel_abi.h and compiler/driver/lowered_form.h
 // document, which the C backend also consumes) -> LLVM IR -> optimized machine code, delivered as
 // a shared kernel library (BuildSharedLibrary) or JIT-compiled in process (jit.h).
 //

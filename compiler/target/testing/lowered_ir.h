@@ -1,5 +1,5 @@
 // Test helpers for the backends: builders for hand-written lowered TIR (the packed-entry form of
-// compiler/driver/tir_pipeline.h) and DLTensor / KilnAny arguments to call the compiled kernels.
+// compiler/driver/lowered_form.h) and DLTensor / KilnAny arguments to call the compiled kernels.
 // Shared by the LLVM and C backend tests, which feed both backends the same kind of IR.
 #ifndef KILN_COMPILER_TARGET_TESTING_LOWERED_IR_H_
 #define KILN_COMPILER_TARGET_TESTING_LOWERED_IR_H_

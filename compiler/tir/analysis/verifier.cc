@@ -308,7 +308,7 @@ class Verifier : public StmtExprVisitor {
     if (from.lanes() != to.lanes()) {
       Error(op, absl::StrCat("Cast from ", DT(from), " to ", DT(to), " changes the number of lanes"));
     }
-    if (from.is_handle() && !to.is_handle()) {
+    if (from.is_handle() && !to.is_handle() && !(options_.lowered_form && to == DataType::Int(64))) {
       Error(op, absl::StrCat("Cast from handle to ", DT(to), " is not allowed"));
     }
     if (to.is_handle() && !(from.is_handle() || from.is_int_or_bool())) {

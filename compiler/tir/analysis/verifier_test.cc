@@ -263,6 +263,17 @@ TEST(VerifierTest, CastMustPreserveLanes) {
               "Cast from float32x4 to int32 changes the number of lanes", S(6, 7));
 }
 
+// A pointer's address (MakePackedAPI's alignment check) is allowed only in the lowered form.
+TEST(VerifierTest, PointerAddressOnlyInLoweredForm) {
+  Var p("p", DataType::Handle());
+  PrimFunc f = Func({}, Evaluate(Cast(DataType::Int(64), p, S(2, 3))), {p});
+  ExpectError(f, "Cast from handle to int64 is not allowed", S(2, 3));
+  VerifyOptions lowered;
+  lowered.lowered_form = true;
+  EXPECT_TRUE(VerifyPrimFunc(f, nullptr, IRModule(), lowered).ok());
+  EXPECT_FALSE(VerifyPrimFunc(Func({}, Evaluate(Cast(DataType::Int(32), p)), {p}), nullptr, IRModule(), lowered).ok());
+}
+
 TEST(VerifierTest, RampBroadcastShuffle) {
   Var i("i", DataType::Int(32)), l("l", DataType::Int(64)), v("v", DataType::Int(32, 4));
   ExpectError(Func({}, Evaluate(Ramp(i, l, 4, S(1, 5))), {i, l}), "mismatched types: int32 vs int64 in Ramp",

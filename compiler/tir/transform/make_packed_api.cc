@@ -5,7 +5,9 @@
 //
 // whose body unpacks `args` into the original parameters and checks every argument before running
 // the original body, because a kernel is called across a process/library boundary with values the
-// compiler never saw. The checks, in order (each an AssertStmt; the backend returns -1 with
+// compiler never saw. The list of checks and their messages comes from KernelAbiChecks
+// (compiler/tir/analysis/abi_checks.h), which the reference interpreter evaluates too; this pass
+// emits each as TIR. The checks, in order (each an AssertStmt; the backend returns -1 with
 // "<error_kind>: <message>" in `result` when one fails):
 //
 //   1. num_args == number of params                                      TypeError
@@ -41,15 +43,17 @@
 //
 // After the checks, the original body sits in AttrStmt(0, "compute_scope", "<symbol>_compute_"),
 // TVM's marker. The new function has params (self, args, num_args, result), an empty buffer_map,
-// the original attrs plus calling_conv = 1, and the original ret_type (a returned value travels in `result`
-// through tirx.ret). Functions without a global_symbol are internal helpers called directly from
+// the original attrs plus calling_conv = kPackedCallingConv (compiler/driver/lowered_form.h), and
+// the original ret_type (a returned value travels in `result` through tirx.ret). Functions without a global_symbol are internal helpers called directly from
 // other PrimFuncs: they keep their signature, with each buffer param replaced by its data pointer.
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
+#include "compiler/driver/lowered_form.h"
 #include "compiler/ir/functor.h"
+#include "compiler/tir/analysis/abi_checks.h"
 #include "compiler/tir/arith/analyzer.h"
 #include "compiler/tir/op/builtin.h"
 #include "compiler/tir/transform/ir_utils.h"
@@ -60,9 +64,8 @@ namespace {
 
 using namespace ir;  // NOLINT
 
-// Type indices of runtime/kernel_abi.h (KilnTypeIndex).
-constexpr int kNone = 0, kInt = 1, kBool = 2, kFloat = 3, kOpaquePtr = 4, kDLTensorPtr = 7;
-constexpr int kDLBoolCode = 6;  // DLPack 1.x kDLBool
+// KilnTypeIndex values (runtime/kernel_abi.h) the bindings below tell apart.
+constexpr int kInt = 1, kFloat = 3;
 
 PrimExpr I32(int64_t v) { return IntImm(DataType::Int(32), v); }
 PrimExpr I64(int64_t v) { return IntImm(DataType::Int(64), v); }
@@ -90,39 +93,16 @@ Buffer Int64Array(const Var& data, const std::string& name, int64_t n) {
   return Buffer(ObjectPtr<Object>(std::move(b)));
 }
 
-// An expected value as messages show it: integers bare, whatever their dtype.
-std::string Show(const PrimExpr& e) {
-  if (const auto* imm = e.as<IntImmNode>()) return absl::StrCat(imm->value);
-  return arith::ExprToString(e);
-}
-
 // Collects the unpacking statements in order; Build() nests them around the body.
 class Binder {
  public:
-  explicit Binder(std::string fname) : fname_(std::move(fname)) {}
-
-  void Let(const Var& v, const PrimExpr& value) {
-    steps_.push_back({v, value, Stmt()});
-    bound_.insert(v.get());
+  void Let(const Var& v, const PrimExpr& value) { steps_.push_back({v, value, Stmt()}); }
+  void Assert(const PrimExpr& cond, const AbiCheck& check) {
+    steps_.push_back({Var(), PrimExpr(), AssertStmt(cond, check.error_kind, {String(check.message)})});
   }
-  void Assert(const PrimExpr& cond, const std::string& kind, const std::string& message) {
-    steps_.push_back({Var(), PrimExpr(), AssertStmt(cond, kind, {String(absl::StrCat(fname_, ": ", message))})});
-  }
-  void Guarded(const PrimExpr& guard, const PrimExpr& cond, const std::string& kind, const std::string& message) {
-    Stmt a = AssertStmt(cond, kind, {String(absl::StrCat(fname_, ": ", message))});
+  void Guarded(const PrimExpr& guard, const PrimExpr& cond, const AbiCheck& check) {
+    Stmt a = AssertStmt(cond, check.error_kind, {String(check.message)});
     steps_.push_back({Var(), PrimExpr(), IfThenElse(guard, a)});
-  }
-  bool IsBound(const VarNode* v) const { return bound_.count(v) > 0; }
-
-  // `expected` (a buffer field) against the run-time int64 `actual`, labelled e.g. "A.shape[0]":
-  // an unbound variable is bound, anything else checked.
-  void BindOrCheck(const PrimExpr& expected, const PrimExpr& actual, const std::string& label) {
-    if (const auto* v = expected.as<VarNode>(); v && !IsBound(v)) {
-      Let(GetRef<Var>(v), CastTo(v->dtype, actual));
-      return;
-    }
-    Assert(EQ(CastTo(DataType::Int(64), expected), actual), "ValueError",
-           absl::StrCat("argument ", label, " has an unsatisfied constraint: ", Show(expected), " == ", label));
   }
 
   Stmt Build(Stmt body) const {
@@ -142,103 +122,170 @@ class Binder {
     PrimExpr value;
     Stmt stmt;  // otherwise: a check
   };
-  std::string fname_;
   std::vector<Step> steps_;
-  std::unordered_set<const VarNode*> bound_;
 };
 
-std::string DTypeCheckName(DataType t) { return t.is_bool() ? "bool" : t.ToString(); }
+// Emits each check of KernelAbiChecks as TIR reading the packed arguments.
+class CheckEmitter {
+ public:
+  CheckEmitter(const PrimFunc& f, const Var& args, const Var& num_args, Binder* b)
+      : f_(f), args_(args), num_args_(num_args), b_(b) {}
 
-void BindBuffer(Binder* b, const Buffer& buf, const Var& handle, const PackedApiOptions& options) {
-  const std::string& name = buf->name;
-  int ndim = static_cast<int>(buf->shape.size());
-  b->Assert(Not(IsNull(handle)), "TypeError", absl::StrCat("argument ", name, " is NULL, expected a tensor"));
-  b->Assert(EQ(StructGet(DataType::Int(32), handle, 0, StructField::kTensorNDim), I32(ndim)), "ValueError",
-            absl::StrCat("argument ", name, ".ndim has an unsatisfied constraint: ", ndim, " == ", name, ".ndim"));
-
-  PrimExpr code = StructGet(DataType::Int(32), handle, 0, StructField::kTensorDTypeCode);
-  PrimExpr bits = StructGet(DataType::Int(32), handle, 0, StructField::kTensorDTypeBits);
-  PrimExpr lanes = StructGet(DataType::Int(32), handle, 0, StructField::kTensorDTypeLanes);
-  DataType t = buf->dtype;
-  PrimExpr dtype_ok;
-  if (t.is_bool()) {
-    dtype_ok = And(Or(And(EQ(code, I32(DataType::kUInt)), EQ(bits, I32(1))),
-                      And(EQ(code, I32(kDLBoolCode)), EQ(bits, I32(8)))),
-                   EQ(lanes, I32(t.lanes())));
-  } else {
-    dtype_ok = And(And(EQ(code, I32(t.code())), EQ(bits, I32(t.bits()))), EQ(lanes, I32(t.lanes())));
-  }
-  b->Assert(dtype_ok, "TypeError",
-            absl::StrCat("argument ", name, ".dtype has an unsatisfied constraint: ", name, ".dtype == ",
-                         DTypeCheckName(t)));
-
-  Var shape_h(name + "_shape", PointerType(PrimType(DataType::Int(64))));
-  b->Let(shape_h, StructGet(DataType::Handle(), handle, 0, StructField::kTensorShape));
-  Buffer shape = Int64Array(shape_h, name + "_shape", ndim);
-  std::vector<PrimExpr> dims;
-  for (int k = 0; k < ndim; ++k) dims.push_back(BufferLoad(shape, {I32(k)}));
-  for (int k = 0; k < ndim; ++k) b->BindOrCheck(buf->shape[k], dims[k], absl::StrCat(name, ".shape[", k, "]"));
-
-  // Compact strides computed from the run-time shape.
-  std::vector<PrimExpr> compact(ndim);
-  for (int k = ndim; k-- > 0;) compact[k] = k + 1 == ndim ? I64(1) : PrimExpr(Mul(compact[k + 1], dims[k + 1]));
-  arith::Analyzer analyzer;
-  if (ndim > 0) {
-    Var strides_h(name + "_strides", PointerType(PrimType(DataType::Int(64))));
-    b->Let(strides_h, StructGet(DataType::Handle(), handle, 0, StructField::kTensorStrides));
-    Buffer strides = Int64Array(strides_h, name + "_strides", ndim);
-    if (buf->strides.empty()) {
-      PrimExpr cond;
-      for (int k = ndim; k-- > 0;) {
-        PrimExpr ok = Or(EQ(dims[k], I64(1)), EQ(BufferLoad(strides, {I32(k)}), analyzer.Simplify(compact[k])));
-        cond = cond.defined() ? PrimExpr(And(cond, ok)) : ok;
-      }
-      b->Guarded(Not(IsNull(strides_h)), cond, "ValueError",
-                 absl::StrCat("argument ", name, ".strides has an unsatisfied constraint: ", name,
-                              " must be compact (row-major contiguous)"));
-    } else {
-      for (int k = 0; k < ndim; ++k) {
+  void Emit(const AbiCheck& c) {
+    switch (c.kind) {
+      case AbiCheck::kNumArgs:
+        return b_->Assert(EQ(num_args_, I32(c.value)), c);
+      case AbiCheck::kTypeIndex:
+        return EmitTypeIndex(c);
+      case AbiCheck::kTensorNotNull:
+        return b_->Assert(Not(IsNull(Handle(c))), c);
+      case AbiCheck::kNDim:
+        return b_->Assert(EQ(StructGet(DataType::Int(32), Handle(c), 0, StructField::kTensorNDim), I32(c.value)), c);
+      case AbiCheck::kDType:
+        return EmitDType(c);
+      case AbiCheck::kShape:
+        return BindOrCheck(c, tensors_[c.arg].dims[c.dim]);
+      case AbiCheck::kCompactStrides:
+        return EmitCompactStrides(c);
+      case AbiCheck::kStride: {
+        Tensor& t = Strides(c);
         PrimExpr actual = Call(DataType::Int(64), Op("tirx.if_then_else"),
-                               {IsNull(strides_h), analyzer.Simplify(compact[k]), BufferLoad(strides, {I32(k)})});
-        b->BindOrCheck(buf->strides[k], actual, absl::StrCat(name, ".strides[", k, "]"));
+                               {IsNull(t.strides_h), analyzer_.Simplify(t.compact[c.dim]),
+                                BufferLoad(t.strides, {I32(c.dim)})});
+        return BindOrCheck(c, actual);
+      }
+      case AbiCheck::kByteOffsetMultiple:
+        b_->Assert(EQ(FloorMod(ByteOffset(c), I64(c.value)), I64(0)), c);
+        return b_->Let(c.bind, CastTo(c.bind->dtype, FloorDiv(ByteOffset(c), I64(c.value))));
+      case AbiCheck::kByteOffset:
+        return b_->Assert(EQ(ByteOffset(c), c.expected), c);
+      case AbiCheck::kDataNotNull:
+        return EmitDataNotNull(c);
+      case AbiCheck::kDataAligned: {
+        PrimExpr addr = Cast(DataType::Int(64), Buf(c)->data);
+        return b_->Assert(
+            EQ(Call(DataType::Int(64), Op("tirx.bitwise_and"), {addr, I64(c.value - 1)}), I64(0)), c);
+      }
+      case AbiCheck::kDevice:
+        return b_->Assert(
+            EQ(StructGet(DataType::Int(32), Handle(c), 0, StructField::kTensorDeviceType), I32(c.value)), c);
+    }
+  }
+
+ private:
+  // What the checks of one tensor argument read: its shape array (bound after the dtype check),
+  // its strides array (bound before the first strides check), the compact strides of its shape.
+  struct Tensor {
+    std::vector<PrimExpr> dims, compact;
+    Var strides_h;
+    Buffer strides;
+  };
+
+  Var Handle(const AbiCheck& c) const { return f_->params[c.arg]; }
+  Buffer Buf(const AbiCheck& c) const { return f_->buffer_map.Get(Handle(c)); }
+  PrimExpr ByteOffset(const AbiCheck& c) const {
+    return StructGet(DataType::Int(64), Handle(c), 0, StructField::kTensorByteOffset);
+  }
+
+  void EmitTypeIndex(const AbiCheck& c) {
+    const Var& p = f_->params[c.arg];
+    Buffer buf = f_->buffer_map.Get(p);
+    DataType t = p.dtype();
+    Var tindex((buf.defined() ? buf->name : p->name) + "_type_index", DataType::Int(32));
+    b_->Let(tindex, StructGet(DataType::Int(32), args_, c.arg, StructField::kArgTypeIndex));
+    b_->Assert(AnyOf(tindex, c.type_indices), c);
+    PrimExpr as_int = StructGet(DataType::Int(64), args_, c.arg, StructField::kArgInt64);
+    switch (c.param_kind) {
+      case AbiParamKind::kTensor:
+      case AbiParamKind::kPointer:
+        return b_->Let(p, StructGet(DataType::Handle(), args_, c.arg, StructField::kArgHandle));
+      case AbiParamKind::kBool:
+        return b_->Let(p, NE(as_int, I64(0)));
+      case AbiParamKind::kInt:
+        return b_->Let(p, Cast(t, as_int));
+      case AbiParamKind::kFloat: {
+        PrimExpr as_float = StructGet(DataType::Float(64), args_, c.arg, StructField::kArgFloat64);
+        return b_->Let(p, Select(EQ(tindex, I32(kFloat)), Cast(t, as_float), Cast(t, as_int)));
       }
     }
   }
 
-  int64_t elem_bytes = std::max<int64_t>(1, t.bytes());
-  PrimExpr byte_offset = StructGet(DataType::Int(64), handle, 0, StructField::kTensorByteOffset);
-  std::string label = name + ".byte_offset";
-  const PrimExpr& off = buf->elem_offset;
-  if (const auto* v = off.defined() ? off.as<VarNode>() : nullptr; v && !b->IsBound(v)) {
-    b->Assert(EQ(FloorMod(byte_offset, I64(elem_bytes)), I64(0)), "ValueError",
-              absl::StrCat("argument ", label, " has an unsatisfied constraint: ", label, " % ", elem_bytes, " == 0"));
-    b->Let(GetRef<Var>(v), CastTo(v->dtype, FloorDiv(byte_offset, I64(elem_bytes))));
-  } else {
-    PrimExpr expected = off.defined() ? analyzer.Simplify(Mul(CastTo(DataType::Int(64), off), I64(elem_bytes))) : I64(0);
-    b->Assert(EQ(byte_offset, expected), "ValueError",
-              absl::StrCat("argument ", label, " has an unsatisfied constraint: ", Show(expected), " == ", label));
+  void EmitDType(const AbiCheck& c) {
+    Var handle = Handle(c);
+    PrimExpr code = StructGet(DataType::Int(32), handle, 0, StructField::kTensorDTypeCode);
+    PrimExpr bits = StructGet(DataType::Int(32), handle, 0, StructField::kTensorDTypeBits);
+    PrimExpr lanes = StructGet(DataType::Int(32), handle, 0, StructField::kTensorDTypeLanes);
+    DataType t = c.dtype;
+    PrimExpr dtype_ok;
+    if (t.is_bool()) {
+      dtype_ok = And(Or(And(EQ(code, I32(DataType::kUInt)), EQ(bits, I32(1))),
+                        And(EQ(code, I32(kDLBoolTypeCode)), EQ(bits, I32(8)))),
+                     EQ(lanes, I32(t.lanes())));
+    } else {
+      dtype_ok = And(And(EQ(code, I32(t.code())), EQ(bits, I32(t.bits()))), EQ(lanes, I32(t.lanes())));
+    }
+    b_->Assert(dtype_ok, c);
+
+    // The shape array, and the compact strides computed from the run-time shape.
+    Buffer buf = Buf(c);
+    const std::string& name = buf->name;
+    int ndim = static_cast<int>(buf->shape.size());
+    Var shape_h(name + "_shape", PointerType(PrimType(DataType::Int(64))));
+    b_->Let(shape_h, StructGet(DataType::Handle(), handle, 0, StructField::kTensorShape));
+    Buffer shape = Int64Array(shape_h, name + "_shape", ndim);
+    Tensor& t_state = tensors_[c.arg];
+    for (int k = 0; k < ndim; ++k) t_state.dims.push_back(BufferLoad(shape, {I32(k)}));
+    t_state.compact.resize(ndim);
+    for (int k = ndim; k-- > 0;) {
+      t_state.compact[k] = k + 1 == ndim ? I64(1) : PrimExpr(Mul(t_state.compact[k + 1], t_state.dims[k + 1]));
+    }
   }
 
-  b->Let(buf->data, StructGet(DataType::Handle(), handle, 0, StructField::kTensorData));
-  PrimExpr empty;
-  for (const PrimExpr& d : dims) {
-    PrimExpr z = EQ(d, I64(0));
-    empty = empty.defined() ? PrimExpr(Or(empty, z)) : z;
+  Tensor& Strides(const AbiCheck& c) {
+    Tensor& t = tensors_[c.arg];
+    if (!t.strides_h.defined()) {
+      const std::string& name = Buf(c)->name;
+      t.strides_h = Var(name + "_strides", PointerType(PrimType(DataType::Int(64))));
+      b_->Let(t.strides_h, StructGet(DataType::Handle(), Handle(c), 0, StructField::kTensorStrides));
+      t.strides = Int64Array(t.strides_h, name + "_strides", static_cast<int64_t>(t.dims.size()));
+    }
+    return t;
   }
-  PrimExpr not_null = Not(IsNull(buf->data));
-  b->Assert(empty.defined() ? PrimExpr(Or(not_null, empty)) : not_null, "ValueError",
-            absl::StrCat("argument ", name, ".data is NULL"));
-  if (elem_bytes > 1) {
-    PrimExpr addr = Cast(DataType::Int(64), buf->data);
-    b->Assert(EQ(Call(DataType::Int(64), Op("tirx.bitwise_and"), {addr, I64(elem_bytes - 1)}), I64(0)), "ValueError",
-              absl::StrCat("argument ", name, ".data is misaligned: expected an address that is a multiple of ",
-                           elem_bytes, " bytes"));
+
+  void EmitCompactStrides(const AbiCheck& c) {
+    Tensor& t = Strides(c);
+    PrimExpr cond;
+    for (int k = static_cast<int>(t.dims.size()); k-- > 0;) {
+      PrimExpr ok = Or(EQ(t.dims[k], I64(1)), EQ(BufferLoad(t.strides, {I32(k)}), analyzer_.Simplify(t.compact[k])));
+      cond = cond.defined() ? PrimExpr(And(cond, ok)) : ok;
+    }
+    b_->Guarded(Not(IsNull(t.strides_h)), cond, c);
   }
-  b->Assert(EQ(StructGet(DataType::Int(32), handle, 0, StructField::kTensorDeviceType), I32(options.device_type)),
-            "ValueError",
-            absl::StrCat("argument ", name, ".device_type has an unsatisfied constraint: ", options.device_type, " (",
-                         options.device_name, ") == ", name, ".device_type"));
-}
+
+  void EmitDataNotNull(const AbiCheck& c) {
+    Buffer buf = Buf(c);
+    b_->Let(buf->data, StructGet(DataType::Handle(), Handle(c), 0, StructField::kTensorData));
+    PrimExpr empty;
+    for (const PrimExpr& d : tensors_[c.arg].dims) {
+      PrimExpr z = EQ(d, I64(0));
+      empty = empty.defined() ? PrimExpr(Or(empty, z)) : z;
+    }
+    PrimExpr not_null = Not(IsNull(buf->data));
+    b_->Assert(empty.defined() ? PrimExpr(Or(not_null, empty)) : not_null, c);
+  }
+
+  // A shape or stride check: defines its variable from the run-time int64 `actual`, or asserts.
+  void BindOrCheck(const AbiCheck& c, const PrimExpr& actual) {
+    if (c.bind.defined()) return b_->Let(c.bind, CastTo(c.bind->dtype, actual));
+    b_->Assert(EQ(CastTo(DataType::Int(64), c.expected), actual), c);
+  }
+
+  const PrimFunc& f_;
+  Var args_, num_args_;
+  Binder* b_;
+  std::unordered_map<int, Tensor> tensors_;
+  arith::Analyzer analyzer_;
+};
 
 absl::StatusOr<PrimFunc> MakeInternal(const PrimFunc& f, const std::string& name) {
   if (f->buffer_map.empty()) return f;
@@ -279,51 +326,16 @@ absl::StatusOr<PrimFunc> MakePackedAPI(const PrimFunc& f, const std::string& nam
   std::string symbol = f->GetGlobalSymbol();
   if (symbol.empty()) return MakeInternal(f, name);
 
+  AbiCheckOptions abi;
+  abi.device_type = options.device_type;
+  abi.device_name = options.device_name;
+  absl::StatusOr<std::vector<AbiCheck>> checks = KernelAbiChecks(f, symbol, abi);
+  if (!checks.ok()) return checks.status();
   Var self("self", DataType::Handle()), args("args", DataType::Handle());
   Var num_args("num_args", DataType::Int(32)), result("result", DataType::Handle());
-  Binder b(symbol);
-  std::vector<std::string> names;
-  for (const Var& p : f->params) {
-    Buffer buf = f->buffer_map.Get(p);
-    names.push_back(buf.defined() ? buf->name : p->name);
-  }
-  int n = static_cast<int>(f->params.size());
-  b.Assert(EQ(num_args, I32(n)), "TypeError",
-           absl::StrCat("expected ", n, n == 1 ? " argument" : " arguments", " (", absl::StrJoin(names, ", "), ")"));
-
-  for (int i = 0; i < n; ++i) {
-    const Var& p = f->params[i];
-    Buffer buf = f->buffer_map.Get(p);
-    DataType t = p.dtype();
-    Var tindex(names[i] + "_type_index", DataType::Int(32));
-    b.Let(tindex, StructGet(DataType::Int(32), args, i, StructField::kArgTypeIndex));
-    std::string arg = absl::StrCat("argument ", names[i], " (#", i, ")");
-    PrimExpr as_int = StructGet(DataType::Int(64), args, i, StructField::kArgInt64);
-    if (buf.defined()) {
-      b.Assert(AnyOf(tindex, {kDLTensorPtr, kOpaquePtr}), "TypeError", absl::StrCat(arg, " must be a tensor (DLTensor*)"));
-      b.Let(p, StructGet(DataType::Handle(), args, i, StructField::kArgHandle));
-    } else if (t.is_handle()) {
-      b.Assert(AnyOf(tindex, {kOpaquePtr, kDLTensorPtr, kNone}), "TypeError", absl::StrCat(arg, " must be a pointer"));
-      b.Let(p, StructGet(DataType::Handle(), args, i, StructField::kArgHandle));
-    } else if (t.is_bool() && t.is_scalar()) {
-      b.Assert(AnyOf(tindex, {kBool, kInt}), "TypeError", absl::StrCat(arg, " must be a bool"));
-      b.Let(p, NE(as_int, I64(0)));
-    } else if (t.is_integer() && t.is_scalar()) {
-      b.Assert(AnyOf(tindex, {kInt, kBool}), "TypeError", absl::StrCat(arg, " must be an integer (", t.ToString(), ")"));
-      b.Let(p, Cast(t, as_int));
-    } else if (t.is_floating() && t.is_scalar()) {
-      b.Assert(AnyOf(tindex, {kFloat, kInt, kBool}), "TypeError", absl::StrCat(arg, " must be a float (", t.ToString(), ")"));
-      PrimExpr as_float = StructGet(DataType::Float(64), args, i, StructField::kArgFloat64);
-      b.Let(p, Select(EQ(tindex, I32(kFloat)), Cast(t, as_float), Cast(t, as_int)));
-    } else {
-      return absl::InvalidArgumentError(
-          absl::StrCat(symbol, ": parameter ", p->name, " has dtype ", t.ToString(), ", which the kernel ABI cannot pass"));
-    }
-  }
-  for (int i = 0; i < n; ++i) {
-    Buffer buf = f->buffer_map.Get(f->params[i]);
-    if (buf.defined()) BindBuffer(&b, buf, f->params[i], options);
-  }
+  Binder b;
+  CheckEmitter emitter(f, args, num_args, &b);
+  for (const AbiCheck& c : *checks) emitter.Emit(c);
 
   PrimFunc out = f;
   PrimFuncNode* node = out.CopyOnWrite();
@@ -332,7 +344,7 @@ absl::StatusOr<PrimFunc> MakePackedAPI(const PrimFunc& f, const std::string& nam
   // The original body is marked as the compute scope, as in TVM: backends may outline it into
   // "<symbol>_compute_" so the checks and the computation are optimized and compiled separately.
   node->body = b.Build(AttrStmt(I32(0), "compute_scope", StringImm(symbol + "_compute_"), f->body));
-  node->attrs.Set(String("calling_conv"), IntImm(DataType::Int(32), 1));
+  node->attrs.Set(String(driver::kCallingConvAttr), IntImm(DataType::Int(32), driver::kPackedCallingConv));
   return out;
 }
 

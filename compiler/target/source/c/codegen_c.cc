@@ -13,12 +13,8 @@
 //   (KilnKernelEnv in `self`), serially when `self` is NULL.
 #include "compiler/target/source/c/codegen_c.h"
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -27,7 +23,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_replace.h"
+#include "compiler/driver/lowered_form.h"
 #include "compiler/ir/functor.h"
 #include "compiler/tir/analysis/free_vars.h"
 #include "compiler/tir/op/builtin.h"
@@ -203,7 +199,7 @@ class CodegenC : public ExprFunctor<std::string(const PrimExpr&)>, public StmtFu
       if (f == nullptr) continue;
       absl::Status st = EmitFunction(gv->name, f, &protos, &bodies);
       if (!st.ok()) return st;
-      if (IsPacked(f)) entries.push_back(Symbol(gv->name, f));
+      if (driver::IsPackedEntry(f)) entries.push_back(driver::LoweredSymbol(gv->name, f));
     }
     std::ostringstream out;
     out << kPrelude << "\n" << externs_.str() << helpers_.str() << protos.str() << "\n" << bodies.str();
@@ -214,24 +210,13 @@ class CodegenC : public ExprFunctor<std::string(const PrimExpr&)>, public StmtFu
   }
 
  private:
-  static bool IsPacked(const PrimFuncNode* f) {
-    int64_t i = f->attrs.Find(String("calling_conv"));
-    if (i < 0) return false;
-    const auto* imm = f->attrs.value_at(i).as<IntImmNode>();
-    return imm != nullptr && imm->value == 1;
-  }
-  static std::string Symbol(const std::string& name, const PrimFuncNode* f) {
-    std::string s = f->GetGlobalSymbol();
-    return s.empty() ? name : s;
-  }
-
   absl::Status EmitFunction(const std::string& name, const PrimFuncNode* f, std::ostringstream* protos,
                             std::ostringstream* bodies) {
     names_.clear();
     used_names_.clear();
     outlined_ = 0;
-    fname_ = Symbol(name, f);
-    packed_ = IsPacked(f);
+    fname_ = driver::LoweredSymbol(name, f);
+    packed_ = driver::IsPackedEntry(f);
     std::string sig;
     if (packed_) {
       if (f->params.size() != 4) return absl::InvalidArgumentError(absl::StrCat(fname_, ": packed entry needs 4 params"));
@@ -628,16 +613,9 @@ class CodegenC : public ExprFunctor<std::string(const PrimExpr&)>, public StmtFu
     for (const Stmt& s : op->seq) VisitStmt(s);
   }
   void VisitStmt_(const EvaluateNode* op) override {
-    if (const auto* call = op->value.as<CallNode>()) {
-      if (const auto* o = call->op.as<OpNode>()) {
-        if (o->name == "tirx.ret") {
-          EmitReturn(call->args[0]);
-          return;
-        }
-        if (o->name == "tirx.assume") return;
-      }
-    }
-    if (op->value.as<IntImmNode>()) return;
+    if (driver::IsNoOpEvaluate(op)) return;
+    // Evaluate(tirx.ret(v)) returns v; any other call is evaluated for its effect.
+    if (PrimExpr v = driver::ReturnedValue(op); v.defined()) return EmitReturn(v);
     HoistLets(op->value);
     Line(absl::StrCat("(void)(", VisitExpr(op->value), ");"));
   }
@@ -715,7 +693,7 @@ std::string CodegenC::VisitExpr_(const CallNode* op) {
     args.push_back("arena");
     args.push_back("result");
     auto it = funcs_.find(gv->name);
-    std::string callee = it != funcs_.end() ? Symbol(gv->name, it->second) : gv->name;
+    std::string callee = it != funcs_.end() ? driver::LoweredSymbol(gv->name, it->second) : gv->name;
     return absl::StrCat(callee, "(", absl::StrJoin(args, ", "), ")");
   }
   const auto* o = op->op.as<OpNode>();
@@ -816,42 +794,8 @@ std::string CodegenC::VisitExpr_(const CallNode* op) {
   return "0";
 }
 
-std::string ShellQuote(const std::string& s) {
-  return "'" + absl::StrReplaceAll(s, {{"'", "'\\''"}}) + "'";
-}
-
 }  // namespace
 
 absl::StatusOr<std::string> GenerateC(const ir::IRModule& lowered) { return CodegenC().Run(lowered); }
-
-absl::Status CompileCToSharedLibrary(const std::string& source, const std::string& out_path,
-                                     const CCompileOptions& options) {
-  std::string cc = options.compiler;
-  if (cc.empty()) {
-    const char* env = std::getenv("KILN_CC");
-    cc = env != nullptr && *env != '\0' ? env : "cc";
-  }
-  std::string src_path = out_path + ".c";
-  {
-    std::ofstream f(src_path, std::ios::binary);
-    f << source;
-    if (!f) return absl::InternalError(absl::StrCat("cannot write ", src_path));
-  }
-  std::string log_path = out_path + ".log";
-  std::string cmd = ShellQuote(cc);
-  for (const std::string& flag : options.flags) cmd += " " + ShellQuote(flag);
-  cmd += absl::StrCat(" -shared -o ", ShellQuote(out_path), " ", ShellQuote(src_path), " -lm > ",
-                      ShellQuote(log_path), " 2>&1");
-  int rc = std::system(cmd.c_str());
-  std::ifstream log(log_path);
-  std::stringstream text;
-  text << log.rdbuf();
-  std::remove(log_path.c_str());
-  if (rc != 0) {
-    return absl::InternalError(absl::StrCat("C compiler failed (", cmd, "):\n", text.str()));
-  }
-  std::remove(src_path.c_str());
-  return absl::OkStatus();
-}
 
 }  // namespace kiln::codegen

@@ -1,5 +1,5 @@
 // C backend: emits portable C (C99 plus `_Float16` and `_Thread_local`, both in GCC >= 12 and
-// Clang) for lowered TIR (the form of docs in runtime/kernel_abi.h and tir_pipeline.h), and builds
+// Clang) for lowered TIR (the form of docs in runtime/kernel_abi.h and compiler/driver/lowered_form.h), and builds
 // it into a kernel library with the system C compiler. For targets without LLVM, and as a second
 // backend that the reference interpreter and the LLVM backend are checked against.
 #ifndef KILN_COMPILER_TARGET_SOURCE_C_CODEGEN_C_H_

@@ -48,6 +48,7 @@ cat > expected.txt <<'TXT'
   call  vm.builtin.match_shape in: %0, %void, i1, i0, i4, c[1] dst: %void
   call  vm.builtin.alloc_storage in: %vm, c[2], i0, c[3], c[4] dst: %1
   call  vm.builtin.alloc_tensor in: %1, i0, c[5], c[0] dst: %2
+  call  vm.builtin.null_value in:              dst: %1
   call  add_one          in: %0, %2       dst: %void
   ret   %2
 
@@ -58,6 +59,8 @@ cat > expected.txt <<'TXT'
 @vm.builtin.alloc_storage packed_func;
 
 @vm.builtin.alloc_tensor packed_func;
+
+@vm.builtin.null_value packed_func;
 
 @add_one packed_func;
 
