@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/relax/backend/vm/attach_global_symbol.h"
 #include "compiler/relax/legalize/legalize.h"
+#include "compiler/relax/legalize/schedule.h"
 #include "compiler/relax/transform/passes.h"
 
 namespace kiln::driver {
@@ -32,6 +33,9 @@ constexpr Step kSteps[] = {
     {"FuseOps", &t::FuseOps},
     {"FuseTIR", &t::FuseTIR},
     {"DeadCodeElimination", &t::DeadCodeElimination},
+    // The default CPU schedule for the kernels no one scheduled by hand: parallel outer loops,
+    // vectorized inner ones.
+    {"ScheduleDefaultCPU", &relax::legalize::ScheduleDefaultCPU},
     // Lowering to the VM form: copy kernels that only reshape become views, dataflow blocks plain
     // blocks, call_tir an allocation plus a destination-passing call, allocations planned into
     // storage reused across lifetimes.

@@ -41,7 +41,7 @@ TEST(RelaxPipeline, RunsThePassesInOrderToTheVMForm) {
   absl::StatusOr<ir::IRModule> out = RunRelaxPipeline(Parse(kSource), options);
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_EQ(seen, (std::vector<std::string>{"LambdaLift", "LegalizeOps", "AnnotateTIROpPattern", "FuseOps", "FuseTIR",
-                                            "DeadCodeElimination", "RewriteDataflowReshape", "ToNonDataflow", "RemovePurityChecking",
+                                            "DeadCodeElimination", "ScheduleDefaultCPU", "RewriteDataflowReshape", "ToNonDataflow", "RemovePurityChecking",
                                             "CallTIRRewrite", "StaticPlanBlockMemory", "KillAfterLastUse", "LowerRuntimeBuiltin",
                                             "ComputePrimValue", "VMShapeLower", "AttachGlobalSymbol"}));
   EXPECT_TRUE(relax::CheckVMLoweredForm(*out).ok()) << relax::CheckVMLoweredForm(*out);

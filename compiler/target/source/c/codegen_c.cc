@@ -162,7 +162,10 @@ bool IsKeyword(const std::string& s) {
       "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
       "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch",
       "typedef", "union", "unsigned", "void", "volatile", "while", "self", "args", "num_args",
-      "result", "arena", "main"};
+      "result", "arena", "main",
+      // Locals the backend declares itself (entries, outlined parallel bodies and their call
+      // sites): a TIR variable of the same name would shadow them or be shadowed.
+      "rc", "c", "n", "it", "env", "begin", "end", "closure_", "arena_storage"};
   return kWords.count(s) > 0;
 }
 
