@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# First run on a fresh machine: installs what is missing, builds the `kiln` CLI and runs kiln's main
-# job on a bundled example (examples/vector_add.py) with the best pipeline this build supports.
+# First run on a fresh machine: installs what is missing, builds the `kiln` CLI, runs a PrimFunc
+# example (examples/vector_add.py) on every CPU target, then compiles a Relax model
+# (tests/models/001_mlp.py) into a VM executable, runs it on the VM against numpy and times it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,8 +39,29 @@ assert np.allclose(c, a + b), 'wrong result'
 print('$target: C = A + B matches numpy (%d elements)' % c.size)" "$work"
     fi
   done
-elif grep -qE '^  roundtrip ' <<<"$commands"; then
-  echo "==> kiln roundtrip $example" >&2
-  "$KILN" roundtrip "$example" --summary
+fi
+if grep -qE '^  bench ' <<<"$commands"; then
+  model=tests/models/001_mlp.py
+  echo "==> kiln build $model -o $work/mlp.kx; kiln run; kiln bench" >&2
+  "$KILN" build "$model" -o "$work/mlp.kx"
+  inputs=$(/usr/bin/python3 - "$work" <<'PY'
+import sys, numpy as np
+ns = {}
+exec(open("tests/models/001_mlp.ref.py").read(), ns)
+inputs = ns["make_inputs"](np.random.default_rng(0))
+for k, x in enumerate(inputs):
+    np.save(f"{sys.argv[1]}/mlp_in{k}.npy", x)
+np.save(f"{sys.argv[1]}/mlp_expected.npy", ns["expected"](inputs)[0])
+print(" ".join(f"{sys.argv[1]}/mlp_in{k}.npy" for k in range(len(inputs))))
+PY
+)
+  # shellcheck disable=SC2086  # one argument per input file
+  "$KILN" run "$work/mlp.kx" $inputs --stateful --output-dir "$work/mlp_out"
+  /usr/bin/python3 -c "
+import numpy as np, sys
+got, want = np.load(sys.argv[1] + '/mlp_out/out0.npy'), np.load(sys.argv[1] + '/mlp_expected.npy')
+assert np.allclose(got, want, rtol=1e-4, atol=1e-5), 'wrong result'
+print('MLP on the VM matches numpy: %s softmax rows' % (got.shape,))" "$work"
+  "$KILN" bench "$model" --number 100 --repeat 3
 fi
 echo "==> done. Run the test suite with: tools/test.sh" >&2

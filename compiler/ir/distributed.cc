@@ -69,10 +69,10 @@ int64_t Product(const std::vector<int64_t>& v) {
 
 absl::StatusOr<GlobalInfo> MakeDeviceMesh(const std::vector<int64_t>& shape, const std::vector<int64_t>& device_ids) {
   for (int64_t d : shape) {
-    if (d <= 0) return absl::InvalidArgumentError("R.device_mesh: mesh dims must be positive");
+    if (d <= 0) return absl::InvalidArgumentError("mesh dims must be positive");
   }
   if (Product(shape) != static_cast<int64_t>(device_ids.size())) {
-    return absl::InvalidArgumentError(absl::StrCat("R.device_mesh: the mesh has ", Product(shape), " devices but ",
+    return absl::InvalidArgumentError(absl::StrCat("the mesh has ", Product(shape), " devices but ",
                                                    device_ids.size(), " device ids are given"));
   }
   return GlobalInfo("device_mesh", {{String("shape"), Ints(shape)}, {String("device_ids"), Ints(device_ids)}});
@@ -82,7 +82,7 @@ absl::StatusOr<GlobalInfo> MakeDeviceMesh(const std::vector<int64_t>& shape, con
   const auto* lo = device_range->min.as<IntImmNode>();
   const auto* ext = device_range->extent.as<IntImmNode>();
   if (!lo || !ext || ext->value < 0 || ext->value > (1 << 20)) {
-    return absl::InvalidArgumentError("R.device_mesh: the device range must have constant bounds");
+    return absl::InvalidArgumentError("the device range must have constant bounds");
   }
   std::vector<int64_t> ids;
   for (int64_t i = 0; i < ext->value; ++i) ids.push_back(lo->value + i);
@@ -106,17 +106,17 @@ std::vector<int64_t> DeviceMeshShape(const GlobalInfo& mesh) {
 absl::Status CheckDTensorType(const TensorType& tensor_ty, const GlobalInfo& device_mesh,
                               const std::vector<int>& placement) {
   if (!device_mesh.defined() || device_mesh->kind != "device_mesh") {
-    return absl::InvalidArgumentError("R.DTensor needs a device mesh");
+    return absl::InvalidArgumentError("a distributed tensor needs a device mesh");
   }
   size_t mesh_ndim = DeviceMeshShape(device_mesh).size();
   if (placement.size() != mesh_ndim) {
-    return absl::InvalidArgumentError(absl::StrCat("R.DTensor: the placement \"", PlacementToString(placement),
+    return absl::InvalidArgumentError(absl::StrCat("the placement \"", PlacementToString(placement),
                                                    "\" has ", placement.size(), " specs but the device mesh has ",
                                                    mesh_ndim, " dims"));
   }
   for (int axis : placement) {
     if (axis != kReplica && tensor_ty->ndim >= 0 && axis >= tensor_ty->ndim) {
-      return absl::InvalidArgumentError(absl::StrCat("R.DTensor: sharding axis ", axis,
+      return absl::InvalidArgumentError(absl::StrCat("sharding axis ", axis,
                                                      " is not below the tensor's rank ", tensor_ty->ndim));
     }
   }

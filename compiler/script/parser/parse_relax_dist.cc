@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "compiler/relax/op/op.h"
 #include "compiler/script/parser/handlers.h"
 
@@ -62,7 +63,7 @@ Value CallDeviceMesh(Parser& p, CallArgs& a, RelaxCall& c) {
     for (const Value& d : p.ToSeq(*ids, SpanOr(*ids, span))) list.push_back(p.ToInt(d, SpanOr(d, span)));
     mesh = MakeDeviceMesh(dims, list);
   }
-  if (!mesh.ok()) p.Fail(span, std::string(mesh.status().message()));
+  if (!mesh.ok()) p.Fail(span, absl::StrCat("R.device_mesh: ", mesh.status().message()));
   return Value::Obj(K::kType, *mesh);
 }
 
@@ -94,7 +95,7 @@ Value CallDTensor(Parser& p, CallArgs& a, RelaxCall& c) {
   GlobalInfo mesh = MeshOf(c, *got[2]);
   std::string placement = PlacementOf(c, *got[3]);
   absl::Status st = CheckDTensorType(tt, mesh, *ParsePlacement(placement));
-  if (!st.ok()) p.Fail(span, std::string(st.message()));
+  if (!st.ok()) p.Fail(span, absl::StrCat("R.DTensor: ", st.message()));
   return Value::Obj(K::kType, DTensorType(tt, mesh, placement));
 }
 
