@@ -124,6 +124,17 @@ TEST(BuildExecutable, LoweredModuleWithKernelLibrary) {
   }
 }
 
+// kilnd's cache hands out the bytes of the first build for every later equal request: a build must
+// not depend on anything but its input (temporary file names, addresses, time).
+TEST(BuildExecutable, EqualModulesBuildEqualBytes) {
+  for (const char* target : {"llvm", "c"}) {
+    absl::StatusOr<vm::Executable> first = BuildExecutable(Parse(kLowered), target);
+    absl::StatusOr<vm::Executable> second = BuildExecutable(Parse(kLowered), target);
+    ASSERT_TRUE(first.ok() && second.ok()) << target;
+    EXPECT_EQ(first->Serialize(), second->Serialize()) << target;
+  }
+}
+
 TEST(BuildExecutable, RelaxWithoutKernelsHasNoLibrary) {
   absl::StatusOr<vm::Executable> exec = BuildExecutable(Parse(R"PY(
 @R.function(pure=False)
