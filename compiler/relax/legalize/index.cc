@@ -50,7 +50,7 @@ absl::StatusOr<Expr> LegalizeTake(const rx::Call& call, LegalizeContext* ctx) {
     idx.insert(idx.end(), i.begin() + axis + k, i.end());
     return (*x)(idx);
   });
-  return ctx->Emit(b, {out}, OpPattern::kInjective, call);
+  return ctx->Emit(b, {out}, OpPatternKind::kInjective, call);
 }
 
 // The integer values of a tuple of prim values or of a shape; nullopt when not all constant.
@@ -118,7 +118,7 @@ absl::StatusOr<Expr> LegalizeStridedSlice(const rx::Call& call, LegalizeContext*
     for (int d = 0; d < x->ndim(); ++d) idx.push_back(AddDim(starts[d], MulDim(i[d], steps[d])));
     return (*x)(idx);
   });
-  return ctx->Emit(b, {out}, OpPattern::kInjective, call);
+  return ctx->Emit(b, {out}, OpPatternKind::kInjective, call);
 }
 
 absl::StatusOr<Expr> LegalizeWhere(const rx::Call& call, LegalizeContext* ctx) {
@@ -151,7 +151,7 @@ absl::StatusOr<Expr> LegalizeWhere(const rx::Call& call, LegalizeContext* ctx) {
     if (!c.dtype().is_bool()) c = NE(c, Const(c.dtype(), 0));
     return PrimExpr(Select(c, CastTo(dt, value(1)), CastTo(dt, value(2))));
   });
-  return ctx->Emit(b, {out}, OpPattern::kBroadcast, call);
+  return ctx->Emit(b, {out}, OpPatternKind::kBroadcast, call);
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ LegalizeFn Activation(const std::string& name, std::function<PrimExpr(const rx::
     if (!x.ok()) return x.status();
     Tensor out = b.Compute("T_" + name, x->shape().ToVector(), x->dtype(),
                            [&](const Indices& i) { return f(call, (*x)(i)); });
-    return ctx->Emit(b, {out}, OpPattern::kElemWise, call);
+    return ctx->Emit(b, {out}, OpPatternKind::kElemWise, call);
   };
 }
 
@@ -141,7 +141,7 @@ LegalizeFn Softmax(bool log) {
         return PrimExpr(Sub(Sub((*x)(i), maxelem(kept)), Intrin("log", dt, {sum(kept)})));
       });
     }
-    return ctx->Emit(b, {out}, OpPattern::kOpaque, call);
+    return ctx->Emit(b, {out}, OpPatternKind::kOpaque, call);
   };
 }
 
@@ -184,7 +184,7 @@ absl::StatusOr<Expr> LegalizeLayerNorm(const rx::Call& call, LegalizeContext* ct
     if (center) v = Add(v, CastTo(dt, (*beta)(red)));
     return v;
   });
-  return ctx->Emit(b, {out}, OpPattern::kOpaque, call);
+  return ctx->Emit(b, {out}, OpPatternKind::kOpaque, call);
 }
 
 // R.nn.instance_norm: statistics over `axes` for each (batch, channel), scaled per channel.
@@ -213,7 +213,7 @@ absl::StatusOr<Expr> LegalizeInstanceNorm(const rx::Call& call, LegalizeContext*
     if (center) v = Add(v, CastTo(dt, (*beta)({i[*caxis]})));
     return v;
   });
-  return ctx->Emit(b, {out}, OpPattern::kOpaque, call);
+  return ctx->Emit(b, {out}, OpPatternKind::kOpaque, call);
 }
 
 absl::StatusOr<Expr> LegalizeRMSNorm(const rx::Call& call, LegalizeContext* ctx) {
@@ -237,7 +237,7 @@ absl::StatusOr<Expr> LegalizeRMSNorm(const rx::Call& call, LegalizeContext* ctx)
     PrimExpr inv = Intrin("rsqrt", dt, {Add(Div(sq(p.Kept(i)), count), Const(dt, eps))});
     return PrimExpr(Mul(Mul((*x)(i), inv), CastTo(dt, (*weight)(p.Reduced(i)))));
   });
-  return ctx->Emit(b, {out}, OpPattern::kOpaque, call);
+  return ctx->Emit(b, {out}, OpPatternKind::kOpaque, call);
 }
 
 // Statistics per (other dims, group): the channel axis becomes the group index, the channels of
@@ -297,7 +297,7 @@ absl::StatusOr<Expr> LegalizeGroupNorm(const rx::Call& call, LegalizeContext* ct
     if (center) v = Add(v, CastTo(dt, (*beta)({i[*caxis]})));
     return v;
   });
-  return ctx->Emit(b, {out}, OpPattern::kOpaque, call);
+  return ctx->Emit(b, {out}, OpPatternKind::kOpaque, call);
 }
 
 // R.nn.batch_norm: (normalized, new moving mean, new moving var). With training the batch
@@ -347,7 +347,7 @@ absl::StatusOr<Expr> LegalizeBatchNorm(const rx::Call& call, LegalizeContext* ct
   };
   Tensor new_mean = update(mm, mean, "T_moving_mean");
   Tensor new_var = update(mv, var, "T_moving_var");
-  return ctx->Emit(b, {out, new_mean, new_var}, OpPattern::kOpaque, call);
+  return ctx->Emit(b, {out, new_mean, new_var}, OpPatternKind::kOpaque, call);
 }
 
 // Dropout at inference: the data unchanged and a mask of ones.
@@ -358,7 +358,7 @@ absl::StatusOr<Expr> LegalizeDropout(const rx::Call& call, LegalizeContext* ctx)
   std::vector<PrimExpr> shape = x->shape().ToVector();
   Tensor out = b.Compute("T_dropout", shape, x->dtype(), [&](const Indices& i) { return (*x)(i); });
   Tensor mask = b.Compute("T_dropout_mask", shape, x->dtype(), [&](const Indices&) { return Const(x->dtype(), 1); });
-  return ctx->Emit(b, {out, mask}, OpPattern::kInjective, call);
+  return ctx->Emit(b, {out, mask}, OpPatternKind::kInjective, call);
 }
 
 absl::StatusOr<Expr> LegalizePad(const rx::Call& call, LegalizeContext* ctx) {
@@ -397,7 +397,7 @@ absl::StatusOr<Expr> LegalizePad(const rx::Call& call, LegalizeContext* ctx) {
     if (!inside.defined()) return (*x)(idx);
     return Intrin("if_then_else", dt, {inside, (*x)(idx), Const(dt, value)});
   });
-  return ctx->Emit(b, {out}, OpPattern::kInjective, call);
+  return ctx->Emit(b, {out}, OpPatternKind::kInjective, call);
 }
 
 // image.resize2d: each output pixel maps back to an input coordinate by the coordinate
@@ -468,7 +468,7 @@ absl::StatusOr<Expr> LegalizeResize2D(const rx::Call& call, LegalizeContext* ctx
     PrimExpr top = lerp(at(ya, xa), at(ya, xb), lx), bottom = lerp(at(yb, xa), at(yb, xb), lx);
     return CastTo(out_dt, lerp(top, bottom, ly));
   });
-  return ctx->Emit(b, {out}, OpPattern::kInjective, call);
+  return ctx->Emit(b, {out}, OpPatternKind::kInjective, call);
 }
 
 // R.nn.pixel_shuffle: (..., C*r*r, H, W) -> (..., C, H*r, W*r), channel c*r*r + (h%r)*r + w%r.
@@ -490,7 +490,7 @@ absl::StatusOr<Expr> LegalizePixelShuffle(const rx::Call& call, LegalizeContext*
     idx.push_back(FloorDiv(w, r));
     return (*x)(idx);
   });
-  return ctx->Emit(b, {out}, OpPattern::kInjective, call);
+  return ctx->Emit(b, {out}, OpPatternKind::kInjective, call);
 }
 
 // R.nn.cross_entropy_with_logits: -sum(predictions * labels), divided by the batch size for 2-d
@@ -509,7 +509,7 @@ absl::StatusOr<Expr> LegalizeCrossEntropy(const rx::Call& call, LegalizeContext*
     PrimExpr v = Sub(Const(dt, 0), sum({}));
     return pred->ndim() == 2 ? PrimExpr(Div(v, CastTo(dt, all[0]))) : v;
   });
-  return ctx->Emit(b, {out}, OpPattern::kCommReduce, call);
+  return ctx->Emit(b, {out}, OpPatternKind::kCommReduce, call);
 }
 
 absl::StatusOr<Expr> LegalizePRelu(const rx::Call& call, LegalizeContext* ctx) {
@@ -524,7 +524,7 @@ absl::StatusOr<Expr> LegalizePRelu(const rx::Call& call, LegalizeContext* ctx) {
     PrimExpr v = (*x)(i);
     return PrimExpr(Select(GT(v, C(v, 0)), v, Mul(v, (*alpha)({i[*axis]}))));
   });
-  return ctx->Emit(b, {out}, OpPattern::kBroadcast, call);
+  return ctx->Emit(b, {out}, OpPatternKind::kBroadcast, call);
 }
 
 }  // namespace

@@ -104,7 +104,7 @@ LegalizeFn WindowPool(bool is_max) {
                               Indices idx = taps(i, k, false, &inside);
                               return Intrin("if_then_else", dt, {inside, (*x)(idx), MinValue(dt)});
                             });
-      return ctx->Emit(b, {out}, OpPattern::kOutEWiseFusable, call);
+      return ctx->Emit(b, {out}, OpPatternKind::kOutEWiseFusable, call);
     }
     std::vector<Tensor> parts = b.ReduceN(
         "pool_sum", *shape, {dt, DataType::Int(64)}, window, {Const(dt, 0), Int64(0)},
@@ -119,7 +119,7 @@ LegalizeFn WindowPool(bool is_max) {
     Tensor out = b.Compute("pool_avg", *shape, dt, [&](const Indices& i) {
       return Div(parts[0](i), CastTo(dt, Max(parts[1](i), Int64(1))));
     });
-    return ctx->Emit(b, {out}, OpPattern::kOutEWiseFusable, call);
+    return ctx->Emit(b, {out}, OpPatternKind::kOutEWiseFusable, call);
   };
 }
 
@@ -183,7 +183,7 @@ absl::StatusOr<Expr> AdaptivePool(const rx::Call& call, LegalizeContext* ctx) {
     }
     return Div(sum(i), CastTo(dt, count));
   });
-  return ctx->Emit(b, {out}, OpPattern::kOutEWiseFusable, call);
+  return ctx->Emit(b, {out}, OpPatternKind::kOutEWiseFusable, call);
 }
 
 }  // namespace

@@ -126,7 +126,7 @@ LegalizeFn Reduction(const std::string& name, Kind kind) {
         break;
       }
     }
-    return ctx->Emit(b, {out}, OpPattern::kCommReduce, call);
+    return ctx->Emit(b, {out}, OpPatternKind::kCommReduce, call);
   };
 }
 
@@ -157,7 +157,7 @@ LegalizeFn ArgReduction(const std::string& name, bool is_max) {
           PrimExpr take = Or(EQ(cur[0], Const(idx_dt, -1)), better);
           return std::vector<PrimExpr>{Select(take, CastTo(idx_dt, pos), cur[0]), Select(take, v, cur[1])};
         });
-    return ctx->Emit(b, {outs[0]}, OpPattern::kCommReduce, call);
+    return ctx->Emit(b, {outs[0]}, OpPatternKind::kCommReduce, call);
   };
 }
 
@@ -210,7 +210,7 @@ LegalizeFn Scan(const std::string& name, bool is_sum) {
         });
       });
     });
-    return ctx->Emit(b, {outs[0]}, OpPattern::kOpaque, call);
+    return ctx->Emit(b, {outs[0]}, OpPatternKind::kOpaque, call);
   };
 }
 
@@ -272,7 +272,7 @@ absl::StatusOr<Expr> LegalizeSort(const rx::Call& call, LegalizeContext* ctx, bo
   absl::StatusOr<SortResult> r = BuildSort(&b, *x, *axis, BoolAttr(call, "descending", false), x->shape()[*axis],
                                            (*out_tt)->dtype, !arg, arg);
   if (!r.ok()) return r.status();
-  return ctx->Emit(b, {arg ? r->indices : r->values}, OpPattern::kOpaque, call);
+  return ctx->Emit(b, {arg ? r->indices : r->values}, OpPatternKind::kOpaque, call);
 }
 
 absl::StatusOr<Expr> LegalizeTopK(const rx::Call& call, LegalizeContext* ctx) {
@@ -291,7 +291,7 @@ absl::StatusOr<Expr> LegalizeTopK(const rx::Call& call, LegalizeContext* ctx) {
   std::vector<Tensor> outs;
   if (values) outs.push_back(r->values);
   if (indices) outs.push_back(r->indices);
-  return ctx->Emit(b, outs, OpPattern::kOpaque, call);
+  return ctx->Emit(b, outs, OpPatternKind::kOpaque, call);
 }
 
 }  // namespace

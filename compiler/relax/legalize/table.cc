@@ -68,7 +68,7 @@ absl::StatusOr<Expr> LegalizeContext::CallTIR(const BuiltFunc& f, const Type& ou
 }
 
 absl::StatusOr<Expr> LegalizeContext::Emit(const FuncBuilder& b, const std::vector<Tensor>& outputs,
-                                           OpPattern pattern, const ir::relax::Call& call) {
+                                           OpPatternKind pattern, const ir::relax::Call& call) {
   absl::StatusOr<BuiltFunc> f = b.Build(outputs, pattern);
   if (!f.ok()) return f.status();
   return CallTIR(*f, call->ty);

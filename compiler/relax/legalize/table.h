@@ -27,7 +27,7 @@ class LegalizeContext {
   absl::StatusOr<ir::Expr> CallTIR(const BuiltFunc& f, const ir::Type& out_ty);
 
   // The common case: builds `b` with `outputs` and calls it with the type of `call`.
-  absl::StatusOr<ir::Expr> Emit(const FuncBuilder& b, const std::vector<Tensor>& outputs, OpPattern pattern,
+  absl::StatusOr<ir::Expr> Emit(const FuncBuilder& b, const std::vector<Tensor>& outputs, OpPatternKind pattern,
                                 const ir::relax::Call& call);
 
   const ir::IRModule& module() const { return module_; }
