@@ -33,16 +33,14 @@ LegalizeFn IndexMap(const std::string& name,
                         make_map,
                     OpPatternKind pattern = OpPatternKind::kInjective) {
   return [=](const rx::Call& call, LegalizeContext* ctx) -> absl::StatusOr<Expr> {
-    absl::StatusOr<const TensorTypeNode*> out_tt = OutTensorType(call);
-    if (!out_tt.ok()) return out_tt.status();
-    FuncBuilder b(name);
-    absl::StatusOr<Tensor> x = b.Input(call->args[0]);
-    if (!x.ok()) return x.status();
-    absl::StatusOr<std::vector<PrimExpr>> shape = b.LocalShape(call->ty);
-    if (!shape.ok()) return shape.status();
-    auto map = make_map(call, *x, *shape);
+    absl::StatusOr<SingleInputKernel> kernel = StartSingleInputKernel(call, name);
+    if (!kernel.ok()) return kernel.status();
+    FuncBuilder& b = kernel->b;
+    const Tensor& x = kernel->x;
+    const std::vector<PrimExpr>& shape = kernel->shape;
+    auto map = make_map(call, x, shape);
     if (!map.ok()) return map.status();
-    Tensor out = b.Compute("T_" + name, *shape, x->dtype(), [&](const Indices& i) { return (*x)((*map)(i)); });
+    Tensor out = b.Compute("T_" + name, shape, x.dtype(), [&](const Indices& i) { return x((*map)(i)); });
     return ctx->Emit(b, {out}, pattern, call);
   };
 }
@@ -319,30 +317,28 @@ absl::StatusOr<Expr> LegalizeOneHot(const rx::Call& call, LegalizeContext* ctx) 
 // dims that broadcasting data's result from the target shape would have added or expanded (the
 // gradient of broadcast_to).
 absl::StatusOr<Expr> LegalizeCollapseSum(const rx::Call& call, LegalizeContext* ctx) {
-  absl::StatusOr<const TensorTypeNode*> out_tt = OutTensorType(call);
-  if (!out_tt.ok()) return out_tt.status();
-  FuncBuilder b("collapse_sum");
-  absl::StatusOr<Tensor> x = b.Input(call->args[0]);
-  if (!x.ok()) return x.status();
-  absl::StatusOr<std::vector<PrimExpr>> shape = b.LocalShape(call->ty);
-  if (!shape.ok()) return shape.status();
-  size_t lead = x->ndim() - shape->size();
-  std::vector<bool> reduced(x->ndim(), false);
+  absl::StatusOr<SingleInputKernel> kernel = StartSingleInputKernel(call, "collapse_sum");
+  if (!kernel.ok()) return kernel.status();
+  FuncBuilder& b = kernel->b;
+  const Tensor& x = kernel->x;
+  const std::vector<PrimExpr>& shape = kernel->shape;
+  size_t lead = x.ndim() - shape.size();
+  std::vector<bool> reduced(x.ndim(), false);
   std::vector<PrimExpr> extents;
-  for (int d = 0; d < x->ndim(); ++d) {
-    std::optional<int64_t> od = d < static_cast<int>(lead) ? std::nullopt : AsConst((*shape)[d - lead]);
-    std::optional<int64_t> xd = AsConst(x->shape()[d]);
+  for (int d = 0; d < x.ndim(); ++d) {
+    std::optional<int64_t> od = d < static_cast<int>(lead) ? std::nullopt : AsConst(shape[d - lead]);
+    std::optional<int64_t> xd = AsConst(x.shape()[d]);
     reduced[d] = d < static_cast<int>(lead) || (od && *od == 1 && !(xd && *xd == 1));
-    if (reduced[d]) extents.push_back(x->shape()[d]);
+    if (reduced[d]) extents.push_back(x.shape()[d]);
   }
-  DataType dt = x->dtype();
-  Tensor out = b.Reduce("T_collapse_sum", *shape, dt, extents, Const(dt, 0),
+  DataType dt = x.dtype();
+  Tensor out = b.Reduce("T_collapse_sum", shape, dt, extents, Const(dt, 0),
                         [](const PrimExpr& a, const PrimExpr& v) { return PrimExpr(Add(a, v)); },
                         [&](const Indices& i, const Indices& k) {
                           Indices idx;
                           size_t ki = 0;
-                          for (int d = 0; d < x->ndim(); ++d) idx.push_back(reduced[d] ? k[ki++] : i[d - lead]);
-                          return (*x)(idx);
+                          for (int d = 0; d < x.ndim(); ++d) idx.push_back(reduced[d] ? k[ki++] : i[d - lead]);
+                          return x(idx);
                         });
   return ctx->Emit(b, {out}, OpPatternKind::kCommReduce, call);
 }

@@ -362,26 +362,24 @@ absl::StatusOr<Expr> LegalizeDropout(const rx::Call& call, LegalizeContext* ctx)
 }
 
 absl::StatusOr<Expr> LegalizePad(const rx::Call& call, LegalizeContext* ctx) {
-  absl::StatusOr<const TensorTypeNode*> out_tt = OutTensorType(call);
-  if (!out_tt.ok()) return out_tt.status();
-  FuncBuilder b("pad");
-  absl::StatusOr<Tensor> x = b.Input(call->args[0]);
-  if (!x.ok()) return x.status();
-  absl::StatusOr<std::vector<PrimExpr>> shape = b.LocalShape(call->ty);
-  if (!shape.ok()) return shape.status();
+  absl::StatusOr<SingleInputKernel> kernel = StartSingleInputKernel(call, "pad");
+  if (!kernel.ok()) return kernel.status();
+  FuncBuilder& b = kernel->b;
+  const Tensor& x = kernel->x;
+  const std::vector<PrimExpr>& shape = kernel->shape;
   std::vector<int64_t> pw = IntArrayAttr(call, "pad_width").value_or(std::vector<int64_t>{});
-  pw.resize(2 * x->ndim(), 0);
+  pw.resize(2 * x.ndim(), 0);
   std::string mode = StringAttr(call, "pad_mode", "constant");
   if (mode != "constant" && mode != "edge" && mode != "reflect") {
     return absl::InvalidArgumentError("unsupported pad_mode '" + mode + "'");
   }
-  DataType dt = x->dtype();
+  DataType dt = x.dtype();
   double value = FloatAttr(call, "pad_value").value_or(0.0);
-  Tensor out = b.Compute("T_pad", *shape, dt, [&](const Indices& i) {
+  Tensor out = b.Compute("T_pad", shape, dt, [&](const Indices& i) {
     Indices idx;
     PrimExpr inside;
-    for (int d = 0; d < x->ndim(); ++d) {
-      PrimExpr n = x->shape()[d];
+    for (int d = 0; d < x.ndim(); ++d) {
+      PrimExpr n = x.shape()[d];
       PrimExpr j = pw[2 * d] == 0 ? i[d] : PrimExpr(Sub(i[d], Int64(pw[2 * d])));
       if (mode == "edge") {
         j = Min(Max(j, Int64(0)), Sub(n, Int64(1)));
@@ -394,8 +392,8 @@ absl::StatusOr<Expr> LegalizePad(const rx::Call& call, LegalizeContext* ctx) {
       }
       idx.push_back(j);
     }
-    if (!inside.defined()) return (*x)(idx);
-    return Intrin("if_then_else", dt, {inside, (*x)(idx), Const(dt, value)});
+    if (!inside.defined()) return x(idx);
+    return Intrin("if_then_else", dt, {inside, x(idx), Const(dt, value)});
   });
   return ctx->Emit(b, {out}, OpPatternKind::kInjective, call);
 }
@@ -403,14 +401,12 @@ absl::StatusOr<Expr> LegalizePad(const rx::Call& call, LegalizeContext* ctx) {
 // image.resize2d: each output pixel maps back to an input coordinate by the coordinate
 // transformation mode; "nearest_neighbor" rounds it, "linear" interpolates the 2x2 neighbours.
 absl::StatusOr<Expr> LegalizeResize2D(const rx::Call& call, LegalizeContext* ctx) {
-  absl::StatusOr<const TensorTypeNode*> out_tt = OutTensorType(call);
-  if (!out_tt.ok()) return out_tt.status();
-  DataType out_dt = (*out_tt)->dtype;
-  FuncBuilder b("resize2d");
-  absl::StatusOr<Tensor> x = b.Input(call->args[0]);
-  if (!x.ok()) return x.status();
-  absl::StatusOr<std::vector<PrimExpr>> shape = b.LocalShape(call->ty);
-  if (!shape.ok()) return shape.status();
+  absl::StatusOr<SingleInputKernel> kernel = StartSingleInputKernel(call, "resize2d");
+  if (!kernel.ok()) return kernel.status();
+  DataType out_dt = kernel->out_tt->dtype;
+  FuncBuilder& b = kernel->b;
+  const Tensor& x = kernel->x;
+  const std::vector<PrimExpr>& shape = kernel->shape;
   std::string layout = StringAttr(call, "layout", "NCHW");
   std::string method = StringAttr(call, "method", "linear");
   std::string mode = StringAttr(call, "coordinate_transformation_mode", "half_pixel");
@@ -435,15 +431,15 @@ absl::StatusOr<Expr> LegalizeResize2D(const rx::Call& call, LegalizeContext* ctx
     return half;
   };
   auto clamp = [](const PrimExpr& v, const PrimExpr& n) { return PrimExpr(Min(Max(v, Int64(0)), Sub(n, Int64(1)))); };
-  PrimExpr in_h = x->shape()[h_axis], in_w = x->shape()[w_axis];
-  PrimExpr out_h = (*shape)[h_axis], out_w = (*shape)[w_axis];
-  Tensor out = b.Compute("T_resize2d", *shape, out_dt, [&](const Indices& i) {
+  PrimExpr in_h = x.shape()[h_axis], in_w = x.shape()[w_axis];
+  PrimExpr out_h = shape[h_axis], out_w = shape[w_axis];
+  Tensor out = b.Compute("T_resize2d", shape, out_dt, [&](const Indices& i) {
     PrimExpr cy = coord(i[h_axis], in_h, out_h), cx = coord(i[w_axis], in_w, out_w);
     auto at = [&](const PrimExpr& y, const PrimExpr& xx) {
       Indices idx = i;
       idx[h_axis] = y;
       idx[w_axis] = xx;
-      return CastTo(f, (*x)(idx));
+      return CastTo(f, x(idx));
     };
     if (method == "nearest_neighbor") {
       std::string r = rounding.empty() ? (mode == "tf_half_pixel_for_nn" ? "floor" : "round") : rounding;
@@ -473,22 +469,20 @@ absl::StatusOr<Expr> LegalizeResize2D(const rx::Call& call, LegalizeContext* ctx
 
 // R.nn.pixel_shuffle: (..., C*r*r, H, W) -> (..., C, H*r, W*r), channel c*r*r + (h%r)*r + w%r.
 absl::StatusOr<Expr> LegalizePixelShuffle(const rx::Call& call, LegalizeContext* ctx) {
-  absl::StatusOr<const TensorTypeNode*> out_tt = OutTensorType(call);
-  if (!out_tt.ok()) return out_tt.status();
-  FuncBuilder b("pixel_shuffle");
-  absl::StatusOr<Tensor> x = b.Input(call->args[0]);
-  if (!x.ok()) return x.status();
-  absl::StatusOr<std::vector<PrimExpr>> shape = b.LocalShape(call->ty);
-  if (!shape.ok()) return shape.status();
+  absl::StatusOr<SingleInputKernel> kernel = StartSingleInputKernel(call, "pixel_shuffle");
+  if (!kernel.ok()) return kernel.status();
+  FuncBuilder& b = kernel->b;
+  const Tensor& x = kernel->x;
+  const std::vector<PrimExpr>& shape = kernel->shape;
   PrimExpr r = Int64(IntAttr(call, "upscale_factor").value_or(1));
-  size_t c = shape->size() - 3;
-  Tensor out = b.Compute("T_pixel_shuffle", *shape, x->dtype(), [&](const Indices& i) {
+  size_t c = shape.size() - 3;
+  Tensor out = b.Compute("T_pixel_shuffle", shape, x.dtype(), [&](const Indices& i) {
     Indices idx(i.begin(), i.begin() + c);
     PrimExpr h = i[c + 1], w = i[c + 2];
     idx.push_back(Add(Add(Mul(Mul(i[c], r), r), Mul(FloorMod(h, r), r)), FloorMod(w, r)));
     idx.push_back(FloorDiv(h, r));
     idx.push_back(FloorDiv(w, r));
-    return (*x)(idx);
+    return x(idx);
   });
   return ctx->Emit(b, {out}, OpPatternKind::kInjective, call);
 }

@@ -164,41 +164,39 @@ LegalizeFn ArgReduction(const std::string& name, bool is_max) {
 // R.cumsum / R.cumprod: a scan along the axis, one row at a time.
 LegalizeFn Scan(const std::string& name, bool is_sum) {
   return [=](const rx::Call& call, LegalizeContext* ctx) -> absl::StatusOr<Expr> {
-    absl::StatusOr<const TensorTypeNode*> out_tt = OutTensorType(call);
-    if (!out_tt.ok()) return out_tt.status();
-    DataType dt = (*out_tt)->dtype;
-    FuncBuilder b(name);
-    absl::StatusOr<Tensor> x = b.Input(call->args[0]);
-    if (!x.ok()) return x.status();
-    absl::StatusOr<std::vector<PrimExpr>> shape = b.LocalShape(call->ty);
-    if (!shape.ok()) return shape.status();
+    absl::StatusOr<SingleInputKernel> kernel = StartSingleInputKernel(call, name);
+    if (!kernel.ok()) return kernel.status();
+    DataType dt = kernel->out_tt->dtype;
+    FuncBuilder& b = kernel->b;
+    const Tensor& x = kernel->x;
+    const std::vector<PrimExpr>& shape = kernel->shape;
     std::optional<int64_t> axis_attr = IntAttr(call, "axis");
     bool exclusive = BoolAttr(call, "exclusive", false);
     int axis = 0;
     if (axis_attr) {
-      absl::StatusOr<int> a = NormalizeAxis(name, *axis_attr, x->ndim());
+      absl::StatusOr<int> a = NormalizeAxis(name, *axis_attr, x.ndim());
       if (!a.ok()) return a.status();
       axis = *a;
     }
-    std::vector<PrimExpr> xshape = x->shape().ToVector();
+    std::vector<PrimExpr> xshape = x.shape().ToVector();
     // x's element at output index idx (the flat position when axis is None).
     auto load = [&](const Indices& idx) {
-      return CastTo(dt, axis_attr ? (*x)(idx) : (*x)(Unravel(idx[0], xshape)));
+      return CastTo(dt, axis_attr ? x(idx) : x(Unravel(idx[0], xshape)));
     };
     std::vector<PrimExpr> outer;
-    for (size_t d = 0; d < shape->size(); ++d) {
-      if (static_cast<int>(d) != axis) outer.push_back((*shape)[d]);
+    for (size_t d = 0; d < shape.size(); ++d) {
+      if (static_cast<int>(d) != axis) outer.push_back(shape[d]);
     }
-    PrimExpr n = (*shape)[axis];
+    PrimExpr n = shape[axis];
     auto combine = [&](const PrimExpr& a, const PrimExpr& v) { return is_sum ? PrimExpr(Add(a, v)) : PrimExpr(Mul(a, v)); };
-    std::vector<Tensor> outs = b.Opaque("T_" + name, {*x}, {{"T_" + name, dt}}, *shape, [&](const std::vector<Tensor>& o) {
+    std::vector<Tensor> outs = b.Opaque("T_" + name, {x}, {{"T_" + name, dt}}, shape, [&](const std::vector<Tensor>& o) {
       const Tensor& out = o[0];
       return Loops(outer, "i", [&](const Indices& oi) {
         return Loops({n}, "j", [&](const Indices& j) {
           auto at = [&](const PrimExpr& pos) {
             Indices idx;
             size_t k = 0;
-            for (size_t d = 0; d < shape->size(); ++d) idx.push_back(static_cast<int>(d) == axis ? pos : oi[k++]);
+            for (size_t d = 0; d < shape.size(); ++d) idx.push_back(static_cast<int>(d) == axis ? pos : oi[k++]);
             return idx;
           };
           PrimExpr prev = Sub(j[0], Int64(1));

@@ -88,6 +88,17 @@ absl::StatusOr<const TensorTypeNode*> OutTensorType(const ir::relax::Call& call)
   return tt;
 }
 
+absl::StatusOr<SingleInputKernel> StartSingleInputKernel(const ir::relax::Call& call, std::string name) {
+  absl::StatusOr<const TensorTypeNode*> out_tt = OutTensorType(call);
+  if (!out_tt.ok()) return out_tt.status();
+  FuncBuilder b(std::move(name));
+  absl::StatusOr<Tensor> x = b.Input(call->args[0]);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<std::vector<PrimExpr>> shape = b.LocalShape(call->ty);
+  if (!shape.ok()) return shape.status();
+  return SingleInputKernel{*out_tt, std::move(b), *std::move(x), *std::move(shape)};
+}
+
 std::vector<PrimExpr> BroadcastIndices(const Tensor& x, const std::vector<PrimExpr>& out_shape, const Indices& i) {
   std::vector<PrimExpr> idx;
   size_t offset = out_shape.size() - x.shape().size();
