@@ -60,20 +60,38 @@ absl::StatusOr<ReducePlan> PlanReduce(const rx::Call& call, const Tensor& x, std
   return p;
 }
 
+// What a reduction starts from: the output dtype, a builder for the PrimFunc `name`, the call's
+// first argument as its input and the plan of reducing it over `axes` (all when absent).
+struct ReductionStart {
+  DataType out_dt;
+  FuncBuilder b;
+  Tensor x;
+  ReducePlan plan;
+};
+
+absl::StatusOr<ReductionStart> StartReduction(const rx::Call& call, const std::string& name,
+                                              std::optional<std::vector<int64_t>> axes) {
+  absl::StatusOr<const TensorTypeNode*> out_tt = OutTensorType(call);
+  if (!out_tt.ok()) return out_tt.status();
+  FuncBuilder b(name);
+  absl::StatusOr<Tensor> x = b.Input(call->args[0]);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<ReducePlan> plan = PlanReduce(call, *x, std::move(axes));
+  if (!plan.ok()) return plan.status();
+  return ReductionStart{(*out_tt)->dtype, std::move(b), *std::move(x), *std::move(plan)};
+}
+
 enum class Kind { kSum, kProd, kMax, kMin, kMean, kVariance, kStd };
 
 LegalizeFn Reduction(const std::string& name, Kind kind) {
   return [=](const rx::Call& call, LegalizeContext* ctx) -> absl::StatusOr<Expr> {
-    absl::StatusOr<const TensorTypeNode*> out_tt = OutTensorType(call);
-    if (!out_tt.ok()) return out_tt.status();
-    DataType dt = (*out_tt)->dtype;
-    FuncBuilder b(name);
-    absl::StatusOr<Tensor> x = b.Input(call->args[0]);
-    if (!x.ok()) return x.status();
-    absl::StatusOr<ReducePlan> plan = PlanReduce(call, *x, IntArrayAttr(call, "axis"));
-    if (!plan.ok()) return plan.status();
-    const ReducePlan& p = *plan;
-    auto load = [&](const Indices& i, const Indices& k) { return CastTo(dt, (*x)(p.InputIndex(i, k))); };
+    absl::StatusOr<ReductionStart> start = StartReduction(call, name, IntArrayAttr(call, "axis"));
+    if (!start.ok()) return start.status();
+    DataType dt = start->out_dt;
+    FuncBuilder& b = start->b;
+    const Tensor& x = start->x;
+    const ReducePlan& p = start->plan;
+    auto load = [&](const Indices& i, const Indices& k) { return CastTo(dt, x(p.InputIndex(i, k))); };
     auto add = [](const PrimExpr& a, const PrimExpr& v) { return PrimExpr(Add(a, v)); };
     Tensor out;
     switch (kind) {
@@ -133,23 +151,20 @@ LegalizeFn Reduction(const std::string& name, Kind kind) {
 // R.argmax / R.argmin: the first index of the extreme value (flat over all axes when axis is None).
 LegalizeFn ArgReduction(const std::string& name, bool is_max) {
   return [=](const rx::Call& call, LegalizeContext* ctx) -> absl::StatusOr<Expr> {
-    absl::StatusOr<const TensorTypeNode*> out_tt = OutTensorType(call);
-    if (!out_tt.ok()) return out_tt.status();
-    DataType idx_dt = (*out_tt)->dtype;
-    FuncBuilder b(name);
-    absl::StatusOr<Tensor> x = b.Input(call->args[0]);
-    if (!x.ok()) return x.status();
     std::optional<int64_t> axis = IntAttr(call, "axis");
     std::optional<std::vector<int64_t>> axes;
     if (axis) axes = std::vector<int64_t>{*axis};
-    absl::StatusOr<ReducePlan> plan = PlanReduce(call, *x, axes);
-    if (!plan.ok()) return plan.status();
-    const ReducePlan& p = *plan;
-    DataType dt = x->dtype();
+    absl::StatusOr<ReductionStart> start = StartReduction(call, name, axes);
+    if (!start.ok()) return start.status();
+    DataType idx_dt = start->out_dt;
+    FuncBuilder& b = start->b;
+    const Tensor& x = start->x;
+    const ReducePlan& p = start->plan;
+    DataType dt = x.dtype();
     std::vector<Tensor> outs = b.ReduceN(
         "T_" + name, p.out_shape, {idx_dt, dt}, p.reduce_extents, {Const(idx_dt, -1), is_max ? MinValue(dt) : MaxValue(dt)},
         [&](const Indices& i, const Indices& k, const std::vector<PrimExpr>& cur) {
-          PrimExpr v = (*x)(p.InputIndex(i, k));
+          PrimExpr v = x(p.InputIndex(i, k));
           // The flat position of k among the reduced dims (k itself for one axis).
           PrimExpr pos = k.empty() ? Int64(0) : k[0];
           for (size_t d = 1; d < k.size(); ++d) pos = Add(Mul(pos, p.reduce_extents[d]), k[d]);
