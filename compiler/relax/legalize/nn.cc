@@ -145,6 +145,17 @@ LegalizeFn Softmax(bool log) {
   };
 }
 
+// The call's first `n` arguments as inputs of `b`, in order.
+absl::StatusOr<std::vector<Tensor>> Inputs(FuncBuilder* b, const rx::Call& call, size_t n) {
+  std::vector<Tensor> in;
+  for (size_t k = 0; k < n; ++k) {
+    absl::StatusOr<Tensor> t = b->Input(call->args[k]);
+    if (!t.ok()) return t.status();
+    in.push_back(*t);
+  }
+  return in;
+}
+
 // Mean and variance (population) of x over the plan's axes, as two reductions and two divisions.
 std::pair<Tensor, Tensor> Moments(FuncBuilder* b, const Tensor& x, const AxisPlan& p,
                                   const std::function<Indices(const Indices&, const Indices&)>& input_index) {
@@ -162,57 +173,56 @@ std::pair<Tensor, Tensor> Moments(FuncBuilder* b, const Tensor& x, const AxisPla
   return {mean, var};
 }
 
-absl::StatusOr<Expr> LegalizeLayerNorm(const rx::Call& call, LegalizeContext* ctx) {
-  FuncBuilder b("layer_norm");
-  absl::StatusOr<Tensor> x = b.Input(call->args[0]);
-  if (!x.ok()) return x.status();
-  absl::StatusOr<Tensor> gamma = b.Input(call->args[1]);
-  if (!gamma.ok()) return gamma.status();
-  absl::StatusOr<Tensor> beta = b.Input(call->args[2]);
-  if (!beta.ok()) return beta.status();
-  absl::StatusOr<AxisPlan> plan = PlanAxes("nn.layer_norm", *x, IntArrayAttr(call, "axes").value_or(std::vector<int64_t>{-1}));
-  if (!plan.ok()) return plan.status();
-  const AxisPlan& p = *plan;
-  DataType dt = x->dtype();
+// The output of layer/instance/group norm: (x - mean) * rsqrt(var + epsilon), scaled by gamma and
+// shifted by beta unless the call's scale / center attrs say not. The statistics are read at
+// stat_index(i), gamma and beta at affine_index(i).
+Tensor NormalizeAffine(FuncBuilder* b, const rx::Call& call, const std::string& name, const Tensor& x,
+                       const Tensor& mean, const Tensor& var, const Tensor& gamma, const Tensor& beta,
+                       const std::function<Indices(const Indices&)>& stat_index,
+                       const std::function<Indices(const Indices&)>& affine_index) {
+  DataType dt = x.dtype();
   double eps = FloatAttr(call, "epsilon").value_or(1e-5);
   bool center = BoolAttr(call, "center", true), scale = BoolAttr(call, "scale", true);
-  auto [mean, var] = Moments(&b, *x, p, [&](const Indices& i, const Indices& k) { return p.InputIndex(i, k); });
-  Tensor out = b.Compute("T_layer_norm", x->shape().ToVector(), dt, [&](const Indices& i) {
-    Indices kept = p.Kept(i), red = p.Reduced(i);
-    PrimExpr v = Mul(Sub((*x)(i), mean(kept)), Intrin("rsqrt", dt, {Add(var(kept), Const(dt, eps))}));
-    if (scale) v = Mul(v, CastTo(dt, (*gamma)(red)));
-    if (center) v = Add(v, CastTo(dt, (*beta)(red)));
+  return b->Compute(name, x.shape().ToVector(), dt, [&](const Indices& i) {
+    Indices kept = stat_index(i);
+    PrimExpr v = Mul(Sub(x(i), mean(kept)), Intrin("rsqrt", dt, {Add(var(kept), Const(dt, eps))}));
+    if (scale) v = Mul(v, CastTo(dt, gamma(affine_index(i))));
+    if (center) v = Add(v, CastTo(dt, beta(affine_index(i))));
     return v;
   });
+}
+
+absl::StatusOr<Expr> LegalizeLayerNorm(const rx::Call& call, LegalizeContext* ctx) {
+  FuncBuilder b("layer_norm");
+  absl::StatusOr<std::vector<Tensor>> in = Inputs(&b, call, 3);
+  if (!in.ok()) return in.status();
+  const Tensor &x = (*in)[0], &gamma = (*in)[1], &beta = (*in)[2];
+  absl::StatusOr<AxisPlan> plan = PlanAxes("nn.layer_norm", x, IntArrayAttr(call, "axes").value_or(std::vector<int64_t>{-1}));
+  if (!plan.ok()) return plan.status();
+  const AxisPlan& p = *plan;
+  auto [mean, var] = Moments(&b, x, p, [&](const Indices& i, const Indices& k) { return p.InputIndex(i, k); });
+  Tensor out = NormalizeAffine(&b, call, "T_layer_norm", x, mean, var, gamma, beta,
+                               [&](const Indices& i) { return p.Kept(i); },
+                               [&](const Indices& i) { return p.Reduced(i); });
   return ctx->Emit(b, {out}, OpPatternKind::kOpaque, call);
 }
 
 // R.nn.instance_norm: statistics over `axes` for each (batch, channel), scaled per channel.
 absl::StatusOr<Expr> LegalizeInstanceNorm(const rx::Call& call, LegalizeContext* ctx) {
   FuncBuilder b("instance_norm");
-  absl::StatusOr<Tensor> x = b.Input(call->args[0]);
-  if (!x.ok()) return x.status();
-  absl::StatusOr<Tensor> gamma = b.Input(call->args[1]);
-  if (!gamma.ok()) return gamma.status();
-  absl::StatusOr<Tensor> beta = b.Input(call->args[2]);
-  if (!beta.ok()) return beta.status();
-  absl::StatusOr<int> caxis = NormalizeAxis("nn.instance_norm", IntAttr(call, "channel_axis").value_or(1), x->ndim());
+  absl::StatusOr<std::vector<Tensor>> in = Inputs(&b, call, 3);
+  if (!in.ok()) return in.status();
+  const Tensor &x = (*in)[0], &gamma = (*in)[1], &beta = (*in)[2];
+  absl::StatusOr<int> caxis = NormalizeAxis("nn.instance_norm", IntAttr(call, "channel_axis").value_or(1), x.ndim());
   if (!caxis.ok()) return caxis.status();
   absl::StatusOr<AxisPlan> plan =
-      PlanAxes("nn.instance_norm", *x, IntArrayAttr(call, "axes").value_or(std::vector<int64_t>{}));
+      PlanAxes("nn.instance_norm", x, IntArrayAttr(call, "axes").value_or(std::vector<int64_t>{}));
   if (!plan.ok()) return plan.status();
   const AxisPlan& p = *plan;
-  DataType dt = x->dtype();
-  double eps = FloatAttr(call, "epsilon").value_or(1e-5);
-  bool center = BoolAttr(call, "center", true), scale = BoolAttr(call, "scale", true);
-  auto [mean, var] = Moments(&b, *x, p, [&](const Indices& i, const Indices& k) { return p.InputIndex(i, k); });
-  Tensor out = b.Compute("T_instance_norm", x->shape().ToVector(), dt, [&](const Indices& i) {
-    Indices kept = p.Kept(i);
-    PrimExpr v = Mul(Sub((*x)(i), mean(kept)), Intrin("rsqrt", dt, {Add(var(kept), Const(dt, eps))}));
-    if (scale) v = Mul(v, CastTo(dt, (*gamma)({i[*caxis]})));
-    if (center) v = Add(v, CastTo(dt, (*beta)({i[*caxis]})));
-    return v;
-  });
+  auto [mean, var] = Moments(&b, x, p, [&](const Indices& i, const Indices& k) { return p.InputIndex(i, k); });
+  Tensor out = NormalizeAffine(&b, call, "T_instance_norm", x, mean, var, gamma, beta,
+                               [&](const Indices& i) { return p.Kept(i); },
+                               [&](const Indices& i) { return Indices{i[*caxis]}; });
   return ctx->Emit(b, {out}, OpPatternKind::kOpaque, call);
 }
 
@@ -244,29 +254,26 @@ absl::StatusOr<Expr> LegalizeRMSNorm(const rx::Call& call, LegalizeContext* ctx)
 // a group and the `axes` are folded.
 absl::StatusOr<Expr> LegalizeGroupNorm(const rx::Call& call, LegalizeContext* ctx) {
   FuncBuilder b("group_norm");
-  absl::StatusOr<Tensor> x = b.Input(call->args[0]);
-  if (!x.ok()) return x.status();
-  absl::StatusOr<Tensor> gamma = b.Input(call->args[1]);
-  if (!gamma.ok()) return gamma.status();
-  absl::StatusOr<Tensor> beta = b.Input(call->args[2]);
-  if (!beta.ok()) return beta.status();
+  absl::StatusOr<std::vector<Tensor>> in = Inputs(&b, call, 3);
+  if (!in.ok()) return in.status();
+  const Tensor &x = (*in)[0], &gamma = (*in)[1], &beta = (*in)[2];
   int64_t groups = IntAttr(call, "num_groups").value_or(1);
-  absl::StatusOr<int> caxis = NormalizeAxis("nn.group_norm", IntAttr(call, "channel_axis").value_or(1), x->ndim());
+  absl::StatusOr<int> caxis = NormalizeAxis("nn.group_norm", IntAttr(call, "channel_axis").value_or(1), x.ndim());
   if (!caxis.ok()) return caxis.status();
   absl::StatusOr<AxisPlan> plan =
-      PlanAxes("nn.group_norm", *x, IntArrayAttr(call, "axes").value_or(std::vector<int64_t>{}));
+      PlanAxes("nn.group_norm", x, IntArrayAttr(call, "axes").value_or(std::vector<int64_t>{}));
   if (!plan.ok()) return plan.status();
   // The statistics' plan: the channel dim is kept with extent `groups`, and the channels within a
   // group are the first reduce index.
   AxisPlan p = *plan;
-  PrimExpr per_group = FloorDivDim(x->shape()[*caxis], Int64(groups));
+  PrimExpr per_group = FloorDivDim(x.shape()[*caxis], Int64(groups));
   p.kept_shape.clear();
   p.reduce_extents = {per_group};
-  for (int d = 0; d < x->ndim(); ++d) {
+  for (int d = 0; d < x.ndim(); ++d) {
     if (p.reduced[d]) {
-      p.reduce_extents.push_back(x->shape()[d]);
+      p.reduce_extents.push_back(x.shape()[d]);
     } else {
-      p.kept_shape.push_back(d == *caxis ? Int64(groups) : x->shape()[d]);
+      p.kept_shape.push_back(d == *caxis ? Int64(groups) : x.shape()[d]);
     }
   }
   int kept_caxis = 0;
@@ -274,7 +281,7 @@ absl::StatusOr<Expr> LegalizeGroupNorm(const rx::Call& call, LegalizeContext* ct
   auto input_index = [&](const Indices& i, const Indices& k) {
     Indices idx;
     size_t ki = 0, ri = 1;
-    for (int d = 0; d < x->ndim(); ++d) {
+    for (int d = 0; d < x.ndim(); ++d) {
       if (p.reduced[d]) {
         idx.push_back(k[ri++]);
       } else if (d == *caxis) {
@@ -285,18 +292,15 @@ absl::StatusOr<Expr> LegalizeGroupNorm(const rx::Call& call, LegalizeContext* ct
     }
     return idx;
   };
-  DataType dt = x->dtype();
-  double eps = FloatAttr(call, "epsilon").value_or(1e-5);
-  bool center = BoolAttr(call, "center", true), scale = BoolAttr(call, "scale", true);
-  auto [mean, var] = Moments(&b, *x, p, input_index);
-  Tensor out = b.Compute("T_group_norm", x->shape().ToVector(), dt, [&](const Indices& i) {
-    Indices kept = p.Kept(i);
-    kept[kept_caxis] = FloorDiv(i[*caxis], per_group);
-    PrimExpr v = Mul(Sub((*x)(i), mean(kept)), Intrin("rsqrt", dt, {Add(var(kept), Const(dt, eps))}));
-    if (scale) v = Mul(v, CastTo(dt, (*gamma)({i[*caxis]})));
-    if (center) v = Add(v, CastTo(dt, (*beta)({i[*caxis]})));
-    return v;
-  });
+  auto [mean, var] = Moments(&b, x, p, input_index);
+  Tensor out = NormalizeAffine(
+      &b, call, "T_group_norm", x, mean, var, gamma, beta,
+      [&](const Indices& i) {
+        Indices kept = p.Kept(i);
+        kept[kept_caxis] = FloorDiv(i[*caxis], per_group);
+        return kept;
+      },
+      [&](const Indices& i) { return Indices{i[*caxis]}; });
   return ctx->Emit(b, {out}, OpPatternKind::kOpaque, call);
 }
 
@@ -305,13 +309,9 @@ absl::StatusOr<Expr> LegalizeGroupNorm(const rx::Call& call, LegalizeContext* ct
 // used and returned unchanged.
 absl::StatusOr<Expr> LegalizeBatchNorm(const rx::Call& call, LegalizeContext* ctx) {
   FuncBuilder b("batch_norm");
-  std::vector<Tensor> in;
-  for (size_t k = 0; k < 5; ++k) {
-    absl::StatusOr<Tensor> t = b.Input(call->args[k]);
-    if (!t.ok()) return t.status();
-    in.push_back(*t);
-  }
-  const Tensor &x = in[0], &gamma = in[1], &beta = in[2], &mm = in[3], &mv = in[4];
+  absl::StatusOr<std::vector<Tensor>> in = Inputs(&b, call, 5);
+  if (!in.ok()) return in.status();
+  const Tensor &x = (*in)[0], &gamma = (*in)[1], &beta = (*in)[2], &mm = (*in)[3], &mv = (*in)[4];
   absl::StatusOr<int> axis = NormalizeAxis("nn.batch_norm", IntAttr(call, "axis").value_or(1), x.ndim());
   if (!axis.ok()) return axis.status();
   std::vector<int64_t> others;
