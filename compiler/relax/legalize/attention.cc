@@ -91,7 +91,7 @@ absl::StatusOr<Expr> LegalizeAttention(const rx::Call& call, LegalizeContext* ct
                         });
   Tensor out = b.Compute("attn_out", out_shape, dt,
                          [&](const Indices& i) { return Div(acc(i), row_sum({i[0], i[2], i[1]})); });
-  return ctx->Emit(b, {out}, OpPattern::kOpaque, call);
+  return ctx->Emit(b, {out}, OpPatternKind::kOpaque, call);
 }
 
 }  // namespace

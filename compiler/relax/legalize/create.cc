@@ -44,7 +44,7 @@ LegalizeFn Fill(const std::string& name, int fill_arg, double constant) {
       if (scalar.defined()) return CastTo(dt, scalar);
       return Const(dt, constant);
     });
-    return ctx->Emit(b, {out}, fill ? OpPattern::kBroadcast : OpPattern::kElemWise, call);
+    return ctx->Emit(b, {out}, fill ? OpPatternKind::kBroadcast : OpPatternKind::kElemWise, call);
   };
 }
 
@@ -65,7 +65,7 @@ absl::StatusOr<Expr> LegalizeArange(const rx::Call& call, LegalizeContext* ctx) 
   Tensor out = b.Compute("T_arange", *shape, dt, [&](const Indices& i) {
     return CastTo(dt, Add(CastTo(ct, *start), Mul(CastTo(ct, i[0]), CastTo(ct, *step))));
   });
-  return ctx->Emit(b, {out}, OpPattern::kInjective, call);
+  return ctx->Emit(b, {out}, OpPatternKind::kInjective, call);
 }
 
 // R.tril / R.triu(x, k): lower keeps j <= i + k, upper keeps j >= i + k (on the last two dims).
@@ -89,7 +89,7 @@ LegalizeFn Triangle(const std::string& name, bool lower) {
       PrimExpr keep = lower ? PrimExpr(LE(c, Add(r, k))) : PrimExpr(GE(c, Add(r, k)));
       return PrimExpr(Select(keep, (*x)(i), Const(x->dtype(), 0)));
     });
-    return ctx->Emit(b, {out}, OpPattern::kInjective, call);
+    return ctx->Emit(b, {out}, OpPatternKind::kInjective, call);
   };
 }
 
@@ -111,7 +111,7 @@ LegalizeFn Eye(const std::string& name, size_t k_arg) {
     Tensor out = b.Compute("T_" + name, *shape, dt, [&](const Indices& i) {
       return PrimExpr(Select(EQ(i[1], Add(i[0], k)), Const(dt, 1), Const(dt, 0)));
     });
-    return ctx->Emit(b, {out}, OpPattern::kInjective, call);
+    return ctx->Emit(b, {out}, OpPatternKind::kInjective, call);
   };
 }
 

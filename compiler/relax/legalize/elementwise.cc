@@ -43,7 +43,7 @@ LegalizeFn Elementwise(const std::string& name, DataType operand_dtype,
     if (!shape.ok()) return shape.status();
     std::vector<std::optional<Tensor>> tensors;
     std::vector<PrimExpr> scalars;
-    OpPattern pattern = OpPattern::kElemWise;
+    OpPatternKind pattern = OpPatternKind::kElemWise;
     for (size_t k = 0; k < num_operands && k < call->args.size(); ++k) {
       const Expr& arg = call->args[k];
       if (FuncBuilder::IsScalar(arg)) {
@@ -51,11 +51,11 @@ LegalizeFn Elementwise(const std::string& name, DataType operand_dtype,
         if (!s.ok()) return s.status();
         tensors.push_back(std::nullopt);
         scalars.push_back(*s);
-        pattern = OpPattern::kBroadcast;
+        pattern = OpPatternKind::kBroadcast;
       } else {
         absl::StatusOr<Tensor> t = b.Input(arg);
         if (!t.ok()) return t.status();
-        if (!SameShape(t->shape(), *shape)) pattern = OpPattern::kBroadcast;
+        if (!SameShape(t->shape(), *shape)) pattern = OpPatternKind::kBroadcast;
         tensors.push_back(*t);
         scalars.push_back(PrimExpr());
       }
@@ -185,7 +185,7 @@ LegalizeFn Qdq(const std::string& name, bool quantize) {
       PrimExpr q = Add(Intrin("nearbyint", f, {Div(v, s)}), z);
       return CastTo(out_dt, Min(Max(q, CastTo(f, MinValue(out_dt))), CastTo(f, MaxValue(out_dt))));
     });
-    return ctx->Emit(b, {out}, OpPattern::kBroadcast, call);
+    return ctx->Emit(b, {out}, OpPatternKind::kBroadcast, call);
   };
 }
 

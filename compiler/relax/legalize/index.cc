@@ -50,7 +50,7 @@ absl::StatusOr<Expr> LegalizeTake(const rx::Call& call, LegalizeContext* ctx) {
     idx.insert(idx.end(), i.begin() + axis + k, i.end());
     return (*x)(idx);
   });
-  return ctx->Emit(b, {out}, OpPattern::kInjective, call);
+  return ctx->Emit(b, {out}, OpPatternKind::kInjective, call);
 }
 
 // The integer values of a tuple of prim values or of a shape; nullopt when not all constant.
@@ -77,13 +77,11 @@ std::optional<std::vector<int64_t>> ConstValues(const Expr& e) {
 
 // x[begin : end : stride] along each listed axis; the output extents are the call's type.
 absl::StatusOr<Expr> LegalizeStridedSlice(const rx::Call& call, LegalizeContext* ctx) {
-  absl::StatusOr<const TensorTypeNode*> out_tt = OutTensorType(call);
-  if (!out_tt.ok()) return out_tt.status();
-  FuncBuilder b("strided_slice");
-  absl::StatusOr<Tensor> x = b.Input(call->args[0]);
-  if (!x.ok()) return x.status();
-  absl::StatusOr<std::vector<PrimExpr>> shape = b.LocalShape(call->ty);
-  if (!shape.ok()) return shape.status();
+  absl::StatusOr<SingleInputKernel> kernel = StartSingleInputKernel(call, "strided_slice");
+  if (!kernel.ok()) return kernel.status();
+  FuncBuilder& b = kernel->b;
+  const Tensor& x = kernel->x;
+  const std::vector<PrimExpr>& shape = kernel->shape;
   auto axes = ConstValues(call->args[1]);
   auto begin = ConstValues(call->args[2]);
   std::optional<std::vector<int64_t>> strides;
@@ -91,14 +89,14 @@ absl::StatusOr<Expr> LegalizeStridedSlice(const rx::Call& call, LegalizeContext*
   if (!axes || !begin || (call->args.size() > 4 && !strides)) {
     return absl::InvalidArgumentError("needs constant axes, begins and strides");
   }
-  absl::StatusOr<std::vector<int>> norm = NormalizeAxes("strided_slice", *axes, x->ndim());
+  absl::StatusOr<std::vector<int>> norm = NormalizeAxes("strided_slice", *axes, x.ndim());
   if (!norm.ok()) return norm.status();
-  std::vector<PrimExpr> starts(x->ndim(), Int64(0)), steps(x->ndim(), Int64(1));
+  std::vector<PrimExpr> starts(x.ndim(), Int64(0)), steps(x.ndim(), Int64(1));
   for (size_t j = 0; j < norm->size(); ++j) {
     int a = (*norm)[j];
     int64_t s = strides ? (*strides)[j] : 1;
     int64_t bg = (*begin)[j];
-    PrimExpr dim = x->shape()[a];
+    PrimExpr dim = x.shape()[a];
     std::optional<int64_t> n = AsConst(dim);
     if (n) {
       if (bg < 0) bg += *n;
@@ -113,12 +111,12 @@ absl::StatusOr<Expr> LegalizeStridedSlice(const rx::Call& call, LegalizeContext*
     }
     steps[a] = Int64(s);
   }
-  Tensor out = b.Compute("T_strided_slice", *shape, x->dtype(), [&](const Indices& i) {
+  Tensor out = b.Compute("T_strided_slice", shape, x.dtype(), [&](const Indices& i) {
     Indices idx;
-    for (int d = 0; d < x->ndim(); ++d) idx.push_back(AddDim(starts[d], MulDim(i[d], steps[d])));
-    return (*x)(idx);
+    for (int d = 0; d < x.ndim(); ++d) idx.push_back(AddDim(starts[d], MulDim(i[d], steps[d])));
+    return x(idx);
   });
-  return ctx->Emit(b, {out}, OpPattern::kInjective, call);
+  return ctx->Emit(b, {out}, OpPatternKind::kInjective, call);
 }
 
 absl::StatusOr<Expr> LegalizeWhere(const rx::Call& call, LegalizeContext* ctx) {
@@ -151,7 +149,7 @@ absl::StatusOr<Expr> LegalizeWhere(const rx::Call& call, LegalizeContext* ctx) {
     if (!c.dtype().is_bool()) c = NE(c, Const(c.dtype(), 0));
     return PrimExpr(Select(c, CastTo(dt, value(1)), CastTo(dt, value(2))));
   });
-  return ctx->Emit(b, {out}, OpPattern::kBroadcast, call);
+  return ctx->Emit(b, {out}, OpPatternKind::kBroadcast, call);
 }
 
 }  // namespace

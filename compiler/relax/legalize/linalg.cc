@@ -229,7 +229,7 @@ absl::StatusOr<PrimFunc> MatmulKernel(const TensorSpec& a, const TensorSpec& b, 
     g.b_at = [b_at, t](const PrimExpr& kk, const PrimExpr& j) { return CastTo(t, b_at(kk, j)); };
     Stmt body = Allocate(g.packed, g.Compute(true));
     body = DeclBuffer(a2, DeclBuffer(c2, DeclBuffer(bview, body)));
-    return MakeKernel({pa, pb, pc}, body, OpPattern::kOpaque, true);
+    return MakeKernel({pa, pb, pc}, body, OpPatternKind::kOpaque, true);
   }
 
   // General case: a serial loop per output batch dim around a 2-D product on the slices.
@@ -277,7 +277,7 @@ absl::StatusOr<PrimFunc> MatmulKernel(const TensorSpec& a, const TensorSpec& b, 
     return g.Compute(true);
   };
   Stmt body = Allocate(g.packed, nest(0));
-  return MakeKernel({pa, pb, pc}, body, OpPattern::kOpaque, true);
+  return MakeKernel({pa, pb, pc}, body, OpPatternKind::kOpaque, true);
 }
 
 namespace {

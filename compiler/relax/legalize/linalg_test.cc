@@ -128,7 +128,7 @@ TEST(MatmulKernel, IsScheduledAndOpaque) {
   EXPECT_TRUE((*f)->attrs.count(ir::String(kScheduledAttr)));
   const auto* pattern = (*f)->attrs.Get(ir::String("op_pattern")).as<ir::IntImmNode>();
   ASSERT_NE(pattern, nullptr);
-  EXPECT_EQ(pattern->value, static_cast<int>(OpPattern::kOpaque));
+  EXPECT_EQ(pattern->value, static_cast<int>(OpPatternKind::kOpaque));
 }
 
 TEST(MatmulKernel, RejectsScalars) {

@@ -131,7 +131,7 @@ Param MakeParam(const std::string& name, std::vector<PrimExpr> shape, DataType d
   return {Var(name, DataType::Handle()), Buffer::Make(name, Array<PrimExpr>(shape), dtype)};
 }
 
-PrimFunc MakeKernel(const std::vector<Param>& params, Stmt body, OpPattern pattern, bool scheduled) {
+PrimFunc MakeKernel(const std::vector<Param>& params, Stmt body, OpPatternKind pattern, bool scheduled) {
   Array<Var> vars;
   Map<Var, Buffer> buffer_map;
   for (const Param& p : params) {
@@ -139,7 +139,7 @@ PrimFunc MakeKernel(const std::vector<Param>& params, Stmt body, OpPattern patte
     buffer_map.Set(p.handle, p.buffer);
   }
   Map<String, ObjectRef> attrs;
-  attrs.Set(String("op_pattern"), IntImm(DataType::Int(32), static_cast<int32_t>(pattern)));
+  attrs.Set(String(transform::kOpPatternAttr), transform::MakeOpPatternAttr(pattern));
   attrs.Set(String("tirx.noalias"), IntImm(DataType::Bool(), 1));
   if (scheduled) attrs.Set(String(kScheduledAttr), IntImm(DataType::Bool(), 1));
   return PrimFunc(vars, std::move(body), Type(), buffer_map, attrs);

@@ -77,7 +77,7 @@ Param MakeParam(const std::string& name, std::vector<ir::PrimExpr> shape, ir::Da
 // A PrimFunc over the given buffer params with the attributes every kernel here carries
 // (tirx.noalias, op_pattern) and kiln.scheduled when `scheduled`. No global_symbol: LegalizeOps
 // names it in the module.
-ir::PrimFunc MakeKernel(const std::vector<Param>& params, ir::Stmt body, OpPattern pattern, bool scheduled);
+ir::PrimFunc MakeKernel(const std::vector<Param>& params, ir::Stmt body, OpPatternKind pattern, bool scheduled);
 
 }  // namespace kiln::relax::legalize
 

@@ -31,18 +31,16 @@ LegalizeFn IndexMap(const std::string& name,
                     std::function<absl::StatusOr<std::function<Indices(const Indices&)>>(
                         const rx::Call&, const Tensor& x, const std::vector<PrimExpr>& out_shape)>
                         make_map,
-                    OpPattern pattern = OpPattern::kInjective) {
+                    OpPatternKind pattern = OpPatternKind::kInjective) {
   return [=](const rx::Call& call, LegalizeContext* ctx) -> absl::StatusOr<Expr> {
-    absl::StatusOr<const TensorTypeNode*> out_tt = OutTensorType(call);
-    if (!out_tt.ok()) return out_tt.status();
-    FuncBuilder b(name);
-    absl::StatusOr<Tensor> x = b.Input(call->args[0]);
-    if (!x.ok()) return x.status();
-    absl::StatusOr<std::vector<PrimExpr>> shape = b.LocalShape(call->ty);
-    if (!shape.ok()) return shape.status();
-    auto map = make_map(call, *x, *shape);
+    absl::StatusOr<SingleInputKernel> kernel = StartSingleInputKernel(call, name);
+    if (!kernel.ok()) return kernel.status();
+    FuncBuilder& b = kernel->b;
+    const Tensor& x = kernel->x;
+    const std::vector<PrimExpr>& shape = kernel->shape;
+    auto map = make_map(call, x, shape);
     if (!map.ok()) return map.status();
-    Tensor out = b.Compute("T_" + name, *shape, x->dtype(), [&](const Indices& i) { return (*x)((*map)(i)); });
+    Tensor out = b.Compute("T_" + name, shape, x.dtype(), [&](const Indices& i) { return x((*map)(i)); });
     return ctx->Emit(b, {out}, pattern, call);
   };
 }
@@ -201,7 +199,7 @@ absl::StatusOr<Expr> LegalizeConcat(const rx::Call& call, LegalizeContext* ctx, 
   DataType dt = (*out_tt)->dtype;
   Tensor out = b.Compute("T_" + name, *shape, dt,
                          [&](const Indices& i) { return Pick(inputs, offsets, *axis, stack, i); });
-  return ctx->Emit(b, {out}, OpPattern::kInjective, call);
+  return ctx->Emit(b, {out}, OpPatternKind::kInjective, call);
 }
 
 absl::StatusOr<Expr> LegalizeSplit(const rx::Call& call, LegalizeContext* ctx) {
@@ -226,7 +224,7 @@ absl::StatusOr<Expr> LegalizeSplit(const rx::Call& call, LegalizeContext* ctx) {
     }));
     offset = AddDim(offset, (*shape)[*axis]);
   }
-  return ctx->Emit(b, outs, OpPattern::kInjective, call);
+  return ctx->Emit(b, outs, OpPatternKind::kInjective, call);
 }
 
 // R.gather_elements(data, indices, axis): out[i] = data[i with i[axis] = indices[i]].
@@ -245,7 +243,7 @@ absl::StatusOr<Expr> LegalizeGatherElements(const rx::Call& call, LegalizeContex
     idx[*axis] = Select(LT(k, Int64(0)), Add(k, n), k);
     return (*data)(idx);
   });
-  return ctx->Emit(b, {out}, OpPattern::kInjective, call);
+  return ctx->Emit(b, {out}, OpPatternKind::kInjective, call);
 }
 
 // R.scatter_elements(data, indices, updates, axis, reduction): a copy of data, then every update
@@ -284,7 +282,7 @@ absl::StatusOr<Expr> LegalizeScatterElements(const rx::Call& call, LegalizeConte
         });
         return SeqStmt::Flatten({copy, apply});
       });
-  return ctx->Emit(b, {outs[0]}, OpPattern::kOpaque, call);
+  return ctx->Emit(b, {outs[0]}, OpPatternKind::kOpaque, call);
 }
 
 // R.one_hot(indices, on_value, off_value, depth, axis): on where the new axis' index equals the
@@ -312,39 +310,37 @@ absl::StatusOr<Expr> LegalizeOneHot(const rx::Call& call, LegalizeContext* ctx) 
     PrimExpr hit = EQ(CastTo(DataType::Int(64), (*indices)(idx)), i[*axis]);
     return PrimExpr(Select(hit, CastTo(dt, *on), CastTo(dt, *off)));
   });
-  return ctx->Emit(b, {out}, OpPattern::kInjective, call);
+  return ctx->Emit(b, {out}, OpPatternKind::kInjective, call);
 }
 
 // R.collapse_sum_to(data, shape) / R.collapse_sum_like(data, target): the sum of data over the
 // dims that broadcasting data's result from the target shape would have added or expanded (the
 // gradient of broadcast_to).
 absl::StatusOr<Expr> LegalizeCollapseSum(const rx::Call& call, LegalizeContext* ctx) {
-  absl::StatusOr<const TensorTypeNode*> out_tt = OutTensorType(call);
-  if (!out_tt.ok()) return out_tt.status();
-  FuncBuilder b("collapse_sum");
-  absl::StatusOr<Tensor> x = b.Input(call->args[0]);
-  if (!x.ok()) return x.status();
-  absl::StatusOr<std::vector<PrimExpr>> shape = b.LocalShape(call->ty);
-  if (!shape.ok()) return shape.status();
-  size_t lead = x->ndim() - shape->size();
-  std::vector<bool> reduced(x->ndim(), false);
+  absl::StatusOr<SingleInputKernel> kernel = StartSingleInputKernel(call, "collapse_sum");
+  if (!kernel.ok()) return kernel.status();
+  FuncBuilder& b = kernel->b;
+  const Tensor& x = kernel->x;
+  const std::vector<PrimExpr>& shape = kernel->shape;
+  size_t lead = x.ndim() - shape.size();
+  std::vector<bool> reduced(x.ndim(), false);
   std::vector<PrimExpr> extents;
-  for (int d = 0; d < x->ndim(); ++d) {
-    std::optional<int64_t> od = d < static_cast<int>(lead) ? std::nullopt : AsConst((*shape)[d - lead]);
-    std::optional<int64_t> xd = AsConst(x->shape()[d]);
+  for (int d = 0; d < x.ndim(); ++d) {
+    std::optional<int64_t> od = d < static_cast<int>(lead) ? std::nullopt : AsConst(shape[d - lead]);
+    std::optional<int64_t> xd = AsConst(x.shape()[d]);
     reduced[d] = d < static_cast<int>(lead) || (od && *od == 1 && !(xd && *xd == 1));
-    if (reduced[d]) extents.push_back(x->shape()[d]);
+    if (reduced[d]) extents.push_back(x.shape()[d]);
   }
-  DataType dt = x->dtype();
-  Tensor out = b.Reduce("T_collapse_sum", *shape, dt, extents, Const(dt, 0),
+  DataType dt = x.dtype();
+  Tensor out = b.Reduce("T_collapse_sum", shape, dt, extents, Const(dt, 0),
                         [](const PrimExpr& a, const PrimExpr& v) { return PrimExpr(Add(a, v)); },
                         [&](const Indices& i, const Indices& k) {
                           Indices idx;
                           size_t ki = 0;
-                          for (int d = 0; d < x->ndim(); ++d) idx.push_back(reduced[d] ? k[ki++] : i[d - lead]);
-                          return (*x)(idx);
+                          for (int d = 0; d < x.ndim(); ++d) idx.push_back(reduced[d] ? k[ki++] : i[d - lead]);
+                          return x(idx);
                         });
-  return ctx->Emit(b, {out}, OpPattern::kCommReduce, call);
+  return ctx->Emit(b, {out}, OpPatternKind::kCommReduce, call);
 }
 
 // R.meshgrid(tensors, indexing): output j repeats tensor j along its own dim of the grid ("xy"
@@ -366,7 +362,7 @@ absl::StatusOr<Expr> LegalizeMeshgrid(const rx::Call& call, LegalizeContext* ctx
       return x.ndim() == 0 ? x({}) : x({i[dim]});
     }));
   }
-  return ctx->Emit(b, outs, OpPattern::kInjective, call);
+  return ctx->Emit(b, outs, OpPatternKind::kInjective, call);
 }
 
 // Markers with no run-time effect: the value itself.
@@ -382,7 +378,7 @@ void RegisterManipulateOps(LegalizeTable* t) {
   table["relax.expand_dims"] = IndexMap("expand_dims", ExpandDimsMap);
   table["relax.squeeze"] = IndexMap("squeeze", SqueezeMap);
   table["relax.permute_dims"] = IndexMap("transpose", PermuteMap);
-  table["relax.broadcast_to"] = IndexMap("broadcast_to", BroadcastToMap, OpPattern::kBroadcast);
+  table["relax.broadcast_to"] = IndexMap("broadcast_to", BroadcastToMap, OpPatternKind::kBroadcast);
   table["relax.flip"] = IndexMap("flip", FlipMap);
   table["relax.repeat"] = IndexMap("repeat", RepeatMap);
   table["relax.tile"] = IndexMap("tile", TileMap);

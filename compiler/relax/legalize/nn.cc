@@ -30,7 +30,7 @@ LegalizeFn Activation(const std::string& name, std::function<PrimExpr(const rx::
     if (!x.ok()) return x.status();
     Tensor out = b.Compute("T_" + name, x->shape().ToVector(), x->dtype(),
                            [&](const Indices& i) { return f(call, (*x)(i)); });
-    return ctx->Emit(b, {out}, OpPattern::kElemWise, call);
+    return ctx->Emit(b, {out}, OpPatternKind::kElemWise, call);
   };
 }
 
@@ -141,8 +141,19 @@ LegalizeFn Softmax(bool log) {
         return PrimExpr(Sub(Sub((*x)(i), maxelem(kept)), Intrin("log", dt, {sum(kept)})));
       });
     }
-    return ctx->Emit(b, {out}, OpPattern::kOpaque, call);
+    return ctx->Emit(b, {out}, OpPatternKind::kOpaque, call);
   };
+}
+
+// The call's first `n` arguments as inputs of `b`, in order.
+absl::StatusOr<std::vector<Tensor>> Inputs(FuncBuilder* b, const rx::Call& call, size_t n) {
+  std::vector<Tensor> in;
+  for (size_t k = 0; k < n; ++k) {
+    absl::StatusOr<Tensor> t = b->Input(call->args[k]);
+    if (!t.ok()) return t.status();
+    in.push_back(*t);
+  }
+  return in;
 }
 
 // Mean and variance (population) of x over the plan's axes, as two reductions and two divisions.
@@ -162,58 +173,57 @@ std::pair<Tensor, Tensor> Moments(FuncBuilder* b, const Tensor& x, const AxisPla
   return {mean, var};
 }
 
-absl::StatusOr<Expr> LegalizeLayerNorm(const rx::Call& call, LegalizeContext* ctx) {
-  FuncBuilder b("layer_norm");
-  absl::StatusOr<Tensor> x = b.Input(call->args[0]);
-  if (!x.ok()) return x.status();
-  absl::StatusOr<Tensor> gamma = b.Input(call->args[1]);
-  if (!gamma.ok()) return gamma.status();
-  absl::StatusOr<Tensor> beta = b.Input(call->args[2]);
-  if (!beta.ok()) return beta.status();
-  absl::StatusOr<AxisPlan> plan = PlanAxes("nn.layer_norm", *x, IntArrayAttr(call, "axes").value_or(std::vector<int64_t>{-1}));
-  if (!plan.ok()) return plan.status();
-  const AxisPlan& p = *plan;
-  DataType dt = x->dtype();
+// The output of layer/instance/group norm: (x - mean) * rsqrt(var + epsilon), scaled by gamma and
+// shifted by beta unless the call's scale / center attrs say not. The statistics are read at
+// stat_index(i), gamma and beta at affine_index(i).
+Tensor NormalizeAffine(FuncBuilder* b, const rx::Call& call, const std::string& name, const Tensor& x,
+                       const Tensor& mean, const Tensor& var, const Tensor& gamma, const Tensor& beta,
+                       const std::function<Indices(const Indices&)>& stat_index,
+                       const std::function<Indices(const Indices&)>& affine_index) {
+  DataType dt = x.dtype();
   double eps = FloatAttr(call, "epsilon").value_or(1e-5);
   bool center = BoolAttr(call, "center", true), scale = BoolAttr(call, "scale", true);
-  auto [mean, var] = Moments(&b, *x, p, [&](const Indices& i, const Indices& k) { return p.InputIndex(i, k); });
-  Tensor out = b.Compute("T_layer_norm", x->shape().ToVector(), dt, [&](const Indices& i) {
-    Indices kept = p.Kept(i), red = p.Reduced(i);
-    PrimExpr v = Mul(Sub((*x)(i), mean(kept)), Intrin("rsqrt", dt, {Add(var(kept), Const(dt, eps))}));
-    if (scale) v = Mul(v, CastTo(dt, (*gamma)(red)));
-    if (center) v = Add(v, CastTo(dt, (*beta)(red)));
+  return b->Compute(name, x.shape().ToVector(), dt, [&](const Indices& i) {
+    Indices kept = stat_index(i);
+    PrimExpr v = Mul(Sub(x(i), mean(kept)), Intrin("rsqrt", dt, {Add(var(kept), Const(dt, eps))}));
+    if (scale) v = Mul(v, CastTo(dt, gamma(affine_index(i))));
+    if (center) v = Add(v, CastTo(dt, beta(affine_index(i))));
     return v;
   });
-  return ctx->Emit(b, {out}, OpPattern::kOpaque, call);
+}
+
+absl::StatusOr<Expr> LegalizeLayerNorm(const rx::Call& call, LegalizeContext* ctx) {
+  FuncBuilder b("layer_norm");
+  absl::StatusOr<std::vector<Tensor>> in = Inputs(&b, call, 3);
+  if (!in.ok()) return in.status();
+  const Tensor &x = (*in)[0], &gamma = (*in)[1], &beta = (*in)[2];
+  absl::StatusOr<AxisPlan> plan = PlanAxes("nn.layer_norm", x, IntArrayAttr(call, "axes").value_or(std::vector<int64_t>{-1}));
+  if (!plan.ok()) return plan.status();
+  const AxisPlan& p = *plan;
+  auto [mean, var] = Moments(&b, x, p, [&](const Indices& i, const Indices& k) { return p.InputIndex(i, k); });
+  Tensor out = NormalizeAffine(&b, call, "T_layer_norm", x, mean, var, gamma, beta,
+                               [&](const Indices& i) { return p.Kept(i); },
+                               [&](const Indices& i) { return p.Reduced(i); });
+  return ctx->Emit(b, {out}, OpPatternKind::kOpaque, call);
 }
 
 // R.nn.instance_norm: statistics over `axes` for each (batch, channel), scaled per channel.
 absl::StatusOr<Expr> LegalizeInstanceNorm(const rx::Call& call, LegalizeContext* ctx) {
   FuncBuilder b("instance_norm");
-  absl::StatusOr<Tensor> x = b.Input(call->args[0]);
-  if (!x.ok()) return x.status();
-  absl::StatusOr<Tensor> gamma = b.Input(call->args[1]);
-  if (!gamma.ok()) return gamma.status();
-  absl::StatusOr<Tensor> beta = b.Input(call->args[2]);
-  if (!beta.ok()) return beta.status();
-  absl::StatusOr<int> caxis = NormalizeAxis("nn.instance_norm", IntAttr(call, "channel_axis").value_or(1), x->ndim());
+  absl::StatusOr<std::vector<Tensor>> in = Inputs(&b, call, 3);
+  if (!in.ok()) return in.status();
+  const Tensor &x = (*in)[0], &gamma = (*in)[1], &beta = (*in)[2];
+  absl::StatusOr<int> caxis = NormalizeAxis("nn.instance_norm", IntAttr(call, "channel_axis").value_or(1), x.ndim());
   if (!caxis.ok()) return caxis.status();
   absl::StatusOr<AxisPlan> plan =
-      PlanAxes("nn.instance_norm", *x, IntArrayAttr(call, "axes").value_or(std::vector<int64_t>{}));
+      PlanAxes("nn.instance_norm", x, IntArrayAttr(call, "axes").value_or(std::vector<int64_t>{}));
   if (!plan.ok()) return plan.status();
   const AxisPlan& p = *plan;
-  DataType dt = x->dtype();
-  double eps = FloatAttr(call, "epsilon").value_or(1e-5);
-  bool center = BoolAttr(call, "center", true), scale = BoolAttr(call, "scale", true);
-  auto [mean, var] = Moments(&b, *x, p, [&](const Indices& i, const Indices& k) { return p.InputIndex(i, k); });
-  Tensor out = b.Compute("T_instance_norm", x->shape().ToVector(), dt, [&](const Indices& i) {
-    Indices kept = p.Kept(i);
-    PrimExpr v = Mul(Sub((*x)(i), mean(kept)), Intrin("rsqrt", dt, {Add(var(kept), Const(dt, eps))}));
-    if (scale) v = Mul(v, CastTo(dt, (*gamma)({i[*caxis]})));
-    if (center) v = Add(v, CastTo(dt, (*beta)({i[*caxis]})));
-    return v;
-  });
-  return ctx->Emit(b, {out}, OpPattern::kOpaque, call);
+  auto [mean, var] = Moments(&b, x, p, [&](const Indices& i, const Indices& k) { return p.InputIndex(i, k); });
+  Tensor out = NormalizeAffine(&b, call, "T_instance_norm", x, mean, var, gamma, beta,
+                               [&](const Indices& i) { return p.Kept(i); },
+                               [&](const Indices& i) { return Indices{i[*caxis]}; });
+  return ctx->Emit(b, {out}, OpPatternKind::kOpaque, call);
 }
 
 absl::StatusOr<Expr> LegalizeRMSNorm(const rx::Call& call, LegalizeContext* ctx) {
@@ -237,36 +247,33 @@ absl::StatusOr<Expr> LegalizeRMSNorm(const rx::Call& call, LegalizeContext* ctx)
     PrimExpr inv = Intrin("rsqrt", dt, {Add(Div(sq(p.Kept(i)), count), Const(dt, eps))});
     return PrimExpr(Mul(Mul((*x)(i), inv), CastTo(dt, (*weight)(p.Reduced(i)))));
   });
-  return ctx->Emit(b, {out}, OpPattern::kOpaque, call);
+  return ctx->Emit(b, {out}, OpPatternKind::kOpaque, call);
 }
 
 // Statistics per (other dims, group): the channel axis becomes the group index, the channels of
 // a group and the `axes` are folded.
 absl::StatusOr<Expr> LegalizeGroupNorm(const rx::Call& call, LegalizeContext* ctx) {
   FuncBuilder b("group_norm");
-  absl::StatusOr<Tensor> x = b.Input(call->args[0]);
-  if (!x.ok()) return x.status();
-  absl::StatusOr<Tensor> gamma = b.Input(call->args[1]);
-  if (!gamma.ok()) return gamma.status();
-  absl::StatusOr<Tensor> beta = b.Input(call->args[2]);
-  if (!beta.ok()) return beta.status();
+  absl::StatusOr<std::vector<Tensor>> in = Inputs(&b, call, 3);
+  if (!in.ok()) return in.status();
+  const Tensor &x = (*in)[0], &gamma = (*in)[1], &beta = (*in)[2];
   int64_t groups = IntAttr(call, "num_groups").value_or(1);
-  absl::StatusOr<int> caxis = NormalizeAxis("nn.group_norm", IntAttr(call, "channel_axis").value_or(1), x->ndim());
+  absl::StatusOr<int> caxis = NormalizeAxis("nn.group_norm", IntAttr(call, "channel_axis").value_or(1), x.ndim());
   if (!caxis.ok()) return caxis.status();
   absl::StatusOr<AxisPlan> plan =
-      PlanAxes("nn.group_norm", *x, IntArrayAttr(call, "axes").value_or(std::vector<int64_t>{}));
+      PlanAxes("nn.group_norm", x, IntArrayAttr(call, "axes").value_or(std::vector<int64_t>{}));
   if (!plan.ok()) return plan.status();
   // The statistics' plan: the channel dim is kept with extent `groups`, and the channels within a
   // group are the first reduce index.
   AxisPlan p = *plan;
-  PrimExpr per_group = FloorDivDim(x->shape()[*caxis], Int64(groups));
+  PrimExpr per_group = FloorDivDim(x.shape()[*caxis], Int64(groups));
   p.kept_shape.clear();
   p.reduce_extents = {per_group};
-  for (int d = 0; d < x->ndim(); ++d) {
+  for (int d = 0; d < x.ndim(); ++d) {
     if (p.reduced[d]) {
-      p.reduce_extents.push_back(x->shape()[d]);
+      p.reduce_extents.push_back(x.shape()[d]);
     } else {
-      p.kept_shape.push_back(d == *caxis ? Int64(groups) : x->shape()[d]);
+      p.kept_shape.push_back(d == *caxis ? Int64(groups) : x.shape()[d]);
     }
   }
   int kept_caxis = 0;
@@ -274,7 +281,7 @@ absl::StatusOr<Expr> LegalizeGroupNorm(const rx::Call& call, LegalizeContext* ct
   auto input_index = [&](const Indices& i, const Indices& k) {
     Indices idx;
     size_t ki = 0, ri = 1;
-    for (int d = 0; d < x->ndim(); ++d) {
+    for (int d = 0; d < x.ndim(); ++d) {
       if (p.reduced[d]) {
         idx.push_back(k[ri++]);
       } else if (d == *caxis) {
@@ -285,19 +292,16 @@ absl::StatusOr<Expr> LegalizeGroupNorm(const rx::Call& call, LegalizeContext* ct
     }
     return idx;
   };
-  DataType dt = x->dtype();
-  double eps = FloatAttr(call, "epsilon").value_or(1e-5);
-  bool center = BoolAttr(call, "center", true), scale = BoolAttr(call, "scale", true);
-  auto [mean, var] = Moments(&b, *x, p, input_index);
-  Tensor out = b.Compute("T_group_norm", x->shape().ToVector(), dt, [&](const Indices& i) {
-    Indices kept = p.Kept(i);
-    kept[kept_caxis] = FloorDiv(i[*caxis], per_group);
-    PrimExpr v = Mul(Sub((*x)(i), mean(kept)), Intrin("rsqrt", dt, {Add(var(kept), Const(dt, eps))}));
-    if (scale) v = Mul(v, CastTo(dt, (*gamma)({i[*caxis]})));
-    if (center) v = Add(v, CastTo(dt, (*beta)({i[*caxis]})));
-    return v;
-  });
-  return ctx->Emit(b, {out}, OpPattern::kOpaque, call);
+  auto [mean, var] = Moments(&b, x, p, input_index);
+  Tensor out = NormalizeAffine(
+      &b, call, "T_group_norm", x, mean, var, gamma, beta,
+      [&](const Indices& i) {
+        Indices kept = p.Kept(i);
+        kept[kept_caxis] = FloorDiv(i[*caxis], per_group);
+        return kept;
+      },
+      [&](const Indices& i) { return Indices{i[*caxis]}; });
+  return ctx->Emit(b, {out}, OpPatternKind::kOpaque, call);
 }
 
 // R.nn.batch_norm: (normalized, new moving mean, new moving var). With training the batch
@@ -305,13 +309,9 @@ absl::StatusOr<Expr> LegalizeGroupNorm(const rx::Call& call, LegalizeContext* ct
 // used and returned unchanged.
 absl::StatusOr<Expr> LegalizeBatchNorm(const rx::Call& call, LegalizeContext* ctx) {
   FuncBuilder b("batch_norm");
-  std::vector<Tensor> in;
-  for (size_t k = 0; k < 5; ++k) {
-    absl::StatusOr<Tensor> t = b.Input(call->args[k]);
-    if (!t.ok()) return t.status();
-    in.push_back(*t);
-  }
-  const Tensor &x = in[0], &gamma = in[1], &beta = in[2], &mm = in[3], &mv = in[4];
+  absl::StatusOr<std::vector<Tensor>> in = Inputs(&b, call, 5);
+  if (!in.ok()) return in.status();
+  const Tensor &x = (*in)[0], &gamma = (*in)[1], &beta = (*in)[2], &mm = (*in)[3], &mv = (*in)[4];
   absl::StatusOr<int> axis = NormalizeAxis("nn.batch_norm", IntAttr(call, "axis").value_or(1), x.ndim());
   if (!axis.ok()) return axis.status();
   std::vector<int64_t> others;
@@ -347,7 +347,7 @@ absl::StatusOr<Expr> LegalizeBatchNorm(const rx::Call& call, LegalizeContext* ct
   };
   Tensor new_mean = update(mm, mean, "T_moving_mean");
   Tensor new_var = update(mv, var, "T_moving_var");
-  return ctx->Emit(b, {out, new_mean, new_var}, OpPattern::kOpaque, call);
+  return ctx->Emit(b, {out, new_mean, new_var}, OpPatternKind::kOpaque, call);
 }
 
 // Dropout at inference: the data unchanged and a mask of ones.
@@ -358,30 +358,28 @@ absl::StatusOr<Expr> LegalizeDropout(const rx::Call& call, LegalizeContext* ctx)
   std::vector<PrimExpr> shape = x->shape().ToVector();
   Tensor out = b.Compute("T_dropout", shape, x->dtype(), [&](const Indices& i) { return (*x)(i); });
   Tensor mask = b.Compute("T_dropout_mask", shape, x->dtype(), [&](const Indices&) { return Const(x->dtype(), 1); });
-  return ctx->Emit(b, {out, mask}, OpPattern::kInjective, call);
+  return ctx->Emit(b, {out, mask}, OpPatternKind::kInjective, call);
 }
 
 absl::StatusOr<Expr> LegalizePad(const rx::Call& call, LegalizeContext* ctx) {
-  absl::StatusOr<const TensorTypeNode*> out_tt = OutTensorType(call);
-  if (!out_tt.ok()) return out_tt.status();
-  FuncBuilder b("pad");
-  absl::StatusOr<Tensor> x = b.Input(call->args[0]);
-  if (!x.ok()) return x.status();
-  absl::StatusOr<std::vector<PrimExpr>> shape = b.LocalShape(call->ty);
-  if (!shape.ok()) return shape.status();
+  absl::StatusOr<SingleInputKernel> kernel = StartSingleInputKernel(call, "pad");
+  if (!kernel.ok()) return kernel.status();
+  FuncBuilder& b = kernel->b;
+  const Tensor& x = kernel->x;
+  const std::vector<PrimExpr>& shape = kernel->shape;
   std::vector<int64_t> pw = IntArrayAttr(call, "pad_width").value_or(std::vector<int64_t>{});
-  pw.resize(2 * x->ndim(), 0);
+  pw.resize(2 * x.ndim(), 0);
   std::string mode = StringAttr(call, "pad_mode", "constant");
   if (mode != "constant" && mode != "edge" && mode != "reflect") {
     return absl::InvalidArgumentError("unsupported pad_mode '" + mode + "'");
   }
-  DataType dt = x->dtype();
+  DataType dt = x.dtype();
   double value = FloatAttr(call, "pad_value").value_or(0.0);
-  Tensor out = b.Compute("T_pad", *shape, dt, [&](const Indices& i) {
+  Tensor out = b.Compute("T_pad", shape, dt, [&](const Indices& i) {
     Indices idx;
     PrimExpr inside;
-    for (int d = 0; d < x->ndim(); ++d) {
-      PrimExpr n = x->shape()[d];
+    for (int d = 0; d < x.ndim(); ++d) {
+      PrimExpr n = x.shape()[d];
       PrimExpr j = pw[2 * d] == 0 ? i[d] : PrimExpr(Sub(i[d], Int64(pw[2 * d])));
       if (mode == "edge") {
         j = Min(Max(j, Int64(0)), Sub(n, Int64(1)));
@@ -394,23 +392,21 @@ absl::StatusOr<Expr> LegalizePad(const rx::Call& call, LegalizeContext* ctx) {
       }
       idx.push_back(j);
     }
-    if (!inside.defined()) return (*x)(idx);
-    return Intrin("if_then_else", dt, {inside, (*x)(idx), Const(dt, value)});
+    if (!inside.defined()) return x(idx);
+    return Intrin("if_then_else", dt, {inside, x(idx), Const(dt, value)});
   });
-  return ctx->Emit(b, {out}, OpPattern::kInjective, call);
+  return ctx->Emit(b, {out}, OpPatternKind::kInjective, call);
 }
 
 // image.resize2d: each output pixel maps back to an input coordinate by the coordinate
 // transformation mode; "nearest_neighbor" rounds it, "linear" interpolates the 2x2 neighbours.
 absl::StatusOr<Expr> LegalizeResize2D(const rx::Call& call, LegalizeContext* ctx) {
-  absl::StatusOr<const TensorTypeNode*> out_tt = OutTensorType(call);
-  if (!out_tt.ok()) return out_tt.status();
-  DataType out_dt = (*out_tt)->dtype;
-  FuncBuilder b("resize2d");
-  absl::StatusOr<Tensor> x = b.Input(call->args[0]);
-  if (!x.ok()) return x.status();
-  absl::StatusOr<std::vector<PrimExpr>> shape = b.LocalShape(call->ty);
-  if (!shape.ok()) return shape.status();
+  absl::StatusOr<SingleInputKernel> kernel = StartSingleInputKernel(call, "resize2d");
+  if (!kernel.ok()) return kernel.status();
+  DataType out_dt = kernel->out_tt->dtype;
+  FuncBuilder& b = kernel->b;
+  const Tensor& x = kernel->x;
+  const std::vector<PrimExpr>& shape = kernel->shape;
   std::string layout = StringAttr(call, "layout", "NCHW");
   std::string method = StringAttr(call, "method", "linear");
   std::string mode = StringAttr(call, "coordinate_transformation_mode", "half_pixel");
@@ -435,15 +431,15 @@ absl::StatusOr<Expr> LegalizeResize2D(const rx::Call& call, LegalizeContext* ctx
     return half;
   };
   auto clamp = [](const PrimExpr& v, const PrimExpr& n) { return PrimExpr(Min(Max(v, Int64(0)), Sub(n, Int64(1)))); };
-  PrimExpr in_h = x->shape()[h_axis], in_w = x->shape()[w_axis];
-  PrimExpr out_h = (*shape)[h_axis], out_w = (*shape)[w_axis];
-  Tensor out = b.Compute("T_resize2d", *shape, out_dt, [&](const Indices& i) {
+  PrimExpr in_h = x.shape()[h_axis], in_w = x.shape()[w_axis];
+  PrimExpr out_h = shape[h_axis], out_w = shape[w_axis];
+  Tensor out = b.Compute("T_resize2d", shape, out_dt, [&](const Indices& i) {
     PrimExpr cy = coord(i[h_axis], in_h, out_h), cx = coord(i[w_axis], in_w, out_w);
     auto at = [&](const PrimExpr& y, const PrimExpr& xx) {
       Indices idx = i;
       idx[h_axis] = y;
       idx[w_axis] = xx;
-      return CastTo(f, (*x)(idx));
+      return CastTo(f, x(idx));
     };
     if (method == "nearest_neighbor") {
       std::string r = rounding.empty() ? (mode == "tf_half_pixel_for_nn" ? "floor" : "round") : rounding;
@@ -468,29 +464,27 @@ absl::StatusOr<Expr> LegalizeResize2D(const rx::Call& call, LegalizeContext* ctx
     PrimExpr top = lerp(at(ya, xa), at(ya, xb), lx), bottom = lerp(at(yb, xa), at(yb, xb), lx);
     return CastTo(out_dt, lerp(top, bottom, ly));
   });
-  return ctx->Emit(b, {out}, OpPattern::kInjective, call);
+  return ctx->Emit(b, {out}, OpPatternKind::kInjective, call);
 }
 
 // R.nn.pixel_shuffle: (..., C*r*r, H, W) -> (..., C, H*r, W*r), channel c*r*r + (h%r)*r + w%r.
 absl::StatusOr<Expr> LegalizePixelShuffle(const rx::Call& call, LegalizeContext* ctx) {
-  absl::StatusOr<const TensorTypeNode*> out_tt = OutTensorType(call);
-  if (!out_tt.ok()) return out_tt.status();
-  FuncBuilder b("pixel_shuffle");
-  absl::StatusOr<Tensor> x = b.Input(call->args[0]);
-  if (!x.ok()) return x.status();
-  absl::StatusOr<std::vector<PrimExpr>> shape = b.LocalShape(call->ty);
-  if (!shape.ok()) return shape.status();
+  absl::StatusOr<SingleInputKernel> kernel = StartSingleInputKernel(call, "pixel_shuffle");
+  if (!kernel.ok()) return kernel.status();
+  FuncBuilder& b = kernel->b;
+  const Tensor& x = kernel->x;
+  const std::vector<PrimExpr>& shape = kernel->shape;
   PrimExpr r = Int64(IntAttr(call, "upscale_factor").value_or(1));
-  size_t c = shape->size() - 3;
-  Tensor out = b.Compute("T_pixel_shuffle", *shape, x->dtype(), [&](const Indices& i) {
+  size_t c = shape.size() - 3;
+  Tensor out = b.Compute("T_pixel_shuffle", shape, x.dtype(), [&](const Indices& i) {
     Indices idx(i.begin(), i.begin() + c);
     PrimExpr h = i[c + 1], w = i[c + 2];
     idx.push_back(Add(Add(Mul(Mul(i[c], r), r), Mul(FloorMod(h, r), r)), FloorMod(w, r)));
     idx.push_back(FloorDiv(h, r));
     idx.push_back(FloorDiv(w, r));
-    return (*x)(idx);
+    return x(idx);
   });
-  return ctx->Emit(b, {out}, OpPattern::kInjective, call);
+  return ctx->Emit(b, {out}, OpPatternKind::kInjective, call);
 }
 
 // R.nn.cross_entropy_with_logits: -sum(predictions * labels), divided by the batch size for 2-d
@@ -509,7 +503,7 @@ absl::StatusOr<Expr> LegalizeCrossEntropy(const rx::Call& call, LegalizeContext*
     PrimExpr v = Sub(Const(dt, 0), sum({}));
     return pred->ndim() == 2 ? PrimExpr(Div(v, CastTo(dt, all[0]))) : v;
   });
-  return ctx->Emit(b, {out}, OpPattern::kCommReduce, call);
+  return ctx->Emit(b, {out}, OpPatternKind::kCommReduce, call);
 }
 
 absl::StatusOr<Expr> LegalizePRelu(const rx::Call& call, LegalizeContext* ctx) {
@@ -524,7 +518,7 @@ absl::StatusOr<Expr> LegalizePRelu(const rx::Call& call, LegalizeContext* ctx) {
     PrimExpr v = (*x)(i);
     return PrimExpr(Select(GT(v, C(v, 0)), v, Mul(v, (*alpha)({i[*axis]}))));
   });
-  return ctx->Emit(b, {out}, OpPattern::kBroadcast, call);
+  return ctx->Emit(b, {out}, OpPatternKind::kBroadcast, call);
 }
 
 }  // namespace

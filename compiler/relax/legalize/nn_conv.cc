@@ -299,7 +299,7 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
 
   Stmt per_image = Loop("n", batch, ForKind::kSerial, [&](const PrimExpr& n) { return Seq({prepare(n), compute(n)}); });
   Stmt body = Allocate(wpk, Allocate(xp, Seq({pack_w, per_image})));
-  return MakeKernel({pdata, pweight, pout}, body, OpPattern::kOpaque, true);
+  return MakeKernel({pdata, pweight, pout}, body, OpPatternKind::kOpaque, true);
 }
 
 namespace {

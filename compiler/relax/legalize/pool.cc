@@ -43,6 +43,16 @@ absl::StatusOr<PoolLayout> ParseLayout(const std::string& layout, int ndim) {
   return p;
 }
 
+// The call's pooling layout: its "layout" attr (NCHW when absent) for rank `ndim`. An out_layout
+// other than the input's is not supported.
+absl::StatusOr<PoolLayout> CallLayout(const rx::Call& call, int ndim) {
+  std::string layout = StringAttr(call, "layout", "NCHW");
+  if (StringAttr(call, "out_layout", layout) != layout) {
+    return absl::InvalidArgumentError("out_layout different from layout is not supported");
+  }
+  return ParseLayout(layout, ndim);
+}
+
 // One attribute value per spatial axis (a single value applies to all).
 std::vector<int64_t> PerAxis(const rx::Call& call, const std::string& name, size_t n, int64_t dflt) {
   std::vector<int64_t> v = IntArrayAttr(call, name).value_or(std::vector<int64_t>{});
@@ -61,11 +71,7 @@ LegalizeFn WindowPool(bool is_max) {
     if (!x.ok()) return x.status();
     absl::StatusOr<std::vector<PrimExpr>> shape = b.LocalShape(call->ty);
     if (!shape.ok()) return shape.status();
-    std::string layout = StringAttr(call, "layout", "NCHW");
-    if (StringAttr(call, "out_layout", layout) != layout) {
-      return absl::InvalidArgumentError("out_layout different from layout is not supported");
-    }
-    absl::StatusOr<PoolLayout> pl = ParseLayout(layout, x->ndim());
+    absl::StatusOr<PoolLayout> pl = CallLayout(call, x->ndim());
     if (!pl.ok()) return pl.status();
     size_t s = pl->spatial.size();
     std::vector<int64_t> pool = PerAxis(call, "pool_size", s, 1), strides = PerAxis(call, "strides", s, 1);
@@ -104,7 +110,7 @@ LegalizeFn WindowPool(bool is_max) {
                               Indices idx = taps(i, k, false, &inside);
                               return Intrin("if_then_else", dt, {inside, (*x)(idx), MinValue(dt)});
                             });
-      return ctx->Emit(b, {out}, OpPattern::kOutEWiseFusable, call);
+      return ctx->Emit(b, {out}, OpPatternKind::kOutEWiseFusable, call);
     }
     std::vector<Tensor> parts = b.ReduceN(
         "pool_sum", *shape, {dt, DataType::Int(64)}, window, {Const(dt, 0), Int64(0)},
@@ -119,7 +125,7 @@ LegalizeFn WindowPool(bool is_max) {
     Tensor out = b.Compute("pool_avg", *shape, dt, [&](const Indices& i) {
       return Div(parts[0](i), CastTo(dt, Max(parts[1](i), Int64(1))));
     });
-    return ctx->Emit(b, {out}, OpPattern::kOutEWiseFusable, call);
+    return ctx->Emit(b, {out}, OpPatternKind::kOutEWiseFusable, call);
   };
 }
 
@@ -130,11 +136,7 @@ absl::StatusOr<Expr> AdaptivePool(const rx::Call& call, LegalizeContext* ctx) {
   if (!x.ok()) return x.status();
   absl::StatusOr<std::vector<PrimExpr>> shape = b.LocalShape(call->ty);
   if (!shape.ok()) return shape.status();
-  std::string layout = StringAttr(call, "layout", "NCHW");
-  if (StringAttr(call, "out_layout", layout) != layout) {
-    return absl::InvalidArgumentError("out_layout different from layout is not supported");
-  }
-  absl::StatusOr<PoolLayout> pl = ParseLayout(layout, x->ndim());
+  absl::StatusOr<PoolLayout> pl = CallLayout(call, x->ndim());
   if (!pl.ok()) return pl.status();
   DataType dt = x->dtype();
   // The widest window of each axis bounds its reduction; taps past the window's end are skipped.
@@ -183,7 +185,7 @@ absl::StatusOr<Expr> AdaptivePool(const rx::Call& call, LegalizeContext* ctx) {
     }
     return Div(sum(i), CastTo(dt, count));
   });
-  return ctx->Emit(b, {out}, OpPattern::kOutEWiseFusable, call);
+  return ctx->Emit(b, {out}, OpPatternKind::kOutEWiseFusable, call);
 }
 
 }  // namespace

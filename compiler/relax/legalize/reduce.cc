@@ -60,20 +60,38 @@ absl::StatusOr<ReducePlan> PlanReduce(const rx::Call& call, const Tensor& x, std
   return p;
 }
 
+// What a reduction starts from: the output dtype, a builder for the PrimFunc `name`, the call's
+// first argument as its input and the plan of reducing it over `axes` (all when absent).
+struct ReductionStart {
+  DataType out_dt;
+  FuncBuilder b;
+  Tensor x;
+  ReducePlan plan;
+};
+
+absl::StatusOr<ReductionStart> StartReduction(const rx::Call& call, const std::string& name,
+                                              std::optional<std::vector<int64_t>> axes) {
+  absl::StatusOr<const TensorTypeNode*> out_tt = OutTensorType(call);
+  if (!out_tt.ok()) return out_tt.status();
+  FuncBuilder b(name);
+  absl::StatusOr<Tensor> x = b.Input(call->args[0]);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<ReducePlan> plan = PlanReduce(call, *x, std::move(axes));
+  if (!plan.ok()) return plan.status();
+  return ReductionStart{(*out_tt)->dtype, std::move(b), *std::move(x), *std::move(plan)};
+}
+
 enum class Kind { kSum, kProd, kMax, kMin, kMean, kVariance, kStd };
 
 LegalizeFn Reduction(const std::string& name, Kind kind) {
   return [=](const rx::Call& call, LegalizeContext* ctx) -> absl::StatusOr<Expr> {
-    absl::StatusOr<const TensorTypeNode*> out_tt = OutTensorType(call);
-    if (!out_tt.ok()) return out_tt.status();
-    DataType dt = (*out_tt)->dtype;
-    FuncBuilder b(name);
-    absl::StatusOr<Tensor> x = b.Input(call->args[0]);
-    if (!x.ok()) return x.status();
-    absl::StatusOr<ReducePlan> plan = PlanReduce(call, *x, IntArrayAttr(call, "axis"));
-    if (!plan.ok()) return plan.status();
-    const ReducePlan& p = *plan;
-    auto load = [&](const Indices& i, const Indices& k) { return CastTo(dt, (*x)(p.InputIndex(i, k))); };
+    absl::StatusOr<ReductionStart> start = StartReduction(call, name, IntArrayAttr(call, "axis"));
+    if (!start.ok()) return start.status();
+    DataType dt = start->out_dt;
+    FuncBuilder& b = start->b;
+    const Tensor& x = start->x;
+    const ReducePlan& p = start->plan;
+    auto load = [&](const Indices& i, const Indices& k) { return CastTo(dt, x(p.InputIndex(i, k))); };
     auto add = [](const PrimExpr& a, const PrimExpr& v) { return PrimExpr(Add(a, v)); };
     Tensor out;
     switch (kind) {
@@ -126,30 +144,27 @@ LegalizeFn Reduction(const std::string& name, Kind kind) {
         break;
       }
     }
-    return ctx->Emit(b, {out}, OpPattern::kCommReduce, call);
+    return ctx->Emit(b, {out}, OpPatternKind::kCommReduce, call);
   };
 }
 
 // R.argmax / R.argmin: the first index of the extreme value (flat over all axes when axis is None).
 LegalizeFn ArgReduction(const std::string& name, bool is_max) {
   return [=](const rx::Call& call, LegalizeContext* ctx) -> absl::StatusOr<Expr> {
-    absl::StatusOr<const TensorTypeNode*> out_tt = OutTensorType(call);
-    if (!out_tt.ok()) return out_tt.status();
-    DataType idx_dt = (*out_tt)->dtype;
-    FuncBuilder b(name);
-    absl::StatusOr<Tensor> x = b.Input(call->args[0]);
-    if (!x.ok()) return x.status();
     std::optional<int64_t> axis = IntAttr(call, "axis");
     std::optional<std::vector<int64_t>> axes;
     if (axis) axes = std::vector<int64_t>{*axis};
-    absl::StatusOr<ReducePlan> plan = PlanReduce(call, *x, axes);
-    if (!plan.ok()) return plan.status();
-    const ReducePlan& p = *plan;
-    DataType dt = x->dtype();
+    absl::StatusOr<ReductionStart> start = StartReduction(call, name, axes);
+    if (!start.ok()) return start.status();
+    DataType idx_dt = start->out_dt;
+    FuncBuilder& b = start->b;
+    const Tensor& x = start->x;
+    const ReducePlan& p = start->plan;
+    DataType dt = x.dtype();
     std::vector<Tensor> outs = b.ReduceN(
         "T_" + name, p.out_shape, {idx_dt, dt}, p.reduce_extents, {Const(idx_dt, -1), is_max ? MinValue(dt) : MaxValue(dt)},
         [&](const Indices& i, const Indices& k, const std::vector<PrimExpr>& cur) {
-          PrimExpr v = (*x)(p.InputIndex(i, k));
+          PrimExpr v = x(p.InputIndex(i, k));
           // The flat position of k among the reduced dims (k itself for one axis).
           PrimExpr pos = k.empty() ? Int64(0) : k[0];
           for (size_t d = 1; d < k.size(); ++d) pos = Add(Mul(pos, p.reduce_extents[d]), k[d]);
@@ -157,48 +172,46 @@ LegalizeFn ArgReduction(const std::string& name, bool is_max) {
           PrimExpr take = Or(EQ(cur[0], Const(idx_dt, -1)), better);
           return std::vector<PrimExpr>{Select(take, CastTo(idx_dt, pos), cur[0]), Select(take, v, cur[1])};
         });
-    return ctx->Emit(b, {outs[0]}, OpPattern::kCommReduce, call);
+    return ctx->Emit(b, {outs[0]}, OpPatternKind::kCommReduce, call);
   };
 }
 
 // R.cumsum / R.cumprod: a scan along the axis, one row at a time.
 LegalizeFn Scan(const std::string& name, bool is_sum) {
   return [=](const rx::Call& call, LegalizeContext* ctx) -> absl::StatusOr<Expr> {
-    absl::StatusOr<const TensorTypeNode*> out_tt = OutTensorType(call);
-    if (!out_tt.ok()) return out_tt.status();
-    DataType dt = (*out_tt)->dtype;
-    FuncBuilder b(name);
-    absl::StatusOr<Tensor> x = b.Input(call->args[0]);
-    if (!x.ok()) return x.status();
-    absl::StatusOr<std::vector<PrimExpr>> shape = b.LocalShape(call->ty);
-    if (!shape.ok()) return shape.status();
+    absl::StatusOr<SingleInputKernel> kernel = StartSingleInputKernel(call, name);
+    if (!kernel.ok()) return kernel.status();
+    DataType dt = kernel->out_tt->dtype;
+    FuncBuilder& b = kernel->b;
+    const Tensor& x = kernel->x;
+    const std::vector<PrimExpr>& shape = kernel->shape;
     std::optional<int64_t> axis_attr = IntAttr(call, "axis");
     bool exclusive = BoolAttr(call, "exclusive", false);
     int axis = 0;
     if (axis_attr) {
-      absl::StatusOr<int> a = NormalizeAxis(name, *axis_attr, x->ndim());
+      absl::StatusOr<int> a = NormalizeAxis(name, *axis_attr, x.ndim());
       if (!a.ok()) return a.status();
       axis = *a;
     }
-    std::vector<PrimExpr> xshape = x->shape().ToVector();
+    std::vector<PrimExpr> xshape = x.shape().ToVector();
     // x's element at output index idx (the flat position when axis is None).
     auto load = [&](const Indices& idx) {
-      return CastTo(dt, axis_attr ? (*x)(idx) : (*x)(Unravel(idx[0], xshape)));
+      return CastTo(dt, axis_attr ? x(idx) : x(Unravel(idx[0], xshape)));
     };
     std::vector<PrimExpr> outer;
-    for (size_t d = 0; d < shape->size(); ++d) {
-      if (static_cast<int>(d) != axis) outer.push_back((*shape)[d]);
+    for (size_t d = 0; d < shape.size(); ++d) {
+      if (static_cast<int>(d) != axis) outer.push_back(shape[d]);
     }
-    PrimExpr n = (*shape)[axis];
+    PrimExpr n = shape[axis];
     auto combine = [&](const PrimExpr& a, const PrimExpr& v) { return is_sum ? PrimExpr(Add(a, v)) : PrimExpr(Mul(a, v)); };
-    std::vector<Tensor> outs = b.Opaque("T_" + name, {*x}, {{"T_" + name, dt}}, *shape, [&](const std::vector<Tensor>& o) {
+    std::vector<Tensor> outs = b.Opaque("T_" + name, {x}, {{"T_" + name, dt}}, shape, [&](const std::vector<Tensor>& o) {
       const Tensor& out = o[0];
       return Loops(outer, "i", [&](const Indices& oi) {
         return Loops({n}, "j", [&](const Indices& j) {
           auto at = [&](const PrimExpr& pos) {
             Indices idx;
             size_t k = 0;
-            for (size_t d = 0; d < shape->size(); ++d) idx.push_back(static_cast<int>(d) == axis ? pos : oi[k++]);
+            for (size_t d = 0; d < shape.size(); ++d) idx.push_back(static_cast<int>(d) == axis ? pos : oi[k++]);
             return idx;
           };
           PrimExpr prev = Sub(j[0], Int64(1));
@@ -210,7 +223,7 @@ LegalizeFn Scan(const std::string& name, bool is_sum) {
         });
       });
     });
-    return ctx->Emit(b, {outs[0]}, OpPattern::kOpaque, call);
+    return ctx->Emit(b, {outs[0]}, OpPatternKind::kOpaque, call);
   };
 }
 
@@ -272,7 +285,7 @@ absl::StatusOr<Expr> LegalizeSort(const rx::Call& call, LegalizeContext* ctx, bo
   absl::StatusOr<SortResult> r = BuildSort(&b, *x, *axis, BoolAttr(call, "descending", false), x->shape()[*axis],
                                            (*out_tt)->dtype, !arg, arg);
   if (!r.ok()) return r.status();
-  return ctx->Emit(b, {arg ? r->indices : r->values}, OpPattern::kOpaque, call);
+  return ctx->Emit(b, {arg ? r->indices : r->values}, OpPatternKind::kOpaque, call);
 }
 
 absl::StatusOr<Expr> LegalizeTopK(const rx::Call& call, LegalizeContext* ctx) {
@@ -291,7 +304,7 @@ absl::StatusOr<Expr> LegalizeTopK(const rx::Call& call, LegalizeContext* ctx) {
   std::vector<Tensor> outs;
   if (values) outs.push_back(r->values);
   if (indices) outs.push_back(r->indices);
-  return ctx->Emit(b, outs, OpPattern::kOpaque, call);
+  return ctx->Emit(b, outs, OpPatternKind::kOpaque, call);
 }
 
 }  // namespace

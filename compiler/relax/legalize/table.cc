@@ -68,7 +68,7 @@ absl::StatusOr<Expr> LegalizeContext::CallTIR(const BuiltFunc& f, const Type& ou
 }
 
 absl::StatusOr<Expr> LegalizeContext::Emit(const FuncBuilder& b, const std::vector<Tensor>& outputs,
-                                           OpPattern pattern, const ir::relax::Call& call) {
+                                           OpPatternKind pattern, const ir::relax::Call& call) {
   absl::StatusOr<BuiltFunc> f = b.Build(outputs, pattern);
   if (!f.ok()) return f.status();
   return CallTIR(*f, call->ty);
@@ -86,6 +86,17 @@ absl::StatusOr<const TensorTypeNode*> OutTensorType(const ir::relax::Call& call)
     return absl::InvalidArgumentError("its result shape or dtype is unknown (" + TypeToString(call->ty) + ")");
   }
   return tt;
+}
+
+absl::StatusOr<SingleInputKernel> StartSingleInputKernel(const ir::relax::Call& call, std::string name) {
+  absl::StatusOr<const TensorTypeNode*> out_tt = OutTensorType(call);
+  if (!out_tt.ok()) return out_tt.status();
+  FuncBuilder b(std::move(name));
+  absl::StatusOr<Tensor> x = b.Input(call->args[0]);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<std::vector<PrimExpr>> shape = b.LocalShape(call->ty);
+  if (!shape.ok()) return shape.status();
+  return SingleInputKernel{*out_tt, std::move(b), *std::move(x), *std::move(shape)};
 }
 
 std::vector<PrimExpr> BroadcastIndices(const Tensor& x, const std::vector<PrimExpr>& out_shape, const Indices& i) {

@@ -27,7 +27,7 @@ class LegalizeContext {
   absl::StatusOr<ir::Expr> CallTIR(const BuiltFunc& f, const ir::Type& out_ty);
 
   // The common case: builds `b` with `outputs` and calls it with the type of `call`.
-  absl::StatusOr<ir::Expr> Emit(const FuncBuilder& b, const std::vector<Tensor>& outputs, OpPattern pattern,
+  absl::StatusOr<ir::Expr> Emit(const FuncBuilder& b, const std::vector<Tensor>& outputs, OpPatternKind pattern,
                                 const ir::relax::Call& call);
 
   const ir::IRModule& module() const { return module_; }
@@ -62,6 +62,16 @@ void RegisterAttentionOps(LegalizeTable* table);     // attention.cc: nn.attenti
 
 // The call's type as a tensor type; error if it is not a tensor of known shape and dtype.
 absl::StatusOr<const ir::TensorTypeNode*> OutTensorType(const ir::relax::Call& call);
+// What most one-tensor legalizations start from: the call's output tensor type, a builder for
+// the PrimFunc `name`, the call's first argument as its input, and the output shape in the
+// builder's variables. Errors are those of OutTensorType, Input and LocalShape, checked in that order.
+struct SingleInputKernel {
+  const ir::TensorTypeNode* out_tt;
+  FuncBuilder b;
+  Tensor x;
+  std::vector<ir::PrimExpr> shape;
+};
+absl::StatusOr<SingleInputKernel> StartSingleInputKernel(const ir::relax::Call& call, std::string name);
 // Numpy broadcasting of `x` to `out_shape` (x's dims align right): the indices into x for output
 // indices `i` (a dim of extent 1 is read at 0 when the output dim is not known to be 1).
 std::vector<ir::PrimExpr> BroadcastIndices(const Tensor& x, const std::vector<ir::PrimExpr>& out_shape,

@@ -466,7 +466,7 @@ Indices Unravel(const PrimExpr& flat, const std::vector<PrimExpr>& shape) {
 
 PrimExpr NumElements(const std::vector<PrimExpr>& shape) { return Product(shape); }
 
-absl::StatusOr<BuiltFunc> FuncBuilder::Build(const std::vector<Tensor>& outputs, OpPattern pattern) const {
+absl::StatusOr<BuiltFunc> FuncBuilder::Build(const std::vector<Tensor>& outputs, OpPatternKind pattern) const {
   std::vector<Buffer> param_buffers;
   for (const Tensor& t : inputs_) param_buffers.push_back(t.buffer);
   for (const Tensor& t : outputs) {
@@ -533,7 +533,7 @@ absl::StatusOr<BuiltFunc> FuncBuilder::Build(const std::vector<Tensor>& outputs,
   Stmt func_body = SBlockRealize({}, IntImm(DataType::Bool(), 1), SBlock(ObjectPtr<Object>(std::move(root))));
 
   Map<String, ObjectRef> attrs;
-  attrs.Set(String("op_pattern"), IntImm(DataType::Int(32), static_cast<int32_t>(pattern)));
+  attrs.Set(String(transform::kOpPatternAttr), transform::MakeOpPatternAttr(pattern));
   attrs.Set(String("tirx.noalias"), IntImm(DataType::Bool(), 1));
   attrs.Set(String("s_tir"), IntImm(DataType::Bool(), 1));
   return BuiltFunc{name_, PrimFunc(params, func_body, Type(), buffer_map, attrs), args};

@@ -29,19 +29,13 @@
 
 #include "absl/status/statusor.h"
 #include "compiler/ir/ir.h"
+#include "compiler/relax/transform/op_pattern.h"
 
 namespace kiln::relax::legalize {
 
-// TVM's OpPatternKind, stored as the PrimFunc's "op_pattern" attr (read by FuseOps).
-enum class OpPattern : int32_t {
-  kElemWise = 0,
-  kBroadcast = 1,
-  kInjective = 2,
-  kCommReduce = 3,
-  kOutEWiseFusable = 4,
-  kTuple = 7,
-  kOpaque = 8,
-};
+// The PrimFunc's "op_pattern" attr (read by FuseOps) uses the one OpPatternKind of the fusion
+// passes, so legalization and AnnotateTIROpPattern speak the same numbers.
+using transform::OpPatternKind;
 
 // A tensor of the function being built: a parameter or the buffer a stage writes.
 struct Tensor {
@@ -121,7 +115,7 @@ class FuncBuilder {
   void AddStmt(ir::Stmt stmt);
 
   // Finishes the function. `outputs` must be tensors made by this builder's stages or Alloc.
-  absl::StatusOr<BuiltFunc> Build(const std::vector<Tensor>& outputs, OpPattern pattern) const;
+  absl::StatusOr<BuiltFunc> Build(const std::vector<Tensor>& outputs, OpPatternKind pattern) const;
 
  private:
   ir::Var LocalVar(const ir::Var& relax_var);

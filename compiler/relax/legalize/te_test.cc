@@ -51,7 +51,7 @@ TEST(FuncBuilderTest, ParametersAndArguments) {
   Tensor out = b.Compute("T_scale", {in->shape()[0], m2}, DataType::Float(32), [&](const Indices& i) {
     return PrimExpr(Mul((*in)({i[0], IntImm(DataType::Int(64), 0)}), *scale));
   });
-  absl::StatusOr<BuiltFunc> f = b.Build({out}, OpPattern::kInjective);
+  absl::StatusOr<BuiltFunc> f = b.Build({out}, OpPatternKind::kInjective);
   ASSERT_TRUE(f.ok()) << f.status();
   const PrimFuncNode* func = f->func.get();
   ASSERT_EQ(func->params.size(), 4u);
@@ -94,7 +94,7 @@ TEST(FuncBuilderTest, StageBlocks) {
                                           return Stmt(BufferStore(o[0].buffer, sum(i), Array<PrimExpr>(i)));
                                         });
                                       });
-  absl::StatusOr<BuiltFunc> f = b.Build({copy[0], arg[0]}, OpPattern::kOpaque);
+  absl::StatusOr<BuiltFunc> f = b.Build({copy[0], arg[0]}, OpPatternKind::kOpaque);
   ASSERT_TRUE(f.ok()) << f.status();
   std::vector<const SBlockNode*> blocks = Blocks(f->func);
   ASSERT_EQ(blocks.size(), 5u);
@@ -131,7 +131,7 @@ TEST(FuncBuilderTest, OutputsMustBeComputed) {
   rx::DataflowVar x = TensorVar("x", {IntImm(DataType::Int(64), 3)});
   FuncBuilder b("identity");
   Tensor in = *b.Input(x);
-  absl::StatusOr<BuiltFunc> f = b.Build({in}, OpPattern::kElemWise);
+  absl::StatusOr<BuiltFunc> f = b.Build({in}, OpPatternKind::kElemWise);
   EXPECT_FALSE(f.ok());
 }
 
