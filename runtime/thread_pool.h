@@ -3,6 +3,7 @@
 #ifndef KILN_RUNTIME_THREAD_POOL_H_
 #define KILN_RUNTIME_THREAD_POOL_H_
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -37,14 +38,15 @@ class ThreadPool {
   std::vector<std::thread> workers_;
   std::mutex mu_;
   std::condition_variable work_cv_, done_cv_;
-  uint64_t generation_ = 0;
-  bool stop_ = false;
+  // Written under mu_; also read without it while spinning (see WaitBriefly in thread_pool.cc).
+  std::atomic<uint64_t> generation_{0};
+  std::atomic<bool> stop_{false};
   bool busy_ = false;
   // The job in flight.
   int64_t n_ = 0;
   KilnParallelBody body_ = nullptr;
   void* closure_ = nullptr;
-  int pending_ = 0;
+  std::atomic<int> pending_{0};
   int32_t first_error_ = 0;
   KilnKernelEnv env_;
 };
