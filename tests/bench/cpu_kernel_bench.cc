@@ -15,7 +15,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <string>
@@ -23,10 +22,8 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
-#include "compiler/driver/tir_pipeline.h"
 #include "compiler/script/script.h"
-#include "compiler/target/llvm/codegen_llvm.h"
-#include "compiler/target/llvm/jit.h"
+#include "tests/bench/jit_kernel.h"
 #include "runtime/kernel_abi.h"
 #include "runtime/thread_pool.h"
 
@@ -78,59 +75,15 @@ def matmul(A: T.Buffer((1024, 1024), "float32"), B: T.Buffer((1024, 1024), "floa
                         C[io * 4 + ii, jo * 16 + ji] = C[io * 4 + ii, jo * 16 + ji] + acc[ii, ji]
 )";
 
-// TVMScript -> LowerTIR -> LLVM JIT for the host (the code a kernel library would hold).
+// TVMScript -> LowerTIR -> LLVM JIT for the host.
 std::unique_ptr<codegen::JitModule> Compile(const char* script, const char* name) {
   auto parsed = script::ParseScript(script, std::string(name) + ".py");
-  if (!parsed.ok()) {
-    std::fprintf(stderr, "%s: %s\n", name, std::string(parsed.status().message()).c_str());
-    std::exit(1);
-  }
-  driver::PipelineOptions po;
-  po.target_kind = "llvm";
-  auto lowered = driver::LowerTIR(script::AsModule(*parsed), po);
-  if (!lowered.ok()) {
-    std::fprintf(stderr, "%s: %s\n", name, std::string(lowered.status().message()).c_str());
-    std::exit(1);
-  }
-  if (const char* dir = std::getenv("KILN_BENCH_DUMP_IR"); dir != nullptr) {
-    auto ir = codegen::EmitLLVMAssembly(*lowered, "llvm");
-    std::ofstream(std::string(dir) + "/" + name + ".ll") << (ir.ok() ? *ir : std::string(ir.status().message()));
-  }
-  auto jit = codegen::JitModule::Create(*lowered);
-  if (!jit.ok()) {
-    std::fprintf(stderr, "%s: %s\n", name, std::string(jit.status().message()).c_str());
-    std::exit(1);
-  }
-  return std::move(*jit);
+  if (!parsed.ok()) bench::Die(name, parsed.status());
+  return bench::JitCompile(script::AsModule(*parsed), name);
 }
 
-// 64-byte aligned float storage.
-struct Floats {
-  explicit Floats(int64_t n) : n(n), p(static_cast<float*>(std::aligned_alloc(64, n * sizeof(float)))) {}
-  ~Floats() { std::free(p); }
-  Floats(const Floats&) = delete;
-  Floats& operator=(const Floats&) = delete;
-  int64_t n;
-  float* p;
-};
-
-struct Tensor {
-  Tensor(float* data, std::vector<int64_t> s) : shape(std::move(s)) {
-    t.data = data;
-    t.device = {kDLCPU, 0};
-    t.ndim = static_cast<int32_t>(shape.size());
-    t.dtype = {kDLFloat, 32, 1};
-    t.shape = shape.data();
-  }
-  KilnAny Arg() {
-    KilnAny a{};
-    a.type_index = kKilnDLTensorPtr;
-    a.v_ptr = &t;
-    return a;
-  }
-  std::vector<int64_t> shape;
-  DLTensor t{};
-};
+using bench::Floats;
+using bench::Tensor;
 
 // Everything the benchmarks share, built once: the thread pool (all cores), kernels and buffers.
 struct Setup {

@@ -22,21 +22,18 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "benchmark/benchmark.h"
-#include "compiler/driver/tir_pipeline.h"
 #include "compiler/relax/legalize/legalize.h"
 #include "compiler/relax/legalize/linalg.h"
 #include "compiler/relax/legalize/nn_conv.h"
 #include "compiler/relax/legalize/schedule.h"
 #include "compiler/script/script.h"
-#include "compiler/target/llvm/codegen_llvm.h"
-#include "compiler/target/llvm/jit.h"
+#include "tests/bench/jit_kernel.h"
 #include "runtime/kernel_abi.h"
 #include "runtime/thread_pool.h"
 
@@ -61,10 +58,9 @@ constexpr int64_t kConvC = 64, kConvHW = 56, kConvK = 3;
 constexpr int64_t kConvIn = kConvC * kConvHW * kConvHW, kConvW = kConvC * kConvC * kConvK * kConvK;
 constexpr double kConvFlops = 2.0 * kConvC * kConvHW * kConvHW * kConvC * kConvK * kConvK;
 
-void Die(const std::string& what, const absl::Status& st) {
-  std::fprintf(stderr, "%s: %s\n", what.c_str(), std::string(st.message()).c_str());
-  std::exit(1);
-}
+using bench::Die;
+using bench::Floats;
+using bench::Tensor;
 
 std::vector<ir::PrimExpr> Dims(std::initializer_list<int64_t> s) {
   std::vector<ir::PrimExpr> d;
@@ -79,46 +75,8 @@ std::unique_ptr<codegen::JitModule> Compile(const absl::StatusOr<ir::PrimFunc>& 
   ir::Map<ir::String, ir::ObjectRef> attrs = (*func)->attrs;
   attrs.Set(ir::String("global_symbol"), ir::String(name));  // exported under `name`
   mod.Add(ir::GlobalVar(name), ir::PrimFunc((*func)->params, (*func)->body, (*func)->ret_type, (*func)->buffer_map, attrs));
-  driver::PipelineOptions po;
-  po.target_kind = "llvm";
-  auto lowered = driver::LowerTIR(mod, po);
-  if (!lowered.ok()) Die(name, lowered.status());
-  if (const char* dir = std::getenv("KILN_BENCH_DUMP_IR"); dir != nullptr) {
-    auto ir = codegen::EmitLLVMAssembly(*lowered, "llvm");
-    std::ofstream(std::string(dir) + "/" + name + ".ll") << (ir.ok() ? *ir : std::string(ir.status().message()));
-  }
-  auto jit = codegen::JitModule::Create(*lowered);
-  if (!jit.ok()) Die(name, jit.status());
-  return std::move(*jit);
+  return bench::JitCompile(mod, name);
 }
-
-// 64-byte aligned float storage.
-struct Floats {
-  explicit Floats(int64_t n) : n(n), p(static_cast<float*>(std::aligned_alloc(64, n * sizeof(float)))) {}
-  ~Floats() { std::free(p); }
-  Floats(const Floats&) = delete;
-  Floats& operator=(const Floats&) = delete;
-  int64_t n;
-  float* p;
-};
-
-struct Tensor {
-  Tensor(float* data, std::vector<int64_t> s) : shape(std::move(s)) {
-    t.data = data;
-    t.device = {kDLCPU, 0};
-    t.ndim = static_cast<int32_t>(shape.size());
-    t.dtype = {kDLFloat, 32, 1};
-    t.shape = shape.data();
-  }
-  KilnAny Arg() {
-    KilnAny a{};
-    a.type_index = kKilnDLTensorPtr;
-    a.v_ptr = &t;
-    return a;
-  }
-  std::vector<int64_t> shape;
-  DLTensor t{};
-};
 
 double MaxRelError(const float* got, const float* want, int64_t n) {
   double worst = 0;
