@@ -63,11 +63,9 @@ std::string DefaultOutputPath(const std::string& input, const std::string& ext) 
 int BuildExecutableFile(const std::string& path, const ir::IRModule& module, const std::string& target,
                         const std::vector<std::string>& entries, std::string out,
                         std::chrono::steady_clock::time_point start) {
-  bool relax = driver::HasRelaxFunction(module);
   driver::BuildOptions options;
   options.entries = entries;
-  absl::StatusOr<vm::Executable> exec =
-      relax ? driver::BuildExecutable(module, target, options) : driver::BuildKernelExecutable(module, target, options);
+  absl::StatusOr<vm::Executable> exec = driver::BuildModuleExecutable(module, target, options);
   if (!exec.ok()) return Fail("build", exec.status());
   if (out.empty()) out = DefaultOutputPath(path, ".kx");
   std::string bytes = exec->Serialize();

@@ -156,6 +156,16 @@ absl::StatusOr<vm::Executable> BuildKernelExecutable(const IRModule& module, con
   return exec;
 }
 
+absl::StatusOr<vm::Executable> BuildModuleExecutable(const IRModule& module, const std::string& target,
+                                                     const BuildOptions& options) {
+  if (!options.extra_vars.empty()) {
+    // TODO(issue 12): bind them with a BindSymbolicVars pass before the pipeline.
+    return absl::UnimplementedError("binding symbolic variables (extra_vars) is not supported yet");
+  }
+  return HasRelaxFunction(module) ? BuildExecutable(module, target, options)
+                                  : BuildKernelExecutable(module, target, options);
+}
+
 absl::StatusOr<vm::Executable> LoadOrBuildExecutable(const std::string& path, const std::string& target,
                                                      const BuildOptions& options) {
   absl::StatusOr<std::string> data = ReadBytes(path);
@@ -177,8 +187,7 @@ absl::StatusOr<vm::Executable> LoadOrBuildExecutable(const std::string& path, co
     if (!parsed.ok()) return parsed.status();  // diagnostics already name the file
     module = script::AsModule(*parsed);
   }
-  absl::StatusOr<vm::Executable> exec =
-      HasRelaxFunction(module) ? BuildExecutable(module, target, options) : BuildKernelExecutable(module, target, options);
+  absl::StatusOr<vm::Executable> exec = BuildModuleExecutable(module, target, options);
   if (!exec.ok()) return absl::Status(exec.status().code(), absl::StrCat(path, ": ", exec.status().message()));
   return exec;
 }

@@ -10,6 +10,8 @@
 #ifndef KILN_COMPILER_DRIVER_RELAX_BUILD_H_
 #define KILN_COMPILER_DRIVER_RELAX_BUILD_H_
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -29,6 +31,9 @@ struct BuildOptions {
   // Where the kernel library is built before it is read into the executable ("" = $TMPDIR, else
   // /tmp). The file is deleted afterwards.
   std::string work_dir;
+  // Values for the module's symbolic shape variables by name, bound before compiling (kilnd's
+  // CompileRequest.extra_vars).
+  std::map<std::string, int64_t> extra_vars;
 };
 
 // True if the module has at least one Relax function.
@@ -47,6 +52,11 @@ absl::StatusOr<vm::Executable> BuildExecutable(const ir::IRModule& module, const
 // The module's PrimFuncs compiled into the library section, with one kPackedFunc entry per
 // exported kernel. INVALID_ARGUMENT if the module has no PrimFunc.
 absl::StatusOr<vm::Executable> BuildKernelExecutable(const ir::IRModule& module, const std::string& target,
+                                                     const BuildOptions& options = {});
+
+// The one build path of `kiln build` and kilnd's workers: BuildExecutable for a module with a Relax
+// function, BuildKernelExecutable otherwise.
+absl::StatusOr<vm::Executable> BuildModuleExecutable(const ir::IRModule& module, const std::string& target,
                                                      const BuildOptions& options = {});
 
 // What `kiln run`/`kiln bench`/`kiln inspect` take: a .kx file (recognized by the executable's
