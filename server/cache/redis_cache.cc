@@ -1,8 +1,6 @@
 #include "server/cache/redis_cache.h"
 
 #include <hiredis/hiredis.h>
-#include <pthread.h>
-#include <signal.h>
 
 #include <algorithm>
 #include <cstring>
@@ -12,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "server/cache/sha256.h"
+#include "server/cache/sigpipe_block.h"
 
 namespace kiln::server {
 namespace {
@@ -91,35 +90,6 @@ bool ParseHeader(absl::string_view raw, const CacheKey& key, Header* h, bool pre
   return raw.size() == kRedisEntryHeaderBytes && h->size > 0 && h->chunks == (h->size - 1) / h->chunk_bytes + 1;
 }
 
-// Blocks SIGPIPE in this thread while hiredis writes (it uses write(), not send(MSG_NOSIGNAL)): a
-// Redis that closes the socket mid-command must be an error, not a signal that kills kilnd. A
-// SIGPIPE raised meanwhile is consumed, unless one was already pending before.
-class SigpipeBlock {
- public:
-  SigpipeBlock() {
-    sigemptyset(&pipe_);
-    sigaddset(&pipe_, SIGPIPE);
-    pthread_sigmask(SIG_BLOCK, &pipe_, &old_);
-    was_pending_ = Pending();
-  }
-  ~SigpipeBlock() {
-    if (!was_pending_ && Pending()) {
-      timespec zero = {0, 0};
-      sigtimedwait(&pipe_, nullptr, &zero);
-    }
-    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
-  }
-
- private:
-  static bool Pending() {
-    sigset_t pending;
-    sigpending(&pending);
-    return sigismember(&pending, SIGPIPE) == 1;
-  }
-  sigset_t pipe_, old_;
-  bool was_pending_;
-};
-
 absl::Status ReplyError(const redisReply* r) {
   return absl::InternalError(absl::StrCat("redis cache: ", absl::string_view(r->str, r->len)));
 }
@@ -151,7 +121,7 @@ class RedisCache::Connection {
         return IoError();
       }
     }
-    SigpipeBlock no_sigpipe;
+    SigpipeBlock no_sigpipe;  // hiredis write()s; a vanished Redis must not kill kilnd
     std::vector<Reply> replies;
     for (size_t i = 0; i < commands.size(); ++i) {
       void* r = nullptr;

@@ -344,20 +344,22 @@ TEST_F(RedisCacheTest, PooledConnectionsToARestartedRedisAreReplacedWithoutAnErr
   EXPECT_EQ(**got, "after");
 }
 
-TEST_F(RedisCacheTest, RedisClosingTheSocketMidWriteIsAnErrorNotSigpipe) {
-  // A server that refuses strings over 1 MiB drops the connection while our 32 MiB inline write
-  // is still being sent: the next write() gets EPIPE, and SIGPIPE would kill the process.
+TEST_F(RedisCacheTest, AWriteRedisRefusesIsAnErrorWithItsReason) {
+  // Bounded, and not allowed to evict: Redis refuses the chunk SETs queued in the transaction once
+  // the queue has filled its memory, and then the whole transaction (EXECABORT).
   server_.Kill();
-  ASSERT_TRUE(server_.Start({"--proto-max-bulk-len", "1mb"}));
-  RedisCacheOptions o;
-  o.chunk_bytes = 64 << 20;
-  auto cache = Open(o);
-  absl::Status st = cache->Put(K(1), Pattern(32 << 20));
-  EXPECT_FALSE(st.ok());
-  ASSERT_TRUE(cache->Put(K(2), V("still fine")).ok());
-  absl::StatusOr<Artifact> got = cache->Get(K(2));
-  ASSERT_TRUE(got.ok());
+  ASSERT_TRUE(server_.Start({"--maxmemory", "4mb", "--maxmemory-policy", "noeviction"}));
+  auto cache = Open();
+  ASSERT_TRUE(cache->Put(K(1), V("small")).ok());
+  absl::Status st = cache->Put(K(2), Pattern(8 << 20));
+  EXPECT_TRUE(absl::StrContains(st.message(), "OOM")) << st;
+  EXPECT_FALSE(Exists(cache->HeaderKey(K(2))));
+  EXPECT_FALSE(Exists(cache->ChunkKey(K(2), 0)));  // nothing of the refused entry was written
+  EXPECT_EQ(cache->Stats().entries, 1u);
+  absl::StatusOr<Artifact> got = cache->Get(K(1));
+  ASSERT_TRUE(got.ok()) << got.status();
   ASSERT_NE(*got, nullptr);
+  EXPECT_EQ(**got, "small");
 }
 
 TEST_F(RedisCacheTest, ConcurrentGetsAndPutsNeverSeeAMixedEntry) {
