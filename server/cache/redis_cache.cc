@@ -16,6 +16,9 @@ namespace kiln::server {
 namespace {
 
 constexpr char kMagic[8] = {'K', 'I', 'L', 'N', 'R', 'C', '0', '1'};
+// Bounds the keys one entry spans (and one MGET names), whatever a header written by another
+// replica claims.
+constexpr uint64_t kMinChunkBytes = 1024;
 
 struct FreeReply {
   void operator()(redisReply* r) const { freeReplyObject(r); }
@@ -85,7 +88,7 @@ bool ParseHeader(absl::string_view raw, const CacheKey& key, Header* h, bool pre
   h->chunk_bytes = GetU64(raw.data() + 16);
   h->chunks = GetU64(raw.data() + 24);
   h->checksum = raw.substr(64, kSha256Bytes);
-  if (h->chunk_bytes == 0) return false;
+  if (h->chunk_bytes < kMinChunkBytes) return false;
   if (h->chunks == 0) return prefix_only || raw.size() - kRedisEntryHeaderBytes == h->size;
   return raw.size() == kRedisEntryHeaderBytes && h->size > 0 && h->chunks == (h->size - 1) / h->chunk_bytes + 1;
 }
@@ -105,7 +108,7 @@ class RedisCache::Connection {
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
 
-  // Sends `commands` pipelined, in one write, and reads every reply (Redis error replies included,
+  // Sends `commands` pipelined (one batch, one round trip) and reads every reply (Redis error replies included,
   // for the caller to judge), so the connection stays in step. An I/O error fails the connection.
   absl::StatusOr<std::vector<Reply>> Run(const std::vector<Command>& commands) {
     std::vector<const char*> argv;
@@ -155,7 +158,7 @@ absl::StatusOr<std::unique_ptr<RedisCache>> RedisCache::Open(const RedisCacheOpt
   absl::Status st = ParseAddress(options.address, &host, &port);
   if (!st.ok()) return st;
   auto bad = [](absl::string_view why) { return absl::InvalidArgumentError(absl::StrCat("redis cache: ", why)); };
-  if (options.chunk_bytes == 0) return bad("chunk_bytes must be positive");
+  if (options.chunk_bytes < kMinChunkBytes) return bad(absl::StrCat("chunk_bytes must be at least ", kMinChunkBytes));
   if (options.max_connections < 1) return bad("max_connections must be at least 1");
   if (options.connect_timeout <= absl::ZeroDuration() || options.command_timeout <= absl::ZeroDuration()) {
     return bad("timeouts must be positive");
@@ -183,6 +186,7 @@ std::string RedisCache::ChunkKey(const CacheKey& key, uint64_t i) const {
 
 absl::StatusOr<std::unique_ptr<RedisCache::Connection>> RedisCache::Acquire(bool fresh) {
   redisContext* stale = nullptr;
+  bool down = false;
   {
     absl::MutexLock lock(&mu_);
     while (idle_.empty() && open_connections_ >= options_.max_connections) freed_.Wait(&mu_);
@@ -193,17 +197,18 @@ absl::StatusOr<std::unique_ptr<RedisCache::Connection>> RedisCache::Acquire(bool
       stale = c;  // replaced below by a new connection
       --open_connections_;
     }
-    if (absl::Now() < down_until_) {
-      if (stale != nullptr) {
-        freed_.Signal();
-        redisFree(stale);
-      }
-      return absl::UnavailableError(
-          absl::StrCat("redis cache: ", host_, ":", port_, " was unreachable moments ago; not retrying yet"));
+    down = absl::Now() < down_until_;
+    if (down) {
+      freed_.Signal();  // the slot of `stale`, if any, is free
+    } else {
+      ++open_connections_;
     }
-    ++open_connections_;
   }
   redisFree(stale);  // null-safe
+  if (down) {
+    return absl::UnavailableError(
+        absl::StrCat("redis cache: ", host_, ":", port_, " was unreachable moments ago; not retrying yet"));
+  }
   redisContext* c = redisConnectWithTimeout(host_.c_str(), port_, absl::ToTimeval(options_.connect_timeout));
   if (c == nullptr || c->err != 0) {
     absl::Status st = absl::UnavailableError(absl::StrCat("redis cache: cannot connect to ", host_, ":", port_, ": ",
@@ -297,7 +302,10 @@ absl::StatusOr<Artifact> RedisCache::Get(const CacheKey& key) {
       absl::StatusOr<std::vector<Reply>> all = conn.Run({mget});
       if (!all.ok()) return all.status();
       const redisReply* a = (*all)[0].get();
-      if (a->type != REDIS_REPLY_ARRAY) return ReplyError(a);
+      if (a->type == REDIS_REPLY_ERROR) return ReplyError(a);
+      if (a->type != REDIS_REPLY_ARRAY || a->elements != keys.size()) {
+        return absl::InternalError("redis cache: MGET answered with the wrong shape");
+      }
       const redisReply* again = a->element[0];
       if (again->type != REDIS_REPLY_STRING || absl::string_view(again->str, again->len) != raw) {
         return Miss(false);  // replaced or removed since the first GET: not damage

@@ -38,7 +38,7 @@ struct RedisCacheOptions {
   std::string address;  // "HOST:PORT"; "[::1]:6379" for an IPv6 literal
   std::string key_prefix = "kiln:";
   absl::Duration ttl = absl::ZeroDuration();  // on every key of an entry, from its write; zero: none
-  uint64_t chunk_bytes = 1 << 20;             // the gRPC/REAPI chunk size; Redis strings stay small
+  uint64_t chunk_bytes = 1 << 20;  // the gRPC/REAPI chunk size, so Redis strings stay small; >= 1 KiB
   uint64_t max_value_bytes = 256 << 20;       // larger values are not stored, nor fetched
   absl::Duration connect_timeout = absl::Seconds(1);
   absl::Duration command_timeout = absl::Seconds(2);  // per socket read or write, not per value
@@ -50,7 +50,7 @@ struct RedisCacheOptions {
 
 class RedisCache : public CacheTier {
  public:
-  // Validates the options (the address must parse, sizes be positive). Does not connect: Redis may
+  // Validates the options (the address must parse, sizes and timeouts be in range). Does not connect: Redis may
   // come up after kilnd; Ping checks it now.
   static absl::StatusOr<std::unique_ptr<RedisCache>> Open(const RedisCacheOptions& options);
   ~RedisCache() override;

@@ -163,7 +163,7 @@ TEST(RedisCacheOptionsTest, OpenRejectsBadOptions) {
   RedisCacheOptions o;
   o.address = "[::1]:6379";
   EXPECT_TRUE(RedisCache::Open(o).ok());
-  o.chunk_bytes = 0;
+  o.chunk_bytes = 100;  // an entry of many thousand keys
   EXPECT_EQ(RedisCache::Open(o).status().code(), absl::StatusCode::kInvalidArgument);
   o.chunk_bytes = 1024;
   o.ttl = absl::Seconds(-1);
