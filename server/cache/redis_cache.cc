@@ -142,8 +142,7 @@ class RedisCache::Connection {
 
  private:
   absl::Status IoError() {
-    return absl::UnavailableError(
-        absl::StrCat("redis cache: ", cache_->host_, ":", cache_->port_, ": ", c_->errstr));
+    return absl::UnavailableError(absl::StrCat("redis cache: ", cache_->host_, ":", cache_->port_, ": ", c_->errstr));
   }
 
   RedisCache* const cache_;
@@ -164,7 +163,8 @@ absl::StatusOr<std::unique_ptr<RedisCache>> RedisCache::Open(const RedisCacheOpt
     return bad("timeouts must be positive");
   }
   if (options.reconnect_backoff < absl::ZeroDuration()) return bad("reconnect_backoff must not be negative");
-  if (options.ttl < absl::ZeroDuration() || (options.ttl > absl::ZeroDuration() && options.ttl < absl::Milliseconds(1))) {
+  if (options.ttl < absl::ZeroDuration() ||
+      (options.ttl > absl::ZeroDuration() && options.ttl < absl::Milliseconds(1))) {
     return bad("ttl must be zero (none) or at least 1 ms");
   }
   return std::unique_ptr<RedisCache>(new RedisCache(options, std::move(host), port));

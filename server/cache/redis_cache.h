@@ -6,10 +6,12 @@
 //   P KEY          the header: magic "KILNRC01" (8) | value size, u64 LE (8) | chunk bytes, u64 LE (8)
 //                  | chunk count, u64 LE (8) | the key (32) | SHA-256 of the value (32) = 96 bytes;
 //                  with chunk count 0 the value follows inline (values up to one chunk: one GET)
-//   P KEY:0 ...    chunk i of a larger value (all chunk-bytes long but the last)
-// A writer sends the chunks and then the header in one MULTI/EXEC (each SET with the TTL, if any),
-// so readers see the old entry or the new one, never half of one. A reader GETs the header, then
-// MGETs the header again with all the chunks: one command, so one consistent snapshot. It verifies
+//   P KEY:i        chunk i (decimal, from 0) of a larger value; all chunk-bytes long but the last
+// A writer reads the old header's first 96 bytes (GETRANGE), then sends the chunks and the header
+// in one MULTI/EXEC (each SET with the TTL, if any; a shorter value's transaction also deletes the
+// old entry's extra chunks), so readers see the old entry or the new one, never half of one. A
+// reader GETs the header, then MGETs the header again with all the chunks: one command, so one
+// consistent snapshot (a header that changed in between is a plain miss). It verifies
 // the magic, that the stored key is the one asked for (a header under the wrong name, or a
 // collision of names, is never served), the sizes and the checksum. A failed entry (a flipped bit,
 // or a chunk that Redis's maxmemory policy evicted on its own) is a miss counted as `corrupt`, and
@@ -38,7 +40,7 @@ struct RedisCacheOptions {
   std::string address;  // "HOST:PORT"; "[::1]:6379" for an IPv6 literal
   std::string key_prefix = "kiln:";
   absl::Duration ttl = absl::ZeroDuration();  // on every key of an entry, from its write; zero: none
-  uint64_t chunk_bytes = 1 << 20;  // the gRPC/REAPI chunk size, so Redis strings stay small; >= 1 KiB
+  uint64_t chunk_bytes = 1 << 20;             // at least 1 KiB; 1 MiB, the gRPC/REAPI chunk size
   uint64_t max_value_bytes = 256 << 20;       // larger values are not stored, nor fetched
   absl::Duration connect_timeout = absl::Seconds(1);
   absl::Duration command_timeout = absl::Seconds(2);  // per socket read or write, not per value
@@ -50,8 +52,8 @@ struct RedisCacheOptions {
 
 class RedisCache : public CacheTier {
  public:
-  // Validates the options (the address must parse, sizes and timeouts be in range). Does not connect: Redis may
-  // come up after kilnd; Ping checks it now.
+  // Validates the options (the address must parse, sizes and timeouts be in range). Does not
+  // connect: Redis may come up after kilnd; Ping checks it now.
   static absl::StatusOr<std::unique_ptr<RedisCache>> Open(const RedisCacheOptions& options);
   ~RedisCache() override;
 
