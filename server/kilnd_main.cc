@@ -25,6 +25,7 @@
 #include "grpcpp/health_check_service_interface.h"
 #include "server/cache/disk_cache.h"
 #include "server/cache/memory_cache.h"
+#include "server/cache/redis_cache.h"
 #include "server/cache/tiered_cache.h"
 #include "server/pool/in_process_backend.h"
 #include "server/service/auth.h"
@@ -36,6 +37,8 @@ ABSL_FLAG(std::string, port_file, "", "write the bound gRPC port to this file on
 ABSL_FLAG(std::string, cache_dir, "~/.cache/kiln", "the local disk cache's directory (created if missing)");
 ABSL_FLAG(int64_t, memory_cache_mb, 256, "the in-memory LRU's capacity in MiB");
 ABSL_FLAG(int64_t, disk_cache_mb, 4096, "the disk cache's capacity in MiB (least recently used entries go first)");
+ABSL_FLAG(std::string, redis, "", "HOST:PORT of a Redis shared by kilnd replicas as the last cache tier; empty: none");
+ABSL_FLAG(int64_t, redis_ttl_seconds, 7 * 24 * 3600, "time to live of the entries kilnd writes to Redis (0: none)");
 ABSL_FLAG(int32_t, workers_per_target, 1,
           "compile worker processes per target; 0 compiles inside kilnd (no isolation, for debugging)");
 ABSL_FLAG(std::string, token_file, "",
@@ -130,6 +133,17 @@ int Main() {
       DiskCache::Open(cache_dir, uint64_t(absl::GetFlag(FLAGS_disk_cache_mb)) << 20);
   if (!disk.ok()) return Fail(disk.status());
   tiers.push_back(*std::move(disk));
+  if (!absl::GetFlag(FLAGS_redis).empty()) {
+    RedisCacheOptions ro;
+    ro.address = absl::GetFlag(FLAGS_redis);
+    ro.ttl = absl::Seconds(absl::GetFlag(FLAGS_redis_ttl_seconds));
+    absl::StatusOr<std::unique_ptr<RedisCache>> redis = RedisCache::Open(ro);
+    if (!redis.ok()) return Fail(redis.status());
+    // Redis may come up after kilnd: until it answers, its tier misses and kilnd keeps serving.
+    absl::Status ping = (*redis)->Ping();
+    if (!ping.ok()) std::fprintf(stderr, "kilnd: warning: Redis at %s: %s\n", ro.address.c_str(), std::string(ping.message()).c_str());
+    tiers.push_back(*std::move(redis));
+  }
   TieredCache cache(std::move(tiers));
 
   std::unique_ptr<CompileBackend> backend = std::make_unique<InProcessBackend>();
@@ -165,8 +179,9 @@ int Main() {
     absl::Status st = WritePortFile(absl::GetFlag(FLAGS_port_file), port);
     if (!st.ok()) return Fail(st);
   }
-  std::fprintf(stderr, "kilnd %s: serving on %s (port %d), cache %s, %s, %s%s\n", kKilnVersion,
+  std::fprintf(stderr, "kilnd %s: serving on %s (port %d), cache %s%s, %s, %s%s\n", kKilnVersion,
                absl::GetFlag(FLAGS_listen).c_str(), port, cache_dir.c_str(),
+               absl::GetFlag(FLAGS_redis).empty() ? "" : absl::StrCat(" + redis ", absl::GetFlag(FLAGS_redis)).c_str(),
                absl::GetFlag(FLAGS_workers_per_target) == 0 ? "compiling in-process" : "worker pool",
                tokens->enabled() ? "token auth" : "no auth",
                absl::GetFlag(FLAGS_tls_cert).empty() ? "" : (absl::GetFlag(FLAGS_tls_client_ca).empty() ? ", TLS" : ", mTLS"));
@@ -193,8 +208,8 @@ int Main() {
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "the kiln compile service: TVMScript or serialized IR in, Relax VM executables out.\n"
-      "  kilnd [--listen HOST:PORT] [--port-file F] [--cache-dir D] [--workers-per-target N] [--token-file T]\n"
-      "        [--tls-cert C --tls-key K [--tls-client-ca CA]] [--metrics-listen HOST:PORT] [--flagfile CONFIG]\n"
+      "  kilnd [--listen HOST:PORT] [--port-file F] [--cache-dir D] [--redis HOST:PORT] [--workers-per-target N]\n"
+      "        [--token-file T] [--tls-cert C --tls-key K [--tls-client-ca CA]] [--metrics-listen HOST:PORT] [--flagfile CONFIG]\n"
       "With no flags it serves on 127.0.0.1:7878 with its cache in ~/.cache/kiln and one worker per target.\n"
       "Flag names take - or _ (--cache-dir or --cache_dir).");
   absl::FlagsUsageConfig usage;

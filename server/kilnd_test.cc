@@ -20,6 +20,7 @@
 #include "proto/compile.grpc.pb.h"
 #include "server/cache/sha256.h"
 #include "server/testing/kilnd_process.h"
+#include "server/testing/redis_process.h"
 
 namespace kiln::server {
 namespace {
@@ -190,6 +191,46 @@ TEST_F(KilndTest, RestartKeepsTheDiskCacheAndACorruptEntryIsRecompiled) {
   v1::StatResponse s = Stat(*stub);
   EXPECT_GE(Tier(s, "disk").corrupt(), 1u);
   EXPECT_EQ(Compiles(s), 1u);
+}
+
+TEST_F(KilndTest, TwoKilndsSharingRedisServeEachOthersEntries) {
+  if (!testing::RedisServerInstalled()) {
+    GTEST_SKIP() << testing::kRedisServer << " is not installed (Debian package redis-server); skipping";
+  }
+  testing::RedisServer redis;
+  ASSERT_TRUE(redis.Start());
+  // Two replicas, each with its own disk cache: only Redis is shared.
+  std::string other_dir = MakeTempDir("kilnd-cache-b-");
+  absl::StatusOr<KilndProcess> a = StartKilnd({"--redis", redis.address()});
+  absl::StatusOr<KilndProcess> b =
+      KilndProcess::Start(Kilnd(), {"--cache-dir", other_dir, "--log-requests=false", "--redis", redis.address()});
+  ASSERT_TRUE(a.ok()) << a.status();
+  ASSERT_TRUE(b.ok()) << b.status();
+  auto stub_a = Connect(*a), stub_b = Connect(*b);
+  v1::CompileResponse from_a, from_b;
+  ASSERT_TRUE(Compile(*stub_a, Request(kMlp), &from_a).ok());
+  EXPECT_EQ(from_a.cache(), v1::CACHE_MISS);
+  ASSERT_TRUE(Compile(*stub_b, Request(kMlp), &from_b).ok());
+  EXPECT_EQ(from_b.cache(), v1::CACHE_REDIS);
+  EXPECT_EQ(from_b.executable(), from_a.executable());
+  EXPECT_EQ(Compiles(Stat(*stub_b)), 0u);
+  // FetchArtifact on b of what a compiled: the executable came through Redis too.
+  grpc::ClientContext ctx;
+  v1::FetchArtifactRequest fetch;
+  fetch.set_digest(from_a.digest());
+  auto reader = stub_b->FetchArtifact(&ctx, fetch);
+  v1::ArtifactChunk chunk;
+  std::string bytes;
+  while (reader->Read(&chunk)) bytes += chunk.data();
+  ASSERT_TRUE(reader->Finish().ok());
+  EXPECT_EQ(bytes, from_a.executable());
+
+  // Redis going away costs the shared tier, not the service.
+  redis.Kill();
+  std::string unique = absl::StrReplaceAll(kMlp, {{"(8, 3)", "(8, 6)"}, {"(4, 3)", "(4, 6)"}});
+  v1::CompileResponse after;
+  grpc::Status st = Compile(*stub_a, Request(unique), &after);
+  EXPECT_TRUE(st.ok()) << st.error_message();
 }
 
 TEST_F(KilndTest, IdenticalConcurrentRequestsCompileOnce) {
