@@ -346,6 +346,16 @@ TEST_F(KilndTest, FetchArtifactAndCompileStreamChunkAndResume) {
   EXPECT_EQ(fetch("../../etc/passwd", 0, 0, &ignored).first.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(fetch(resp.digest(), expected.size() + 1, 0, &ignored).first.error_code(), grpc::StatusCode::OUT_OF_RANGE);
 
+  {
+    grpc::ClientContext ictx;
+    v1::InspectArtifactRequest ireq;
+    ireq.set_digest(resp.digest());
+    v1::InspectArtifactResponse iresp;
+    ASSERT_TRUE(stub->InspectArtifact(&ictx, ireq, &iresp).ok());
+    EXPECT_NE(iresp.text().find("@main:"), std::string::npos) << iresp.text();
+    EXPECT_EQ(iresp.metadata().size(), expected.size());
+  }
+
   grpc::ClientContext ctx;
   auto reader = stub->CompileStream(&ctx, Request(kMlp));
   v1::ArtifactChunk c;

@@ -18,6 +18,7 @@
 #include "server/cache/key.h"
 #include "server/cache/sha256.h"
 #include "server/service/request_module.h"
+#include "runtime/vm/executable.h"
 #include "server/service/rpc_status.h"
 
 namespace kiln::server {
@@ -257,7 +258,7 @@ grpc::Status CompileServiceImpl::CompileStream(grpc::ServerContext* ctx, const v
 
 grpc::Status CompileServiceImpl::FetchArtifact(grpc::ServerContext* ctx, const v1::FetchArtifactRequest* req,
                                                grpc::ServerWriter<v1::ArtifactChunk>* writer) {
-  Call call(this, ctx, "FetchArtifact", Permission::kCompile);
+  Call call(this, ctx, "FetchArtifact", Permission::kFetch);
   if (!call.refusal().ok()) return call.Finish(call.refusal());
   if (!CacheKey::FromHex(req->digest()).ok()) {
     return call.Finish(absl::InvalidArgumentError(
@@ -349,6 +350,27 @@ grpc::Status CompileServiceImpl::ListTargets(grpc::ServerContext* ctx, const v1:
     t->set_default_target(*normalized);
     t->set_description(k.description);
   }
+  return call.Finish(absl::OkStatus());
+}
+
+grpc::Status CompileServiceImpl::InspectArtifact(grpc::ServerContext* ctx, const v1::InspectArtifactRequest* req,
+                                                 v1::InspectArtifactResponse* resp) {
+  Call call(this, ctx, "InspectArtifact", Permission::kCompile);
+  if (!call.refusal().ok()) return call.Finish(call.refusal());
+  if (!CacheKey::FromHex(req->digest()).ok()) {
+    return call.Finish(absl::InvalidArgumentError(
+        absl::StrCat("digest \"", req->digest().substr(0, 80), "\" is not 64 lower-case hex digits")));
+  }
+  Artifact bytes = LookupExecutable(req->digest());
+  if (bytes == nullptr) return call.Finish(absl::NotFoundError(absl::StrCat("no executable with digest ", req->digest())));
+  absl::StatusOr<vm::Executable> exec = vm::Executable::Deserialize(*bytes);
+  if (!exec.ok()) return call.Finish(absl::InternalError(absl::StrCat("cached executable: ", exec.status().message())));
+  switch (req->view()) {
+    case v1::InspectArtifactRequest::PYTHON: resp->set_text(exec->AsPython()); break;
+    case v1::InspectArtifactRequest::STATS: resp->set_text(exec->Stats()); break;
+    default: resp->set_text(exec->AsText()); break;
+  }
+  resp->mutable_metadata()->set_size(bytes->size());
   return call.Finish(absl::OkStatus());
 }
 

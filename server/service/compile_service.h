@@ -53,6 +53,8 @@ class CompileServiceImpl final : public v1::CompileService::Service {
   grpc::Status Stat(grpc::ServerContext* ctx, const v1::StatRequest* req, v1::StatResponse* resp) override;
   grpc::Status ListTargets(grpc::ServerContext* ctx, const v1::ListTargetsRequest* req,
                            v1::ListTargetsResponse* resp) override;
+  grpc::Status InspectArtifact(grpc::ServerContext* ctx, const v1::InspectArtifactRequest* req,
+                               v1::InspectArtifactResponse* resp) override;
 
   // From now on new calls get UNAVAILABLE. Returns at once; in_flight() tells when they are done.
   void Drain() { draining_.store(true); }
