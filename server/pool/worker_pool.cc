@@ -1,6 +1,7 @@
 #include "server/pool/worker_pool.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <string.h>
@@ -58,16 +59,18 @@ absl::StatusOr<pid_t> Spawn(const std::vector<std::string>& argv, int fd) {
   return pid;
 }
 
+// True if `pid` has exited (it stays unreaped).
+bool HasExited(pid_t pid) {
+  siginfo_t info{};
+  return waitid(P_PID, pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid;
+}
+
 // Waits up to `grace` for `pid` to exit, then kills its process group (the worker and any linker
 // it started) and reaps it. Returns the wait status. The group is killed while the worker is
 // still unreaped, so its pid (the group id) cannot have been reused.
 int KillAndReap(pid_t pid, absl::Duration grace) {
   absl::Time until = absl::Now() + grace;
-  while (absl::Now() < until) {
-    siginfo_t info{};
-    if (waitid(P_PID, pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid) break;
-    absl::SleepFor(absl::Milliseconds(1));
-  }
+  while (absl::Now() < until && !HasExited(pid)) absl::SleepFor(absl::Milliseconds(1));
   kill(-pid, SIGKILL);
   kill(pid, SIGKILL);
   int status = 0;
@@ -155,6 +158,17 @@ absl::Status WorkerPool::EnsureRunning(TargetPool* pool, size_t slot) {
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) {
     return absl::InternalError(Errno("socketpair for a kilnd-worker", errno));
   }
+  // dup2 onto itself would keep close-on-exec: the worker's end must not be fd 0 or 1 already (a
+  // daemon may run with those closed).
+  if (fds[1] < 3) {
+    int moved = fcntl(fds[1], F_DUPFD_CLOEXEC, 3);
+    close(fds[1]);
+    if (moved < 0) {
+      close(fds[0]);
+      return absl::InternalError(Errno("fcntl for a kilnd-worker", errno));
+    }
+    fds[1] = moved;
+  }
   std::vector<std::string> argv = {options_.worker_binary};
   argv.insert(argv.end(), options_.worker_args.begin(), options_.worker_args.end());
   absl::StatusOr<pid_t> pid = Spawn(argv, fds[1]);
@@ -220,6 +234,12 @@ absl::StatusOr<CompileOutput> WorkerPool::RunOnWorker(TargetPool* pool, size_t s
   }
   // This thread holds the slot: nothing else touches the worker until Release.
   Worker& w = pool->workers[slot];
+  if (HasExited(w.pid)) {
+    // It died while idle (say, the kernel's OOM killer chose it): not this job's doing.
+    Replace(pool, slot, absl::ZeroDuration(), absl::OkStatus()).IgnoreError();
+    absl::MutexLock lock(&mu_);
+    if (absl::Status s = EnsureRunning(pool, slot); !s.ok()) return s;
+  }
   const pid_t pid = w.pid;
   v1::worker::WorkerJob request;
   request.set_module(job.module);

@@ -237,6 +237,25 @@ TEST(WorkerPoolTest, AWorkerKilledMidCompileFailsOnlyItsJob) {
   EXPECT_NE(pool->WorkerPids(Target()), pids);
 }
 
+TEST(WorkerPoolTest, AWorkerThatDiedWhileIdleIsReplacedBeforeTheNextJob) {
+  std::unique_ptr<WorkerPool> pool = MakePool(Options());
+  ASSERT_NE(pool, nullptr);
+  ASSERT_TRUE(pool->Compile(SmallJob()).ok());
+  std::vector<pid_t> pids = pool->WorkerPids(Target());
+  ASSERT_EQ(pids.size(), 1u);
+  ASSERT_EQ(kill(pids[0], SIGKILL), 0);
+  ASSERT_TRUE(WaitUntil([&] {
+    siginfo_t info{};
+    return waitid(P_PID, pids[0], &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pids[0];
+  }));
+  absl::StatusOr<CompileOutput> out = pool->Compile(SmallJob());
+  EXPECT_TRUE(out.ok()) << out.status();
+  PoolCounters c = Counters(*pool);
+  EXPECT_EQ(c.worker_restarts, 1u);
+  EXPECT_EQ(c.failed, 0u);
+  EXPECT_TRUE(Reaped(pids[0]));
+}
+
 TEST(WorkerPoolTest, ADeadlineStopsTheCompileAndTheWorkerIsReplaced) {
   std::unique_ptr<WorkerPool> pool = MakePool(Options());
   ASSERT_NE(pool, nullptr);
