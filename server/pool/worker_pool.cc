@@ -37,6 +37,9 @@ absl::StatusOr<pid_t> Spawn(const std::vector<std::string>& argv, int fd) {
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, fd, STDIN_FILENO);
   posix_spawn_file_actions_adddup2(&actions, fd, STDOUT_FILENO);
+  // Whatever else the daemon has open (client connections, cache files) is none of the worker's
+  // business, close-on-exec or not.
+  posix_spawn_file_actions_addclosefrom_np(&actions, STDERR_FILENO + 1);
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
@@ -123,6 +126,7 @@ absl::StatusOr<std::string> DefaultWorkerBinary() {
 
 absl::StatusOr<std::unique_ptr<WorkerPool>> WorkerPool::Create(WorkerPoolOptions options) {
   if (options.workers_per_target < 1) return absl::InvalidArgumentError("workers_per_target must be at least 1");
+  if (options.max_targets < 1) return absl::InvalidArgumentError("max_targets must be at least 1");
   if (options.max_queued_per_target < 0) return absl::InvalidArgumentError("max_queued_per_target must not be negative");
   if (access(options.worker_binary.c_str(), X_OK) != 0) {
     return absl::NotFoundError(absl::StrCat("the worker binary \"", options.worker_binary,
@@ -190,6 +194,11 @@ absl::StatusOr<CompileOutput> WorkerPool::Compile(const CompileJob& job) {
   {
     absl::MutexLock lock(&mu_);
     if (shutting_down_) return absl::UnavailableError("kilnd is shutting down and accepts no new compiles");
+    if (!pools_.contains(job.target) && pools_.size() >= static_cast<size_t>(options_.max_targets)) {
+      return absl::ResourceExhaustedError(absl::StrCat("kilnd already runs workers for ", pools_.size(),
+                                                       " targets, its limit; target \"", job.target,
+                                                       "\" gets none"));
+    }
     pool = GetPool(job.target);
     if (!pool->idle.empty() && pool->queued == 0) {
       waiter.slot = pool->idle.back();

@@ -45,6 +45,9 @@ struct WorkerPoolOptions {
   std::string worker_binary;  // the kilnd-worker executable (DefaultWorkerBinary())
   int workers_per_target = 1;
   int max_queued_per_target = 64;
+  // Pools (each with its processes) are never dropped, so distinct targets are capped: a job for
+  // one more target gets RESOURCE_EXHAUSTED.
+  int max_targets = 16;
   uint32_t cpu_seconds_per_job = 0;   // 0: no limit
   uint64_t memory_bytes_per_job = 0;  // address space a job may add to its worker; 0: no limit
   std::vector<std::string> worker_args;  // appended to the worker's command line

@@ -7,9 +7,11 @@
 #include <errno.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <thread>
@@ -181,6 +183,38 @@ TEST(WorkerPoolTest, OnePoolPerTarget) {
   }
   EXPECT_NE(pool->WorkerPids(Target()), pool->WorkerPids(o0.target));
   EXPECT_TRUE(pool->WorkerPids("cuda").empty());
+
+  // Each target costs processes: there is a cap on how many get a pool.
+  WorkerPoolOptions options = Options();
+  options.max_targets = 1;
+  pool = MakePool(options);
+  ASSERT_NE(pool, nullptr);
+  ASSERT_TRUE(pool->Compile(SmallJob()).ok());
+  absl::Status s = pool->Compile(o0).status();
+  EXPECT_TRUE(absl::IsResourceExhausted(s)) << s;
+  EXPECT_EQ(pool->Stats().size(), 1u);
+}
+
+TEST(WorkerPoolTest, WorkersInheritNoDescriptorOfTheDaemon) {
+  // A descriptor the daemon left inheritable (no O_CLOEXEC).
+  std::string marker = absl::StrCat(std::getenv("TEST_TMPDIR"), "/inheritable-XXXXXX");
+  int fd = mkstemp(marker.data());
+  ASSERT_GE(fd, 0);
+  std::unique_ptr<WorkerPool> pool = MakePool(Options());
+  ASSERT_NE(pool, nullptr);
+  ASSERT_TRUE(pool->Compile(SmallJob()).ok());  // the worker has surely started
+  std::vector<pid_t> pids = pool->WorkerPids(Target());
+  ASSERT_EQ(pids.size(), 1u);
+  std::string dir = absl::StrCat("/proc/", pids[0], "/fd");
+  int seen = 0;
+  for (const std::filesystem::directory_entry& e : std::filesystem::directory_iterator(dir)) {
+    std::error_code ec;
+    EXPECT_NE(std::filesystem::read_symlink(e.path(), ec).string(), marker);
+    ++seen;
+  }
+  EXPECT_GE(seen, 3);
+  close(fd);
+  unlink(marker.c_str());
 }
 
 TEST(WorkerPoolTest, CompilerErrorsComeBackAsTheCompilerSaidThem) {
