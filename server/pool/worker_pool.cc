@@ -91,8 +91,8 @@ std::string SignalName(int sig) {
 }  // namespace
 
 struct WorkerPool::Worker {
-  pid_t pid = 0;  // 0: not running
-  int fd = -1;    // the pool's end of the socketpair
+  pid_t pid = 0;      // 0: not running
+  int fd = -1;        // the pool's end of the socketpair
   uint64_t jobs = 0;  // sent to this process (WorkerJob.id)
   bool busy = false;
 };
@@ -106,7 +106,8 @@ struct WorkerPool::TargetPool {
   std::vector<Worker> workers;
   std::vector<size_t> idle;
   absl::flat_hash_map<std::string, std::deque<Waiter*>> queues;  // by client
-  std::deque<std::string> turns;  // clients with waiting jobs, in round-robin order
+  // Clients with waiting jobs, in round-robin order.
+  std::deque<std::string> turns;
   uint32_t queued = 0;
   PoolCounters counters;
 };
@@ -118,8 +119,8 @@ absl::StatusOr<std::string> DefaultWorkerBinary() {
   std::string exe(buf, n);
   std::string path = absl::StrCat(exe.substr(0, exe.rfind('/') + 1), "kilnd-worker");
   if (access(path.c_str(), X_OK) != 0) {
-    return absl::NotFoundError(absl::StrCat("the worker binary ", path, " (next to ", exe, ") is missing or not executable: ",
-                                            strerror(errno)));
+    return absl::NotFoundError(absl::StrCat("the worker binary ", path, " (next to ", exe,
+                                            ") is missing or not executable: ", strerror(errno)));
   }
   return path;
 }
@@ -127,7 +128,9 @@ absl::StatusOr<std::string> DefaultWorkerBinary() {
 absl::StatusOr<std::unique_ptr<WorkerPool>> WorkerPool::Create(WorkerPoolOptions options) {
   if (options.workers_per_target < 1) return absl::InvalidArgumentError("workers_per_target must be at least 1");
   if (options.max_targets < 1) return absl::InvalidArgumentError("max_targets must be at least 1");
-  if (options.max_queued_per_target < 0) return absl::InvalidArgumentError("max_queued_per_target must not be negative");
+  if (options.max_queued_per_target < 0) {
+    return absl::InvalidArgumentError("max_queued_per_target must not be negative");
+  }
   if (access(options.worker_binary.c_str(), X_OK) != 0) {
     return absl::NotFoundError(absl::StrCat("the worker binary \"", options.worker_binary,
                                             "\" is missing or not executable: ", strerror(errno)));
@@ -188,7 +191,9 @@ absl::Status WorkerPool::EnsureRunning(TargetPool* pool, size_t slot) {
 }
 
 absl::StatusOr<CompileOutput> WorkerPool::Compile(const CompileJob& job) {
-  if (absl::Now() >= job.deadline) return absl::DeadlineExceededError("the deadline passed before the compile was queued");
+  if (absl::Now() >= job.deadline) {
+    return absl::DeadlineExceededError("the deadline passed before the compile was queued");
+  }
   Waiter waiter{&job};
   TargetPool* pool = nullptr;
   {
@@ -196,8 +201,7 @@ absl::StatusOr<CompileOutput> WorkerPool::Compile(const CompileJob& job) {
     if (shutting_down_) return absl::UnavailableError("kilnd is shutting down and accepts no new compiles");
     if (!pools_.contains(job.target) && pools_.size() >= static_cast<size_t>(options_.max_targets)) {
       return absl::ResourceExhaustedError(absl::StrCat("kilnd already runs workers for ", pools_.size(),
-                                                       " targets, its limit; target \"", job.target,
-                                                       "\" gets none"));
+                                                       " targets, its limit; target \"", job.target, "\" gets none"));
     }
     pool = GetPool(job.target);
     if (!pool->idle.empty() && pool->queued == 0) {
@@ -222,8 +226,8 @@ absl::StatusOr<CompileOutput> WorkerPool::Compile(const CompileJob& job) {
           pool->turns.erase(std::find(pool->turns.begin(), pool->turns.end(), job.client));
         }
         ++pool->counters.failed;
-        return absl::DeadlineExceededError(absl::StrCat("the deadline passed while the job waited for a worker for target \"",
-                                                        job.target, "\""));
+        return absl::DeadlineExceededError(
+            absl::StrCat("the deadline passed while the job waited for a worker for target \"", job.target, "\""));
       }
     }
     pool->workers[waiter.slot].busy = true;
@@ -245,7 +249,7 @@ absl::StatusOr<CompileOutput> WorkerPool::RunOnWorker(TargetPool* pool, size_t s
   Worker& w = pool->workers[slot];
   if (HasExited(w.pid)) {
     // It died while idle (say, the kernel's OOM killer chose it): not this job's doing.
-    Replace(pool, slot, absl::ZeroDuration(), absl::OkStatus()).IgnoreError();
+    Replace(pool, slot, absl::ZeroDuration());
     absl::MutexLock lock(&mu_);
     if (absl::Status s = EnsureRunning(pool, slot); !s.ok()) return s;
   }
@@ -259,36 +263,38 @@ absl::StatusOr<CompileOutput> WorkerPool::RunOnWorker(TargetPool* pool, size_t s
   request.set_memory_limit_bytes(options_.memory_bytes_per_job);
   request.set_id(++w.jobs);
   std::string bytes;
-  request.SerializeToString(&bytes);
+  if (!request.SerializeToString(&bytes) || bytes.size() > kMaxFrameBytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the job (a module of ", job.module.size(), " bytes) is too large to send to a worker"));
+  }
 
   absl::Time start = absl::Now();
   absl::Status sent = WriteFrame(w.fd, bytes, job.deadline);
   absl::StatusOr<std::string> frame = sent.ok() ? ReadFrame(w.fd, kMaxFrameBytes, job.deadline) : sent;
   std::string who = absl::StrCat("kilnd-worker (pid ", pid, ")");
   if (absl::IsDeadlineExceeded(frame.status())) {
-    return Replace(pool, slot, absl::ZeroDuration(),
-                   absl::DeadlineExceededError(absl::StrCat("the deadline passed after ",
-                                                            absl::FormatDuration(absl::Now() - start), " of compiling; ",
-                                                            who, " was stopped")));
+    absl::Duration ran = absl::Now() - start;
+    Replace(pool, slot, absl::ZeroDuration());
+    return absl::DeadlineExceededError(
+        absl::StrCat("the deadline passed after ", absl::FormatDuration(ran), " of compiling; ", who, " was stopped"));
   }
   if (!frame.ok()) {
-    bool stream_ended = absl::IsOutOfRange(frame.status()) || absl::IsDataLoss(frame.status()) ||
-                        absl::IsUnavailable(frame.status());
+    bool stream_ended =
+        absl::IsOutOfRange(frame.status()) || absl::IsDataLoss(frame.status()) || absl::IsUnavailable(frame.status());
     if (!stream_ended) {
-      return Replace(pool, slot, absl::ZeroDuration(),
-                     absl::InternalError(absl::StrCat(who, " broke the protocol (", frame.status().message(),
-                                                      "); it was replaced")));
+      Replace(pool, slot, absl::ZeroDuration());
+      return absl::InternalError(
+          absl::StrCat(who, " broke the protocol (", frame.status().message(), "); it was replaced"));
     }
-    int status = 0;
-    absl::Status died = Replace(pool, slot, kExitGrace, absl::OkStatus(), &status);
-    if (!died.ok()) return died;
+    int status = Replace(pool, slot, kExitGrace);
     if (status == -1) return absl::InternalError(absl::StrCat(who, " stopped answering while compiling"));
     if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU) {
       return absl::DeadlineExceededError(absl::StrCat(who, " used up the per-job CPU limit of ",
                                                       options_.cpu_seconds_per_job, " s (SIGXCPU) while compiling"));
     }
     if (WIFSIGNALED(status)) {
-      return absl::InternalError(absl::StrCat(who, " died of signal ", SignalName(WTERMSIG(status)), " while compiling"));
+      return absl::InternalError(
+          absl::StrCat(who, " died of signal ", SignalName(WTERMSIG(status)), " while compiling"));
     }
     if (WEXITSTATUS(status) == kWorkerOutOfMemoryExit) {
       return absl::ResourceExhaustedError(
@@ -297,17 +303,17 @@ absl::StatusOr<CompileOutput> WorkerPool::RunOnWorker(TargetPool* pool, size_t s
                            ? absl::StrCat(" (the per-job limit is ", options_.memory_bytes_per_job, " bytes)")
                            : std::string()));
     }
-    return absl::InternalError(absl::StrCat(who, " exited with status ", WEXITSTATUS(status),
-                                            " while compiling (its stderr says why)"));
+    return absl::InternalError(
+        absl::StrCat(who, " exited with status ", WEXITSTATUS(status), " while compiling (its stderr says why)"));
   }
   v1::worker::WorkerResult result;
   bool answers_job = result.ParseFromString(*frame) && result.job_id() == request.id() && result.code() >= 0 &&
                      result.code() <= static_cast<int>(absl::StatusCode::kUnauthenticated) &&
                      (result.code() != 0 || !result.executable().empty());
   if (!answers_job) {
-    return Replace(pool, slot, absl::ZeroDuration(),
-                   absl::InternalError(absl::StrCat(who, " sent a result that is not a WorkerResult for job ",
-                                                    request.id(), "; it was replaced")));
+    Replace(pool, slot, absl::ZeroDuration());
+    return absl::InternalError(
+        absl::StrCat(who, " sent a result that is not a WorkerResult for job ", request.id(), "; it was replaced"));
   }
   if (result.code() != 0) return absl::Status(static_cast<absl::StatusCode>(result.code()), result.message());
   CompileOutput out;
@@ -317,17 +323,15 @@ absl::StatusOr<CompileOutput> WorkerPool::RunOnWorker(TargetPool* pool, size_t s
   return out;
 }
 
-absl::Status WorkerPool::Replace(TargetPool* pool, size_t slot, absl::Duration grace, absl::Status job_status,
-                                 int* wait_status) {
+int WorkerPool::Replace(TargetPool* pool, size_t slot, absl::Duration grace) {
   Worker& w = pool->workers[slot];
   close(w.fd);  // the worker, if alive and reading, sees the end of its stream
   int status = KillAndReap(w.pid, grace);
-  if (wait_status != nullptr) *wait_status = status;
   absl::MutexLock lock(&mu_);
   w.pid = 0;
   w.fd = -1;
   if (EnsureRunning(pool, slot).ok()) ++pool->counters.worker_restarts;
-  return job_status;
+  return status;
 }
 
 void WorkerPool::Release(TargetPool* pool, size_t slot) {

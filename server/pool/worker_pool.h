@@ -48,8 +48,8 @@ struct WorkerPoolOptions {
   // Pools (each with its processes) are never dropped, so distinct targets are capped: a job for
   // one more target gets RESOURCE_EXHAUSTED.
   int max_targets = 16;
-  uint32_t cpu_seconds_per_job = 0;   // 0: no limit
-  uint64_t memory_bytes_per_job = 0;  // address space a job may add to its worker; 0: no limit
+  uint32_t cpu_seconds_per_job = 0;      // 0: no limit
+  uint64_t memory_bytes_per_job = 0;     // address space a job may add to its worker; 0: no limit
   std::vector<std::string> worker_args;  // appended to the worker's command line
 };
 
@@ -86,10 +86,8 @@ class WorkerPool : public CompileBackend {
   absl::StatusOr<CompileOutput> RunOnWorker(TargetPool* pool, size_t slot, const CompileJob& job)
       ABSL_LOCKS_EXCLUDED(mu_);
   // Closes the stream of the worker in `slot` (held by the caller), gives it `grace` to exit, kills
-  // its group, reaps it (its wait status into *wait_status), starts a new one, and returns
-  // `job_status` for the job it was running.
-  absl::Status Replace(TargetPool* pool, size_t slot, absl::Duration grace, absl::Status job_status,
-                       int* wait_status = nullptr) ABSL_LOCKS_EXCLUDED(mu_);
+  // its group, reaps it and starts a new one. Returns the old one's wait status (-1: unknown).
+  int Replace(TargetPool* pool, size_t slot, absl::Duration grace) ABSL_LOCKS_EXCLUDED(mu_);
   // Hands `slot` to the next waiting job (round-robin across clients) or marks it idle.
   void Release(TargetPool* pool, size_t slot) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // No job running or waiting in any pool (what Shutdown waits for).

@@ -333,7 +333,8 @@ TEST(WorkerPoolTest, TheMemoryLimitGivesResourceExhausted) {
   ASSERT_NE(pool, nullptr);
   absl::StatusOr<CompileOutput> out = pool->Compile(SlowJob());
   EXPECT_TRUE(absl::IsResourceExhausted(out.status())) << out.status();
-  EXPECT_TRUE(absl::StrContains(out.status().message(), "ran out of memory while compiling (the per-job limit is 1048576 bytes)"))
+  EXPECT_TRUE(absl::StrContains(out.status().message(),
+                                "ran out of memory while compiling (the per-job limit is 1048576 bytes)"))
       << out.status();
   EXPECT_EQ(Counters(*pool).worker_restarts, 1u);
 }

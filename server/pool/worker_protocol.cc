@@ -24,7 +24,8 @@ absl::Status WaitFor(int fd, short events, absl::Time deadline) {
     if (deadline != absl::InfiniteFuture()) {
       absl::Duration left = deadline - absl::Now();
       if (left <= absl::ZeroDuration()) return absl::DeadlineExceededError("the deadline passed");
-      timeout_ms = static_cast<int>(std::min<int64_t>(absl::ToInt64Milliseconds(absl::Ceil(left, absl::Milliseconds(1))), INT_MAX));
+      timeout_ms = static_cast<int>(
+          std::min<int64_t>(absl::ToInt64Milliseconds(absl::Ceil(left, absl::Milliseconds(1))), INT_MAX));
     }
     pollfd p{fd, events, 0};
     int rc = poll(&p, 1, timeout_ms);
@@ -61,8 +62,8 @@ absl::Status ReadExactly(int fd, size_t n, absl::Time deadline, std::string* out
 
 absl::Status WriteFrame(int fd, absl::string_view payload, absl::Time deadline) {
   if (payload.size() > kMaxFrameBytes) {
-    return absl::InvalidArgumentError(absl::StrCat("a frame of ", payload.size(), " bytes is over the limit of ",
-                                                   kMaxFrameBytes));
+    return absl::InvalidArgumentError(
+        absl::StrCat("a frame of ", payload.size(), " bytes is over the limit of ", kMaxFrameBytes));
   }
   std::string header(8, '\0');
   uint64_t size = payload.size();
@@ -101,7 +102,8 @@ absl::StatusOr<std::string> ReadFrame(int fd, uint64_t max_bytes, absl::Time dea
   uint64_t size = 0;
   for (int i = 0; i < 8; ++i) size |= uint64_t{static_cast<unsigned char>(header[i])} << (8 * i);
   if (size > max_bytes) {
-    return absl::InvalidArgumentError(absl::StrCat("a frame announces ", size, " bytes, over the limit of ", max_bytes));
+    return absl::InvalidArgumentError(
+        absl::StrCat("a frame announces ", size, " bytes, over the limit of ", max_bytes));
   }
   std::string payload;
   if (absl::Status body = ReadExactly(fd, size, deadline, &payload, &got_any); !body.ok()) return body;
