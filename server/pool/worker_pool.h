@@ -6,13 +6,16 @@
 //   `workers_per_target` workers started at once so later jobs find a warm backend.
 // - Workers are started with posix_spawn in their own process group, talking over a socketpair
 //   made close-on-exec (the worker's stdin and stdout; worker_protocol.h frames), with a clean
-//   signal mask and default dispositions. Killing a worker kills its group (and any linker it ran).
+//   signal mask and default dispositions, and no other descriptor of the daemon's but stderr.
+//   Killing a worker kills its group (and any linker it ran); every worker is reaped.
 // - A worker that dies, closes its end or sends bytes that are not a result fails its job with
 //   INTERNAL ("kilnd-worker (pid N) died of signal SIGKILL while compiling") and is replaced
 //   (worker_restarts). SIGXCPU (the per-job CPU limit) and job.deadline passing give
 //   DEADLINE_EXCEEDED (on the deadline the pool kills the worker); running out of memory (the
 //   per-job limit) gives RESOURCE_EXHAUSTED. The limits themselves are the worker's: see
-//   worker_main.cc.
+//   worker_main.cc. A worker that hangs without using CPU is only stopped by job.deadline, so
+//   kilnd should give every job a deadline. A worker found dead before a job starts (killed while
+//   idle) is replaced without failing the job.
 // - Jobs wait in one FIFO queue per client (job.client); a free worker takes the next job from the
 //   clients in round-robin order, so a client flooding the pool cannot starve another. At most
 //   `max_queued_per_target` jobs wait per target; one more gets RESOURCE_EXHAUSTED. A job whose
@@ -64,7 +67,9 @@ class WorkerPool : public CompileBackend {
   ~WorkerPool() override;
 
   absl::StatusOr<CompileOutput> Compile(const CompileJob& job) override;
-  std::vector<PoolCounters> Stats() const override;  // one entry per target, sorted by target
+  // One entry per target, sorted by target. completed: jobs answered OK; failed: accepted jobs that
+  // ended in an error (refusals, for a full queue or during shutdown, are not counted).
+  std::vector<PoolCounters> Stats() const override;
 
   // Refuses new jobs, waits for the accepted ones, stops the workers. Idempotent.
   void Shutdown();
