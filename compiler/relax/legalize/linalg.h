@@ -14,10 +14,10 @@ namespace kiln::relax::legalize {
 // PrimFunc takes (a, b, out) buffers.
 //
 // The schedule is the one tests/bench/cpu_kernel_bench.cc showed near OpenBLAS: b is packed into
-// 16-wide column panels (the last one zero-padded), each parallel task owns a block of 4 rows and
-// keeps a 4x16 tile of the result in registers while k runs over a 256-deep block (multiply-adds
-// on 16-lane vectors), then adds the tile into the output. Rows left over below a
-// multiple of 4 use 1x16 tiles, in parallel over the panels (so a matrix-vector product uses every
+// 16-wide column panels (the last one zero-padded), each parallel task owns a block of 6 rows and
+// keeps a 6x16 tile of the result in registers while k runs over a 256-deep block (fused
+// multiply-adds on 16-lane vectors), then adds the tile into the output. Rows left over below a
+// multiple of 6 use 1x16 tiles, in parallel over the panels (so a matrix-vector product uses every
 // core); a partial last panel is written back by a serial loop. When b has
 // no batch dims, a's batch dims fold into its rows (one big product, b packed once).
 absl::StatusOr<ir::PrimFunc> MatmulKernel(const TensorSpec& a, const TensorSpec& b, ir::DataType out_dtype);

@@ -84,6 +84,10 @@ PrimExpr MulAdd(const PrimExpr& a, const PrimExpr& b, const PrimExpr& c) {
   if (a.dtype().is_bool()) return Or(And(a, b), c);
   return Add(Mul(a, b), c);
 }
+PrimExpr FusedMulAdd(const PrimExpr& a, const PrimExpr& b, const PrimExpr& c) {
+  if (!a.dtype().is_floating()) return MulAdd(a, b, c);
+  return Call(c.dtype(), Op("tirx.fma"), {a, b, c});
+}
 PrimExpr IfThenElse(const PrimExpr& cond, const PrimExpr& t, const PrimExpr& f) {
   return Call(t.dtype(), Op("tirx.if_then_else"), {cond, t, f});
 }

@@ -18,7 +18,11 @@ namespace {
 
 constexpr int kLanes = 16;    // output columns of a register tile
 constexpr int kHalfLanes = 8;
-constexpr int kBlock = 4;     // output channels of a register tile
+// Output channels of a register tile: 6x16 floats are 12 AVX2 registers of accumulators, leaving
+// 2 for the input row and 1 for the broadcast weight; each (c, ky, kx) step is then 8 loads for 12
+// fused multiply-adds (a 4x16 tile: 6 loads for 8). The last block of a channel count that is not
+// a multiple of 6 is zero-padded in the packed weight and not written back.
+constexpr int kBlock = 6;
 
 // Where each named axis sits in a layout string; every name must occur once and only the
 // expected ones may appear.
@@ -162,7 +166,7 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
   Param pout = MakeParam(out_name, out_shape, out_dtype);
   const Buffer &data = pdata.buffer, &weight = pweight.buffer, &out = pout.buffer;
 
-  // ---- packed weight: wpk[g * blocks + ob, c, y, x, i] = weight of output channel g*og + ob*4 + i.
+  // ---- packed weight: wpk[g * blocks + ob, c, y, x, i] = weight of output channel g*og + ob*kBlock + i.
   PrimExpr blocks = CeilDivBy(og, kBlock);
   Buffer wpk = Buffer::Make("weight_packed", {Times(Int64(groups), blocks), cg, kh, kw, Int64(kBlock)}, out_dtype);
   // A channel block index -> (group, block within the group).
@@ -256,13 +260,14 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
         return Loop("kx", kw, kx_kind, [&](const PrimExpr& kx) {
           return each([&](PrimExpr i, PrimExpr v) {
             PrimExpr col = Plus(Times(Plus(x0, v), Int64(csw)), Times(kx, Int64(dw)));
-            PrimExpr val = MulAdd(Load(wpk, {gb, c, ky, kx, i}), Load(xp, {ch, row, col}), Load(acc, {i, v}));
+            PrimExpr val = FusedMulAdd(Load(wpk, {gb, c, ky, kx, i}), Load(xp, {ch, row, col}), Load(acc, {i, v}));
             return Store(acc, val, {i, v});
           });
         });
       });
     });
-    // Channels of this block that exist: 4 unless og is not a multiple of 4.
+    // Channels of this block that exist: kBlock unless this is the last block of a count that is not
+    // a multiple of kBlock.
     PrimExpr valid = MinOf(Int64(kBlock), Minus(og, Times(ob, Int64(kBlock))));
     bool whole = ConstOr(og, 1) % kBlock == 0;
     Stmt write = Loop("i", whole ? Int64(kBlock) : valid, whole ? ForKind::kUnrolled : ForKind::kSerial,

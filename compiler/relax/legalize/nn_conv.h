@@ -29,13 +29,13 @@ struct ConvSpec {
 
 // The PrimFunc takes (data, weight, out). Every layout, stride,
 // padding, dilation and group count is computed exactly; the schedule is:
-//   * the weight is packed once into blocks of 4 output channels ([G * ceil(O/G/4), I, KH, KW, 4],
+//   * the weight is packed once into blocks of 6 output channels ([G * ceil(O/G/6), I, KH, KW, 6],
 //     zero-padded);
 //   * per batch image, the input is copied into a zero-padded canonical [C, H + pads, W + pads]
 //     buffer (vectorized along W when the data layout's last axis is W and there is no transpose
 //     dilation);
-//   * in parallel over (channel block, output row), a 4 x 16 register tile of output channels x
-//     output columns accumulates over (input channel, kh, kw) with multiply-adds on 16-lane
+//   * in parallel over (channel block, output row), a 6 x 16 register tile of output channels x
+//     output columns accumulates over (input channel, kh, kw) with fused multiply-adds on 16-lane
 //     vectors along the output row (an 8-lane and then 1-lane tiles for the rest of the row), and
 //     is stored through the output layout.
 // conv_transpose is the same convolution over the stride-dilated, re-padded input with the

@@ -180,7 +180,7 @@ std::string MathName(const std::string& op, DataType t) {
       {"erf", "erf"},     {"fabs", "fabs"},   {"floor", "floor"},   {"ceil", "ceil"},
       {"round", "nearbyint"}, {"nearbyint", "nearbyint"}, {"trunc", "trunc"},
       {"pow", "pow"},     {"atan2", "atan2"}, {"fmod", "fmod"},     {"hypot", "hypot"},
-      {"copysign", "copysign"}, {"nextafter", "nextafter"}, {"ldexp", "ldexp"}};
+      {"copysign", "copysign"}, {"nextafter", "nextafter"}, {"ldexp", "ldexp"}, {"fma", "fma"}};
   auto it = kNames.find(op);
   if (it == kNames.end()) return "";
   return t.bits() == 64 ? it->second : it->second + "f";
