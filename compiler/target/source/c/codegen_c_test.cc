@@ -130,6 +130,28 @@ TEST(CodegenCTest, Int8WrapsAndVectorStoresScalarize) {
   for (int i = 0; i < 8; ++i) EXPECT_EQ(B[i], static_cast<int8_t>(static_cast<uint8_t>(A[i] * 100 + 100))) << i;
 }
 
+// T.fma is one rounding (C's fmaf), not a multiply and an add: with a = 1 + 2^-12, a * a rounds
+// to 1 + 2^-11 in float, so a * a - (1 + 2^-11) is 0 unfused and 2^-24 fused.
+TEST(CodegenCTest, FmaRoundsOnce) {
+  Entry e;
+  FlatArg a("A", 4, DataType::Float(32)), b("B", 4, DataType::Float(32));
+  Var i("i", DataType::Int(32));
+  const float c = -(1.0f + std::ldexp(1.0f, -11));
+  PrimExpr x = BufferLoad(a.buf, {i});
+  Stmt store = BufferStore(b.buf, Call(DataType::Float(32), Op("tirx.fma"), {x, x, FloatImm(DataType::Float(32), c)}), {i});
+  IRModule mod = IRModule::Make();
+  mod.Add(GlobalVar("fused"), e.Make("fused", a.Bind(e, 0, b.Bind(e, 1, For(i, I32(0), I32(4), ForKind::kSerial, store)))));
+  auto lib = Build(mod, "fused");
+  ASSERT_NE(lib, nullptr);
+  std::vector<float> A = {1.0f + std::ldexp(1.0f, -12), 1.0f, 2.0f, -3.5f}, B(4, 0);
+  int64_t shape[1] = {4};
+  DLTensor ta = Tensor1D(A.data(), shape, {kDLFloat, 32, 1}), tb = Tensor1D(B.data(), shape, {kDLFloat, 32, 1});
+  KilnAny args[2] = {TensorArg(&ta), TensorArg(&tb)};
+  ASSERT_TRUE(lib->Call("fused", args, 2, nullptr).ok());
+  EXPECT_EQ(B[0], std::ldexp(1.0f, -24));
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(B[k], std::fma(A[k], A[k], c)) << k;
+}
+
 TEST(CodegenCTest, RejectsUnflattenedBuffers) {
   Entry e;
   Buffer b2 = Buffer::Make("C", {I32(4), I32(4)}, DataType::Float(32));
