@@ -22,7 +22,11 @@ constexpr int kLanes = 16;   // one panel / register tile row: two AVX2 or one A
 // panel row and 1 for the broadcast a value (the 16 ymm registers of x86-64 AVX2); each k step is
 // then 8 loads for 12 fused multiply-adds, where a 4x16 tile needs 6 loads for 8.
 constexpr int kRows = 6;
-constexpr int kDepth = 256;  // k block: a 6x256 slice of a and a 256x16 panel stay in L1
+// Register tiles that share each b panel while it is in L1: per k block, a group's 4 row slices of
+// a (4 x 6 x 128 floats, 12 KB) and one 128x16 panel (8 KB) fit in a 32 KB L1 together, so the
+// panel is loaded from L2 once per group rather than once per tile.
+constexpr int kGroup = 4;
+constexpr int kDepth = 128;  // k block
 
 // A view of a parameter buffer's memory with another (compact) shape.
 Buffer View(const Buffer& b, const std::string& name, std::vector<PrimExpr> shape) {
@@ -109,30 +113,39 @@ struct Gemm {
     return Allocate(acc, Seq({init, update, write}));
   }
 
-  // Rows [r0, r0 + rows) of C.
-  Stmt Rows(const PrimExpr& r0, int rows) const {
+  // The `count` (<= kGroup) register-tile row blocks from row r0: per k block and b panel, every
+  // block's tile, so that the panel is reused from L1.
+  Stmt Group(const PrimExpr& r0, const PrimExpr& count) const {
     Stmt zero;
     if (!single_k_block()) {
-      zero = Loop("ii", Int64(rows), ForKind::kSerial, [&](const PrimExpr& ii) {
+      zero = Loop("ii", Times(count, Int64(kRows)), ForKind::kSerial, [&](const PrimExpr& ii) {
         return VectorLoop("j", n, kLanes, [&](const PrimExpr& j) { return StoreC(Plus(r0, ii), j, Const(dtype, 0)); });
       });
     }
+    auto tiles = [&](const PrimExpr& ko, const PrimExpr& jo, bool full) {
+      return Loop("it", count, ForKind::kSerial,
+                  [&](const PrimExpr& it) { return Tile(Plus(r0, Times(it, Int64(kRows))), kRows, ko, jo, full); });
+    };
     auto blocks = [&](const PrimExpr& ko) {
-      Stmt full = Loop("jo", full_panels(), ForKind::kSerial,
-                       [&](const PrimExpr& jo) { return Tile(r0, rows, ko, jo, true); });
+      Stmt full = Loop("jo", full_panels(), ForKind::kSerial, [&](const PrimExpr& jo) { return tiles(ko, jo, true); });
       Stmt partial = LoopFrom("jo", full_panels(), Minus(panels(), full_panels()), ForKind::kSerial,
-                              [&](const PrimExpr& jo) { return Tile(r0, rows, ko, jo, false); });
+                              [&](const PrimExpr& jo) { return tiles(ko, jo, false); });
       return Seq({full, partial});
     };
     Stmt body = single_k_block() ? blocks(Int64(0)) : Loop("ko", CeilDivBy(k, kDepth), ForKind::kSerial, blocks);
     return Seq({zero, body});
   }
 
-  // Packs B, then computes every row: blocks of kRows in parallel, then the rows left.
+  // Packs B, then computes every row: groups of kGroup row blocks of kRows in parallel, then the
+  // rows left.
   Stmt Compute(bool pack) const {
     PrimExpr blocks = FloorDivBy(m, kRows);
-    Stmt main = Loop("io", blocks, ForKind::kParallel,
-                     [&](const PrimExpr& io) { return Rows(Times(io, Int64(kRows)), kRows); });
+    PrimExpr groups = CeilDivBy(blocks, kGroup);
+    Stmt main = Loop("io", groups, ForKind::kParallel, [&](const PrimExpr& io) {
+      PrimExpr first = Times(io, Int64(kGroup));
+      PrimExpr count = ConstOr(blocks, 1) % kGroup == 0 ? Int64(kGroup) : MinOf(Int64(kGroup), Minus(blocks, first));
+      return Group(Times(first, Int64(kRows)), count);
+    });
     PrimExpr done = Times(blocks, Int64(kRows));
     return Seq({pack ? Pack() : Stmt(), main, RestRows(done, Minus(m, done))});
   }

@@ -14,9 +14,10 @@ namespace kiln::relax::legalize {
 // PrimFunc takes (a, b, out) buffers.
 //
 // The schedule is the one tests/bench/cpu_kernel_bench.cc showed near OpenBLAS: b is packed into
-// 16-wide column panels (the last one zero-padded), each parallel task owns a block of 6 rows and
-// keeps a 6x16 tile of the result in registers while k runs over a 256-deep block (fused
-// multiply-adds on 16-lane vectors), then adds the tile into the output. Rows left over below a
+// 16-wide column panels (the last one zero-padded), each parallel task owns a group of 4 blocks of
+// 6 rows; per 128-deep k block and panel, each block keeps a 6x16 tile of the result in registers
+// while k runs (fused multiply-adds on 16-lane vectors), then adds the tile into the output (the
+// panel stays in L1 for the group's 4 tiles). Rows left over below a
 // multiple of 6 use 1x16 tiles, in parallel over the panels (so a matrix-vector product uses every
 // core); a partial last panel is written back by a serial loop. When b has
 // no batch dims, a's batch dims fold into its rows (one big product, b packed once).

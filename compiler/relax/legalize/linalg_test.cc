@@ -1,6 +1,7 @@
 // MatmulKernel against a reference computed here with numpy's matmul semantics, on the reference
-// interpreter and on LLVM: sizes that are and are not multiples of the 4x16 tile, k deeper than
-// one 256 block, broadcast batch dims, 1-D operands, and a symbolic row count.
+// interpreter and on LLVM: sizes that are and are not multiples of the 6x16 tile and of the
+// 4-tile row groups, k deeper than one 128 block, broadcast batch dims, 1-D operands, and a
+// symbolic row count.
 #include "compiler/relax/legalize/linalg.h"
 
 #include <algorithm>
@@ -94,6 +95,11 @@ TEST(MatmulKernel, WholeTiles) { CheckStatic({8, 32}, {32, 48}); }
 TEST(MatmulKernel, RowAndColumnTails) { CheckStatic({7, 13}, {13, 21}); }
 TEST(MatmulKernel, NarrowerThanOnePanel) { CheckStatic({3, 5}, {5, 6}); }
 TEST(MatmulKernel, SeveralKBlocks) { CheckStatic({5, 600}, {600, 17}); }
+// 8 row blocks of 6: two whole groups of 4 tiles.
+TEST(MatmulKernel, WholeRowGroups) { CheckStatic({48, 20}, {20, 32}); }
+// 5 row blocks (a group of 4 and one of 1), a row tail, 2 k blocks (the last partial) and a
+// column tail.
+TEST(MatmulKernel, PartialRowGroupAndKBlocks) { CheckStatic({31, 130}, {130, 17}); }
 TEST(MatmulKernel, BroadcastBatchDims) { CheckStatic({2, 1, 6, 9}, {3, 9, 5}); }
 TEST(MatmulKernel, BatchFoldsIntoRowsWhenWeightIs2D) { CheckStatic({2, 3, 5, 8}, {8, 18}); }
 TEST(MatmulKernel, UnitBatchDimOnWeight) { CheckStatic({3, 5, 8}, {1, 8, 18}); }
