@@ -1,7 +1,7 @@
 // The agent tests' executable: testdata/model.py built by the `kiln` CLI (a data dependency of the
 // tests, not of the agent) the first time a test asks for it.
-#ifndef KILN_RUNTIME_AGENT_TEST_MODEL_H_
-#define KILN_RUNTIME_AGENT_TEST_MODEL_H_
+#ifndef KILN_TESTS_AGENT_TEST_MODEL_H_
+#define KILN_TESTS_AGENT_TEST_MODEL_H_
 
 #include <string>
 
@@ -14,4 +14,4 @@ absl::StatusOr<std::string> TestModelExecutable();
 
 }  // namespace kiln::agent
 
-#endif  // KILN_RUNTIME_AGENT_TEST_MODEL_H_
+#endif  // KILN_TESTS_AGENT_TEST_MODEL_H_

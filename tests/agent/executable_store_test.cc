@@ -15,7 +15,7 @@
 #include "gtest/gtest.h"
 #include "proto/compile.grpc.pb.h"
 #include "runtime/agent/digest.h"
-#include "runtime/agent/test_model.h"
+#include "tests/agent/test_model.h"
 
 namespace kiln::agent {
 namespace {

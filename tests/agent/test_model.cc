@@ -1,4 +1,4 @@
-#include "runtime/agent/test_model.h"
+#include "tests/agent/test_model.h"
 
 #include <cstdlib>
 #include <fstream>
@@ -12,7 +12,7 @@ absl::StatusOr<std::string> TestModelExecutable() {
   static const absl::StatusOr<std::string>* const built = [] {
     const char* tmp = std::getenv("TEST_TMPDIR");
     std::string out = absl::StrCat(tmp != nullptr ? tmp : "/tmp", "/agent_test_model.kx");
-    std::string cmd = absl::StrCat("client/cli/kiln build runtime/agent/testdata/model.py -o ", out, " 2>&1");
+    std::string cmd = absl::StrCat("client/cli/kiln build tests/agent/testdata/model.py -o ", out, " 2>&1");
     if (std::system(cmd.c_str()) != 0) {
       return new absl::StatusOr<std::string>(absl::InternalError(absl::StrCat("failed: ", cmd)));
     }

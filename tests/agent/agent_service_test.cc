@@ -14,7 +14,7 @@
 #include "runtime/agent/agent_client.h"
 #include "runtime/agent/agent_server.h"
 #include "runtime/agent/digest.h"
-#include "runtime/agent/test_model.h"
+#include "tests/agent/test_model.h"
 
 #ifndef KILN_AGENT_LARGE_MIB
 #define KILN_AGENT_LARGE_MIB 64
