@@ -73,7 +73,8 @@ def _dtype_name(dt: agent_pb2.DataType) -> str:
 def _little_endian_contiguous(array: np.ndarray) -> np.ndarray:
     if array.dtype.byteorder == ">":
         array = array.astype(array.dtype.newbyteorder("<"))
-    return np.ascontiguousarray(array)
+    # Not np.ascontiguousarray: it turns a 0-d array into a 1-d one.
+    return array if array.flags.c_contiguous else array.copy(order="C")
 
 
 class _Encoder:
