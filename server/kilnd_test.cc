@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 
 #include <atomic>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -18,6 +19,7 @@
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "proto/compile.grpc.pb.h"
+#include "proto/farm.grpc.pb.h"
 #include "server/cache/sha256.h"
 #include "server/testing/kilnd_process.h"
 #include "server/testing/redis_process.h"
@@ -472,6 +474,80 @@ TEST_F(KilndTest, TlsAndMutualTls) {
   EXPECT_EQ(list(grpc::SslCredentials(with_cert)), grpc::StatusCode::OK);
   EXPECT_EQ(list(grpc::SslCredentials(without_cert)), grpc::StatusCode::UNAVAILABLE);
   EXPECT_EQ(list(grpc::InsecureChannelCredentials()), grpc::StatusCode::UNAVAILABLE);
+}
+
+TEST_F(KilndTest, FarmRegistersAgentsAndLeasesThemByKey) {
+  absl::StatusOr<KilndProcess> k = StartKilnd({"--heartbeat-ms", "200"});
+  ASSERT_TRUE(k.ok()) << k.status();
+  auto farm = v1::FarmService::NewStub(grpc::CreateChannel(k->address(), grpc::InsecureChannelCredentials()));
+  std::string agent_id;
+  {
+    grpc::ClientContext ctx;
+    v1::RegisterAgentRequest req;
+    req.set_key("cpu");
+    req.set_address("0.0.0.0:9123");  // listening everywhere: kilnd records the address it saw
+    v1::RegisterAgentResponse resp;
+    ASSERT_TRUE(farm->RegisterAgent(&ctx, req, &resp).ok());
+    agent_id = resp.agent_id();
+    EXPECT_EQ(resp.heartbeat_interval().nanos(), 200000000);
+  }
+  v1::AgentLease lease;
+  {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+    v1::RequestAgentRequest req;
+    req.set_key("cpu");
+    ASSERT_TRUE(farm->RequestAgent(&ctx, req, &lease).ok());
+    EXPECT_EQ(lease.agent().agent_id(), agent_id);
+    EXPECT_EQ(lease.agent().address(), "127.0.0.1:9123");
+  }
+  {
+    // Busy: a second request times out with a clear status.
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(300));
+    v1::RequestAgentRequest req;
+    req.set_key("cpu");
+    v1::AgentLease second;
+    EXPECT_EQ(farm->RequestAgent(&ctx, req, &second).error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+  }
+  // Without heartbeats the agent is dropped within ~2.5 intervals, and its lease with it.
+  absl::SleepFor(absl::Milliseconds(700));
+  {
+    grpc::ClientContext ctx;
+    v1::ListAgentsResponse resp;
+    ASSERT_TRUE(farm->ListAgents(&ctx, v1::ListAgentsRequest(), &resp).ok());
+    EXPECT_EQ(resp.agents_size(), 0);
+  }
+  {
+    grpc::ClientContext ctx;
+    v1::RenewLeaseRequest req;
+    req.set_lease_id(lease.lease_id());
+    v1::AgentLease renewed;
+    EXPECT_EQ(farm->RenewLease(&ctx, req, &renewed).error_code(), grpc::StatusCode::NOT_FOUND);
+  }
+}
+
+TEST_F(KilndTest, MetricsEndpointCountsRequestsAndCacheTiers) {
+  std::string dir = MakeTempDir("kilnd-metrics-");
+  std::string log = dir + "/kilnd.log";
+  absl::StatusOr<KilndProcess> k = KilndProcess::Start(
+      Kilnd(), {"--cache-dir", cache_dir_, "--metrics-listen", "127.0.0.1:0"}, log);
+  ASSERT_TRUE(k.ok()) << k.status();
+  auto stub = Connect(*k);
+  v1::CompileResponse resp;
+  ASSERT_TRUE(Compile(*stub, Request(kMlp), &resp).ok());
+  ASSERT_TRUE(Compile(*stub, Request(kMlp), &resp).ok());
+  // kilnd logs the metrics port it bound, and one JSON line per request.
+  std::string text = Slurp(log);
+  size_t at = text.find("/metrics (port ");
+  ASSERT_NE(at, std::string::npos) << text;
+  int port = std::atoi(text.c_str() + at + std::strlen("/metrics (port "));
+  EXPECT_NE(text.find("\"method\":\"Compile\",\"client\":\"anonymous\""), std::string::npos) << text;
+  std::string metrics = testing::HttpGet(port, "/metrics");
+  EXPECT_NE(metrics.find("kiln_requests_total{method=\"Compile\",code=\"OK\"} 2"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("kiln_compile_answers_total{source=\"memory\"} 1"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("kiln_cache_hits_total{tier=\"memory\"}"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("kiln_compile_seconds_count{target=\"llvm\"} 1"), std::string::npos) << metrics;
 }
 
 TEST_F(KilndTest, SigtermDrainsAndExitsCleanly) {
