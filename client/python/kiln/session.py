@@ -223,20 +223,29 @@ class Session:
                       timeout: Optional[float] = None) -> RemoteDevice:
         """Leases an agent of the farm serving `key` (higher priority first, FIFO among equals).
 
-        Waits until one is free (up to `timeout` seconds; None: no limit). The lease is renewed in the
-        background while the returned RemoteDevice is open; close() releases it. With the embedded
-        default and a kilnd without a farm (UNIMPLEMENTED), the local agent is used directly.
+        Waits until one is free (up to `timeout` seconds; None: no limit), else raises RpcError
+        DEADLINE_EXCEEDED. The lease is renewed in the background while the returned RemoteDevice is
+        open; close() releases it. With the embedded default, whose agent serves key "cpu", that agent
+        is used directly while the farm does not list it (a kilnd without a farm, or an agent that
+        does not register itself).
         """
+        if self._embedded_agent_unlisted(key):
+            return self.connect_agent(self._local.agent_address)
         req = farm_pb2.RequestAgentRequest(key=key, priority=priority, lease_seconds=lease_seconds)
-        try:
-            lease = self._endpoint.unary("RequestAgent", self._farm.RequestAgent, req, timeout)
-        except RpcError as e:
-            if (e.code == grpc.StatusCode.UNIMPLEMENTED and key == AGENT_KEY and self._local is not None
-                    and self._local.agent_address is not None):
-                return self.connect_agent(self._local.agent_address)
-            raise
+        lease = self._endpoint.unary("RequestAgent", self._farm.RequestAgent, req, timeout)
         return RemoteDevice(self._endpoint.sibling(lease.agent.address), agent=lease.agent, lease=lease,
                             farm=(self._endpoint, self._farm))
+
+    def _embedded_agent_unlisted(self, key: str) -> bool:
+        if key != AGENT_KEY or self._local is None or self._local.agent_address is None:
+            return False
+        try:
+            agents = self.list_agents(key).agents
+        except RpcError as e:
+            if e.code == grpc.StatusCode.UNIMPLEMENTED:
+                return True
+            raise
+        return all(a.address != self._local.agent_address for a in agents)
 
     def connect_agent(self, address: str, *, token: Optional[str] = None) -> RemoteDevice:
         """A device on the kiln-agent at HOST:PORT, without the farm (as `kiln run --agent`).
