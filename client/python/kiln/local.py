@@ -123,7 +123,8 @@ class LocalServices:
         try:
             argv = [kilnd, "--listen", "127.0.0.1:0", "--token-file", os.path.join(self._workdir, "kilnd.tokens"),
                     "--log_requests=false", "--drain_seconds=2"]
-            if cache_dir is not None:
+            cache_dir = cache_dir or os.environ.get("KILN_CACHE_DIR")
+            if cache_dir:
                 argv += ["--cache-dir", cache_dir]
             kilnd_proc = _Process("kilnd", argv, self._workdir)
             self._procs.append(kilnd_proc)

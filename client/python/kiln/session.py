@@ -29,12 +29,11 @@ _FETCH_RETRIES = 3
 def _module_fields(source: Source, filename: Optional[str]) -> Dict[str, object]:
     """The CompileRequest/CheckRequest/FormatRequest fields for a source text, a path, or IR bytes.
 
-    A str with a newline is source text; another str naming an existing file, or an os.PathLike, is
-    read from disk (its path becomes the diagnostics' filename); bytes starting with the KILNIR
-    magic are a serialized IRModule, other bytes UTF-8 source.
+    A str with a newline is source text; another str (no module fits on one line), or an
+    os.PathLike, is a path read from disk (it becomes the diagnostics' filename); bytes starting with
+    the KILNIR magic are a serialized IRModule, other bytes UTF-8 source.
     """
-    if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source
-                                           and os.path.isfile(source)):
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source):
         path = os.fspath(source)
         with open(path, "rb") as f:
             data = f.read()
@@ -284,7 +283,7 @@ def connect(address: Optional[str] = None, *, token: Optional[str] = None, tls_c
 
     token: the bearer token (default: $KILN_TOKEN). tls_ca: PEM CA bundle (path or bytes) to verify a
     TLS kilnd; tls_cert/tls_key: the client certificate for mutual TLS. With no address, a local kilnd
-    (disk cache in `cache_dir`, default kilnd's ~/.cache/kiln) and a kiln-agent serving key "cpu" are
+    (disk cache in `cache_dir`, else $KILN_CACHE_DIR, else kilnd's ~/.cache/kiln) and a kiln-agent serving key "cpu" are
     started, and stopped when the session closes or the interpreter exits.
     """
     if address is None:

@@ -75,6 +75,11 @@ def test_compile_from_path_and_save(sess, tmp_path):
     assert out.read_bytes() == exe.bytes
 
 
+def test_a_one_line_string_is_a_path(sess, tmp_path):
+    with pytest.raises(FileNotFoundError):
+        sess.compile(str(tmp_path / "no_such_model.py"))
+
+
 def test_compile_error_carries_diagnostics(sess):
     with pytest.raises(kiln.CompileError) as info:
         sess.compile(BAD, filename="bad.py")

@@ -1,6 +1,7 @@
 """kiln.VirtualMachine through kilnd and a real kiln-agent: the shared Relax corpus by invoke and by
 the stateful API, streaming, time_evaluator, errors, and the lifetime of agent sessions."""
 
+import threading
 import time
 import uuid
 
@@ -147,12 +148,37 @@ def test_closed_vm_frees_its_session(sess, device):
 
 
 def test_session_outlives_its_lease_while_kept_alive(sess, device):
-    path, ref = corpus_program("001_add_multiply")
-    x, y = ref["make_inputs"](np.random.default_rng(0))
+    path, ref = corpus_program("002_matmul_relu")
+    inputs = ref["make_inputs"](np.random.default_rng(0))
     with kiln.VirtualMachine(sess.compile(path), device, lease_seconds=1) as vm:
         assert vm.lease_seconds == 1
-        time.sleep(3)  # three leases: only the device's keep-alive thread holds the session
-        assert_matches(vm["main"](x, y), ref["expected"]([x, y]), ref)
+        # A measurement three leases long, then three idle leases: only the device's keep-alive
+        # thread holds the session in between.
+        long = vm.time_evaluator("main", number=1, repeat=1, min_repeat_ms=3000)(*inputs)
+        assert long.results[0] > 0
+        time.sleep(3)
+        assert_matches(vm["main"](*inputs), ref["expected"](inputs), ref)
+
+
+def test_agent_rejects_a_wrong_token(sess):
+    with sess.connect_agent(sess.agent_address, token="not-the-token") as dev:
+        with pytest.raises(kiln.RpcError) as info:
+            kiln.VirtualMachine(sess.compile(MLP % 1.0), dev)
+    assert info.value.code == grpc.StatusCode.UNAUTHENTICATED
+
+
+def test_agent_killed_mid_call_is_unavailable(tmp_path):
+    path, ref = corpus_program("002_matmul_relu")
+    inputs = ref["make_inputs"](np.random.default_rng(0))
+    with kiln.connect(cache_dir=str(tmp_path / "cache")) as other:
+        agent = other._local._procs[-1].proc  # the embedded default's kiln-agent
+        with kiln.VirtualMachine(other.compile(path), other.request_agent("cpu")) as vm:
+            killer = threading.Timer(0.5, agent.kill)
+            killer.start()
+            with pytest.raises(kiln.RpcError) as info:
+                vm.time_evaluator("main", number=1, repeat=1, min_repeat_ms=30000)(*inputs)
+            killer.join()
+    assert info.value.code == grpc.StatusCode.UNAVAILABLE
 
 
 def test_large_executable_fetched_by_the_agent(sess, device):
@@ -187,3 +213,26 @@ def test_prim_func_entry_returns_its_buffers(sess, device):
         out = vm["add_one"](a, b)
     assert np.array_equal(out[1], a + 1) and np.array_equal(out[0], a)
     assert not b.any()  # the user's array is untouched
+
+
+IDENTITY_U8 = '''# from tvm.script import ir as I
+# from tvm.script import relax as R
+# from tvm.script import tirx as T
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor(("n",), dtype="uint8")) -> R.Tensor(("n",), dtype="uint8"):
+        return x
+'''
+
+
+def test_512mib_input_round_trip(request, sess, device):
+    if not request.config.getoption("--heavy"):
+        pytest.skip("heavy: 512 MiB each way (--heavy)")
+    x = np.frombuffer(np.random.default_rng(0).bytes(512 << 20), dtype=np.uint8)
+    with kiln.VirtualMachine(sess.compile(IDENTITY_U8), device) as vm:
+        vm.set_input("main", x)
+        vm.invoke_stateful("main")
+        out = vm.get_outputs("main")
+    assert out.shape == x.shape and np.array_equal(out, x)
