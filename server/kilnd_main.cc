@@ -25,10 +25,14 @@
 #include "grpcpp/health_check_service_interface.h"
 #include "server/cache/disk_cache.h"
 #include "server/cache/memory_cache.h"
+#include "server/cache/redis_cache.h"
 #include "server/cache/tiered_cache.h"
+#include "server/farm/farm.h"
+#include "server/farm/farm_service.h"
 #include "server/pool/in_process_backend.h"
 #include "server/service/auth.h"
 #include "server/service/compile_service.h"
+#include "server/service/rpc_call.h"
 #include "server/service/metrics.h"
 
 ABSL_FLAG(std::string, listen, "127.0.0.1:7878", "HOST:PORT to serve gRPC on (port 0: any free port, see --port-file)");
@@ -36,6 +40,8 @@ ABSL_FLAG(std::string, port_file, "", "write the bound gRPC port to this file on
 ABSL_FLAG(std::string, cache_dir, "~/.cache/kiln", "the local disk cache's directory (created if missing)");
 ABSL_FLAG(int64_t, memory_cache_mb, 256, "the in-memory LRU's capacity in MiB");
 ABSL_FLAG(int64_t, disk_cache_mb, 4096, "the disk cache's capacity in MiB (least recently used entries go first)");
+ABSL_FLAG(std::string, redis, "", "HOST:PORT of a Redis shared by kilnd replicas as the last cache tier; empty: none");
+ABSL_FLAG(int64_t, redis_ttl_seconds, 7 * 24 * 3600, "time to live of the entries kilnd writes to Redis (0: none)");
 ABSL_FLAG(int32_t, workers_per_target, 1,
           "compile worker processes per target; 0 compiles inside kilnd (no isolation, for debugging)");
 ABSL_FLAG(std::string, token_file, "",
@@ -47,6 +53,8 @@ ABSL_FLAG(std::string, metrics_listen, "", "HOST:PORT of the Prometheus /metrics
 ABSL_FLAG(int64_t, max_request_mb, 64, "largest request message in MiB (larger: RESOURCE_EXHAUSTED)");
 ABSL_FLAG(int64_t, max_inline_kb, 1024, "executables up to this many KiB come back inline in CompileResponse");
 ABSL_FLAG(int32_t, drain_seconds, 30, "on SIGTERM/SIGINT, how long in-flight calls may take to finish");
+ABSL_FLAG(int32_t, heartbeat_ms, 2000,
+          "how often farm agents heartbeat; one that misses about two (2.5 intervals) is dropped");
 ABSL_FLAG(bool, log_requests, true, "log one JSON line per request to stderr");
 
 namespace kiln::server {
@@ -130,14 +138,30 @@ int Main() {
       DiskCache::Open(cache_dir, uint64_t(absl::GetFlag(FLAGS_disk_cache_mb)) << 20);
   if (!disk.ok()) return Fail(disk.status());
   tiers.push_back(*std::move(disk));
+  if (!absl::GetFlag(FLAGS_redis).empty()) {
+    RedisCacheOptions ro;
+    ro.address = absl::GetFlag(FLAGS_redis);
+    ro.ttl = absl::Seconds(absl::GetFlag(FLAGS_redis_ttl_seconds));
+    absl::StatusOr<std::unique_ptr<RedisCache>> redis = RedisCache::Open(ro);
+    if (!redis.ok()) return Fail(redis.status());
+    // Redis may come up after kilnd: until it answers, its tier misses and kilnd keeps serving.
+    absl::Status ping = (*redis)->Ping();
+    if (!ping.ok()) std::fprintf(stderr, "kilnd: warning: Redis at %s: %s\n", ro.address.c_str(), std::string(ping.message()).c_str());
+    tiers.push_back(*std::move(redis));
+  }
   TieredCache cache(std::move(tiers));
 
   std::unique_ptr<CompileBackend> backend = std::make_unique<InProcessBackend>();
 
+  ServiceState state(&*tokens, absl::GetFlag(FLAGS_log_requests));
   ServiceOptions options;
   options.max_inline_bytes = uint64_t(absl::GetFlag(FLAGS_max_inline_kb)) << 10;
-  options.log_requests = absl::GetFlag(FLAGS_log_requests);
-  CompileServiceImpl service(options, &cache, backend.get(), &*tokens);
+  CompileServiceImpl service(options, &state, &cache, backend.get());
+  FarmOptions farm_options;
+  farm_options.heartbeat_interval = absl::Milliseconds(absl::GetFlag(FLAGS_heartbeat_ms));
+  farm_options.heartbeat_timeout = farm_options.heartbeat_interval * 2.5;
+  Farm farm(farm_options);
+  FarmServiceImpl farm_service(&state, &farm);
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -145,6 +169,7 @@ int Main() {
   int port = 0;
   builder.AddListeningPort(absl::GetFlag(FLAGS_listen), *creds, &port);
   builder.RegisterService(&service);
+  builder.RegisterService(&farm_service);
   builder.SetMaxReceiveMessageSize(static_cast<int>(absl::GetFlag(FLAGS_max_request_mb) << 20));
   builder.SetMaxSendMessageSize(static_cast<int>(options.max_inline_bytes + (1 << 20)));
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
@@ -155,7 +180,13 @@ int Main() {
   std::unique_ptr<MetricsHttpServer> metrics;
   if (!absl::GetFlag(FLAGS_metrics_listen).empty()) {
     absl::StatusOr<std::unique_ptr<MetricsHttpServer>> m =
-        MetricsHttpServer::Start(absl::GetFlag(FLAGS_metrics_listen), [&service] { return service.RenderMetrics(); });
+        MetricsHttpServer::Start(absl::GetFlag(FLAGS_metrics_listen), [&] {
+          std::string out;
+          state.RenderMetrics(&out);
+          out += service.RenderMetrics();
+          farm_service.RenderMetrics(&out);
+          return out;
+        });
     if (!m.ok()) return Fail(m.status());
     metrics = *std::move(m);
     std::fprintf(stderr, "kilnd: metrics at http://%s/metrics (port %d)\n", absl::GetFlag(FLAGS_metrics_listen).c_str(),
@@ -165,8 +196,9 @@ int Main() {
     absl::Status st = WritePortFile(absl::GetFlag(FLAGS_port_file), port);
     if (!st.ok()) return Fail(st);
   }
-  std::fprintf(stderr, "kilnd %s: serving on %s (port %d), cache %s, %s, %s%s\n", kKilnVersion,
+  std::fprintf(stderr, "kilnd %s: serving on %s (port %d), cache %s%s, %s, %s%s\n", kKilnVersion,
                absl::GetFlag(FLAGS_listen).c_str(), port, cache_dir.c_str(),
+               absl::GetFlag(FLAGS_redis).empty() ? "" : absl::StrCat(" + redis ", absl::GetFlag(FLAGS_redis)).c_str(),
                absl::GetFlag(FLAGS_workers_per_target) == 0 ? "compiling in-process" : "worker pool",
                tokens->enabled() ? "token auth" : "no auth",
                absl::GetFlag(FLAGS_tls_cert).empty() ? "" : (absl::GetFlag(FLAGS_tls_client_ca).empty() ? ", TLS" : ", mTLS"));
@@ -175,10 +207,10 @@ int Main() {
     int sig = 0;
     sigwait(&stop_signals, &sig);
     std::fprintf(stderr, "kilnd: %s: draining (up to %d s)\n", strsignal(sig), absl::GetFlag(FLAGS_drain_seconds));
-    service.Drain();
+    state.Drain();
     server->GetHealthCheckService()->SetServingStatus(false);
     absl::Time deadline = absl::Now() + absl::Seconds(absl::GetFlag(FLAGS_drain_seconds));
-    while (service.in_flight() > 0 && absl::Now() < deadline) absl::SleepFor(absl::Milliseconds(20));
+    while (state.in_flight() > 0 && absl::Now() < deadline) absl::SleepFor(absl::Milliseconds(20));
     server->Shutdown(absl::ToChronoTime(absl::Now() + absl::Seconds(1)));
   });
   server->Wait();
@@ -193,8 +225,8 @@ int Main() {
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "the kiln compile service: TVMScript or serialized IR in, Relax VM executables out.\n"
-      "  kilnd [--listen HOST:PORT] [--port-file F] [--cache-dir D] [--workers-per-target N] [--token-file T]\n"
-      "        [--tls-cert C --tls-key K [--tls-client-ca CA]] [--metrics-listen HOST:PORT] [--flagfile CONFIG]\n"
+      "  kilnd [--listen HOST:PORT] [--port-file F] [--cache-dir D] [--redis HOST:PORT] [--workers-per-target N]\n"
+      "        [--token-file T] [--tls-cert C --tls-key K [--tls-client-ca CA]] [--metrics-listen HOST:PORT] [--flagfile CONFIG]\n"
       "With no flags it serves on 127.0.0.1:7878 with its cache in ~/.cache/kiln and one worker per target.\n"
       "Flag names take - or _ (--cache-dir or --cache_dir).");
   absl::FlagsUsageConfig usage;

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 
 #include <atomic>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -18,8 +19,10 @@
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "proto/compile.grpc.pb.h"
+#include "proto/farm.grpc.pb.h"
 #include "server/cache/sha256.h"
 #include "server/testing/kilnd_process.h"
+#include "server/testing/redis_process.h"
 
 namespace kiln::server {
 namespace {
@@ -192,6 +195,46 @@ TEST_F(KilndTest, RestartKeepsTheDiskCacheAndACorruptEntryIsRecompiled) {
   EXPECT_EQ(Compiles(s), 1u);
 }
 
+TEST_F(KilndTest, TwoKilndsSharingRedisServeEachOthersEntries) {
+  if (!testing::RedisServerInstalled()) {
+    GTEST_SKIP() << testing::kRedisServer << " is not installed (Debian package redis-server); skipping";
+  }
+  testing::RedisServer redis;
+  ASSERT_TRUE(redis.Start());
+  // Two replicas, each with its own disk cache: only Redis is shared.
+  std::string other_dir = MakeTempDir("kilnd-cache-b-");
+  absl::StatusOr<KilndProcess> a = StartKilnd({"--redis", redis.address()});
+  absl::StatusOr<KilndProcess> b =
+      KilndProcess::Start(Kilnd(), {"--cache-dir", other_dir, "--log-requests=false", "--redis", redis.address()});
+  ASSERT_TRUE(a.ok()) << a.status();
+  ASSERT_TRUE(b.ok()) << b.status();
+  auto stub_a = Connect(*a), stub_b = Connect(*b);
+  v1::CompileResponse from_a, from_b;
+  ASSERT_TRUE(Compile(*stub_a, Request(kMlp), &from_a).ok());
+  EXPECT_EQ(from_a.cache(), v1::CACHE_MISS);
+  ASSERT_TRUE(Compile(*stub_b, Request(kMlp), &from_b).ok());
+  EXPECT_EQ(from_b.cache(), v1::CACHE_REDIS);
+  EXPECT_EQ(from_b.executable(), from_a.executable());
+  EXPECT_EQ(Compiles(Stat(*stub_b)), 0u);
+  // FetchArtifact on b of what a compiled: the executable came through Redis too.
+  grpc::ClientContext ctx;
+  v1::FetchArtifactRequest fetch;
+  fetch.set_digest(from_a.digest());
+  auto reader = stub_b->FetchArtifact(&ctx, fetch);
+  v1::ArtifactChunk chunk;
+  std::string bytes;
+  while (reader->Read(&chunk)) bytes += chunk.data();
+  ASSERT_TRUE(reader->Finish().ok());
+  EXPECT_EQ(bytes, from_a.executable());
+
+  // Redis going away costs the shared tier, not the service.
+  redis.Kill();
+  std::string unique = absl::StrReplaceAll(kMlp, {{"(8, 3)", "(8, 6)"}, {"(4, 3)", "(4, 6)"}});
+  v1::CompileResponse after;
+  grpc::Status st = Compile(*stub_a, Request(unique), &after);
+  EXPECT_TRUE(st.ok()) << st.error_message();
+}
+
 TEST_F(KilndTest, IdenticalConcurrentRequestsCompileOnce) {
   absl::StatusOr<KilndProcess> k = StartKilnd();
   ASSERT_TRUE(k.ok()) << k.status();
@@ -304,6 +347,16 @@ TEST_F(KilndTest, FetchArtifactAndCompileStreamChunkAndResume) {
   EXPECT_EQ(fetch(std::string(64, 'a'), 0, 0, &ignored).first.error_code(), grpc::StatusCode::NOT_FOUND);
   EXPECT_EQ(fetch("../../etc/passwd", 0, 0, &ignored).first.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(fetch(resp.digest(), expected.size() + 1, 0, &ignored).first.error_code(), grpc::StatusCode::OUT_OF_RANGE);
+
+  {
+    grpc::ClientContext ictx;
+    v1::InspectArtifactRequest ireq;
+    ireq.set_digest(resp.digest());
+    v1::InspectArtifactResponse iresp;
+    ASSERT_TRUE(stub->InspectArtifact(&ictx, ireq, &iresp).ok());
+    EXPECT_NE(iresp.text().find("@main:"), std::string::npos) << iresp.text();
+    EXPECT_EQ(iresp.metadata().size(), expected.size());
+  }
 
   grpc::ClientContext ctx;
   auto reader = stub->CompileStream(&ctx, Request(kMlp));
@@ -421,6 +474,80 @@ TEST_F(KilndTest, TlsAndMutualTls) {
   EXPECT_EQ(list(grpc::SslCredentials(with_cert)), grpc::StatusCode::OK);
   EXPECT_EQ(list(grpc::SslCredentials(without_cert)), grpc::StatusCode::UNAVAILABLE);
   EXPECT_EQ(list(grpc::InsecureChannelCredentials()), grpc::StatusCode::UNAVAILABLE);
+}
+
+TEST_F(KilndTest, FarmRegistersAgentsAndLeasesThemByKey) {
+  absl::StatusOr<KilndProcess> k = StartKilnd({"--heartbeat-ms", "200"});
+  ASSERT_TRUE(k.ok()) << k.status();
+  auto farm = v1::FarmService::NewStub(grpc::CreateChannel(k->address(), grpc::InsecureChannelCredentials()));
+  std::string agent_id;
+  {
+    grpc::ClientContext ctx;
+    v1::RegisterAgentRequest req;
+    req.set_key("cpu");
+    req.set_address("0.0.0.0:9123");  // listening everywhere: kilnd records the address it saw
+    v1::RegisterAgentResponse resp;
+    ASSERT_TRUE(farm->RegisterAgent(&ctx, req, &resp).ok());
+    agent_id = resp.agent_id();
+    EXPECT_EQ(resp.heartbeat_interval().nanos(), 200000000);
+  }
+  v1::AgentLease lease;
+  {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+    v1::RequestAgentRequest req;
+    req.set_key("cpu");
+    ASSERT_TRUE(farm->RequestAgent(&ctx, req, &lease).ok());
+    EXPECT_EQ(lease.agent().agent_id(), agent_id);
+    EXPECT_EQ(lease.agent().address(), "127.0.0.1:9123");
+  }
+  {
+    // Busy: a second request times out with a clear status.
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(300));
+    v1::RequestAgentRequest req;
+    req.set_key("cpu");
+    v1::AgentLease second;
+    EXPECT_EQ(farm->RequestAgent(&ctx, req, &second).error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+  }
+  // Without heartbeats the agent is dropped within ~2.5 intervals, and its lease with it.
+  absl::SleepFor(absl::Milliseconds(700));
+  {
+    grpc::ClientContext ctx;
+    v1::ListAgentsResponse resp;
+    ASSERT_TRUE(farm->ListAgents(&ctx, v1::ListAgentsRequest(), &resp).ok());
+    EXPECT_EQ(resp.agents_size(), 0);
+  }
+  {
+    grpc::ClientContext ctx;
+    v1::RenewLeaseRequest req;
+    req.set_lease_id(lease.lease_id());
+    v1::AgentLease renewed;
+    EXPECT_EQ(farm->RenewLease(&ctx, req, &renewed).error_code(), grpc::StatusCode::NOT_FOUND);
+  }
+}
+
+TEST_F(KilndTest, MetricsEndpointCountsRequestsAndCacheTiers) {
+  std::string dir = MakeTempDir("kilnd-metrics-");
+  std::string log = dir + "/kilnd.log";
+  absl::StatusOr<KilndProcess> k = KilndProcess::Start(
+      Kilnd(), {"--cache-dir", cache_dir_, "--metrics-listen", "127.0.0.1:0"}, log);
+  ASSERT_TRUE(k.ok()) << k.status();
+  auto stub = Connect(*k);
+  v1::CompileResponse resp;
+  ASSERT_TRUE(Compile(*stub, Request(kMlp), &resp).ok());
+  ASSERT_TRUE(Compile(*stub, Request(kMlp), &resp).ok());
+  // kilnd logs the metrics port it bound, and one JSON line per request.
+  std::string text = Slurp(log);
+  size_t at = text.find("/metrics (port ");
+  ASSERT_NE(at, std::string::npos) << text;
+  int port = std::atoi(text.c_str() + at + std::strlen("/metrics (port "));
+  EXPECT_NE(text.find("\"method\":\"Compile\",\"client\":\"anonymous\""), std::string::npos) << text;
+  std::string metrics = testing::HttpGet(port, "/metrics");
+  EXPECT_NE(metrics.find("kiln_requests_total{method=\"Compile\",code=\"OK\"} 2"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("kiln_compile_answers_total{source=\"memory\"} 1"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("kiln_cache_hits_total{tier=\"memory\"}"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("kiln_compile_seconds_count{target=\"llvm\"} 1"), std::string::npos) << metrics;
 }
 
 TEST_F(KilndTest, SigtermDrainsAndExitsCleanly) {

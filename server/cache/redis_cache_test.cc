@@ -22,11 +22,13 @@
 #include "server/cache/memory_cache.h"
 #include "server/cache/sha256.h"
 #include "server/cache/tiered_cache.h"
+#include "server/testing/redis_process.h"
 
 namespace kiln::server {
 namespace {
 
-constexpr char kRedisServer[] = "/usr/bin/redis-server";
+using ::kiln::server::testing::kRedisServer;
+using ::kiln::server::testing::RedisServer;
 
 CacheKey K(int i) { return *CacheKey::FromDigest(Sha256Digest(absl::StrCat("key", i))); }
 Artifact V(const std::string& s) { return std::make_shared<const std::string>(s); }
@@ -42,78 +44,6 @@ struct FreeReply {
   void operator()(redisReply* r) const { freeReplyObject(r); }
 };
 using Reply = std::unique_ptr<redisReply, FreeReply>;
-
-int FreeLoopbackPort() {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr = {};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof addr;
-  int port = -1;
-  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
-      getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
-    port = ntohs(addr.sin_port);
-  }
-  close(fd);
-  return port;
-}
-
-// A throwaway redis-server on 127.0.0.1: no persistence, its own directory, killed with the test.
-class RedisServer {
- public:
-  ~RedisServer() { Kill(); }
-
-  // Starts the server (on the port it had before, after a Kill) and waits until it answers PING.
-  ::testing::AssertionResult Start(std::vector<std::string> extra_args = {}) {
-    if (port_ < 0) port_ = FreeLoopbackPort();
-    const char* tmp = getenv("TEST_TMPDIR");
-    std::string dir = absl::StrCat(tmp != nullptr ? tmp : "/tmp", "/redis-", getpid(), "-", port_);
-    if (system(absl::StrCat("mkdir -p '", dir, "'").c_str()) != 0) return ::testing::AssertionFailure() << dir;
-    std::vector<std::string> args = {kRedisServer, "--port", absl::StrCat(port_), "--bind", "127.0.0.1",
-                                     "--save", "", "--appendonly", "no", "--dir", dir,
-                                     "--logfile", dir + "/log", "--daemonize", "no"};
-    args.insert(args.end(), extra_args.begin(), extra_args.end());
-    pid_ = fork();
-    if (pid_ == 0) {
-      std::vector<char*> argv;
-      for (std::string& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      execv(kRedisServer, argv.data());
-      _exit(127);
-    }
-    for (absl::Time deadline = absl::Now() + absl::Seconds(5); absl::Now() < deadline;) {
-      int status;
-      if (waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        return ::testing::AssertionFailure() << "redis-server exited at start; see " << dir << "/log";
-      }
-      redisContext* c = redisConnect("127.0.0.1", port_);
-      bool up = c != nullptr && c->err == 0;
-      if (up) {
-        Reply r(static_cast<redisReply*>(redisCommand(c, "PING")));
-        up = r != nullptr && r->type == REDIS_REPLY_STATUS;
-      }
-      redisFree(c);
-      if (up) return ::testing::AssertionSuccess();
-      absl::SleepFor(absl::Milliseconds(5));
-    }
-    return ::testing::AssertionFailure() << "redis-server did not answer on port " << port_;
-  }
-
-  void Kill() {
-    if (pid_ <= 0) return;
-    kill(pid_, SIGKILL);
-    waitpid(pid_, nullptr, 0);
-    pid_ = -1;
-  }
-
-  int port() const { return port_; }
-  std::string address() const { return absl::StrCat("127.0.0.1:", port_); }
-
- private:
-  int port_ = -1;
-  pid_t pid_ = -1;
-};
 
 class RedisCacheTest : public ::testing::Test {
  protected:

@@ -31,7 +31,7 @@ absl::StatusOr<TokenTable> TokenTable::Parse(absl::string_view text, absl::strin
     std::vector<absl::string_view> f = absl::StrSplit(line, absl::ByAnyChar(" \t"), absl::SkipEmpty());
     auto bad = [&](absl::string_view why) {
       return absl::InvalidArgumentError(absl::StrCat(filename, ":", line_no, ": ", why,
-                                                     " (expected \"<token> <name> compile|admin[,...]\")"));
+                                                     " (expected \"<token> <name> compile|agent|admin[,...]\")"));
     };
     if (f.size() != 3) return bad("wrong number of fields");
     if (f[0].size() < 16) return bad("token shorter than 16 characters");
@@ -39,8 +39,10 @@ absl::StatusOr<TokenTable> TokenTable::Parse(absl::string_view text, absl::strin
     for (absl::string_view p : absl::StrSplit(f[2], ',', absl::SkipEmpty())) {
       if (p == "compile") {
         e.compile = true;
+      } else if (p == "agent") {
+        e.agent = true;
       } else if (p == "admin") {
-        e.admin = e.compile = true;
+        e.admin = e.agent = e.compile = true;
       } else {
         return bad(absl::StrCat("unknown permission \"", p, "\""));
       }
@@ -67,10 +69,15 @@ absl::StatusOr<std::string> TokenTable::Authorize(const std::string* authorizati
     if (same) found = &e;
   }
   if (found == nullptr) return absl::UnauthenticatedError("unknown bearer token");
-  bool allowed = needed == Permission::kAdmin ? found->admin : found->compile;
+  bool allowed = needed == Permission::kAdmin   ? found->admin
+                 : needed == Permission::kAgent ? found->agent
+                 : needed == Permission::kFetch ? found->agent || found->compile
+                                                : found->compile;
   if (!allowed) {
-    return absl::PermissionDeniedError(absl::StrCat("token \"", found->name, "\" lacks the ",
-                                                    needed == Permission::kAdmin ? "admin" : "compile", " permission"));
+    const char* name = needed == Permission::kAdmin ? "admin" : needed == Permission::kAgent ? "agent"
+                       : needed == Permission::kFetch ? "compile or agent"
+                                                      : "compile";
+    return absl::PermissionDeniedError(absl::StrCat("token \"", found->name, "\" lacks the ", name, " permission"));
   }
   return found->name;
 }

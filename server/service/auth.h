@@ -5,8 +5,9 @@
 //   # comment
 //   <token> <name> <permission>[,<permission>...]
 //
-// Permissions are `compile` (Compile, CompileStream, FetchArtifact, Check, Format, ListTargets)
-// and `admin` (Stat; admin implies compile). The name is what logs, metrics and the pool's
+// Permissions are `compile` (Compile, CompileStream, FetchArtifact, Check, Format, ListTargets,
+// InspectArtifact, and leasing agents of the farm), `agent` (a kiln-agent registering with the farm
+// and fetching executables) and `admin` (Stat; admin implies the others). The name is what logs, metrics and the pool's
 // fairness see; the token itself is never logged. Clients send `authorization: Bearer <token>`.
 //
 // Without a token file every caller is allowed, as `anonymous`: the embedded default listens on
@@ -22,7 +23,12 @@
 
 namespace kiln::server {
 
-enum class Permission { kCompile, kAdmin };
+enum class Permission {
+  kCompile,
+  kAgent,
+  kAdmin,
+  kFetch,  // FetchArtifact: held by `compile` and by `agent` tokens
+};
 
 class TokenTable {
  public:
@@ -44,6 +50,7 @@ class TokenTable {
     std::string token;
     std::string name;
     bool compile = false;
+    bool agent = false;
     bool admin = false;
   };
   std::vector<Entry> entries_;

@@ -11,7 +11,8 @@ constexpr char kTokens[] =
     "# tokens of the test\n"
     "aaaaaaaaaaaaaaaaaaaa  alice  compile\n"
     "\n"
-    "bbbbbbbbbbbbbbbbbbbb\tops\tadmin\n";
+    "bbbbbbbbbbbbbbbbbbbb\tops\tadmin\n"
+    "cccccccccccccccccccc dev-box agent\n";
 
 TEST(TokenTableTest, EmptyTableAllowsEveryoneAsAnonymous) {
   TokenTable t;
@@ -31,6 +32,13 @@ TEST(TokenTableTest, KnownTokensGetTheirNameAndPermissions) {
   absl::Status denied = t->Authorize(&alice, Permission::kAdmin).status();
   EXPECT_EQ(denied.code(), absl::StatusCode::kPermissionDenied);
   EXPECT_NE(denied.message().find("admin"), std::string::npos);
+  std::string box = "Bearer cccccccccccccccccccc";
+  EXPECT_EQ(*t->Authorize(&box, Permission::kAgent), "dev-box");
+  EXPECT_EQ(t->Authorize(&box, Permission::kCompile).status().code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(t->Authorize(&alice, Permission::kAgent).status().code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(*t->Authorize(&ops, Permission::kAgent), "ops");
+  EXPECT_EQ(*t->Authorize(&box, Permission::kFetch), "dev-box");  // agents fetch executables
+  EXPECT_EQ(*t->Authorize(&alice, Permission::kFetch), "alice");
 }
 
 TEST(TokenTableTest, MissingMalformedAndUnknownTokensAreUnauthenticated) {
