@@ -212,10 +212,11 @@ grpc::Status AgentServiceImpl::SetInput(grpc::ServerContext* ctx, grpc::ServerRe
 
 absl::Status AgentServiceImpl::DoSetInput(grpc::ServerReader<kiln::v1::SetInputRequest>* reader) {
   kiln::v1::SetInputRequest msg;
-  if (!reader->Read(&msg) || !msg.has_header()) {
-    return absl::InvalidArgumentError("SetInput: the first message must be the header");
+  if (!reader->Read(&msg) || !msg.has_header() || msg.has_chunk()) {
+    return absl::InvalidArgumentError("SetInput: the first message must be the header alone");
   }
-  const kiln::v1::SetInputHeader& header = msg.header();
+  kiln::v1::SetInputHeader header;
+  header.Swap(msg.mutable_header());
   const std::string func = header.function();
   ASSIGN_OR_RETURN(session, sessions_->Acquire(header.session_id()));
   absl::MutexLock lock(&session->mu);
@@ -276,7 +277,9 @@ absl::Status AgentServiceImpl::DoSetInput(grpc::ServerReader<kiln::v1::SetInputR
   RETURN_IF_ERROR(machine->SetInput(func, std::move(args)));
   session->incomplete_inputs.insert(func);
   while (reader->Read(&msg)) {
-    if (!msg.has_chunk()) return absl::InvalidArgumentError("SetInput: a second header");
+    if (msg.has_header() || !msg.has_chunk()) {
+      return absl::InvalidArgumentError("SetInput: after the header, every message is a chunk alone");
+    }
     RETURN_IF_ERROR(decoder.AddChunk(msg.chunk()));
   }
   RETURN_IF_ERROR(decoder.CheckComplete());

@@ -112,7 +112,7 @@ TEST_F(AgentTest, UploadThenInvokeDirect) {
   EXPECT_EQ(loaded->source(), "upload");
   EXPECT_EQ(loaded->size(), exe_.size());
   EXPECT_EQ(std::vector<std::string>(loaded->functions().begin(), loaded->functions().end()),
-            (std::vector<std::string>{"add", "matmul", "double"}));
+            (std::vector<std::string>{"add", "matmul", "double", "matmul256"}));
 
   Tensor x = RandomTensor({4, 8}, &rng_), y = RandomTensor({4, 8}, &rng_);
   absl::StatusOr<vm::Value> z = client_->Invoke(s->session_id(), "add", {vm::Value::Tensor(x), vm::Value::Tensor(y)});

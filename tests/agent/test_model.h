@@ -9,7 +9,7 @@
 
 namespace kiln::agent {
 
-// The bytes of model.kx (functions add, matmul, double; see testdata/model.py).
+// The bytes of model.kx (functions add, matmul, double, matmul256; see testdata/model.py).
 absl::StatusOr<std::string> TestModelExecutable();
 
 }  // namespace kiln::agent

@@ -1,5 +1,5 @@
-# A small Relax module for kiln-agent's tests: elementwise add, a matmul with bias, and a
-# symbolic-length doubling used for the large-input round trips.
+# A small Relax module for kiln-agent's tests and bench: elementwise add, a small matmul returning
+# a tuple, a symbolic-length doubling (the large-input round trips), and a 256^3 matmul to time.
 from tvm.script import ir as I
 from tvm.script import relax as R
 from tvm.script import tirx as T
@@ -26,5 +26,12 @@ class Module:
         n = T.int64()
         with R.dataflow():
             y: R.Tensor((n,), dtype="float32") = R.add(x, x)
+            R.output(y)
+        return y
+
+    @R.function
+    def matmul256(x: R.Tensor((256, 256), dtype="float32"), w: R.Tensor((256, 256), dtype="float32")) -> R.Tensor((256, 256), dtype="float32"):
+        with R.dataflow():
+            y: R.Tensor((256, 256), dtype="float32") = R.matmul(x, w)
             R.output(y)
         return y
