@@ -150,6 +150,27 @@ TEST_F(KilndTest, CompileMissThenMemoryHitGivesTheBytesOfALocalBuild) {
   EXPECT_EQ(c.metadata().target(), "c");
 }
 
+TEST_F(KilndTest, ExtraVarsAreCapturedValuesAndPartOfTheKey) {
+  absl::StatusOr<KilndProcess> k = StartKilnd();
+  ASSERT_TRUE(k.ok()) << k.status();
+  auto stub = Connect(*k);
+  std::string templated = absl::StrReplaceAll(kMlp, {{"(8, 3)", "(8, N)"}, {"(4, 3)", "(4, N)"}});
+  v1::CompileRequest req = Request(templated);
+  (*req.mutable_extra_vars())["N"] = "3";
+  v1::CompileResponse three, five;
+  grpc::Status st = Compile(*stub, req, &three);
+  ASSERT_TRUE(st.ok()) << st.error_message();
+  EXPECT_EQ(three.executable(), LocalBuild(kMlp));  // the same kernel as the literal source
+  (*req.mutable_extra_vars())["N"] = "5";
+  ASSERT_TRUE(Compile(*stub, req, &five).ok());
+  EXPECT_NE(five.cache_key(), three.cache_key());
+  EXPECT_EQ(five.cache(), v1::CACHE_MISS);
+  req.clear_extra_vars();
+  st = Compile(*stub, req, &five);
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(st.error_message().find("Undefined variable: N"), std::string::npos) << st.error_message();
+}
+
 TEST_F(KilndTest, RestartKeepsTheDiskCacheAndACorruptEntryIsRecompiled) {
   v1::CompileResponse first;
   {
@@ -282,13 +303,13 @@ TEST_F(KilndTest, InvalidSourceIsInvalidArgumentWithLocatedDiagnostics) {
   v1::CompileRequest bad_option = Request(kMlp);
   (*bad_option.mutable_options())["opt_level"] = "3";
   v1::CompileRequest bad_var = Request(kMlp);
-  (*bad_var.mutable_extra_vars())["n"] = "many";
+  (*bad_var.mutable_extra_vars())["n"] = "f(x)";
   v1::CompileRequest none;
   v1::CompileRequest garbage;
   garbage.set_ir("KILNIR\x01garbage");
   for (const auto& [req, fragment] : std::vector<std::pair<v1::CompileRequest, std::string>>{
            {bad_target, "target"}, {bad_option, "unknown compile option \"opt_level\""},
-           {bad_var, "is not an integer"}, {none, "neither `source` nor `ir`"}, {garbage, "not a serialized IRModule"}}) {
+           {bad_var, "define n=f(x): the value must be a number"}, {none, "neither `source` nor `ir`"}, {garbage, "not a serialized IRModule"}}) {
     grpc::Status s = Compile(*stub, req, &resp);
     EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << fragment;
     EXPECT_NE(s.error_message().find(fragment), std::string::npos) << s.error_message();
