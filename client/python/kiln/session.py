@@ -147,12 +147,13 @@ class Session:
         """Compiles a module (TVMScript text, a path, or serialized IR bytes) for `target`.
 
         entries: the Relax functions to export (default: every public one). options: compiler options
-        by name ({"opt_level": 3}). extra_vars: values of the module's symbolic variables ({"n": 128}).
+        by name. extra_vars: Python values the source captures, by name ({"M": 128, "DT": "float16"}),
+        sent as their repr(): the source is read as if it began with `M = 128`.
         Raises CompileError with the diagnostics when the source does not compile.
         """
         req = compile_pb2.CompileRequest(target=target, entries=list(entries or []),
                                          options={k: str(v) for k, v in (options or {}).items()},
-                                         extra_vars={k: str(v) for k, v in (extra_vars or {}).items()},
+                                         extra_vars={k: repr(v) for k, v in (extra_vars or {}).items()},
                                          **_module_fields(source_or_path, filename))
         return Executable(self, self._endpoint.unary("Compile", self._compile.Compile, req, timeout))
 

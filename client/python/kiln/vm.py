@@ -297,7 +297,7 @@ class VirtualMachine:
         filled: List[int] = []
         result = None
         for msg in self._endpoint.stream("GetOutputs", self._stub.GetOutputs, req):
-            if msg.WhichOneof("part") == "header":
+            if msg.HasField("header"):
                 result = _decode(msg.header.result, streamed)
                 filled = [0] * len(streamed)
                 continue

@@ -179,3 +179,25 @@ def test_missing_kilnd_is_a_clear_error(tmp_path, monkeypatch):
     monkeypatch.setattr(local, "_checkouts", lambda: [])
     with pytest.raises(kiln.KilnError, match="no kilnd binary found"):
         kiln.connect()
+
+
+CAPTURED_N = '''# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((N,), dtype="float32")) -> R.Tensor((N,), dtype="float32"):
+        gv: R.Tensor((N,), dtype="float32") = R.add(x, x)
+        return gv
+'''
+
+
+def test_extra_vars_are_captured_values(sess):
+    five = sess.compile(CAPTURED_N, extra_vars={"N": 5})
+    seven = sess.compile(CAPTURED_N, extra_vars={"N": 7})
+    assert five.cache_key != seven.cache_key
+    assert five.digest == sess.compile(CAPTURED_N.replace("(N,)", "(5,)")).digest
+    with pytest.raises(kiln.RpcError) as info:
+        sess.compile(CAPTURED_N)
+    assert info.value.code == grpc.StatusCode.INVALID_ARGUMENT and "N" in str(info.value)

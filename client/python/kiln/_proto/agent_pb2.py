@@ -13,15 +13,15 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17kiln/_proto/agent.proto\x12\x07kiln.v1\"5\n\x08\x44\x61taType\x12\x0c\n\x04\x63ode\x18\x01 \x01(\r\x12\x0c\n\x04\x62its\x18\x02 \x01(\r\x12\r\n\x05lanes\x18\x03 \x01(\r\"Y\n\x06Tensor\x12 \n\x05\x64type\x18\x01 \x01(\x0b\x32\x11.kiln.v1.DataType\x12\r\n\x05shape\x18\x02 \x03(\x03\x12\x0c\n\x04\x64\x61ta\x18\x03 \x01(\x0c\x12\x10\n\x08streamed\x18\x04 \x01(\x08\";\n\x0bTensorChunk\x12\x0e\n\x06tensor\x18\x01 \x01(\r\x12\x0e\n\x06offset\x18\x02 \x01(\x04\x12\x0c\n\x04\x64\x61ta\x18\x03 \x01(\x0c\"\x15\n\x05Shape\x12\x0c\n\x04\x64ims\x18\x01 \x03(\x03\"\'\n\x05Tuple\x12\x1e\n\x06\x66ields\x18\x01 \x03(\x0b\x32\x0e.kiln.v1.Value\"\xf2\x01\n\x05Value\x12!\n\x06tensor\x18\x01 \x01(\x0b\x32\x0f.kiln.v1.TensorH\x00\x12\x13\n\tint_value\x18\x02 \x01(\x03H\x00\x12\x15\n\x0b\x66loat_value\x18\x03 \x01(\x01H\x00\x12\x14\n\nbool_value\x18\x04 \x01(\x08H\x00\x12\x16\n\x0cstring_value\x18\x05 \x01(\tH\x00\x12\x1f\n\x05shape\x18\x06 \x01(\x0b\x32\x0e.kiln.v1.ShapeH\x00\x12\x1f\n\x05tuple\x18\x07 \x01(\x0b\x32\x0e.kiln.v1.TupleH\x00\x12\"\n\x05\x64type\x18\x08 \x01(\x0b\x32\x11.kiln.v1.DataTypeH\x00\x42\x06\n\x04kind\"\xaa\x01\n\x12OpenSessionRequest\x12\x0e\n\x06\x64\x65vice\x18\x01 \x01(\t\x12\x11\n\tdevice_id\x18\x02 \x01(\x05\x12)\n\tallocator\x18\x03 \x01(\x0e\x32\x16.kiln.v1.AllocatorKind\x12\x1a\n\x12memory_limit_bytes\x18\x04 \x01(\x04\x12\x15\n\rlease_seconds\x18\x05 \x01(\r\x12\x13\n\x0bnum_threads\x18\x06 \x01(\x05\"\\\n\x13OpenSessionResponse\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x15\n\rlease_seconds\x18\x02 \x01(\r\x12\x1a\n\x12memory_limit_bytes\x18\x03 \x01(\x04\"&\n\x10KeepAliveRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\"/\n\x11KeepAliveResponse\x12\x1a\n\x12lease_remaining_ms\x18\x01 \x01(\x04\")\n\x13\x43loseSessionRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\"\x16\n\x14\x43loseSessionResponse\"m\n\x15LoadExecutableRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x0e\n\x06\x64igest\x18\x02 \x01(\t\x12\x12\n\ntotal_size\x18\x03 \x01(\x04\x12\x0e\n\x06offset\x18\x04 \x01(\x04\x12\x0c\n\x04\x64\x61ta\x18\x05 \x01(\x0c\"Y\n\x16LoadExecutableResponse\x12\x0e\n\x06\x64igest\x18\x01 \x01(\t\x12\x0c\n\x04size\x18\x02 \x01(\x04\x12\x0e\n\x06source\x18\x03 \x01(\t\x12\x11\n\tfunctions\x18\x04 \x03(\t\"Y\n\x0eSetInputHeader\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x10\n\x08\x66unction\x18\x02 \x01(\t\x12!\n\x04\x61rgs\x18\x03 \x03(\x0b\x32\x13.kiln.v1.NamedValue\"9\n\nNamedValue\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x1d\n\x05value\x18\x02 \x01(\x0b\x32\x0e.kiln.v1.Value\"k\n\x0fSetInputRequest\x12)\n\x06header\x18\x01 \x01(\x0b\x32\x17.kiln.v1.SetInputHeaderH\x00\x12%\n\x05\x63hunk\x18\x02 \x01(\x0b\x32\x14.kiln.v1.TensorChunkH\x00\x42\x06\n\x04part\"\x12\n\x10SetInputResponse\"S\n\rInvokeRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x10\n\x08\x66unction\x18\x02 \x01(\t\x12\x1c\n\x04\x61rgs\x18\x03 \x03(\x0b\x32\x0e.kiln.v1.Value\"0\n\x0eInvokeResponse\x12\x1e\n\x06result\x18\x01 \x01(\x0b\x32\x0e.kiln.v1.Value\"=\n\x15InvokeStatefulRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x10\n\x08\x66unction\x18\x02 \x01(\t\"\x18\n\x16InvokeStatefulResponse\"N\n\x11GetOutputsRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x10\n\x08\x66unction\x18\x02 \x01(\t\x12\x13\n\x0b\x63hunk_bytes\x18\x03 \x01(\r\"2\n\x10GetOutputsHeader\x12\x1e\n\x06result\x18\x01 \x01(\x0b\x32\x0e.kiln.v1.Value\"p\n\x12GetOutputsResponse\x12+\n\x06header\x18\x01 \x01(\x0b\x32\x19.kiln.v1.GetOutputsHeaderH\x00\x12%\n\x05\x63hunk\x18\x02 \x01(\x0b\x32\x14.kiln.v1.TensorChunkH\x00\x42\x06\n\x04part\"\x85\x01\n\x13SaveFunctionRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x10\n\x08\x66unction\x18\x02 \x01(\t\x12\x12\n\nsaved_name\x18\x03 \x01(\t\x12\x1c\n\x04\x61rgs\x18\x04 \x03(\x0b\x32\x0e.kiln.v1.Value\x12\x16\n\x0einclude_return\x18\x05 \x01(\x08\"\x16\n\x14SaveFunctionResponse\"\x9d\x02\n\x14TimeEvaluatorRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x10\n\x08\x66unction\x18\x02 \x01(\t\x12\x10\n\x08stateful\x18\x03 \x01(\x08\x12\x1c\n\x04\x61rgs\x18\x04 \x03(\x0b\x32\x0e.kiln.v1.Value\x12\x0e\n\x06number\x18\x05 \x01(\x05\x12\x0e\n\x06repeat\x18\x06 \x01(\x05\x12\x15\n\rmin_repeat_ms\x18\x07 \x01(\x05\x12\"\n\x1alimit_zero_time_iterations\x18\x08 \x01(\x05\x12\x1c\n\x14\x63ooldown_interval_ms\x18\t \x01(\x05\x12\x1b\n\x13repeats_to_cooldown\x18\n \x01(\x05\x12\x19\n\x11\x63\x61\x63he_flush_bytes\x18\x0b \x01(\x03\"m\n\x15TimeEvaluatorResponse\x12\x0f\n\x07results\x18\x01 \x03(\x01\x12\x0c\n\x04mean\x18\x02 \x01(\x01\x12\x0e\n\x06median\x18\x03 \x01(\x01\x12\x0b\n\x03min\x18\x04 \x01(\x01\x12\x0b\n\x03max\x18\x05 \x01(\x01\x12\x0b\n\x03std\x18\x06 \x01(\x01*Z\n\rAllocatorKind\x12\x1e\n\x1a\x41LLOCATOR_KIND_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x41LLOCATOR_NAIVE\x10\x01\x12\x14\n\x10\x41LLOCATOR_POOLED\x10\x02\x32\xf5\x05\n\x0c\x41gentService\x12H\n\x0bOpenSession\x12\x1b.kiln.v1.OpenSessionRequest\x1a\x1c.kiln.v1.OpenSessionResponse\x12S\n\x0eLoadExecutable\x12\x1e.kiln.v1.LoadExecutableRequest\x1a\x1f.kiln.v1.LoadExecutableResponse(\x01\x12\x41\n\x08SetInput\x12\x18.kiln.v1.SetInputRequest\x1a\x19.kiln.v1.SetInputResponse(\x01\x12\x39\n\x06Invoke\x12\x16.kiln.v1.InvokeRequest\x1a\x17.kiln.v1.InvokeResponse\x12Q\n\x0eInvokeStateful\x12\x1e.kiln.v1.InvokeStatefulRequest\x1a\x1f.kiln.v1.InvokeStatefulResponse\x12G\n\nGetOutputs\x12\x1a.kiln.v1.GetOutputsRequest\x1a\x1b.kiln.v1.GetOutputsResponse0\x01\x12K\n\x0cSaveFunction\x12\x1c.kiln.v1.SaveFunctionRequest\x1a\x1d.kiln.v1.SaveFunctionResponse\x12N\n\rTimeEvaluator\x12\x1d.kiln.v1.TimeEvaluatorRequest\x1a\x1e.kiln.v1.TimeEvaluatorResponse\x12\x42\n\tKeepAlive\x12\x19.kiln.v1.KeepAliveRequest\x1a\x1a.kiln.v1.KeepAliveResponse\x12K\n\x0c\x43loseSession\x12\x1c.kiln.v1.CloseSessionRequest\x1a\x1d.kiln.v1.CloseSessionResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17kiln/_proto/agent.proto\x12\x07kiln.v1\"5\n\x08\x44\x61taType\x12\x0c\n\x04\x63ode\x18\x01 \x01(\r\x12\x0c\n\x04\x62its\x18\x02 \x01(\r\x12\r\n\x05lanes\x18\x03 \x01(\r\"Y\n\x06Tensor\x12 \n\x05\x64type\x18\x01 \x01(\x0b\x32\x11.kiln.v1.DataType\x12\r\n\x05shape\x18\x02 \x03(\x03\x12\x0c\n\x04\x64\x61ta\x18\x03 \x01(\x0c\x12\x10\n\x08streamed\x18\x04 \x01(\x08\";\n\x0bTensorChunk\x12\x0e\n\x06tensor\x18\x01 \x01(\r\x12\x0e\n\x06offset\x18\x02 \x01(\x04\x12\x0c\n\x04\x64\x61ta\x18\x03 \x01(\x0c\"\x15\n\x05Shape\x12\x0c\n\x04\x64ims\x18\x01 \x03(\x03\"\'\n\x05Tuple\x12\x1e\n\x06\x66ields\x18\x01 \x03(\x0b\x32\x0e.kiln.v1.Value\"\xf2\x01\n\x05Value\x12!\n\x06tensor\x18\x01 \x01(\x0b\x32\x0f.kiln.v1.TensorH\x00\x12\x13\n\tint_value\x18\x02 \x01(\x03H\x00\x12\x15\n\x0b\x66loat_value\x18\x03 \x01(\x01H\x00\x12\x14\n\nbool_value\x18\x04 \x01(\x08H\x00\x12\x16\n\x0cstring_value\x18\x05 \x01(\tH\x00\x12\x1f\n\x05shape\x18\x06 \x01(\x0b\x32\x0e.kiln.v1.ShapeH\x00\x12\x1f\n\x05tuple\x18\x07 \x01(\x0b\x32\x0e.kiln.v1.TupleH\x00\x12\"\n\x05\x64type\x18\x08 \x01(\x0b\x32\x11.kiln.v1.DataTypeH\x00\x42\x06\n\x04kind\"\xaa\x01\n\x12OpenSessionRequest\x12\x0e\n\x06\x64\x65vice\x18\x01 \x01(\t\x12\x11\n\tdevice_id\x18\x02 \x01(\x05\x12)\n\tallocator\x18\x03 \x01(\x0e\x32\x16.kiln.v1.AllocatorKind\x12\x1a\n\x12memory_limit_bytes\x18\x04 \x01(\x04\x12\x15\n\rlease_seconds\x18\x05 \x01(\r\x12\x13\n\x0bnum_threads\x18\x06 \x01(\x05\"\\\n\x13OpenSessionResponse\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x15\n\rlease_seconds\x18\x02 \x01(\r\x12\x1a\n\x12memory_limit_bytes\x18\x03 \x01(\x04\"&\n\x10KeepAliveRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\"/\n\x11KeepAliveResponse\x12\x1a\n\x12lease_remaining_ms\x18\x01 \x01(\x04\")\n\x13\x43loseSessionRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\"\x16\n\x14\x43loseSessionResponse\"m\n\x15LoadExecutableRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x0e\n\x06\x64igest\x18\x02 \x01(\t\x12\x12\n\ntotal_size\x18\x03 \x01(\x04\x12\x0e\n\x06offset\x18\x04 \x01(\x04\x12\x0c\n\x04\x64\x61ta\x18\x05 \x01(\x0c\"Y\n\x16LoadExecutableResponse\x12\x0e\n\x06\x64igest\x18\x01 \x01(\t\x12\x0c\n\x04size\x18\x02 \x01(\x04\x12\x0e\n\x06source\x18\x03 \x01(\t\x12\x11\n\tfunctions\x18\x04 \x03(\t\"Y\n\x0eSetInputHeader\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x10\n\x08\x66unction\x18\x02 \x01(\t\x12!\n\x04\x61rgs\x18\x03 \x03(\x0b\x32\x13.kiln.v1.NamedValue\"9\n\nNamedValue\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x1d\n\x05value\x18\x02 \x01(\x0b\x32\x0e.kiln.v1.Value\"_\n\x0fSetInputRequest\x12\'\n\x06header\x18\x01 \x01(\x0b\x32\x17.kiln.v1.SetInputHeader\x12#\n\x05\x63hunk\x18\x02 \x01(\x0b\x32\x14.kiln.v1.TensorChunk\"\x12\n\x10SetInputResponse\"S\n\rInvokeRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x10\n\x08\x66unction\x18\x02 \x01(\t\x12\x1c\n\x04\x61rgs\x18\x03 \x03(\x0b\x32\x0e.kiln.v1.Value\"0\n\x0eInvokeResponse\x12\x1e\n\x06result\x18\x01 \x01(\x0b\x32\x0e.kiln.v1.Value\"=\n\x15InvokeStatefulRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x10\n\x08\x66unction\x18\x02 \x01(\t\"\x18\n\x16InvokeStatefulResponse\"N\n\x11GetOutputsRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x10\n\x08\x66unction\x18\x02 \x01(\t\x12\x13\n\x0b\x63hunk_bytes\x18\x03 \x01(\r\"2\n\x10GetOutputsHeader\x12\x1e\n\x06result\x18\x01 \x01(\x0b\x32\x0e.kiln.v1.Value\"d\n\x12GetOutputsResponse\x12)\n\x06header\x18\x01 \x01(\x0b\x32\x19.kiln.v1.GetOutputsHeader\x12#\n\x05\x63hunk\x18\x02 \x01(\x0b\x32\x14.kiln.v1.TensorChunk\"\x85\x01\n\x13SaveFunctionRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x10\n\x08\x66unction\x18\x02 \x01(\t\x12\x12\n\nsaved_name\x18\x03 \x01(\t\x12\x1c\n\x04\x61rgs\x18\x04 \x03(\x0b\x32\x0e.kiln.v1.Value\x12\x16\n\x0einclude_return\x18\x05 \x01(\x08\"\x16\n\x14SaveFunctionResponse\"\x9d\x02\n\x14TimeEvaluatorRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x10\n\x08\x66unction\x18\x02 \x01(\t\x12\x10\n\x08stateful\x18\x03 \x01(\x08\x12\x1c\n\x04\x61rgs\x18\x04 \x03(\x0b\x32\x0e.kiln.v1.Value\x12\x0e\n\x06number\x18\x05 \x01(\x05\x12\x0e\n\x06repeat\x18\x06 \x01(\x05\x12\x15\n\rmin_repeat_ms\x18\x07 \x01(\x05\x12\"\n\x1alimit_zero_time_iterations\x18\x08 \x01(\x05\x12\x1c\n\x14\x63ooldown_interval_ms\x18\t \x01(\x05\x12\x1b\n\x13repeats_to_cooldown\x18\n \x01(\x05\x12\x19\n\x11\x63\x61\x63he_flush_bytes\x18\x0b \x01(\x03\"m\n\x15TimeEvaluatorResponse\x12\x0f\n\x07results\x18\x01 \x03(\x01\x12\x0c\n\x04mean\x18\x02 \x01(\x01\x12\x0e\n\x06median\x18\x03 \x01(\x01\x12\x0b\n\x03min\x18\x04 \x01(\x01\x12\x0b\n\x03max\x18\x05 \x01(\x01\x12\x0b\n\x03std\x18\x06 \x01(\x01*Z\n\rAllocatorKind\x12\x1e\n\x1a\x41LLOCATOR_KIND_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x41LLOCATOR_NAIVE\x10\x01\x12\x14\n\x10\x41LLOCATOR_POOLED\x10\x02\x32\xf5\x05\n\x0c\x41gentService\x12H\n\x0bOpenSession\x12\x1b.kiln.v1.OpenSessionRequest\x1a\x1c.kiln.v1.OpenSessionResponse\x12S\n\x0eLoadExecutable\x12\x1e.kiln.v1.LoadExecutableRequest\x1a\x1f.kiln.v1.LoadExecutableResponse(\x01\x12\x41\n\x08SetInput\x12\x18.kiln.v1.SetInputRequest\x1a\x19.kiln.v1.SetInputResponse(\x01\x12\x39\n\x06Invoke\x12\x16.kiln.v1.InvokeRequest\x1a\x17.kiln.v1.InvokeResponse\x12Q\n\x0eInvokeStateful\x12\x1e.kiln.v1.InvokeStatefulRequest\x1a\x1f.kiln.v1.InvokeStatefulResponse\x12G\n\nGetOutputs\x12\x1a.kiln.v1.GetOutputsRequest\x1a\x1b.kiln.v1.GetOutputsResponse0\x01\x12K\n\x0cSaveFunction\x12\x1c.kiln.v1.SaveFunctionRequest\x1a\x1d.kiln.v1.SaveFunctionResponse\x12N\n\rTimeEvaluator\x12\x1d.kiln.v1.TimeEvaluatorRequest\x1a\x1e.kiln.v1.TimeEvaluatorResponse\x12\x42\n\tKeepAlive\x12\x19.kiln.v1.KeepAliveRequest\x1a\x1a.kiln.v1.KeepAliveResponse\x12K\n\x0c\x43loseSession\x12\x1c.kiln.v1.CloseSessionRequest\x1a\x1d.kiln.v1.CloseSessionResponseb\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'kiln._proto.agent_pb2', globals())
 if _descriptor._USE_C_DESCRIPTORS == False:
 
   DESCRIPTOR._options = None
-  _ALLOCATORKIND._serialized_start=2485
-  _ALLOCATORKIND._serialized_end=2575
+  _ALLOCATORKIND._serialized_start=2461
+  _ALLOCATORKIND._serialized_end=2551
   _DATATYPE._serialized_start=36
   _DATATYPE._serialized_end=89
   _TENSOR._serialized_start=91
@@ -55,31 +55,31 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _NAMEDVALUE._serialized_start=1268
   _NAMEDVALUE._serialized_end=1325
   _SETINPUTREQUEST._serialized_start=1327
-  _SETINPUTREQUEST._serialized_end=1434
-  _SETINPUTRESPONSE._serialized_start=1436
-  _SETINPUTRESPONSE._serialized_end=1454
-  _INVOKEREQUEST._serialized_start=1456
-  _INVOKEREQUEST._serialized_end=1539
-  _INVOKERESPONSE._serialized_start=1541
-  _INVOKERESPONSE._serialized_end=1589
-  _INVOKESTATEFULREQUEST._serialized_start=1591
-  _INVOKESTATEFULREQUEST._serialized_end=1652
-  _INVOKESTATEFULRESPONSE._serialized_start=1654
-  _INVOKESTATEFULRESPONSE._serialized_end=1678
-  _GETOUTPUTSREQUEST._serialized_start=1680
-  _GETOUTPUTSREQUEST._serialized_end=1758
-  _GETOUTPUTSHEADER._serialized_start=1760
-  _GETOUTPUTSHEADER._serialized_end=1810
-  _GETOUTPUTSRESPONSE._serialized_start=1812
-  _GETOUTPUTSRESPONSE._serialized_end=1924
-  _SAVEFUNCTIONREQUEST._serialized_start=1927
-  _SAVEFUNCTIONREQUEST._serialized_end=2060
-  _SAVEFUNCTIONRESPONSE._serialized_start=2062
-  _SAVEFUNCTIONRESPONSE._serialized_end=2084
-  _TIMEEVALUATORREQUEST._serialized_start=2087
-  _TIMEEVALUATORREQUEST._serialized_end=2372
-  _TIMEEVALUATORRESPONSE._serialized_start=2374
-  _TIMEEVALUATORRESPONSE._serialized_end=2483
-  _AGENTSERVICE._serialized_start=2578
-  _AGENTSERVICE._serialized_end=3335
+  _SETINPUTREQUEST._serialized_end=1422
+  _SETINPUTRESPONSE._serialized_start=1424
+  _SETINPUTRESPONSE._serialized_end=1442
+  _INVOKEREQUEST._serialized_start=1444
+  _INVOKEREQUEST._serialized_end=1527
+  _INVOKERESPONSE._serialized_start=1529
+  _INVOKERESPONSE._serialized_end=1577
+  _INVOKESTATEFULREQUEST._serialized_start=1579
+  _INVOKESTATEFULREQUEST._serialized_end=1640
+  _INVOKESTATEFULRESPONSE._serialized_start=1642
+  _INVOKESTATEFULRESPONSE._serialized_end=1666
+  _GETOUTPUTSREQUEST._serialized_start=1668
+  _GETOUTPUTSREQUEST._serialized_end=1746
+  _GETOUTPUTSHEADER._serialized_start=1748
+  _GETOUTPUTSHEADER._serialized_end=1798
+  _GETOUTPUTSRESPONSE._serialized_start=1800
+  _GETOUTPUTSRESPONSE._serialized_end=1900
+  _SAVEFUNCTIONREQUEST._serialized_start=1903
+  _SAVEFUNCTIONREQUEST._serialized_end=2036
+  _SAVEFUNCTIONRESPONSE._serialized_start=2038
+  _SAVEFUNCTIONRESPONSE._serialized_end=2060
+  _TIMEEVALUATORREQUEST._serialized_start=2063
+  _TIMEEVALUATORREQUEST._serialized_end=2348
+  _TIMEEVALUATORRESPONSE._serialized_start=2350
+  _TIMEEVALUATORRESPONSE._serialized_end=2459
+  _AGENTSERVICE._serialized_start=2554
+  _AGENTSERVICE._serialized_end=3311
 # @@protoc_insertion_point(module_scope)
