@@ -8,9 +8,8 @@ invoke sends them inline.
 """
 
 import statistics
-import threading
 import weakref
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple
 
 import grpc
 import numpy as np
@@ -310,7 +309,8 @@ class VirtualMachine:
             filled[chunk.tensor] += len(chunk.data)
         for k, array in enumerate(streamed):
             if filled[k] != array.nbytes:
-                raise KilnError("get_outputs(%r): tensor %d got %d of %d bytes" % (func_name, k, filled[k], array.nbytes))
+                raise KilnError("get_outputs(%r): tensor %d got %d of %d bytes" %
+                                (func_name, k, filled[k], array.nbytes))
         return result
 
     def save_function(self, func_name: str, saved_name: str, *args: Any, include_return: bool = True) -> None:

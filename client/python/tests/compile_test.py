@@ -2,7 +2,6 @@
 inspection, large executables, errors and the daemons' lifetime."""
 
 import hashlib
-import os
 import uuid
 
 import grpc
