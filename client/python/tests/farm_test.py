@@ -96,5 +96,15 @@ def test_higher_priority_is_served_first(sess, key):
 
 
 def test_embedded_default_serves_key_cpu(sess):
-    with sess.request_agent("cpu") as dev:
+    with sess.request_agent("cpu", timeout=30) as dev:
         assert dev.address == sess.agent_address
+
+
+def test_embedded_agent_listed_in_the_farm_is_leased(sess):
+    # As once the agent registers itself: request_agent("cpu") then goes through the farm.
+    reg = Registration(sess, sess.agent_address, "cpu")
+    try:
+        with sess.request_agent("cpu", timeout=30) as dev:
+            assert dev.lease_id and dev.agent.key == "cpu" and dev.address == sess.agent_address
+    finally:
+        reg.stop()

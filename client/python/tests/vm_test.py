@@ -172,7 +172,7 @@ def test_agent_killed_mid_call_is_unavailable(tmp_path):
     inputs = ref["make_inputs"](np.random.default_rng(0))
     with kiln.connect(cache_dir=str(tmp_path / "cache")) as other:
         agent = other._local._procs[-1].proc  # the embedded default's kiln-agent
-        with kiln.VirtualMachine(other.compile(path), other.request_agent("cpu")) as vm:
+        with kiln.VirtualMachine(other.compile(path), other.request_agent("cpu", timeout=30)) as vm:
             killer = threading.Timer(0.5, agent.kill)
             killer.start()
             with pytest.raises(kiln.RpcError) as info:
