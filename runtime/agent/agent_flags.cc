@@ -1,13 +1,13 @@
 #include "runtime/agent/agent_flags.h"
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <sstream>
 
 #include "absl/strings/numbers.h"
-#include "absl/strings/str_cat.h"
-#include "absl/strings/strip.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
 
 namespace kiln::agent {
 
@@ -54,7 +54,6 @@ absl::StatusOr<AgentConfig> ParseAgentFlags(const std::vector<std::string>& args
       flag = flag.substr(0, eq);
       has_value = true;
     }
-    if (flag == "--help" || flag == "-h") return absl::InvalidArgumentError(kAgentUsage);
     auto take = [&]() -> absl::StatusOr<std::string> {
       if (has_value) return value;
       if (i + 1 >= args.size()) return absl::InvalidArgumentError(absl::StrCat(flag, " needs a value"));

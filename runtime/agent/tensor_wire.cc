@@ -121,8 +121,7 @@ absl::StatusOr<runtime::Tensor> ValueDecoder::DecodeTensor(const kiln::v1::Tenso
                                                    runtime::DTypeString(dtype), " needs ", *nbytes,
                                                    " bytes of data, got ", t.data().size()));
   }
-  absl::StatusOr<runtime::Tensor> tensor =
-      budget_ != nullptr ? budget_->Allocate(shape, dtype, device_) : runtime::Tensor::Empty(shape, dtype, device_);
+  absl::StatusOr<runtime::Tensor> tensor = budget_->Allocate(shape, dtype, device_);
   if (!tensor.ok()) return tensor.status();
   if (t.streamed()) {
     streamed_.push_back({*tensor, static_cast<uint64_t>(*nbytes), 0});

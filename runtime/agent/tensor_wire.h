@@ -52,8 +52,8 @@ class MemoryBudget {
 // not overflow. INVALID_ARGUMENT otherwise.
 absl::StatusOr<int64_t> TensorBytes(const std::vector<int64_t>& shape, DLDataType dtype);
 
-// Builds the vm::Values of one request, allocating through `budget` (null: plain Tensor::Empty, as
-// a client does), and then fills its streamed tensors from chunks.
+// Builds the vm::Values of one request (or, in a client, of one answer), allocating through
+// `budget`, which must outlive the decoder, and then fills its streamed tensors from chunks.
 class ValueDecoder {
  public:
   ValueDecoder(MemoryBudget* budget, DLDevice device, bool allow_streamed);

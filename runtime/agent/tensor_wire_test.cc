@@ -28,7 +28,8 @@ TEST(TensorWireTest, RoundTripsEveryValueKind) {
                                   vm::Value(), vm::Value::Shape({})});
   kiln::v1::Value wire;
   ASSERT_TRUE(EncodeValue(v, &wire, nullptr).ok());
-  ValueDecoder decoder(nullptr, kCPU, false);
+  MemoryBudget budget(0, nullptr);
+  ValueDecoder decoder(&budget, kCPU, false);
   absl::StatusOr<vm::Value> back = decoder.Decode(wire);
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(back->DebugString(), v.DebugString());
@@ -63,7 +64,8 @@ TEST(TensorWireTest, StreamedTensorsFillInOrderAndMustComplete) {
 }
 
 TEST(TensorWireTest, RejectsMalformedTensors) {
-  ValueDecoder decoder(nullptr, kCPU, false);
+  MemoryBudget budget(0, nullptr);
+  ValueDecoder decoder(&budget, kCPU, false);
   EXPECT_EQ(decoder.Decode(TensorValue({2}, "1234", false)).status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(decoder.Decode(TensorValue({-1}, "", false)).status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(decoder.Decode(TensorValue({1 << 30, 1 << 30}, "", false)).status().code(),
