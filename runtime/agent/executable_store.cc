@@ -118,6 +118,7 @@ absl::StatusOr<std::string> ExecutableStore::Fetch(const std::string& digest) {
   for (int attempt = 0; attempt < options_.fetch_attempts; ++attempt) {
     grpc::ClientContext ctx;
     if (!options_.kilnd_token.empty()) ctx.AddMetadata("authorization", "Bearer " + options_.kilnd_token);
+    ctx.set_deadline(std::chrono::system_clock::now() + options_.fetch_timeout);
     kiln::v1::FetchArtifactRequest req;
     req.set_digest(digest);
     req.set_offset(bytes.size());
@@ -149,7 +150,7 @@ absl::StatusOr<std::string> ExecutableStore::Fetch(const std::string& digest) {
     }
     if (last.error_code() != grpc::StatusCode::UNAVAILABLE && last.error_code() != grpc::StatusCode::CANCELLED &&
         last.error_code() != grpc::StatusCode::INTERNAL) {
-      break;  // NOT_FOUND, UNAUTHENTICATED, ...: retrying cannot help
+      break;  // NOT_FOUND, UNAUTHENTICATED, DEADLINE_EXCEEDED, ...: retrying cannot help
     }
   }
   return absl::Status(static_cast<absl::StatusCode>(last.error_code()),
