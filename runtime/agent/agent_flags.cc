@@ -5,8 +5,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 
 namespace kiln::agent {
@@ -113,10 +113,11 @@ absl::StatusOr<AgentConfig> ParseAgentFlags(const std::vector<std::string>& args
   }
   if (config.listen.empty()) return absl::InvalidArgumentError("--listen must not be empty");
   if (config.device != "cpu") {
-    return absl::InvalidArgumentError(absl::StrCat("--device ", config.device,
-                                                   ": the runtime has only the cpu device today"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--device ", config.device, ": the runtime has only the cpu device today"));
   }
-  if (config.sessions.default_lease > config.sessions.max_lease) config.sessions.default_lease = config.sessions.max_lease;
+  if (config.sessions.default_lease > config.sessions.max_lease)
+    config.sessions.default_lease = config.sessions.max_lease;
   return config;
 }
 

@@ -9,12 +9,12 @@
 #ifndef KILN_RUNTIME_AGENT_TENSOR_WIRE_H_
 #define KILN_RUNTIME_AGENT_TENSOR_WIRE_H_
 
+#include <dlpack/dlpack.h>
+
 #include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
-
-#include <dlpack/dlpack.h>
 
 #include "absl/status/statusor.h"
 #include "proto/agent.pb.h"

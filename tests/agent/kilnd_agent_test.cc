@@ -40,19 +40,19 @@ TEST(KilndAgentTest, AgentFetchesFromKilndByDigestAndRuns) {
   std::ofstream(dir + "/kilnd_tokens") << "kilnd-token-0123456789 agent compile\n";
   std::ofstream(dir + "/kilnd_token") << "kilnd-token-0123456789\n";
   std::ofstream(dir + "/agent_token") << "agent-token-0123456789\n";
-  absl::StatusOr<KilndProcess> kilnd =
-      KilndProcess::Start(RunfilePath("server/kilnd"), {"--cache-dir", dir + "/kilnd_cache", "--log-requests=false",
-                                                        "--token-file", dir + "/kilnd_tokens"});
+  absl::StatusOr<KilndProcess> kilnd = KilndProcess::Start(
+      RunfilePath("server/kilnd"),
+      {"--cache-dir", dir + "/kilnd_cache", "--log-requests=false", "--token-file", dir + "/kilnd_tokens"});
   ASSERT_TRUE(kilnd.ok()) << kilnd.status();
-  absl::StatusOr<KilndProcess> agent = KilndProcess::Start(
-      RunfilePath("runtime/agent/kiln-agent"),
-      {"--kilnd", kilnd->address(), "--kilnd-token-file", dir + "/kilnd_token", "--token-file", dir + "/agent_token",
-       "--key", "cpu", "--cache-dir", dir + "/agent_cache"});
+  absl::StatusOr<KilndProcess> agent =
+      KilndProcess::Start(RunfilePath("runtime/agent/kiln-agent"),
+                          {"--kilnd", kilnd->address(), "--kilnd-token-file", dir + "/kilnd_token", "--token-file",
+                           dir + "/agent_token", "--key", "cpu", "--cache-dir", dir + "/agent_cache"});
   ASSERT_TRUE(agent.ok()) << agent.status();
 
   // Compile on kilnd.
-  auto compile = kiln::v1::CompileService::NewStub(
-      grpc::CreateChannel(kilnd->address(), grpc::InsecureChannelCredentials()));
+  auto compile =
+      kiln::v1::CompileService::NewStub(grpc::CreateChannel(kilnd->address(), grpc::InsecureChannelCredentials()));
   kiln::v1::CompileRequest req;
   req.set_source(ReadFile(RunfilePath("tests/agent/testdata/model.py")));
   req.set_filename("model.py");
