@@ -113,7 +113,8 @@ absl::StatusOr<vm::Value> AgentClient::Invoke(const std::string& session, const 
   kiln::v1::InvokeResponse resp;
   absl::Status s = FromGrpc(stub_->Invoke(NewContext().get(), req, &resp));
   if (!s.ok()) return s;
-  ValueDecoder decoder(nullptr, DLDevice{kDLCPU, 0}, /*allow_streamed=*/false);
+  MemoryBudget unlimited(0, nullptr);
+  ValueDecoder decoder(&unlimited, DLDevice{kDLCPU, 0}, /*allow_streamed=*/false);
   return decoder.Decode(resp.result());
 }
 
@@ -133,7 +134,8 @@ absl::StatusOr<vm::Value> AgentClient::GetOutputs(const std::string& session, co
   req.set_chunk_bytes(chunk_bytes);
   auto ctx = NewContext();
   auto reader = stub_->GetOutputs(ctx.get(), req);
-  ValueDecoder decoder(nullptr, DLDevice{kDLCPU, 0}, /*allow_streamed=*/true);
+  MemoryBudget unlimited(0, nullptr);  // every byte is written by the chunks: no zero-filling
+  ValueDecoder decoder(&unlimited, DLDevice{kDLCPU, 0}, /*allow_streamed=*/true);
   kiln::v1::GetOutputsResponse msg;
   absl::StatusOr<vm::Value> result = absl::InternalError("GetOutputs: no header");
   absl::Status bad;

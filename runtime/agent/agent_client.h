@@ -29,8 +29,7 @@ class AgentClient {
                                                                   const std::string& digest);
   // Uploads `bytes` in chunks of `chunk_bytes`.
   absl::StatusOr<kiln::v1::LoadExecutableResponse> UploadExecutable(const std::string& session,
-                                                                    const std::string& digest,
-                                                                    const std::string& bytes,
+                                                                    const std::string& digest, const std::string& bytes,
                                                                     size_t chunk_bytes = size_t{1} << 20);
   // Positional arguments; every tensor streamed in chunks of `chunk_bytes`.
   absl::Status SetInput(const std::string& session, const std::string& function, const std::vector<vm::Value>& args,
@@ -44,7 +43,7 @@ class AgentClient {
                             const std::vector<vm::Value>& args, bool include_return);
   // req.session_id and req.function must be set; `args` are encoded into req.
   absl::StatusOr<kiln::v1::TimeEvaluatorResponse> TimeEvaluator(kiln::v1::TimeEvaluatorRequest req,
-                                                                 const std::vector<vm::Value>& args = {});
+                                                                const std::vector<vm::Value>& args = {});
   // The lease remaining, in ms.
   absl::StatusOr<uint64_t> KeepAlive(const std::string& session);
   absl::Status CloseSession(const std::string& session);

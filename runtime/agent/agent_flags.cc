@@ -1,13 +1,13 @@
 #include "runtime/agent/agent_flags.h"
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <sstream>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/strip.h"
-#include "absl/strings/ascii.h"
 
 namespace kiln::agent {
 
@@ -54,7 +54,6 @@ absl::StatusOr<AgentConfig> ParseAgentFlags(const std::vector<std::string>& args
       flag = flag.substr(0, eq);
       has_value = true;
     }
-    if (flag == "--help" || flag == "-h") return absl::InvalidArgumentError(kAgentUsage);
     auto take = [&]() -> absl::StatusOr<std::string> {
       if (has_value) return value;
       if (i + 1 >= args.size()) return absl::InvalidArgumentError(absl::StrCat(flag, " needs a value"));
@@ -114,10 +113,11 @@ absl::StatusOr<AgentConfig> ParseAgentFlags(const std::vector<std::string>& args
   }
   if (config.listen.empty()) return absl::InvalidArgumentError("--listen must not be empty");
   if (config.device != "cpu") {
-    return absl::InvalidArgumentError(absl::StrCat("--device ", config.device,
-                                                   ": the runtime has only the cpu device today"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--device ", config.device, ": the runtime has only the cpu device today"));
   }
-  if (config.sessions.default_lease > config.sessions.max_lease) config.sessions.default_lease = config.sessions.max_lease;
+  if (config.sessions.default_lease > config.sessions.max_lease)
+    config.sessions.default_lease = config.sessions.max_lease;
   return config;
 }
 

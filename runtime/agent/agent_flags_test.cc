@@ -19,8 +19,8 @@ TEST(AgentFlagsTest, ParsesTheDocumentedCommandLine) {
   std::string token = TempFile("token", "  s3cret\n");
   absl::StatusOr<AgentConfig> c =
       ParseAgentFlags({"--listen", "127.0.0.1:0", "--port-file=/tmp/p", "--kilnd", "localhost:7070", "--key",
-                       "cpu-zen4", "--device", "cpu", "--token-file", token, "--cache-dir", "/tmp/c",
-                       "--max-sessions", "8", "--memory-limit", "1024", "--max-lease-seconds", "30"});
+                       "cpu-zen4", "--device", "cpu", "--token-file", token, "--cache-dir", "/tmp/c", "--max-sessions",
+                       "8", "--memory-limit", "1024", "--max-lease-seconds", "30"});
   ASSERT_TRUE(c.ok()) << c.status();
   EXPECT_EQ(c->listen, "127.0.0.1:0");
   EXPECT_EQ(c->port_file, "/tmp/p");

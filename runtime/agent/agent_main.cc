@@ -11,6 +11,12 @@
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
+  for (const std::string& a : args) {
+    if (a == "--help" || a == "-h") {
+      std::fputs(kiln::agent::kAgentUsage, stdout);
+      return 0;
+    }
+  }
   absl::StatusOr<kiln::agent::AgentConfig> config = kiln::agent::ParseAgentFlags(args);
   if (!config.ok()) {
     std::fprintf(stderr, "kiln-agent: %s\n", std::string(config.status().message()).c_str());

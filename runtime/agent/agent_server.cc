@@ -35,8 +35,8 @@ absl::StatusOr<std::unique_ptr<AgentServer>> AgentServer::Start(AgentConfig conf
   std::unique_ptr<AgentServer> agent(new AgentServer(std::move(config)));
   const AgentConfig& c = agent->config_;
   if (c.device != "cpu") {
-    return absl::UnimplementedError(absl::StrCat("kiln-agent: device \"", c.device,
-                                                 "\" is not supported by the runtime yet (only cpu)"));
+    return absl::UnimplementedError(
+        absl::StrCat("kiln-agent: device \"", c.device, "\" is not supported by the runtime yet (only cpu)"));
   }
   if (!c.cache_dir.empty()) {
     mkdir(c.cache_dir.c_str(), 0755);  // an existing directory is fine; a bad one fails on first write

@@ -16,13 +16,13 @@ namespace kiln::agent {
 
 struct AgentConfig {
   std::string listen = "127.0.0.1:0";  // host:port; port 0 picks a free one
-  std::string port_file;                // written (tmp + rename) once the server listens
-  std::string kilnd;                    // host:port of kilnd's CompileService; empty: none
-  std::string key;                      // the farm key this agent serves (e.g. "cpu-zen4")
+  std::string port_file;               // written (tmp + rename) once the server listens
+  std::string kilnd;                   // host:port of kilnd's CompileService; empty: none
+  std::string key;                     // the farm key this agent serves (e.g. "cpu-zen4")
   std::string device = "cpu";
-  std::string token;                    // clients must present it (empty: no auth)
-  std::string kilnd_token;              // presented to kilnd
-  std::string cache_dir;                // local executable cache; empty: none
+  std::string token;        // clients must present it (empty: no auth)
+  std::string kilnd_token;  // presented to kilnd
+  std::string cache_dir;    // local executable cache; empty: none
   SessionManagerOptions sessions;
   // Largest message (unary calls' inline tensors); streamed tensors are not bound by it.
   int max_message_bytes = 64 << 20;

@@ -9,10 +9,10 @@
 #include "runtime/profiling/time_evaluator.h"
 #include "runtime/vm/value.h"
 
-#define RETURN_IF_ERROR(expr)                 \
-  do {                                        \
-    absl::Status _st = (expr);                \
-    if (!_st.ok()) return _st;                \
+#define RETURN_IF_ERROR(expr)  \
+  do {                         \
+    absl::Status _st = (expr); \
+    if (!_st.ok()) return _st; \
   } while (0)
 #define AGENT_CONCAT_INNER(a, b) a##b
 #define AGENT_CONCAT(a, b) AGENT_CONCAT_INNER(a, b)
@@ -50,7 +50,8 @@ absl::StatusOr<vm::VirtualMachine*> VMOf(Session& s) ABSL_EXCLUSIVE_LOCKS_REQUIR
   return s.vm.get();
 }
 
-absl::StatusOr<std::vector<vm::Value>> DecodeArgs(Session& s, const google::protobuf::RepeatedPtrField<kiln::v1::Value>& args) {
+absl::StatusOr<std::vector<vm::Value>> DecodeArgs(Session& s,
+                                                  const google::protobuf::RepeatedPtrField<kiln::v1::Value>& args) {
   ValueDecoder decoder(&s.budget, s.config.device, /*allow_streamed=*/false);
   std::vector<vm::Value> out;
   out.reserve(args.size());
@@ -91,8 +92,8 @@ absl::Status AgentServiceImpl::DoOpenSession(const kiln::v1::OpenSessionRequest&
                                              kiln::v1::OpenSessionResponse* resp) {
   std::string device = req.device().empty() ? "cpu" : req.device();
   if (device != options_.device) {
-    return absl::UnimplementedError(absl::StrCat("this agent serves device \"", options_.device, "\", not \"",
-                                                 device.substr(0, 64), "\""));
+    return absl::UnimplementedError(
+        absl::StrCat("this agent serves device \"", options_.device, "\", not \"", device.substr(0, 64), "\""));
   }
   if (req.device_id() != 0) {
     return absl::InvalidArgumentError(absl::StrCat("device ", device, " has only device_id 0, not ", req.device_id()));
@@ -156,8 +157,8 @@ absl::Status AgentServiceImpl::DoLoadExecutable(grpc::ServerReader<kiln::v1::Loa
   const std::string digest = msg.digest();
   const uint64_t total_size = msg.total_size();
   if (total_size > store_->max_bytes()) {
-    return absl::InvalidArgumentError(absl::StrCat("executable of ", msg.total_size(), " bytes is over the agent's limit of ",
-                                                   store_->max_bytes()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("executable of ", msg.total_size(), " bytes is over the agent's limit of ", store_->max_bytes()));
   }
   // The upload, if any: every message's data in order.
   std::string bytes;
@@ -165,19 +166,19 @@ absl::Status AgentServiceImpl::DoLoadExecutable(grpc::ServerReader<kiln::v1::Loa
   bool upload = false;
   do {
     if (msg.offset() != bytes.size()) {
-      return absl::InvalidArgumentError(absl::StrCat("LoadExecutable: data at offset ", msg.offset(), ", expected ",
-                                                     bytes.size()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("LoadExecutable: data at offset ", msg.offset(), ", expected ", bytes.size()));
     }
     if (msg.data().size() > store_->max_bytes() - bytes.size()) {
-      return absl::InvalidArgumentError(absl::StrCat("executable upload is over the agent's limit of ",
-                                                     store_->max_bytes(), " bytes"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("executable upload is over the agent's limit of ", store_->max_bytes(), " bytes"));
     }
     upload = upload || !msg.data().empty();
     bytes.append(msg.data());
   } while (reader->Read(&msg));
   if (upload && total_size != 0 && bytes.size() != total_size) {
-    return absl::InvalidArgumentError(absl::StrCat("executable upload ended after ", bytes.size(), " of its ",
-                                                   total_size, " bytes"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("executable upload ended after ", bytes.size(), " of its ", total_size, " bytes"));
   }
   absl::StatusOr<LoadedExecutable> loaded = upload ? store_->Put(digest, std::move(bytes)) : store_->Get(digest);
   if (!loaded.ok()) return loaded.status();
@@ -189,10 +190,10 @@ absl::Status AgentServiceImpl::DoLoadExecutable(grpc::ServerReader<kiln::v1::Loa
   ASSIGN_OR_RETURN(machine, vm::VirtualMachine::Create(loaded->executable, options));
   {
     absl::MutexLock lock(&session->mu);
-    session->vm = std::move(machine);
-    session->digest = digest;
+    session->vm.swap(machine);  // the old VM, if any, is freed below, outside the lock
     session->incomplete_inputs.clear();
   }
+  machine.reset();
   resp->set_digest(digest);
   resp->set_size(loaded->size);
   resp->set_source(loaded->source);
@@ -233,8 +234,8 @@ absl::Status AgentServiceImpl::DoSetInput(grpc::ServerReader<kiln::v1::SetInputR
     size_t slot = next_positional;
     if (a.name().empty()) {
       if (next_positional != static_cast<size_t>(i)) {
-        return absl::InvalidArgumentError(absl::StrCat("set_input(", func, "): positional argument ", i,
-                                                       " after a named one"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("set_input(", func, "): positional argument ", i, " after a named one"));
       }
       ++next_positional;
     } else {
@@ -244,13 +245,13 @@ absl::Status AgentServiceImpl::DoSetInput(grpc::ServerReader<kiln::v1::SetInputR
         if (name.ok() && *name == a.name()) slot = static_cast<size_t>(p);
       }
       if (slot == args.size()) {
-        return absl::InvalidArgumentError(absl::StrCat("set_input(", func, "): no parameter named \"",
-                                                       a.name().substr(0, 64), "\""));
+        return absl::InvalidArgumentError(
+            absl::StrCat("set_input(", func, "): no parameter named \"", a.name().substr(0, 64), "\""));
       }
     }
     if (slot >= args.size()) {
-      return absl::InvalidArgumentError(absl::StrCat("set_input: \"", func, "\" takes ", arity, " arguments, got ",
-                                                     header.args_size()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("set_input: \"", func, "\" takes ", arity, " arguments, got ", header.args_size()));
     }
     if (given[slot]) {
       return absl::InvalidArgumentError(absl::StrCat("set_input(", func, "): argument ", slot, " given twice"));
@@ -313,8 +314,8 @@ absl::Status AgentServiceImpl::DoInvokeStateful(const kiln::v1::InvokeStatefulRe
   absl::MutexLock lock(&session->mu);
   ASSIGN_OR_RETURN(machine, VMOf(*session));
   if (session->incomplete_inputs.count(req.function())) {
-    return absl::FailedPreconditionError(absl::StrCat("invoke_stateful(\"", req.function(),
-                                                      "\"): its last set_input did not complete"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("invoke_stateful(\"", req.function(), "\"): its last set_input did not complete"));
   }
   return machine->InvokeStateful(req.function());
 }
@@ -392,8 +393,8 @@ absl::Status AgentServiceImpl::DoTimeEvaluator(const kiln::v1::TimeEvaluatorRequ
       return absl::InvalidArgumentError("time_evaluator over invoke_stateful takes no arguments (use set_input)");
     }
     if (session->incomplete_inputs.count(req.function())) {
-      return absl::FailedPreconditionError(absl::StrCat("time_evaluator(\"", req.function(),
-                                                        "\"): its last set_input did not complete"));
+      return absl::FailedPreconditionError(
+          absl::StrCat("time_evaluator(\"", req.function(), "\"): its last set_input did not complete"));
     }
     results = machine->TimeEvaluatorStateful(req.function(), options);
   } else {

@@ -4,9 +4,9 @@
 #ifndef KILN_RUNTIME_AGENT_AGENT_SERVICE_H_
 #define KILN_RUNTIME_AGENT_AGENT_SERVICE_H_
 
-#include <string>
-
 #include <dlpack/dlpack.h>
+
+#include <string>
 
 #include "absl/status/status.h"
 #include "proto/agent.grpc.pb.h"

@@ -23,8 +23,8 @@ absl::StatusOr<LoadedExecutable> ExecutableStore::Admit(const std::string& diges
                                                         std::string source) {
   std::string actual = Sha256Hex(bytes);
   if (actual != digest) {
-    return absl::InvalidArgumentError(absl::StrCat("executable from ", source, " has digest ", actual,
-                                                   ", not the requested ", digest));
+    return absl::InvalidArgumentError(
+        absl::StrCat("executable from ", source, " has digest ", actual, ", not the requested ", digest));
   }
   absl::StatusOr<vm::Executable> exec = vm::Executable::Deserialize(bytes);
   if (!exec.ok()) {
@@ -109,7 +109,8 @@ void ExecutableStore::WriteDisk(const std::string& digest, absl::string_view byt
 
 absl::StatusOr<std::string> ExecutableStore::Fetch(const std::string& digest) {
   if (options_.kilnd == nullptr) {
-    return absl::NotFoundError(absl::StrCat("executable ", digest, " is not cached here and no kilnd is configured "
+    return absl::NotFoundError(absl::StrCat("executable ", digest,
+                                            " is not cached here and no kilnd is configured "
                                             "(upload it, or start the agent with --kilnd)"));
   }
   auto stub = kiln::v1::CompileService::NewStub(options_.kilnd);
@@ -118,6 +119,7 @@ absl::StatusOr<std::string> ExecutableStore::Fetch(const std::string& digest) {
   for (int attempt = 0; attempt < options_.fetch_attempts; ++attempt) {
     grpc::ClientContext ctx;
     if (!options_.kilnd_token.empty()) ctx.AddMetadata("authorization", "Bearer " + options_.kilnd_token);
+    ctx.set_deadline(std::chrono::system_clock::now() + options_.fetch_timeout);
     kiln::v1::FetchArtifactRequest req;
     req.set_digest(digest);
     req.set_offset(bytes.size());
@@ -145,11 +147,12 @@ absl::StatusOr<std::string> ExecutableStore::Fetch(const std::string& digest) {
     if (!bad.ok()) return bad;
     if (last.ok() && complete) return bytes;
     if (last.ok()) {
-      last = grpc::Status(grpc::StatusCode::UNAVAILABLE, absl::StrCat("kilnd's stream ended after ", bytes.size(), " bytes"));
+      last = grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                          absl::StrCat("kilnd's stream ended after ", bytes.size(), " bytes"));
     }
     if (last.error_code() != grpc::StatusCode::UNAVAILABLE && last.error_code() != grpc::StatusCode::CANCELLED &&
         last.error_code() != grpc::StatusCode::INTERNAL) {
-      break;  // NOT_FOUND, UNAUTHENTICATED, ...: retrying cannot help
+      break;  // NOT_FOUND, UNAUTHENTICATED, DEADLINE_EXCEEDED, ...: retrying cannot help
     }
   }
   return absl::Status(static_cast<absl::StatusCode>(last.error_code()),

@@ -10,6 +10,7 @@
 #define KILN_RUNTIME_AGENT_EXECUTABLE_STORE_H_
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -33,8 +34,9 @@ struct ExecutableStoreOptions {
   std::string kilnd_token;
   // Larger executables are refused (uploads and fetches alike).
   uint64_t max_bytes = uint64_t{1} << 30;
-  // Attempts of one fetch (each resumes where the last stopped).
+  // Attempts of one fetch (each resumes where the last stopped), each bounded by fetch_timeout.
   int fetch_attempts = 3;
+  std::chrono::seconds fetch_timeout{300};
 };
 
 struct LoadedExecutable {

@@ -22,8 +22,8 @@ std::string NewSessionId() {
 }
 
 absl::Status UnknownSession(const std::string& id) {
-  return absl::NotFoundError(absl::StrCat("no session \"", id.substr(0, 64),
-                                          "\" (never opened, closed, or its lease expired)"));
+  return absl::NotFoundError(
+      absl::StrCat("no session \"", id.substr(0, 64), "\" (never opened, closed, or its lease expired)"));
 }
 
 }  // namespace
@@ -58,8 +58,7 @@ SessionManager::~SessionManager() {
 absl::StatusOr<std::string> SessionManager::Open(SessionConfig config) {
   if (config.lease <= Clock::duration::zero()) config.lease = options_.default_lease;
   if (config.lease > options_.max_lease) config.lease = options_.max_lease;
-  if (options_.max_memory_limit != 0 &&
-      (config.memory_limit == 0 || config.memory_limit > options_.max_memory_limit)) {
+  if (options_.max_memory_limit != 0 && (config.memory_limit == 0 || config.memory_limit > options_.max_memory_limit)) {
     config.memory_limit = options_.max_memory_limit;
   }
   auto session = std::make_shared<Session>(config, agent_memory_);

@@ -10,6 +10,8 @@
 #ifndef KILN_RUNTIME_AGENT_SESSION_H_
 #define KILN_RUNTIME_AGENT_SESSION_H_
 
+#include <dlpack/dlpack.h>
+
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -17,8 +19,6 @@
 #include <string>
 #include <thread>
 #include <unordered_map>
-
-#include <dlpack/dlpack.h>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
@@ -48,7 +48,6 @@ struct Session {
 
   absl::Mutex mu;
   std::unique_ptr<vm::VirtualMachine> vm ABSL_GUARDED_BY(mu);  // null before LoadExecutable
-  std::string digest ABSL_GUARDED_BY(mu);
   // Functions whose last set_input stream failed part-way: their inputs hold partial data, so
   // invoke_stateful refuses them until a set_input completes.
   std::set<std::string> incomplete_inputs ABSL_GUARDED_BY(mu);

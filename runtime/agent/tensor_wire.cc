@@ -46,8 +46,8 @@ MemoryBudget::MemoryBudget(uint64_t limit, std::shared_ptr<MemoryCounter> agent)
 absl::StatusOr<int64_t> TensorBytes(const std::vector<int64_t>& shape, DLDataType dtype) {
   absl::StatusOr<DLDataType> parsed = runtime::ParseDType(runtime::DTypeString(dtype));
   if (dtype.lanes == 0 || !parsed.ok() || !runtime::DTypeEqual(*parsed, dtype)) {
-    return absl::InvalidArgumentError(absl::StrCat("unsupported dtype (code ", dtype.code, ", bits ", dtype.bits,
-                                                   ", lanes ", dtype.lanes, ")"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("unsupported dtype (code ", dtype.code, ", bits ", dtype.bits, ", lanes ", dtype.lanes, ")"));
   }
   int64_t bytes = runtime::DTypeBytes(dtype);
   for (int64_t d : shape) {
@@ -71,9 +71,9 @@ absl::StatusOr<runtime::Tensor> MemoryBudget::Allocate(const std::vector<int64_t
   int64_t before = session_->bytes.fetch_add(*nbytes);
   if (limit_ != 0 && static_cast<uint64_t>(before + *nbytes) > limit_) {
     session_->bytes -= *nbytes;
-    return absl::ResourceExhaustedError(absl::StrCat("a tensor of ", *nbytes, " bytes (", ShapeString(shape), " ",
-                                                     runtime::DTypeString(dtype), ") exceeds the session's memory limit of ",
-                                                     limit_, " bytes (", before, " in use)"));
+    return absl::ResourceExhaustedError(
+        absl::StrCat("a tensor of ", *nbytes, " bytes (", ShapeString(shape), " ", runtime::DTypeString(dtype),
+                     ") exceeds the session's memory limit of ", limit_, " bytes (", before, " in use)"));
   }
   absl::StatusOr<void*> data = (*api)->AllocDataSpace(static_cast<size_t>(*nbytes), runtime::kAllocAlignment);
   if (!data.ok()) {
@@ -106,23 +106,23 @@ ValueDecoder::ValueDecoder(MemoryBudget* budget, DLDevice device, bool allow_str
 absl::StatusOr<runtime::Tensor> ValueDecoder::DecodeTensor(const kiln::v1::Tensor& t) {
   const kiln::v1::DataType& pd = t.dtype();
   if (pd.code() > 255 || pd.bits() > 255 || pd.lanes() > 65535) {
-    return absl::InvalidArgumentError(absl::StrCat("unsupported dtype (code ", pd.code(), ", bits ", pd.bits(),
-                                                   ", lanes ", pd.lanes(), ")"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("unsupported dtype (code ", pd.code(), ", bits ", pd.bits(), ", lanes ", pd.lanes(), ")"));
   }
   DLDataType dtype{static_cast<uint8_t>(pd.code()), static_cast<uint8_t>(pd.bits()), static_cast<uint16_t>(pd.lanes())};
   std::vector<int64_t> shape(t.shape().begin(), t.shape().end());
   absl::StatusOr<int64_t> nbytes = TensorBytes(shape, dtype);
   if (!nbytes.ok()) return nbytes.status();
   if (t.streamed()) {
-    if (!allow_streamed_) return absl::InvalidArgumentError("this call takes tensors inline only (no streamed tensors)");
+    if (!allow_streamed_)
+      return absl::InvalidArgumentError("this call takes tensors inline only (no streamed tensors)");
     if (!t.data().empty()) return absl::InvalidArgumentError("a streamed tensor carries no inline data");
   } else if (static_cast<int64_t>(t.data().size()) != *nbytes) {
     return absl::InvalidArgumentError(absl::StrCat("tensor of shape ", ShapeString(shape), " and dtype ",
                                                    runtime::DTypeString(dtype), " needs ", *nbytes,
                                                    " bytes of data, got ", t.data().size()));
   }
-  absl::StatusOr<runtime::Tensor> tensor =
-      budget_ != nullptr ? budget_->Allocate(shape, dtype, device_) : runtime::Tensor::Empty(shape, dtype, device_);
+  absl::StatusOr<runtime::Tensor> tensor = budget_->Allocate(shape, dtype, device_);
   if (!tensor.ok()) return tensor.status();
   if (t.streamed()) {
     streamed_.push_back({*tensor, static_cast<uint64_t>(*nbytes), 0});
@@ -162,7 +162,8 @@ absl::StatusOr<vm::Value> ValueDecoder::Decode(const kiln::v1::Value& v) {
     }
     case kiln::v1::Value::kDtype: {
       const kiln::v1::DataType& pd = v.dtype();
-      DLDataType dt{static_cast<uint8_t>(pd.code()), static_cast<uint8_t>(pd.bits()), static_cast<uint16_t>(pd.lanes())};
+      DLDataType dt{static_cast<uint8_t>(pd.code()), static_cast<uint8_t>(pd.bits()),
+                    static_cast<uint16_t>(pd.lanes())};
       absl::StatusOr<int64_t> ok = TensorBytes({}, dt);
       if (!ok.ok() || pd.code() > 255 || pd.bits() > 255 || pd.lanes() > 65535) {
         return absl::InvalidArgumentError(absl::StrCat("unsupported dtype value (code ", pd.code(), ", bits ",
@@ -176,8 +177,8 @@ absl::StatusOr<vm::Value> ValueDecoder::Decode(const kiln::v1::Value& v) {
 
 absl::Status ValueDecoder::AddChunk(const kiln::v1::TensorChunk& chunk) {
   if (chunk.tensor() >= streamed_.size()) {
-    return absl::InvalidArgumentError(absl::StrCat("chunk for streamed tensor ", chunk.tensor(), ", but the header has ",
-                                                   streamed_.size()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("chunk for streamed tensor ", chunk.tensor(), ", but the header has ", streamed_.size()));
   }
   Pending& p = streamed_[chunk.tensor()];
   if (chunk.offset() != p.received) {
@@ -185,8 +186,8 @@ absl::Status ValueDecoder::AddChunk(const kiln::v1::TensorChunk& chunk) {
                                                    chunk.offset(), ", expected ", p.received));
   }
   if (chunk.data().size() > p.size - p.received) {
-    return absl::InvalidArgumentError(absl::StrCat("chunk of streamed tensor ", chunk.tensor(), " runs past its ",
-                                                   p.size, " bytes"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("chunk of streamed tensor ", chunk.tensor(), " runs past its ", p.size, " bytes"));
   }
   std::memcpy(static_cast<char*>(p.tensor.data()) + p.received, chunk.data().data(), chunk.data().size());
   p.received += chunk.data().size();

@@ -9,12 +9,12 @@
 #ifndef KILN_RUNTIME_AGENT_TENSOR_WIRE_H_
 #define KILN_RUNTIME_AGENT_TENSOR_WIRE_H_
 
+#include <dlpack/dlpack.h>
+
 #include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
-
-#include <dlpack/dlpack.h>
 
 #include "absl/status/statusor.h"
 #include "proto/agent.pb.h"
@@ -52,8 +52,8 @@ class MemoryBudget {
 // not overflow. INVALID_ARGUMENT otherwise.
 absl::StatusOr<int64_t> TensorBytes(const std::vector<int64_t>& shape, DLDataType dtype);
 
-// Builds the vm::Values of one request, allocating through `budget` (null: plain Tensor::Empty, as
-// a client does), and then fills its streamed tensors from chunks.
+// Builds the vm::Values of one request (or, in a client, of one answer), allocating through
+// `budget`, which must outlive the decoder, and then fills its streamed tensors from chunks.
 class ValueDecoder {
  public:
   ValueDecoder(MemoryBudget* budget, DLDevice device, bool allow_streamed);

@@ -23,12 +23,13 @@ kiln::v1::Value TensorValue(std::vector<int64_t> shape, std::string data, bool s
 TEST(TensorWireTest, RoundTripsEveryValueKind) {
   runtime::Tensor t = *runtime::Tensor::Empty({2, 3}, kF32);
   for (int i = 0; i < 6; ++i) static_cast<float*>(t.data())[i] = 0.5f * i;
-  vm::Value v = vm::Value::Tuple({vm::Value::Tensor(t), vm::Value::Int(-7), vm::Value::Float(2.5), vm::Value::Bool(true),
-                                  vm::Value::String("s"), vm::Value::Shape({4, 5}), vm::Value::DataType(kF32),
-                                  vm::Value(), vm::Value::Shape({})});
+  vm::Value v = vm::Value::Tuple({vm::Value::Tensor(t), vm::Value::Int(-7), vm::Value::Float(2.5),
+                                  vm::Value::Bool(true), vm::Value::String("s"), vm::Value::Shape({4, 5}),
+                                  vm::Value::DataType(kF32), vm::Value(), vm::Value::Shape({})});
   kiln::v1::Value wire;
   ASSERT_TRUE(EncodeValue(v, &wire, nullptr).ok());
-  ValueDecoder decoder(nullptr, kCPU, false);
+  MemoryBudget budget(0, nullptr);
+  ValueDecoder decoder(&budget, kCPU, false);
   absl::StatusOr<vm::Value> back = decoder.Decode(wire);
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(back->DebugString(), v.DebugString());
@@ -63,7 +64,8 @@ TEST(TensorWireTest, StreamedTensorsFillInOrderAndMustComplete) {
 }
 
 TEST(TensorWireTest, RejectsMalformedTensors) {
-  ValueDecoder decoder(nullptr, kCPU, false);
+  MemoryBudget budget(0, nullptr);
+  ValueDecoder decoder(&budget, kCPU, false);
   EXPECT_EQ(decoder.Decode(TensorValue({2}, "1234", false)).status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(decoder.Decode(TensorValue({-1}, "", false)).status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(decoder.Decode(TensorValue({1 << 30, 1 << 30}, "", false)).status().code(),

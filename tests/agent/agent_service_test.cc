@@ -120,7 +120,8 @@ TEST_F(AgentTest, UploadThenInvokeDirect) {
   for (int i = 0; i < 32; ++i) ASSERT_EQ(F(z->as_tensor())[i], F(x)[i] + F(y)[i]);
 
   Tensor a = RandomTensor({16, 32}, &rng_), w = RandomTensor({32, 8}, &rng_);
-  absl::StatusOr<vm::Value> mm = client_->Invoke(s->session_id(), "matmul", {vm::Value::Tensor(a), vm::Value::Tensor(w)});
+  absl::StatusOr<vm::Value> mm =
+      client_->Invoke(s->session_id(), "matmul", {vm::Value::Tensor(a), vm::Value::Tensor(w)});
   ASSERT_TRUE(mm.ok()) << mm.status();
   ExpectMatMul(*mm, a, w);
 
@@ -191,7 +192,8 @@ TEST_F(AgentTest, TimeEvaluatorReturnsOneResultPerRepeat) {
   EXPECT_LE(r->median(), r->max());
 
   // Over invoke, with the arguments saved under a new name (TVM's save_function + time_evaluator).
-  ASSERT_TRUE(client_->SaveFunction(sid, "matmul", "matmul_saved", {vm::Value::Tensor(x), vm::Value::Tensor(w)}, false).ok());
+  ASSERT_TRUE(
+      client_->SaveFunction(sid, "matmul", "matmul_saved", {vm::Value::Tensor(x), vm::Value::Tensor(w)}, false).ok());
   absl::StatusOr<vm::Value> none = client_->Invoke(sid, "matmul_saved", {});
   ASSERT_TRUE(none.ok()) << none.status();
   EXPECT_TRUE(none->is_none());
@@ -357,8 +359,8 @@ TEST_F(AgentTest, LargeInputRoundTrip) {
   for (int64_t i = 0; i < n; ++i) ASSERT_EQ(q[i], p[i] * 2) << "at " << i;
   double up = std::chrono::duration<double>(t1 - t0).count();
   double down = std::chrono::duration<double>(t2 - t1).count();
-  std::printf("%d MiB: set_input %.3f s (%.0f MiB/s); invoke_stateful + get_outputs %.3f s\n", KILN_AGENT_LARGE_MIB,
-              up, KILN_AGENT_LARGE_MIB / up, down);
+  std::printf("%d MiB: set_input %.3f s (%.0f MiB/s); invoke_stateful + get_outputs %.3f s\n", KILN_AGENT_LARGE_MIB, up,
+              KILN_AGENT_LARGE_MIB / up, down);
 }
 
 }  // namespace

@@ -1,11 +1,15 @@
 // kilnd and kiln-agent as real processes on loopback, both with tokens: a module compiled by kilnd
 // is loaded by the agent by digest alone (the agent fetches it from kilnd and caches it on disk),
-// then run through the agent.
+// then run through the agent. And an agent killed mid-call.
+#include <signal.h>
+
+#include <chrono>
 #include <cstring>
 #include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
+#include <thread>
 
 #include "grpcpp/client_context.h"
 #include "grpcpp/create_channel.h"
@@ -13,7 +17,9 @@
 #include "gtest/gtest.h"
 #include "proto/compile.grpc.pb.h"
 #include "runtime/agent/agent_client.h"
+#include "runtime/agent/digest.h"
 #include "server/testing/kilnd_process.h"
+#include "tests/agent/test_model.h"
 
 namespace kiln::agent {
 namespace {
@@ -34,19 +40,19 @@ TEST(KilndAgentTest, AgentFetchesFromKilndByDigestAndRuns) {
   std::ofstream(dir + "/kilnd_tokens") << "kilnd-token-0123456789 agent compile\n";
   std::ofstream(dir + "/kilnd_token") << "kilnd-token-0123456789\n";
   std::ofstream(dir + "/agent_token") << "agent-token-0123456789\n";
-  absl::StatusOr<KilndProcess> kilnd =
-      KilndProcess::Start(RunfilePath("server/kilnd"), {"--cache-dir", dir + "/kilnd_cache", "--log-requests=false",
-                                                        "--token-file", dir + "/kilnd_tokens"});
+  absl::StatusOr<KilndProcess> kilnd = KilndProcess::Start(
+      RunfilePath("server/kilnd"),
+      {"--cache-dir", dir + "/kilnd_cache", "--log-requests=false", "--token-file", dir + "/kilnd_tokens"});
   ASSERT_TRUE(kilnd.ok()) << kilnd.status();
-  absl::StatusOr<KilndProcess> agent = KilndProcess::Start(
-      RunfilePath("runtime/agent/kiln-agent"),
-      {"--kilnd", kilnd->address(), "--kilnd-token-file", dir + "/kilnd_token", "--token-file", dir + "/agent_token",
-       "--key", "cpu", "--cache-dir", dir + "/agent_cache"});
+  absl::StatusOr<KilndProcess> agent =
+      KilndProcess::Start(RunfilePath("runtime/agent/kiln-agent"),
+                          {"--kilnd", kilnd->address(), "--kilnd-token-file", dir + "/kilnd_token", "--token-file",
+                           dir + "/agent_token", "--key", "cpu", "--cache-dir", dir + "/agent_cache"});
   ASSERT_TRUE(agent.ok()) << agent.status();
 
   // Compile on kilnd.
-  auto compile = kiln::v1::CompileService::NewStub(
-      grpc::CreateChannel(kilnd->address(), grpc::InsecureChannelCredentials()));
+  auto compile =
+      kiln::v1::CompileService::NewStub(grpc::CreateChannel(kilnd->address(), grpc::InsecureChannelCredentials()));
   kiln::v1::CompileRequest req;
   req.set_source(ReadFile(RunfilePath("tests/agent/testdata/model.py")));
   req.set_filename("model.py");
@@ -92,6 +98,31 @@ TEST(KilndAgentTest, AgentFetchesFromKilndByDigestAndRuns) {
   absl::StatusOr<int> exit = agent->Stop();
   ASSERT_TRUE(exit.ok()) << exit.status();
   EXPECT_TRUE(WIFEXITED(*exit) && WEXITSTATUS(*exit) == 0) << *exit;
+}
+
+// An agent killed in the middle of a call: the client gets UNAVAILABLE, not a hang.
+TEST(KilndAgentTest, KilledAgentGivesUnavailable) {
+  absl::StatusOr<KilndProcess> agent = KilndProcess::Start(RunfilePath("runtime/agent/kiln-agent"), {"--key", "cpu"});
+  ASSERT_TRUE(agent.ok()) << agent.status();
+  AgentClient client(AgentClient::Connect(agent->address()));
+  absl::StatusOr<kiln::v1::OpenSessionResponse> s = client.OpenSession({});
+  ASSERT_TRUE(s.ok()) << s.status();
+  absl::StatusOr<std::string> exe = TestModelExecutable();
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  ASSERT_TRUE(client.UploadExecutable(s->session_id(), Sha256Hex(*exe), *exe).ok());
+  // A call that would run for 100 s: time_evaluator with 1 s cooldowns.
+  runtime::Tensor x = *runtime::Tensor::Empty({4, 8}, DLDataType{kDLFloat, 32, 1});
+  kiln::v1::TimeEvaluatorRequest slow;
+  slow.set_session_id(s->session_id());
+  slow.set_function("add");
+  slow.set_repeat(100);
+  slow.set_cooldown_interval_ms(1000);
+  absl::Status during;
+  std::thread call([&] { during = client.TimeEvaluator(slow, {vm::Value::Tensor(x), vm::Value::Tensor(x)}).status(); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  kill(agent->pid(), SIGKILL);
+  call.join();
+  EXPECT_EQ(during.code(), absl::StatusCode::kUnavailable) << during;
 }
 
 }  // namespace
