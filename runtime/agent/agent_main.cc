@@ -1,5 +1,5 @@
 // kiln-agent: the device-side runtime service (see agent_flags.h for the command line). Runs until
-// SIGINT or SIGTERM, then drains the calls in progress and exits 0.
+// SIGINT or SIGTERM, then leaves kilnd's farm (if it joined), drains the calls in progress and exits 0.
 #include <signal.h>
 
 #include <cstdio>
