@@ -199,7 +199,7 @@ absl::StatusOr<CompileResult> Client::Compile(const v1::CompileRequest& request)
 absl::StatusOr<std::string> Client::Fetch(const std::string& digest) const {
   std::string data;
   int64_t total = -1;  // unknown until the first chunk
-  int failures = 0;    // consecutive breaks without progress
+  int failures = 0;    // calls in a row that broke without progress
   for (;;) {
     grpc::ClientContext ctx;
     Prepare(options_, &ctx);
@@ -237,12 +237,13 @@ absl::StatusOr<std::string> Client::Fetch(const std::string& digest) const {
     if (st.ok() && total < 0) return absl::DataLossError(absl::StrCat("FetchArtifact ", digest, ": no chunks"));
     if (!st.ok() && st.error_code() != grpc::StatusCode::UNAVAILABLE) return FromGrpcStatus(st);
     // A stream that broke (UNAVAILABLE) or ended early: resume from what arrived.
-    failures = data.size() > before ? 1 : failures + 1;
+    // A call that made progress does not count against the attempts: only breaks in a row do.
+    failures = data.size() > before ? 0 : failures + 1;
     if (failures >= options_.retry.max_attempts) {
       if (!st.ok()) return FromGrpcStatus(st);
       return absl::DataLossError(absl::StrCat("FetchArtifact ", digest, ": the stream ended at ", data.size(), " of ", total, " bytes"));
     }
-    absl::SleepFor(BackoffDelay(options_.retry, failures, Uniform01()));
+    absl::SleepFor(BackoffDelay(options_.retry, std::max(failures, 1), Uniform01()));
   }
   absl::Status ok = CheckArtifact(digest, total, data);
   if (!ok.ok()) return ok;

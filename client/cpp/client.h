@@ -72,7 +72,8 @@ class Client {
   // Compile, then FetchArtifact when the executable did not come inline.
   absl::StatusOr<CompileResult> Compile(const v1::CompileRequest& request) const;
   // The executable with hex SHA-256 `digest`: FetchArtifact, resumed from the bytes received when
-  // the stream breaks with UNAVAILABLE, checked against total_size and the digest.
+  // the stream breaks with UNAVAILABLE (or ends early); it gives up after max_attempts calls in a
+  // row that brought no bytes. The result is checked against total_size and the digest (DATA_LOSS).
   absl::StatusOr<std::string> Fetch(const std::string& digest) const;
   absl::StatusOr<v1::CheckResponse> Check(const v1::CheckRequest& request) const;
   absl::StatusOr<v1::FormatResponse> Format(const v1::FormatRequest& request) const;
