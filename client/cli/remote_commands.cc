@@ -128,7 +128,7 @@ int RunRemoteBuild(const Args& args) {
   }
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::fprintf(stderr, "kiln build: %s -> %s [%s]: executable with %s, %zu bytes in %.2f s (remote %s, cache: %s)\n",
-               path.c_str(), out.c_str(), result->response.metadata().target().c_str(), ExecutableSummary(*exec).c_str(),
+               path.c_str(), out.c_str(), request.target().c_str(), ExecutableSummary(*exec).c_str(),
                result->executable.size(), seconds, args.Get("--remote").c_str(), CacheTierName(result->response.cache()));
   return 0;
 }
