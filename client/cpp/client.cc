@@ -43,6 +43,16 @@ void Prepare(const ClientOptions& o, grpc::ClientContext* ctx) {
   if (!o.token.empty()) ctx->AddMetadata("authorization", absl::StrCat("Bearer ", o.token));
 }
 
+// The wait before retry `retry` after `failure`: the backoff, or the server's RetryInfo delay when
+// that is longer (capped by max_backoff).
+absl::Duration RetryWait(const RetryPolicy& policy, int retry, const grpc::Status& failure) {
+  absl::Duration wait = BackoffDelay(policy, retry, Uniform01());
+  if (absl::optional<absl::Duration> asked = RetryDelayOf(FromGrpcStatus(failure))) {
+    wait = std::max(wait, std::min(*asked, policy.max_backoff));
+  }
+  return wait;
+}
+
 // Runs `call(ctx)` with a fresh context per attempt, retrying UNAVAILABLE as the policy says.
 template <typename Call>
 grpc::Status WithRetries(const ClientOptions& o, Call call) {
@@ -51,7 +61,7 @@ grpc::Status WithRetries(const ClientOptions& o, Call call) {
     Prepare(o, &ctx);
     grpc::Status st = call(&ctx);
     if (st.error_code() != grpc::StatusCode::UNAVAILABLE || attempt >= o.retry.max_attempts) return st;
-    absl::SleepFor(BackoffDelay(o.retry, attempt, Uniform01()));
+    absl::SleepFor(RetryWait(o.retry, attempt, st));
   }
 }
 
@@ -104,6 +114,17 @@ bool HasRetryInfo(const absl::Status& status) {
     found |= absl::EndsWith(type_url, kRetryInfoSuffix);
   });
   return found;
+}
+
+absl::optional<absl::Duration> RetryDelayOf(const absl::Status& status) {
+  absl::optional<absl::Duration> delay;
+  status.ForEachPayload([&](absl::string_view type_url, const absl::Cord& value) {
+    v1::RetryInfo info;
+    if (!delay && absl::EndsWith(type_url, kRetryInfoSuffix) && info.ParseFromString(std::string(value))) {
+      delay = absl::Seconds(info.retry_delay().seconds()) + absl::Nanoseconds(info.retry_delay().nanos());
+    }
+  });
+  return delay;
 }
 
 std::string RenderDiagnostic(const v1::Diagnostic& d) {
@@ -243,7 +264,7 @@ absl::StatusOr<std::string> Client::Fetch(const std::string& digest) const {
       if (!st.ok()) return FromGrpcStatus(st);
       return absl::DataLossError(absl::StrCat("FetchArtifact ", digest, ": the stream ended at ", data.size(), " of ", total, " bytes"));
     }
-    absl::SleepFor(BackoffDelay(options_.retry, std::max(failures, 1), Uniform01()));
+    absl::SleepFor(RetryWait(options_.retry, std::max(failures, 1), st));
   }
   absl::Status ok = CheckArtifact(digest, total, data);
   if (!ok.ok()) return ok;

@@ -21,6 +21,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "absl/types/optional.h"
 #include "proto/compile.grpc.pb.h"
 #include "proto/compile.pb.h"
 
@@ -28,7 +29,9 @@ namespace kiln {
 
 // Retries of UNAVAILABLE: attempt k (k >= 1 is the k-th retry) waits
 // min(max_backoff, initial_backoff * multiplier^(k-1)), scaled by a random factor in
-// [1 - jitter, 1 + jitter] so that clients that failed together do not retry together.
+// [1 - jitter, 1 + jitter] so that clients that failed together do not retry together. When the
+// server's answer asks for a longer wait (RetryInfo, e.g. while it drains), the client waits that
+// long instead, up to max_backoff.
 struct RetryPolicy {
   int max_attempts = 4;  // the first try included; 1 = no retries
   absl::Duration initial_backoff = absl::Milliseconds(100);
@@ -98,6 +101,9 @@ std::vector<v1::Diagnostic> DiagnosticsOf(const absl::Status& status);
 
 // Whether a status carries google.rpc.RetryInfo (what a RESOURCE_EXHAUSTED from a full queue has).
 bool HasRetryInfo(const absl::Status& status);
+// The wait the server asks for in that RetryInfo (kiln.v1.RetryInfo, wire-compatible); nullopt
+// when there is none or it does not parse.
+absl::optional<absl::Duration> RetryDelayOf(const absl::Status& status);
 
 // "file:line:col: error: message\n" and the excerpt (the source line and a caret), as the local
 // CLI prints a diagnostic. A diagnostic without a line has no location prefix.

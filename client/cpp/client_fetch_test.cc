@@ -2,12 +2,14 @@
 // made to drop a FetchArtifact stream halfway on demand, so this test serves the CompileService
 // from an in-process gRPC server that does, on a loopback port. It checks that the client resumes
 // from the bytes it already has, gives up after max_attempts breaks without progress, and rejects
-// chunks with gaps and bytes that do not hash to the digest.
+// chunks with gaps and bytes that do not hash to the digest; and that a retried UNAVAILABLE waits
+// as long as the server's RetryInfo asks.
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "absl/time/clock.h"
 #include "client/cpp/client.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
@@ -45,6 +47,25 @@ class DroppingService final : public v1::CompileService::Service {
     return grpc::Status::OK;  // too large to inline: the client must fetch
   }
 
+  // The first call answers UNAVAILABLE asking for a 300 ms wait (as a draining kilnd does).
+  grpc::Status Check(grpc::ServerContext*, const v1::CheckRequest*, v1::CheckResponse*) override {
+    std::lock_guard<std::mutex> l(mu_);
+    check_times_.push_back(absl::Now());
+    if (check_times_.size() > 1) return grpc::Status::OK;
+    v1::RetryInfo info;
+    info.mutable_retry_delay()->set_nanos(300000000);
+    v1::RpcStatus details;
+    details.set_code(grpc::StatusCode::UNAVAILABLE);
+    google::protobuf::Any* any = details.add_details();
+    any->set_type_url("type.googleapis.com/google.rpc.RetryInfo");
+    any->set_value(info.SerializeAsString());
+    return grpc::Status(grpc::StatusCode::UNAVAILABLE, "draining", details.SerializeAsString());
+  }
+  std::vector<absl::Time> check_times() {
+    std::lock_guard<std::mutex> l(mu_);
+    return check_times_;
+  }
+
   grpc::Status FetchArtifact(grpc::ServerContext*, const v1::FetchArtifactRequest* req,
                              grpc::ServerWriter<v1::ArtifactChunk>* writer) override {
     size_t budget = std::string::npos;
@@ -75,6 +96,7 @@ class DroppingService final : public v1::CompileService::Service {
   std::mutex mu_;
   size_t call_ = 0;
   std::vector<uint64_t> offsets_;
+  std::vector<absl::Time> check_times_;
 };
 
 class FetchTest : public ::testing::Test {
@@ -157,6 +179,16 @@ TEST_F(FetchTest, NotFoundIsNotRetried) {
   EXPECT_EQ(got.status().code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(got.status().message(), "no such digest");
   EXPECT_EQ(service_->offsets().size(), 1u);
+}
+
+TEST_F(FetchTest, UnavailableWaitsAsLongAsTheServerAsks) {
+  Serve(digest_);
+  // The policy's backoff is 1 ms; the server asked for 300 ms.
+  absl::StatusOr<v1::CheckResponse> r = client_->Check(v1::CheckRequest());
+  ASSERT_TRUE(r.ok()) << r.status();
+  std::vector<absl::Time> t = service_->check_times();
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_GE(t[1] - t[0], absl::Milliseconds(300));
 }
 
 }  // namespace

@@ -80,15 +80,19 @@ TEST(FromGrpcStatusTest, KeepsCodeMessageAndDiagnostics) {
 }
 
 TEST(FromGrpcStatusTest, FindsRetryInfo) {
-  // google.rpc.RetryInfo is not packaged in Debian; only its type URL matters to the client.
+  // Packed as kilnd packs it: kiln.v1.RetryInfo under google.rpc.RetryInfo's type URL.
+  v1::RetryInfo info;
+  info.mutable_retry_delay()->set_seconds(1);
+  info.mutable_retry_delay()->set_nanos(250000000);
   v1::RpcStatus rpc;
   rpc.set_code(8);
   google::protobuf::Any* any = rpc.add_details();
   any->set_type_url("type.googleapis.com/google.rpc.RetryInfo");
-  any->set_value(std::string("\x0a\x02\x08\x01", 4));  // retry_delay { seconds: 1 }
+  any->set_value(info.SerializeAsString());
   absl::Status st = FromGrpcStatus(ServerError(grpc::StatusCode::RESOURCE_EXHAUSTED, "queue full", rpc));
   EXPECT_EQ(st.code(), absl::StatusCode::kResourceExhausted);
   EXPECT_TRUE(HasRetryInfo(st));
+  EXPECT_EQ(RetryDelayOf(st), absl::Milliseconds(1250));
   EXPECT_TRUE(DiagnosticsOf(st).empty());
   EXPECT_EQ(RenderError(st), "RESOURCE_EXHAUSTED: queue full\n");
 }
@@ -99,6 +103,8 @@ TEST(FromGrpcStatusTest, NoOrUnparsableDetails) {
   EXPECT_EQ(plain.code(), absl::StatusCode::kUnauthenticated);
   EXPECT_TRUE(DiagnosticsOf(plain).empty());
   EXPECT_EQ(RenderError(plain), "UNAUTHENTICATED: bad token\n");
+  EXPECT_FALSE(HasRetryInfo(plain));
+  EXPECT_EQ(RetryDelayOf(plain), absl::nullopt);
   absl::Status garbage = FromGrpcStatus(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "x", "\xff\xff\xff"));
   EXPECT_EQ(garbage.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_TRUE(DiagnosticsOf(garbage).empty());
