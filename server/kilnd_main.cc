@@ -30,6 +30,7 @@
 #include "server/farm/farm.h"
 #include "server/farm/farm_service.h"
 #include "server/pool/in_process_backend.h"
+#include "server/pool/worker_pool.h"
 #include "server/service/auth.h"
 #include "server/service/compile_service.h"
 #include "server/service/rpc_call.h"
@@ -44,6 +45,10 @@ ABSL_FLAG(std::string, redis, "", "HOST:PORT of a Redis shared by kilnd replicas
 ABSL_FLAG(int64_t, redis_ttl_seconds, 7 * 24 * 3600, "time to live of the entries kilnd writes to Redis (0: none)");
 ABSL_FLAG(int32_t, workers_per_target, 1,
           "compile worker processes per target; 0 compiles inside kilnd (no isolation, for debugging)");
+ABSL_FLAG(std::string, worker_binary, "", "the kilnd-worker executable; empty: the one next to kilnd");
+ABSL_FLAG(int32_t, max_queue, 64, "compiles that may wait per target; one more gets RESOURCE_EXHAUSTED");
+ABSL_FLAG(uint32_t, job_cpu_seconds, 600, "CPU seconds one compile may use (0: no limit)");
+ABSL_FLAG(int64_t, job_memory_mb, 8192, "memory one compile may add to its worker, in MiB (0: no limit)");
 ABSL_FLAG(std::string, token_file, "",
           "bearer tokens with their permissions (lines \"<token> <name> compile|admin\"); empty: no auth");
 ABSL_FLAG(std::string, tls_cert, "", "PEM certificate chain of the server (enables TLS, with --tls-key)");
@@ -151,7 +156,26 @@ int Main() {
   }
   TieredCache cache(std::move(tiers));
 
-  std::unique_ptr<CompileBackend> backend = std::make_unique<InProcessBackend>();
+  std::unique_ptr<CompileBackend> backend;
+  if (absl::GetFlag(FLAGS_workers_per_target) == 0) {
+    backend = std::make_unique<InProcessBackend>();
+  } else {
+    WorkerPoolOptions po;
+    if (absl::GetFlag(FLAGS_worker_binary).empty()) {
+      absl::StatusOr<std::string> found = DefaultWorkerBinary();
+      if (!found.ok()) return Fail(found.status());
+      po.worker_binary = *found;
+    } else {
+      po.worker_binary = absl::GetFlag(FLAGS_worker_binary);
+    }
+    po.workers_per_target = absl::GetFlag(FLAGS_workers_per_target);
+    po.max_queued_per_target = absl::GetFlag(FLAGS_max_queue);
+    po.cpu_seconds_per_job = absl::GetFlag(FLAGS_job_cpu_seconds);
+    po.memory_bytes_per_job = uint64_t(absl::GetFlag(FLAGS_job_memory_mb)) << 20;
+    absl::StatusOr<std::unique_ptr<WorkerPool>> pool = WorkerPool::Create(po);
+    if (!pool.ok()) return Fail(pool.status());
+    backend = *std::move(pool);
+  }
 
   ServiceState state(&*tokens, absl::GetFlag(FLAGS_log_requests));
   ServiceOptions options;

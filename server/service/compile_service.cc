@@ -5,7 +5,6 @@
 #include <memory>
 #include <utility>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
@@ -25,7 +24,9 @@ namespace kiln::server {
 namespace {
 
 ModuleSource SourceOf(const v1::CompileRequest& r) {
-  return {r.has_source() ? &r.source() : nullptr, r.has_ir() ? &r.ir() : nullptr, r.filename()};
+  ModuleSource in{r.has_source() ? &r.source() : nullptr, r.has_ir() ? &r.ir() : nullptr, r.filename()};
+  in.defines.insert(r.extra_vars().begin(), r.extra_vars().end());
+  return in;
 }
 ModuleSource SourceOf(const v1::CheckRequest& r) {
   return {r.has_source() ? &r.source() : nullptr, r.has_ir() ? &r.ir() : nullptr, r.filename()};
@@ -71,15 +72,6 @@ absl::StatusOr<Artifact> CompileServiceImpl::CompileToArtifact(RpcCall& call, co
   }
   absl::StatusOr<std::string> target = driver::NormalizeTarget(req.target().empty() ? "llvm" : req.target());
   if (!target.ok()) return absl::InvalidArgumentError(absl::StrCat("target: ", target.status().message()));
-  std::map<std::string, int64_t> extra_vars;
-  for (const auto& [name, value] : req.extra_vars()) {
-    int64_t v = 0;
-    if (!absl::SimpleAtoi(value, &v)) {
-      return absl::InvalidArgumentError(absl::StrCat("extra_vars: \"", name, "\" = \"", value, "\" is not an integer"));
-    }
-    extra_vars[name] = v;
-  }
-
   absl::StatusOr<ir::ObjectRef> parsed = LoadRequestModule(SourceOf(req), diagnostics);
   if (!parsed.ok()) return parsed.status();
   AddWarnings(*diagnostics, resp->mutable_warnings());
@@ -102,7 +94,6 @@ absl::StatusOr<Artifact> CompileServiceImpl::CompileToArtifact(RpcCall& call, co
     job.module = *canonical;
     job.target = *target;
     job.entries = material.entries;
-    job.extra_vars = extra_vars;
     job.client = call.client();
     job.deadline = absl::FromChrono(call.ctx()->deadline());
     absl::StatusOr<CompileOutput> out = backend_->Compile(job);
