@@ -2,8 +2,8 @@
 # `kiln build|check|fmt --remote` against a real kilnd started here on 127.0.0.1 port 0 (with
 # --port-file) and a token file: remote builds write the bytes a local build writes (small and
 # large executables, llvm and c), the summary names the cache tier, remote check prints the local
-# check's file:line:col diagnostics, remote fmt prints the local fmt's text, and a wrong or
-# missing token fails with one clear line.
+# check's file:line:col diagnostics, remote fmt prints the local fmt's text, a wrong or missing
+# token fails with one clear line, and TLS / mutual TLS (certificates made here with openssl) work.
 set -u
 KILN=$PWD/client/cli/kiln
 KILND=$PWD/server/kilnd
@@ -54,16 +54,16 @@ PYEOF
 
 for target in llvm c; do
   for m in model large; do
-    $KILN build $m.py --target $target -o local_$m.kx 2>/dev/null || fail "local build $m $target"
+    $KILN build $m.py --target $target -o local_${m}_$target.kx 2>/dev/null || fail "local build $m $target"
     $KILN build $m.py --target $target $REMOTE -o remote_$m.kx 2>build.err || fail "remote build $m $target: $(cat build.err)"
-    cmp -s local_$m.kx remote_$m.kx || fail "remote $m ($target) differs from the local build"
+    cmp -s local_${m}_$target.kx remote_$m.kx || fail "remote $m ($target) differs from the local build"
     grep -qE "kiln build: $m.py -> remote_$m.kx \[$target[^]]*\]: executable with .* bytes in .* \(remote $ADDR, cache: (miss|memory)\)" build.err \
       || fail "remote summary: $(cat build.err)"
   done
   # The same request again is a memory hit.
   $KILN build model.py --target $target $REMOTE -o again.kx 2>build.err || fail "again: $(cat build.err)"
   grep -q "cache: memory)" build.err || fail "second build not a memory hit: $(cat build.err)"
-  cmp -s local_model.kx again.kx || fail "the hit's bytes differ"
+  cmp -s local_model_$target.kx again.kx || fail "the hit's bytes differ"
 done
 $KILN build model.py $REMOTE --entry main -o entry.kx 2>/dev/null || fail "--entry"
 # Without -o the output is named as a local build names it.
@@ -102,6 +102,35 @@ grep -q "kiln build: $ADDR: UNAUTHENTICATED" tok.err || fail "wrong token messag
 [ -e x.kx ] && fail "a failed build wrote its output"
 $KILN check model.py --remote $ADDR 2>tok.err; [ $? -eq 1 ] || fail "missing token must exit 1"
 grep -q "UNAUTHENTICATED" tok.err || fail "missing token message: $(cat tok.err)"
+
+# TLS and mutual TLS: a second kilnd with a certificate (CN localhost, SAN 127.0.0.1) signed by a
+# test CA, requiring client certificates from the same CA.
+if command -v openssl > /dev/null; then
+  ossl() { openssl "$@" > /dev/null 2>&1 || fail "openssl $*"; }
+  ossl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=kiln-test-ca -keyout ca.key -out ca.pem
+  for who in server client; do
+    ossl req -newkey rsa:2048 -nodes -subj /CN=localhost -keyout $who.key -out $who.csr
+    echo "subjectAltName=DNS:localhost,IP:127.0.0.1" > $who.ext
+    ossl x509 -req -days 1 -in $who.csr -CA ca.pem -CAkey ca.key -CAcreateserial -extfile $who.ext -out $who.pem
+  done
+  "$KILND" --listen 127.0.0.1:0 --port-file tls_port --cache-dir tls_cache --workers-per-target 1 \
+    --tls-cert server.pem --tls-key server.key --tls-client-ca ca.pem 2> kilnd_tls.log &
+  TLS_PID=$!
+  trap 'kill $KILND_PID $TLS_PID 2>/dev/null; wait $KILND_PID $TLS_PID 2>/dev/null' EXIT
+  for _ in $(seq 600); do [ -s tls_port ] && break; kill -0 $TLS_PID 2>/dev/null || fail "TLS kilnd exited: $(cat kilnd_tls.log)"; sleep 0.1; done
+  TLS_ADDR=127.0.0.1:$(cat tls_port)
+  $KILN build model.py --remote $TLS_ADDR --tls-ca ca.pem --tls-cert client.pem --tls-key client.key -o tls.kx 2>tls.err \
+    || fail "mutual TLS build: $(cat tls.err)"
+  cmp -s local_model_llvm.kx tls.kx || fail "the TLS build differs from the local build"
+  $KILN check model.py --remote $TLS_ADDR --tls-ca ca.pem 2>tls.err && fail "TLS without a client certificate was accepted"
+  grep -q "kiln check: $TLS_ADDR: UNAVAILABLE" tls.err || fail "no client certificate: $(cat tls.err)"
+  $KILN check model.py --remote $TLS_ADDR 2>tls.err && fail "plaintext to a TLS kilnd was accepted"
+  $KILN check model.py --remote $TLS_ADDR --tls-ca ca.pem --tls-cert client.pem 2>tls.err; [ $? -eq 2 ] \
+    || fail "--tls-cert without --tls-key is a usage error"
+  kill $TLS_PID; wait $TLS_PID 2>/dev/null
+else
+  echo "SKIP TLS: no openssl binary"
+fi
 
 # Usage errors: local-only options, and no server at all.
 $KILN build model.py $REMOTE --emit-c 2>/dev/null; [ $? -eq 2 ] || fail "--emit-c with --remote is a usage error"
