@@ -14,17 +14,19 @@ namespace kiln::agent {
 const char kAgentUsage[] =
     "usage: kiln-agent --listen HOST:PORT [--port-file F] [--kilnd HOST:PORT] --key KEY [--device cpu]\n"
     "                  [--token-file T] [--kilnd-token-file T] [--cache-dir D] [--max-sessions N]\n"
-    "                  [--memory-limit BYTES] [--max-lease-seconds S]\n"
+    "                  [--memory-limit BYTES] [--max-lease-seconds S] [--capacity N]\n"
     "Serves kiln.v1.AgentService (proto/agent.proto): sessions that load Relax VM executables (by\n"
     "digest from --cache-dir or kilnd, or uploaded) and run them on the device.\n"
     "  --listen            address to serve on; port 0 picks a free port (default 127.0.0.1:0)\n"
     "  --port-file F       write the port there once listening\n"
-    "  --kilnd HOST:PORT   where to fetch executables the agent does not have; with --key the agent\n"
-    "                      also joins kilnd's farm (register, heartbeat) so clients lease it by key\n"
+    "  --kilnd HOST:PORT   where to fetch executables the agent does not have; with --key, the\n"
+    "                      agent also registers in kilnd's farm (advertising --listen's host and\n"
+    "                      the bound port) and heartbeats until it stops\n"
     "  --key KEY           the farm key the agent serves (e.g. cpu-zen4)\n"
+    "  --capacity N        farm leases the agent serves at once (default 1)\n"
     "  --device D          cpu (the only device the runtime has today)\n"
     "  --token-file T      clients must send \"authorization: Bearer <token in T>\"\n"
-    "  --kilnd-token-file T  the token sent to kilnd\n"
+    "  --kilnd-token-file T  the token sent to kilnd (its `agent` permission)\n"
     "  --cache-dir D       keep fetched and uploaded executables in D (by digest)\n"
     "  --max-sessions N    concurrent sessions (default 256)\n"
     "  --memory-limit B    most bytes of client tensors per session (default unlimited)\n"
@@ -103,6 +105,10 @@ absl::StatusOr<AgentConfig> ParseAgentFlags(const std::vector<std::string>& args
       absl::StatusOr<int64_t> n = number(0);
       status = n.status();
       if (n.ok()) config.sessions.max_memory_limit = static_cast<uint64_t>(*n);
+    } else if (flag == "--capacity") {
+      absl::StatusOr<int64_t> n = number(1);
+      status = n.status();
+      if (n.ok()) config.capacity = static_cast<uint32_t>(std::min<int64_t>(*n, 1 << 20));
     } else if (flag == "--max-lease-seconds") {
       absl::StatusOr<int64_t> n = number(1);
       status = n.status();

@@ -1,7 +1,7 @@
 // kiln-agent's command line:
 //   kiln-agent --listen HOST:PORT [--port-file F] [--kilnd HOST:PORT] --key KEY [--device cpu]
 //              [--token-file T] [--kilnd-token-file T] [--cache-dir D] [--max-sessions N]
-//              [--memory-limit BYTES] [--max-lease-seconds S]
+//              [--memory-limit BYTES] [--max-lease-seconds S] [--capacity N]
 // Flags take their value as the next argument or after '='. Token files hold the token (surrounding
 // whitespace ignored).
 #ifndef KILN_RUNTIME_AGENT_AGENT_FLAGS_H_

@@ -4,6 +4,8 @@
 #include <fstream>
 #include <string>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 
 namespace kiln::agent {
@@ -17,10 +19,10 @@ std::string TempFile(const std::string& name, const std::string& text) {
 
 TEST(AgentFlagsTest, ParsesTheDocumentedCommandLine) {
   std::string token = TempFile("token", "  s3cret\n");
-  absl::StatusOr<AgentConfig> c =
-      ParseAgentFlags({"--listen", "127.0.0.1:0", "--port-file=/tmp/p", "--kilnd", "localhost:7070", "--key",
-                       "cpu-zen4", "--device", "cpu", "--token-file", token, "--cache-dir", "/tmp/c", "--max-sessions",
-                       "8", "--memory-limit", "1024", "--max-lease-seconds", "30"});
+  std::string line = absl::StrCat(
+      "--listen 127.0.0.1:0 --port-file=/tmp/p --kilnd localhost:7070 --key cpu-zen4 --device cpu --token-file ", token,
+      " --cache-dir /tmp/c --max-sessions 8 --memory-limit 1024 --max-lease-seconds 30 --capacity 2");
+  absl::StatusOr<AgentConfig> c = ParseAgentFlags(absl::StrSplit(line, ' '));
   ASSERT_TRUE(c.ok()) << c.status();
   EXPECT_EQ(c->listen, "127.0.0.1:0");
   EXPECT_EQ(c->port_file, "/tmp/p");
@@ -31,6 +33,8 @@ TEST(AgentFlagsTest, ParsesTheDocumentedCommandLine) {
   EXPECT_EQ(c->sessions.max_sessions, 8);
   EXPECT_EQ(c->sessions.max_memory_limit, 1024u);
   EXPECT_EQ(c->sessions.max_lease, std::chrono::seconds(30));
+  EXPECT_EQ(c->capacity, 2u);
+  EXPECT_EQ(c->capacity, 2u);
   EXPECT_EQ(c->sessions.default_lease, std::chrono::seconds(30));  // capped by the max
 }
 

@@ -1,16 +1,13 @@
 // kiln-agent: the device-side runtime service (see agent_flags.h for the command line). Runs until
-// SIGINT or SIGTERM, then drains the calls in progress and exits 0.
+// SIGINT or SIGTERM, then leaves kilnd's farm (if it joined), drains the calls in progress and exits 0.
 #include <signal.h>
 
 #include <cstdio>
 #include <string>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
-#include "grpcpp/grpcpp.h"
 #include "runtime/agent/agent_flags.h"
 #include "runtime/agent/agent_server.h"
-#include "runtime/agent/farm_registration.h"
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
@@ -40,23 +37,9 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "kiln-agent: serving device %s (key \"%s\") on port %d%s%s\n", config->device.c_str(),
                config->key.c_str(), (*agent)->port(), config->token.empty() ? "" : ", token required",
                config->kilnd.empty() ? "" : (", kilnd " + config->kilnd).c_str());
-  // With a kilnd and a key the agent joins kilnd's farm, where clients lease it by key.
-  std::unique_ptr<kiln::agent::FarmRegistration> farm;
-  if (!config->kilnd.empty() && !config->key.empty()) {
-    kiln::agent::FarmRegistrationOptions o;
-    o.key = config->key;
-    o.address = absl::StrCat(config->listen.substr(0, config->listen.rfind(':')), ":", (*agent)->port());
-    o.device = config->device;
-    o.token = config->kilnd_token;
-    kiln::agent::AgentServer* server = agent->get();
-    farm = std::make_unique<kiln::agent::FarmRegistration>(
-        grpc::CreateChannel(config->kilnd, grpc::InsecureChannelCredentials()), o,
-        [server] { return static_cast<uint32_t>(server->sessions().size()); });
-  }
   int sig = 0;
   sigwait(&stop, &sig);
   std::fprintf(stderr, "kiln-agent: signal %d, shutting down\n", sig);
-  farm.reset();  // leave the farm first: no new leases for an agent going away
   (*agent)->Shutdown();
   return 0;
 }

@@ -44,10 +44,12 @@ absl::StatusOr<std::unique_ptr<AgentServer>> AgentServer::Start(AgentConfig conf
   ExecutableStoreOptions store;
   store.cache_dir = c.cache_dir;
   store.kilnd_token = c.kilnd_token;
+  std::shared_ptr<grpc::Channel> kilnd;
   if (!c.kilnd.empty()) {
     grpc::ChannelArguments args;
     args.SetMaxReceiveMessageSize(-1);
-    store.kilnd = grpc::CreateCustomChannel(c.kilnd, grpc::InsecureChannelCredentials(), args);
+    kilnd = grpc::CreateCustomChannel(c.kilnd, grpc::InsecureChannelCredentials(), args);
+    store.kilnd = kilnd;
   }
   agent->sessions_ = std::make_unique<SessionManager>(c.sessions);
   agent->store_ = std::make_unique<ExecutableStore>(std::move(store));
@@ -62,6 +64,17 @@ absl::StatusOr<std::unique_ptr<AgentServer>> AgentServer::Start(AgentConfig conf
   if (agent->server_ == nullptr || agent->port_ == 0) {
     return absl::UnavailableError(absl::StrCat("kiln-agent: cannot listen on ", c.listen));
   }
+  if (kilnd != nullptr && !c.key.empty()) {
+    FarmRegistrationOptions farm;
+    farm.key = c.key;
+    farm.address = absl::StrCat(c.listen.substr(0, c.listen.rfind(':')), ":", agent->port_);
+    farm.device = c.device;
+    farm.capacity = c.capacity;
+    farm.token = c.kilnd_token;
+    SessionManager* sessions = agent->sessions_.get();
+    agent->farm_ = std::make_unique<FarmRegistration>(kilnd, std::move(farm),
+                                                      [sessions] { return static_cast<uint32_t>(sessions->size()); });
+  }
   if (!c.port_file.empty()) {
     absl::Status s = WritePortFile(c.port_file, agent->port_);
     if (!s.ok()) return s;
@@ -72,6 +85,7 @@ absl::StatusOr<std::unique_ptr<AgentServer>> AgentServer::Start(AgentConfig conf
 AgentServer::~AgentServer() { Shutdown(); }
 
 void AgentServer::Shutdown(int grace_ms) {
+  farm_.reset();  // kilnd stops leasing the agent before it stops serving
   if (server_ == nullptr) return;
   server_->Shutdown(std::chrono::system_clock::now() + std::chrono::milliseconds(grace_ms));
   server_->Wait();

@@ -1,8 +1,11 @@
 // A running kiln-agent: the gRPC server with the AgentService, its sessions and its executable
-// store. kiln-agent's main and the tests (in process, on 127.0.0.1:0) start it the same way.
+// store, and, with both a kilnd and a key, its membership in kilnd's farm (FarmRegistration,
+// advertising the --listen host with the bound port). kiln-agent's main and the tests (in process,
+// on 127.0.0.1:0) start it the same way.
 #ifndef KILN_RUNTIME_AGENT_AGENT_SERVER_H_
 #define KILN_RUNTIME_AGENT_AGENT_SERVER_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -10,6 +13,7 @@
 #include "grpcpp/server.h"
 #include "runtime/agent/agent_service.h"
 #include "runtime/agent/executable_store.h"
+#include "runtime/agent/farm_registration.h"
 #include "runtime/agent/session.h"
 
 namespace kiln::agent {
@@ -19,6 +23,7 @@ struct AgentConfig {
   std::string port_file;               // written (tmp + rename) once the server listens
   std::string kilnd;                   // host:port of kilnd's CompileService; empty: none
   std::string key;                     // the farm key this agent serves (e.g. "cpu-zen4")
+  uint32_t capacity = 1;               // farm leases served at once
   std::string device = "cpu";
   std::string token;        // clients must present it (empty: no auth)
   std::string kilnd_token;  // presented to kilnd
@@ -38,7 +43,10 @@ class AgentServer {
   const AgentConfig& config() const { return config_; }
   SessionManager& sessions() { return *sessions_; }
 
-  // Stops accepting calls and waits up to `grace_ms` for the ones in progress.
+  // The farm membership; null without a kilnd or a key.
+  const FarmRegistration* farm() const { return farm_.get(); }
+
+  // Leaves the farm, stops accepting calls and waits up to `grace_ms` for the ones in progress.
   void Shutdown(int grace_ms = 2000);
 
  private:
@@ -49,6 +57,7 @@ class AgentServer {
   std::unique_ptr<ExecutableStore> store_;
   std::unique_ptr<AgentServiceImpl> service_;
   std::unique_ptr<grpc::Server> server_;
+  std::unique_ptr<FarmRegistration> farm_;
   int port_ = 0;
 };
 

@@ -299,7 +299,15 @@ absl::Status AgentServiceImpl::DoInvoke(const kiln::v1::InvokeRequest& req, kiln
   absl::MutexLock lock(&session->mu);
   ASSIGN_OR_RETURN(machine, VMOf(*session));
   ASSIGN_OR_RETURN(args, DecodeArgs(*session, req.args()));
+  // A kernel entry (a PrimFunc the executable exports) writes into its arguments (destination
+  // passing) and returns nothing: the answer is every argument after the call, as a tuple.
+  bool kernel = false;
+  for (const vm::FuncInfo& f : machine->executable().func_table) {
+    if (f.name == req.function()) kernel = f.kind == vm::FuncInfo::Kind::kPackedFunc;
+  }
+  std::vector<vm::Value> kept = kernel ? args : std::vector<vm::Value>();
   ASSIGN_OR_RETURN(result, machine->Invoke(req.function(), std::move(args)));
+  if (kernel) result = vm::Value::Tuple(std::move(kept));
   return EncodeValue(result, resp->mutable_result(), nullptr);
 }
 

@@ -1,6 +1,6 @@
 // kilnd and kiln-agent as real processes on loopback, both with tokens: a module compiled by kilnd
 // is loaded by the agent by digest alone (the agent fetches it from kilnd and caches it on disk),
-// then run through the agent. And an agent killed mid-call.
+// then run through the agent; the agent registers in kilnd's farm. And an agent killed mid-call.
 #include <signal.h>
 
 #include <chrono>
@@ -16,6 +16,7 @@
 #include "grpcpp/security/credentials.h"
 #include "gtest/gtest.h"
 #include "proto/compile.grpc.pb.h"
+#include "proto/farm.grpc.pb.h"
 #include "runtime/agent/agent_client.h"
 #include "runtime/agent/digest.h"
 #include "server/testing/kilnd_process.h"
@@ -37,7 +38,8 @@ std::string ReadFile(const std::string& path) {
 
 TEST(KilndAgentTest, AgentFetchesFromKilndByDigestAndRuns) {
   std::string dir = MakeTempDir("kilnd-agent-");
-  std::ofstream(dir + "/kilnd_tokens") << "kilnd-token-0123456789 agent compile\n";
+  std::ofstream(dir + "/kilnd_tokens") << "compile-token-0123456789 tester compile\n"
+                                       << "kilnd-token-0123456789 farm-agent agent\n";
   std::ofstream(dir + "/kilnd_token") << "kilnd-token-0123456789\n";
   std::ofstream(dir + "/agent_token") << "agent-token-0123456789\n";
   absl::StatusOr<KilndProcess> kilnd = KilndProcess::Start(
@@ -60,11 +62,27 @@ TEST(KilndAgentTest, AgentFetchesFromKilndByDigestAndRuns) {
   kiln::v1::CompileResponse compiled;
   {
     grpc::ClientContext ctx;
-    ctx.AddMetadata("authorization", "Bearer kilnd-token-0123456789");
+    ctx.AddMetadata("authorization", "Bearer compile-token-0123456789");
     ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(120));
     grpc::Status st = compile->Compile(&ctx, req, &compiled);
     ASSERT_TRUE(st.ok()) << st.error_message();
   }
+
+  // The agent registered itself in kilnd's farm under its key, at the address it listens on.
+  auto farm = kiln::v1::FarmService::NewStub(grpc::CreateChannel(kilnd->address(), grpc::InsecureChannelCredentials()));
+  kiln::v1::ListAgentsResponse agents;
+  for (int i = 0; i < 100 && agents.agents_size() == 0; ++i) {
+    grpc::ClientContext ctx;
+    ctx.AddMetadata("authorization", "Bearer compile-token-0123456789");
+    kiln::v1::ListAgentsRequest list;
+    list.set_key("cpu");
+    grpc::Status st = farm->ListAgents(&ctx, list, &agents);
+    ASSERT_TRUE(st.ok()) << st.error_message();
+    if (agents.agents_size() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_EQ(agents.agents_size(), 1);
+  EXPECT_EQ(agents.agents(0).address(), agent->address());
+  EXPECT_EQ(agents.agents(0).device(), "cpu");
 
   AgentClient client(AgentClient::Connect(agent->address()), "agent-token-0123456789");
   absl::StatusOr<kiln::v1::OpenSessionResponse> s = client.OpenSession({});
