@@ -1,10 +1,12 @@
 // The shared conformance corpus (shared/corpus/{tir,relax,invalid}) and kiln's own TVMScript
-// breadth corpus (tests/script/{tir,relax,module,invalid,old_spellings}), run as one test per area. Valid files must round-trip: parse -> print -> parse gives a structurally equal IR, and
-// printing that IR again gives the same text (fixed point). Invalid files start with
-// `# expect-error: LINE:COL: substring` and must fail to parse at exactly that position with a
-// diagnostic containing the substring (case-insensitive), as in shared/corpus/invalid. Old
-// spellings (old_spellings/NNN.py, `# expect-warning: LINE:COL: substring`) must be accepted with
-// that warning and give an IR structurally equal to their v0.26 twin, old_spellings/v026/NNN.py.
+// breadth corpus (tests/script/{tir,relax,module,invalid,old_spellings}), run as one test per area.
+// Valid files must round-trip: parse -> print -> parse gives a structurally equal IR, and printing
+// that IR again gives the same text (fixed point). Invalid files start with
+// `# expect-error: LINE:COL: substring` and must fail to parse (INVALID_ARGUMENT) at exactly that
+// position with a diagnostic containing the substring (case-insensitive), as in
+// shared/corpus/invalid. Old spellings (old_spellings/NNN.py, `# expect-warning: LINE:COL:
+// substring`) must be accepted with that warning and give an IR structurally equal to their v0.26
+// twin, old_spellings/v026/NNN.py.
 //
 // Each file runs in a forked child with a time limit, so a crash or a hang in the parser or the
 // printer is reported against that file instead of hiding the results of all the others. Each test
@@ -138,7 +140,13 @@ std::string CheckInvalid(const std::string& path) {
     return s;
   };
   std::string reason;
-  if (got_pos != want_pos) reason = absl::StrCat("position ", got_pos, " expected ", want_pos);
+  if (!absl::IsInvalidArgument(parsed.status())) {
+    reason = absl::StrCat("status ", absl::StatusCodeToString(parsed.status().code()), ", expected INVALID_ARGUMENT");
+  }
+  if (got_pos != want_pos) {
+    if (!reason.empty()) reason += "; ";
+    reason += absl::StrCat("position ", got_pos, " expected ", want_pos);
+  }
   if (lower(message).find(lower(want_sub)) == std::string::npos) {
     if (!reason.empty()) reason += "; ";
     reason += "message lacks \"" + want_sub + "\"";
