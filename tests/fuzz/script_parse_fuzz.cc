@@ -445,6 +445,13 @@ std::vector<std::string> KilnFuzzSeeds() {
   seeds.push_back("@I.ir_module\nclass M:\n    T.evaluate(1)\n    T.attr(1, \"k\", 1)\n");
   seeds.push_back("T.decl_buffer((4,))\n@R.function\ndef f(x: R.Tensor((4,), \"float32\")):\n    T.evaluate(1)\n"
                   "    T.launch_thread(\"threadIdx.x\", 4)\n    return x\n");
+  // Shapes near int64's limit once overflowed (UBSan) in folded products: the default layout's
+  // strides and multibox_transform_loc's 4 * N.
+  seeds.push_back("@T.prim_func\ndef main(B: T.Buffer((8, 9223372036854775807), \"float32\", "
+                  "layout=T.TileLayout(T.S[(8, 4) : (1, 8)]))):\n    T.evaluate(0)\n");
+  seeds.push_back("@R.function\ndef main(c: R.Tensor((1, 3, 9223372036854775807), dtype=\"float32\"), "
+                  "l: R.Tensor((1, 20), dtype=\"float32\"), a: R.Tensor((1, 5, 4), dtype=\"float32\")):\n"
+                  "    y = R.vision.multibox_transform_loc(c, l, a)\n    return y\n");
   // Token soups are seeds too, so byte-level mutation also starts from them.
   std::mt19937_64 rng(7);
   for (int i = 0; i < 64; ++i) seeds.push_back(TokenSoup(rng));
