@@ -42,17 +42,20 @@ absl::StatusOr<ObjectRef> ParseScript(absl::string_view source, const std::strin
   if (info) info->well_formed_check_off = p.well_formed_check_off();
   if (!result.defined() || d->has_errors()) return fail();
   if (options.verify) {
-    IRModule mod = AsModule(result);
-    // TVM's parser accepts T.ret without a declared return type and nested launches of one thread
-    // tag; kiln's lowering verifies those again with the backend rules on.
-    kiln::tir::VerifyOptions vo;
-    vo.backend_rules = false;
-    vo.ssa = !p.well_formed_check_off();
-    absl::Status tir = kiln::tir::VerifyModuleTIR(mod, d, vo);
-    absl::Status rel = p.well_formed_check_off() ? absl::OkStatus() : kiln::relax::CheckWellFormed(mod, d);
-    if (!tir.ok() || !rel.ok()) return fail();
+    if (!VerifyModule(AsModule(result), d, !p.well_formed_check_off()).ok()) return fail();
   }
   return result;
+}
+
+absl::Status VerifyModule(const IRModule& module, DiagnosticList* diags, bool check_well_formed) {
+  // TVM's parser accepts T.ret without a declared return type and nested launches of one thread
+  // tag; kiln's lowering verifies those again with the backend rules on.
+  kiln::tir::VerifyOptions vo;
+  vo.backend_rules = false;
+  vo.ssa = check_well_formed;
+  absl::Status tir = kiln::tir::VerifyModuleTIR(module, diags, vo);
+  absl::Status rel = check_well_formed ? kiln::relax::CheckWellFormed(module, diags) : absl::OkStatus();
+  return tir.ok() ? rel : tir;
 }
 
 }  // namespace kiln::script
