@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "compiler/script/printer/printer.h"
 #include "compiler/script/roundtrip.h"
 #include "gtest/gtest.h"
@@ -305,5 +306,21 @@ def f(A: T.Buffer((256,), "float32")):
   EXPECT_EQ(iv->dom->extent.as<IntImmNode>()->value, 256);
 }
 
+// A global_symbol that cannot be a `def` name (not an identifier, or a keyword) stays in the
+// function's attributes, and the function prints under the default name, so the text parses back.
+TEST(ParseScriptTest, SymbolsThatAreNotDefNamesRoundTrip) {
+  for (const char* symbol : {"fused_kernel[", "for", "0main"}) {
+    const std::string src = std::string("@T.prim_func\ndef main(A: T.Buffer((4,), \"float32\")):\n"
+                                        "    T.func_attr({\"global_symbol\": \"") + symbol + "\"})\n    A[0] = T.float32(1)\n";
+    std::string printed;
+    absl::Status st = CheckRoundTrip(src, "sym.py", &printed);
+    EXPECT_TRUE(st.ok()) << symbol << ": " << st << "\n" << printed;
+    EXPECT_NE(printed.find(absl::StrCat("\"global_symbol\": \"", symbol, "\"")), std::string::npos) << printed;
+  }
+  absl::StatusOr<ObjectRef> f = ParseScript(
+      "@T.prim_func\ndef main():\n    T.func_attr({\"global_symbol\": \"my_kernel\"})\n    T.evaluate(0)\n", "k.py");
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_EQ(PrintOptionsFor(*f).func_name, "my_kernel");
+}
 }  // namespace
 }  // namespace kiln::script

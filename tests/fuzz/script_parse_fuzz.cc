@@ -30,6 +30,7 @@
 #include "compiler/ir/ir.h"
 #include "compiler/ir/structural.h"
 #include "compiler/script/printer/printer.h"
+#include "compiler/script/roundtrip.h"
 #include "compiler/script/script.h"
 #include "tests/fuzz/fuzz_driver.h"
 #include "tests/util/shared_dir.h"
@@ -399,13 +400,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   Stats().Accepted();
-  // Print as `kiln fmt` does: a lone function under its own name.
-  script::printer::PrinterOptions po;
-  if (const auto* f = first->as<kiln::ir::BaseFuncNode>()) {
-    if (const auto* s = f->attrs.Get(kiln::ir::String("global_symbol")).as<kiln::ir::StringNode>()) {
-      po.func_name = s->value;
-    }
-  }
+  // Print as `kiln fmt` does: a lone function under its own name where that is a `def` name.
+  script::printer::PrinterOptions po = script::PrintOptionsFor(*first);
   std::string text = script::printer::Print(*first, po);
   // The printer may add parentheses, so text accepted near the nesting limit can read deeper.
   script::ParseOptions slack;
