@@ -227,7 +227,8 @@ def parse_harness_args(description, kind, known_file, default_targets):
 def list_programs(corpus, only):
     """(name, source path, loaded ref.py or None when it has none) for each program, by name."""
     for fn in sorted(os.listdir(corpus)):
-        if not fn.endswith(".py") or fn.endswith(".ref.py") or only not in fn:
+        # __init__.py: the package marker Bazel's Python runfiles put in every directory.
+        if not fn.endswith(".py") or fn.endswith(".ref.py") or fn == "__init__.py" or only not in fn:
             continue
         name = fn[:-3]
         ref_path = os.path.join(corpus, name + ".ref.py")
