@@ -27,9 +27,13 @@
 #include "server/cache/memory_cache.h"
 #include "server/cache/redis_cache.h"
 #include "server/cache/tiered_cache.h"
+#include "server/farm/farm.h"
+#include "server/farm/farm_service.h"
 #include "server/pool/in_process_backend.h"
+#include "server/pool/worker_pool.h"
 #include "server/service/auth.h"
 #include "server/service/compile_service.h"
+#include "server/service/rpc_call.h"
 #include "server/service/metrics.h"
 
 ABSL_FLAG(std::string, listen, "127.0.0.1:7878", "HOST:PORT to serve gRPC on (port 0: any free port, see --port-file)");
@@ -41,6 +45,10 @@ ABSL_FLAG(std::string, redis, "", "HOST:PORT of a Redis shared by kilnd replicas
 ABSL_FLAG(int64_t, redis_ttl_seconds, 7 * 24 * 3600, "time to live of the entries kilnd writes to Redis (0: none)");
 ABSL_FLAG(int32_t, workers_per_target, 1,
           "compile worker processes per target; 0 compiles inside kilnd (no isolation, for debugging)");
+ABSL_FLAG(std::string, worker_binary, "", "the kilnd-worker executable; empty: the one next to kilnd");
+ABSL_FLAG(int32_t, max_queue, 64, "compiles that may wait per target; one more gets RESOURCE_EXHAUSTED");
+ABSL_FLAG(uint32_t, job_cpu_seconds, 600, "CPU seconds one compile may use (0: no limit)");
+ABSL_FLAG(int64_t, job_memory_mb, 8192, "memory one compile may add to its worker, in MiB (0: no limit)");
 ABSL_FLAG(std::string, token_file, "",
           "bearer tokens with their permissions (lines \"<token> <name> compile|admin\"); empty: no auth");
 ABSL_FLAG(std::string, tls_cert, "", "PEM certificate chain of the server (enables TLS, with --tls-key)");
@@ -50,6 +58,8 @@ ABSL_FLAG(std::string, metrics_listen, "", "HOST:PORT of the Prometheus /metrics
 ABSL_FLAG(int64_t, max_request_mb, 64, "largest request message in MiB (larger: RESOURCE_EXHAUSTED)");
 ABSL_FLAG(int64_t, max_inline_kb, 1024, "executables up to this many KiB come back inline in CompileResponse");
 ABSL_FLAG(int32_t, drain_seconds, 30, "on SIGTERM/SIGINT, how long in-flight calls may take to finish");
+ABSL_FLAG(int32_t, heartbeat_ms, 2000,
+          "how often farm agents heartbeat; one that misses about two (2.5 intervals) is dropped");
 ABSL_FLAG(bool, log_requests, true, "log one JSON line per request to stderr");
 
 namespace kiln::server {
@@ -146,12 +156,36 @@ int Main() {
   }
   TieredCache cache(std::move(tiers));
 
-  std::unique_ptr<CompileBackend> backend = std::make_unique<InProcessBackend>();
+  std::unique_ptr<CompileBackend> backend;
+  if (absl::GetFlag(FLAGS_workers_per_target) == 0) {
+    backend = std::make_unique<InProcessBackend>();
+  } else {
+    WorkerPoolOptions po;
+    if (absl::GetFlag(FLAGS_worker_binary).empty()) {
+      absl::StatusOr<std::string> found = DefaultWorkerBinary();
+      if (!found.ok()) return Fail(found.status());
+      po.worker_binary = *found;
+    } else {
+      po.worker_binary = absl::GetFlag(FLAGS_worker_binary);
+    }
+    po.workers_per_target = absl::GetFlag(FLAGS_workers_per_target);
+    po.max_queued_per_target = absl::GetFlag(FLAGS_max_queue);
+    po.cpu_seconds_per_job = absl::GetFlag(FLAGS_job_cpu_seconds);
+    po.memory_bytes_per_job = uint64_t(absl::GetFlag(FLAGS_job_memory_mb)) << 20;
+    absl::StatusOr<std::unique_ptr<WorkerPool>> pool = WorkerPool::Create(po);
+    if (!pool.ok()) return Fail(pool.status());
+    backend = *std::move(pool);
+  }
 
+  ServiceState state(&*tokens, absl::GetFlag(FLAGS_log_requests));
   ServiceOptions options;
   options.max_inline_bytes = uint64_t(absl::GetFlag(FLAGS_max_inline_kb)) << 10;
-  options.log_requests = absl::GetFlag(FLAGS_log_requests);
-  CompileServiceImpl service(options, &cache, backend.get(), &*tokens);
+  CompileServiceImpl service(options, &state, &cache, backend.get());
+  FarmOptions farm_options;
+  farm_options.heartbeat_interval = absl::Milliseconds(absl::GetFlag(FLAGS_heartbeat_ms));
+  farm_options.heartbeat_timeout = farm_options.heartbeat_interval * 2.5;
+  Farm farm(farm_options);
+  FarmServiceImpl farm_service(&state, &farm);
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -159,6 +193,7 @@ int Main() {
   int port = 0;
   builder.AddListeningPort(absl::GetFlag(FLAGS_listen), *creds, &port);
   builder.RegisterService(&service);
+  builder.RegisterService(&farm_service);
   builder.SetMaxReceiveMessageSize(static_cast<int>(absl::GetFlag(FLAGS_max_request_mb) << 20));
   builder.SetMaxSendMessageSize(static_cast<int>(options.max_inline_bytes + (1 << 20)));
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
@@ -169,7 +204,13 @@ int Main() {
   std::unique_ptr<MetricsHttpServer> metrics;
   if (!absl::GetFlag(FLAGS_metrics_listen).empty()) {
     absl::StatusOr<std::unique_ptr<MetricsHttpServer>> m =
-        MetricsHttpServer::Start(absl::GetFlag(FLAGS_metrics_listen), [&service] { return service.RenderMetrics(); });
+        MetricsHttpServer::Start(absl::GetFlag(FLAGS_metrics_listen), [&] {
+          std::string out;
+          state.RenderMetrics(&out);
+          out += service.RenderMetrics();
+          farm_service.RenderMetrics(&out);
+          return out;
+        });
     if (!m.ok()) return Fail(m.status());
     metrics = *std::move(m);
     std::fprintf(stderr, "kilnd: metrics at http://%s/metrics (port %d)\n", absl::GetFlag(FLAGS_metrics_listen).c_str(),
@@ -190,10 +231,10 @@ int Main() {
     int sig = 0;
     sigwait(&stop_signals, &sig);
     std::fprintf(stderr, "kilnd: %s: draining (up to %d s)\n", strsignal(sig), absl::GetFlag(FLAGS_drain_seconds));
-    service.Drain();
+    state.Drain();
     server->GetHealthCheckService()->SetServingStatus(false);
     absl::Time deadline = absl::Now() + absl::Seconds(absl::GetFlag(FLAGS_drain_seconds));
-    while (service.in_flight() > 0 && absl::Now() < deadline) absl::SleepFor(absl::Milliseconds(20));
+    while (state.in_flight() > 0 && absl::Now() < deadline) absl::SleepFor(absl::Milliseconds(20));
     server->Shutdown(absl::ToChronoTime(absl::Now() + absl::Seconds(1)));
   });
   server->Wait();

@@ -4,6 +4,8 @@
 #include <sys/wait.h>
 
 #include <atomic>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -18,6 +20,7 @@
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "proto/compile.grpc.pb.h"
+#include "proto/farm.grpc.pb.h"
 #include "server/cache/sha256.h"
 #include "server/testing/kilnd_process.h"
 #include "server/testing/redis_process.h"
@@ -148,6 +151,27 @@ TEST_F(KilndTest, CompileMissThenMemoryHitGivesTheBytesOfALocalBuild) {
   EXPECT_EQ(c.metadata().target(), "c");
 }
 
+TEST_F(KilndTest, ExtraVarsAreCapturedValuesAndPartOfTheKey) {
+  absl::StatusOr<KilndProcess> k = StartKilnd();
+  ASSERT_TRUE(k.ok()) << k.status();
+  auto stub = Connect(*k);
+  std::string templated = absl::StrReplaceAll(kMlp, {{"(8, 3)", "(8, N)"}, {"(4, 3)", "(4, N)"}});
+  v1::CompileRequest req = Request(templated);
+  (*req.mutable_extra_vars())["N"] = "3";
+  v1::CompileResponse three, five;
+  grpc::Status st = Compile(*stub, req, &three);
+  ASSERT_TRUE(st.ok()) << st.error_message();
+  EXPECT_EQ(three.executable(), LocalBuild(kMlp));  // the same kernel as the literal source
+  (*req.mutable_extra_vars())["N"] = "5";
+  ASSERT_TRUE(Compile(*stub, req, &five).ok());
+  EXPECT_NE(five.cache_key(), three.cache_key());
+  EXPECT_EQ(five.cache(), v1::CACHE_MISS);
+  req.clear_extra_vars();
+  st = Compile(*stub, req, &five);
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(st.error_message().find("Undefined variable: N"), std::string::npos) << st.error_message();
+}
+
 TEST_F(KilndTest, RestartKeepsTheDiskCacheAndACorruptEntryIsRecompiled) {
   v1::CompileResponse first;
   {
@@ -256,6 +280,84 @@ TEST_F(KilndTest, IdenticalConcurrentRequestsCompileOnce) {
   EXPECT_EQ(Compiles(s), 1u);
 }
 
+// The pids of `parent`'s children named `name` (from /proc/*/stat).
+std::vector<pid_t> Children(pid_t parent, const std::string& name) {
+  std::vector<pid_t> out;
+  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+    std::ifstream in(e.path() / "stat");
+    std::string line;
+    if (!std::getline(in, line)) continue;
+    size_t open = line.find('('), close = line.rfind(')');
+    if (open == std::string::npos || close == std::string::npos) continue;
+    std::string comm = line.substr(open + 1, close - open - 1);
+    char state = 0;
+    int ppid = 0;
+    if (std::sscanf(line.c_str() + close + 1, " %c %d", &state, &ppid) != 2) continue;
+    if (ppid == parent && comm == name.substr(0, 15)) out.push_back(std::atoi(e.path().filename().c_str()));
+  }
+  return out;
+}
+
+// About 3 s of compiling: 120 distinct normalization kernels.
+std::string SlowModule() {
+  std::string text = "# from tvm.script import ir as I\n# from tvm.script import tirx as T\n\n@I.ir_module\nclass Module:\n";
+  for (int i = 0; i < 120; ++i) {
+    text += absl::StrReplaceAll(R"(
+    @T.prim_func
+    def norm_NAME(X: T.Buffer((8, 32), "float32"), Y: T.Buffer((8, 32), "float32")):
+        mean = T.alloc_buffer((8,))
+        for i, k in T.grid(8, 32):
+            with T.sblock("stats"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                with T.init():
+                    mean[vi] = T.float32(0.0)
+                mean[vi] = mean[vi] + X[vi, vk] * T.float32(0.03125)
+        for i, j in T.grid(8, 32):
+            with T.sblock("center"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                Y[vi, vj] = T.rsqrt(X[vi, vj] - mean[vi] + T.float32(NAME))
+)", {{"NAME", absl::StrCat(i)}});
+  }
+  return text;
+}
+
+TEST_F(KilndTest, AWorkerKilledMidCompileFailsOnlyThatRequest) {
+  absl::StatusOr<KilndProcess> k = StartKilnd({"--workers-per-target", "1"});
+  ASSERT_TRUE(k.ok()) << k.status();
+  auto stub = Connect(*k);
+  v1::CompileResponse resp;
+  ASSERT_TRUE(Compile(*stub, Request(kMlp), &resp).ok());  // starts the llvm pool's worker
+  std::vector<pid_t> workers = Children(k->pid(), "kilnd-worker");
+  ASSERT_EQ(workers.size(), 1u);
+
+  grpc::Status killed;
+  std::thread t([&] {
+    v1::CompileResponse r;
+    killed = Compile(*stub, Request(SlowModule()), &r);
+  });
+  // Kill it once it is compiling (kilnd parses and verifies the module first).
+  for (absl::Time give_up = absl::Now() + absl::Seconds(60); absl::Now() < give_up;) {
+    v1::StatResponse s = Stat(*stub);
+    if (s.pools_size() == 1 && s.pools(0).busy() == 1) break;
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  absl::SleepFor(absl::Milliseconds(200));
+  ASSERT_EQ(kill(workers[0], SIGKILL), 0);
+  t.join();
+  EXPECT_EQ(killed.error_code(), grpc::StatusCode::INTERNAL) << killed.error_message();
+  EXPECT_NE(killed.error_message().find("SIGKILL"), std::string::npos) << killed.error_message();
+
+  // The next request is served by a fresh worker.
+  std::string unique = absl::StrReplaceAll(kMlp, {{"(8, 3)", "(8, 4)"}, {"(4, 3)", "(4, 4)"}});
+  grpc::Status next = Compile(*stub, Request(unique), &resp);
+  EXPECT_TRUE(next.ok()) << next.error_message();
+  v1::StatResponse s = Stat(*stub);
+  ASSERT_EQ(s.pools_size(), 1);
+  EXPECT_EQ(s.pools(0).worker_restarts(), 1u);
+  EXPECT_EQ(s.pools(0).failed(), 1u);
+  EXPECT_NE(Children(k->pid(), "kilnd-worker"), workers);
+}
+
 TEST_F(KilndTest, InvalidSourceIsInvalidArgumentWithLocatedDiagnostics) {
   absl::StatusOr<KilndProcess> k = StartKilnd();
   ASSERT_TRUE(k.ok()) << k.status();
@@ -280,13 +382,13 @@ TEST_F(KilndTest, InvalidSourceIsInvalidArgumentWithLocatedDiagnostics) {
   v1::CompileRequest bad_option = Request(kMlp);
   (*bad_option.mutable_options())["opt_level"] = "3";
   v1::CompileRequest bad_var = Request(kMlp);
-  (*bad_var.mutable_extra_vars())["n"] = "many";
+  (*bad_var.mutable_extra_vars())["n"] = "f(x)";
   v1::CompileRequest none;
   v1::CompileRequest garbage;
   garbage.set_ir("KILNIR\x01garbage");
   for (const auto& [req, fragment] : std::vector<std::pair<v1::CompileRequest, std::string>>{
            {bad_target, "target"}, {bad_option, "unknown compile option \"opt_level\""},
-           {bad_var, "is not an integer"}, {none, "neither `source` nor `ir`"}, {garbage, "not a serialized IRModule"}}) {
+           {bad_var, "define n=f(x): the value must be a number"}, {none, "neither `source` nor `ir`"}, {garbage, "not a serialized IRModule"}}) {
     grpc::Status s = Compile(*stub, req, &resp);
     EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << fragment;
     EXPECT_NE(s.error_message().find(fragment), std::string::npos) << s.error_message();
@@ -472,6 +574,80 @@ TEST_F(KilndTest, TlsAndMutualTls) {
   EXPECT_EQ(list(grpc::SslCredentials(with_cert)), grpc::StatusCode::OK);
   EXPECT_EQ(list(grpc::SslCredentials(without_cert)), grpc::StatusCode::UNAVAILABLE);
   EXPECT_EQ(list(grpc::InsecureChannelCredentials()), grpc::StatusCode::UNAVAILABLE);
+}
+
+TEST_F(KilndTest, FarmRegistersAgentsAndLeasesThemByKey) {
+  absl::StatusOr<KilndProcess> k = StartKilnd({"--heartbeat-ms", "200"});
+  ASSERT_TRUE(k.ok()) << k.status();
+  auto farm = v1::FarmService::NewStub(grpc::CreateChannel(k->address(), grpc::InsecureChannelCredentials()));
+  std::string agent_id;
+  {
+    grpc::ClientContext ctx;
+    v1::RegisterAgentRequest req;
+    req.set_key("cpu");
+    req.set_address("0.0.0.0:9123");  // listening everywhere: kilnd records the address it saw
+    v1::RegisterAgentResponse resp;
+    ASSERT_TRUE(farm->RegisterAgent(&ctx, req, &resp).ok());
+    agent_id = resp.agent_id();
+    EXPECT_EQ(resp.heartbeat_interval().nanos(), 200000000);
+  }
+  v1::AgentLease lease;
+  {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+    v1::RequestAgentRequest req;
+    req.set_key("cpu");
+    ASSERT_TRUE(farm->RequestAgent(&ctx, req, &lease).ok());
+    EXPECT_EQ(lease.agent().agent_id(), agent_id);
+    EXPECT_EQ(lease.agent().address(), "127.0.0.1:9123");
+  }
+  {
+    // Busy: a second request times out with a clear status.
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(300));
+    v1::RequestAgentRequest req;
+    req.set_key("cpu");
+    v1::AgentLease second;
+    EXPECT_EQ(farm->RequestAgent(&ctx, req, &second).error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+  }
+  // Without heartbeats the agent is dropped within ~2.5 intervals, and its lease with it.
+  absl::SleepFor(absl::Milliseconds(700));
+  {
+    grpc::ClientContext ctx;
+    v1::ListAgentsResponse resp;
+    ASSERT_TRUE(farm->ListAgents(&ctx, v1::ListAgentsRequest(), &resp).ok());
+    EXPECT_EQ(resp.agents_size(), 0);
+  }
+  {
+    grpc::ClientContext ctx;
+    v1::RenewLeaseRequest req;
+    req.set_lease_id(lease.lease_id());
+    v1::AgentLease renewed;
+    EXPECT_EQ(farm->RenewLease(&ctx, req, &renewed).error_code(), grpc::StatusCode::NOT_FOUND);
+  }
+}
+
+TEST_F(KilndTest, MetricsEndpointCountsRequestsAndCacheTiers) {
+  std::string dir = MakeTempDir("kilnd-metrics-");
+  std::string log = dir + "/kilnd.log";
+  absl::StatusOr<KilndProcess> k = KilndProcess::Start(
+      Kilnd(), {"--cache-dir", cache_dir_, "--metrics-listen", "127.0.0.1:0"}, log);
+  ASSERT_TRUE(k.ok()) << k.status();
+  auto stub = Connect(*k);
+  v1::CompileResponse resp;
+  ASSERT_TRUE(Compile(*stub, Request(kMlp), &resp).ok());
+  ASSERT_TRUE(Compile(*stub, Request(kMlp), &resp).ok());
+  // kilnd logs the metrics port it bound, and one JSON line per request.
+  std::string text = Slurp(log);
+  size_t at = text.find("/metrics (port ");
+  ASSERT_NE(at, std::string::npos) << text;
+  int port = std::atoi(text.c_str() + at + std::strlen("/metrics (port "));
+  EXPECT_NE(text.find("\"method\":\"Compile\",\"client\":\"anonymous\""), std::string::npos) << text;
+  std::string metrics = testing::HttpGet(port, "/metrics");
+  EXPECT_NE(metrics.find("kiln_requests_total{method=\"Compile\",code=\"OK\"} 2"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("kiln_compile_answers_total{source=\"memory\"} 1"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("kiln_cache_hits_total{tier=\"memory\"}"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("kiln_compile_seconds_count{target=\"llvm\"} 1"), std::string::npos) << metrics;
 }
 
 TEST_F(KilndTest, SigtermDrainsAndExitsCleanly) {

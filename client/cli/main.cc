@@ -57,11 +57,12 @@ const Command kCommands[] = {
      "  --emit-c      write the kernels' generated C source instead (to OUT, default stdout)\n"
      "  --emit-llvm   write the kernels' optimized LLVM assembly instead (to OUT, default stdout)\n"
      "  --name NAME   with several top-level definitions, build the one named NAME\n"
-     "  --print-after PASS|all   print the module as TVMScript to stderr after the TIR lowering pass\n"
-     "                PASS (repeatable, or comma-separated), or after every pass; an unknown PASS\n"
+     "  --print-after PASS|all   print the module as TVMScript to stderr after the lowering pass\n"
+     "                PASS (repeatable, or comma-separated), or after every pass: the Relax pipeline's\n"
+     "                passes (executables) and the TIR lowering's (every kernel); an unknown PASS\n"
      "                lists the passes\n"
-     "  --verify-each run the TIR verifier after every lowering pass (a failure names the pass);\n"
-     "                both for kernel libraries and sources (not yet for executables)\n"
+     "  --verify-each run the verifiers after every pass (Relax well-formedness and the TIR verifier;\n"
+     "                a failure names the pass)\n"
      "A summary line goes to stderr. Exits 1 on a compile error, 2 on a usage error.\n",
      "--target -o --name --entry --print-after", "--exe --emit-c --emit-llvm --verify-each", &RunBuild},
     {"inspect", "print a VM executable as text, Python or statistics",

@@ -61,10 +61,12 @@ std::string DefaultOutputPath(const std::string& input, const std::string& ext) 
 
 // `kiln build` of a module with a Relax function, or with --exe: a VM executable (.kx).
 int BuildExecutableFile(const std::string& path, const ir::IRModule& module, const std::string& target,
-                        const std::vector<std::string>& entries, std::string out,
+                        const std::vector<std::string>& entries, const driver::PassHooks& hooks, std::string out,
                         std::chrono::steady_clock::time_point start) {
   driver::BuildOptions options;
   options.entries = entries;
+  options.pipeline.hooks = hooks;
+  options.kernel_hooks = hooks;
   absl::StatusOr<vm::Executable> exec = driver::BuildModuleExecutable(module, target, options);
   if (!exec.ok()) return Fail("build", exec.status());
   if (out.empty()) out = DefaultOutputPath(path, ".kx");
@@ -165,7 +167,11 @@ int RunBuild(const Args& args) {
   bool emit_llvm = args.Has("--emit-llvm") || (*kind == "llvm" && absl::EndsWith(out, ".ll"));
   if (emit_c && *kind != "c") return Usage("build", "--emit-c needs --target c");
   if (emit_llvm && *kind != "llvm") return Usage("build", "--emit-llvm needs --target llvm");
-  absl::StatusOr<driver::PassHooks> hooks = PassHooksFromArgs(args, driver::TIRPassNames());
+  // A kernel library runs the TIR lowering; an executable runs the Relax pipeline first: a pass of
+  // either may be named.
+  std::vector<std::string> passes = driver::RelaxPassNames();
+  passes.insert(passes.end(), driver::TIRPassNames().begin(), driver::TIRPassNames().end());
+  absl::StatusOr<driver::PassHooks> hooks = PassHooksFromArgs(args, passes);
   if (!hooks.ok()) return Usage("build", std::string(hooks.status().message()));
 
   bool exe = args.Has("--exe");
@@ -178,10 +184,7 @@ int RunBuild(const Args& args) {
   std::fputs(diagnostics.c_str(), stderr);
   if (!module.ok()) return Fail("build", module.status());
   if (!emit_c && !emit_llvm && (exe || driver::HasRelaxFunction(*module))) {
-    if (args.Has("--print-after") || args.Has("--verify-each")) {
-      return Usage("build", "--print-after and --verify-each apply to kernel libraries and sources for now");
-    }
-    return BuildExecutableFile(path, *module, target, args.GetAll("--entry"), out, start);
+    return BuildExecutableFile(path, *module, target, args.GetAll("--entry"), *hooks, out, start);
   }
   if (emit_c || emit_llvm) {
     absl::StatusOr<std::string> text = driver::EmitKernelSource(*module, target, *hooks);

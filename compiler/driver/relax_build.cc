@@ -51,7 +51,7 @@ absl::StatusOr<vm::LibraryBlob> BuildHostLibrary(const IRModule& module, const s
   if (fd < 0) return absl::InternalError(absl::StrCat("cannot create a temporary file in ", dir, ": ", strerror(errno)));
   close(fd);
   path = buf.data();
-  absl::Status st = BuildKernelLibrary(module, target, path, kernels);
+  absl::Status st = BuildKernelLibrary(module, target, path, kernels, options.kernel_hooks);
   absl::StatusOr<std::string> bytes = st.ok() ? ReadBytes(path) : absl::StatusOr<std::string>(st);
   unlink(path.c_str());
   if (!bytes.ok()) return bytes.status();
@@ -158,10 +158,6 @@ absl::StatusOr<vm::Executable> BuildKernelExecutable(const IRModule& module, con
 
 absl::StatusOr<vm::Executable> BuildModuleExecutable(const IRModule& module, const std::string& target,
                                                      const BuildOptions& options) {
-  if (!options.extra_vars.empty()) {
-    // TODO(issue 12): bind them with a BindSymbolicVars pass before the pipeline.
-    return absl::UnimplementedError("binding symbolic variables (extra_vars) is not supported yet");
-  }
   return HasRelaxFunction(module) ? BuildExecutable(module, target, options)
                                   : BuildKernelExecutable(module, target, options);
 }

@@ -16,7 +16,6 @@ absl::StatusOr<CompileOutput> CompileJobInProcess(const CompileJob& job) {
   if (!module.defined()) return absl::InvalidArgumentError("module: the serialized node is not an IRModule");
   driver::BuildOptions options;
   options.entries = job.entries;
-  options.extra_vars = job.extra_vars;
   absl::StatusOr<vm::Executable> exec =
       driver::BuildModuleExecutable(module, job.target, options);
   if (!exec.ok()) return exec.status();

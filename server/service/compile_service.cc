@@ -3,10 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
-#include <optional>
 #include <utility>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
@@ -26,7 +24,9 @@ namespace kiln::server {
 namespace {
 
 ModuleSource SourceOf(const v1::CompileRequest& r) {
-  return {r.has_source() ? &r.source() : nullptr, r.has_ir() ? &r.ir() : nullptr, r.filename()};
+  ModuleSource in{r.has_source() ? &r.source() : nullptr, r.has_ir() ? &r.ir() : nullptr, r.filename()};
+  in.defines.insert(r.extra_vars().begin(), r.extra_vars().end());
+  return in;
 }
 ModuleSource SourceOf(const v1::CheckRequest& r) {
   return {r.has_source() ? &r.source() : nullptr, r.has_ir() ? &r.ir() : nullptr, r.filename()};
@@ -53,66 +53,9 @@ v1::CacheTierHit TierHit(absl::string_view tier) {
 
 }  // namespace
 
-// One RPC: refuses it while draining or without the permission, counts it in flight, and on Finish
-// records its metrics and log line.
-class CompileServiceImpl::Call {
- public:
-  Call(CompileServiceImpl* service, grpc::ServerContext* ctx, const char* method, Permission needed)
-      : service_(service), ctx_(ctx), method_(method), start_(absl::Now()) {
-    ++service_->in_flight_;
-    if (service_->draining_.load()) {
-      refusal_ = absl::UnavailableError("kilnd is draining (shutting down); retry on another replica or later");
-      return;
-    }
-    std::optional<std::string> authorization;
-    auto it = ctx->client_metadata().find("authorization");
-    if (it != ctx->client_metadata().end()) authorization.emplace(it->second.data(), it->second.size());
-    absl::StatusOr<std::string> who =
-        service_->tokens_->Authorize(authorization ? &*authorization : nullptr, needed);
-    if (who.ok()) {
-      client_ = *who;
-    } else {
-      refusal_ = who.status();
-    }
-  }
-  ~Call() { --service_->in_flight_; }
-
-  const absl::Status& refusal() const { return refusal_; }
-  const std::string& client() const { return client_; }
-  grpc::ServerContext* ctx() const { return ctx_; }
-  // Extra `"key":"value"` fields for the log line.
-  void Note(absl::string_view key, absl::string_view value) { absl::StrAppend(&note_, ",\"", key, "\":\"", value, "\""); }
-
-  grpc::Status Finish(const absl::Status& status, const v1::Diagnostics& diagnostics = {}) {
-    grpc::Status st = ToGrpcStatus(status, diagnostics);
-    std::string code = absl::StatusCodeToString(status.code());
-    double seconds = absl::ToDoubleSeconds(absl::Now() - start_);
-    service_->requests_.Inc({method_, code});
-    service_->request_seconds_.Observe({method_}, seconds);
-    if (service_->options_.log_requests) {
-      // One JSON object per line: what log shippers parse without configuration.
-      std::string line = absl::StrFormat(
-          "{\"ts\":\"%s\",\"method\":\"%s\",\"client\":\"%s\",\"peer\":\"%s\",\"code\":\"%s\",\"ms\":%.3f%s}\n",
-          absl::FormatTime(absl::RFC3339_full, absl::Now(), absl::UTCTimeZone()), method_, client_, ctx_->peer(), code,
-          seconds * 1e3, note_);
-      std::fputs(line.c_str(), stderr);
-    }
-    return st;
-  }
-
- private:
-  CompileServiceImpl* const service_;
-  grpc::ServerContext* const ctx_;
-  const char* const method_;
-  const absl::Time start_;
-  absl::Status refusal_;
-  std::string client_ = "-";
-  std::string note_;
-};
-
-CompileServiceImpl::CompileServiceImpl(ServiceOptions options, TieredCache* cache, CompileBackend* backend,
-                                       const TokenTable* tokens)
-    : options_(options), cache_(cache), backend_(backend), tokens_(tokens) {}
+CompileServiceImpl::CompileServiceImpl(ServiceOptions options, ServiceState* state, TieredCache* cache,
+                                       CompileBackend* backend)
+    : options_(options), state_(state), cache_(cache), backend_(backend) {}
 
 Artifact CompileServiceImpl::LookupExecutable(const std::string& digest_hex) {
   absl::StatusOr<CacheKey> key = CacheKey::FromHex(digest_hex);
@@ -120,7 +63,7 @@ Artifact CompileServiceImpl::LookupExecutable(const std::string& digest_hex) {
   return cache_->Get(*key).value;
 }
 
-absl::StatusOr<Artifact> CompileServiceImpl::CompileToArtifact(Call& call, const v1::CompileRequest& req,
+absl::StatusOr<Artifact> CompileServiceImpl::CompileToArtifact(RpcCall& call, const v1::CompileRequest& req,
                                                                v1::CompileResponse* resp, v1::Diagnostics* diagnostics) {
   if (!req.options().empty()) {
     return absl::InvalidArgumentError(absl::StrCat("unknown compile option \"", req.options().begin()->first,
@@ -129,15 +72,6 @@ absl::StatusOr<Artifact> CompileServiceImpl::CompileToArtifact(Call& call, const
   }
   absl::StatusOr<std::string> target = driver::NormalizeTarget(req.target().empty() ? "llvm" : req.target());
   if (!target.ok()) return absl::InvalidArgumentError(absl::StrCat("target: ", target.status().message()));
-  std::map<std::string, int64_t> extra_vars;
-  for (const auto& [name, value] : req.extra_vars()) {
-    int64_t v = 0;
-    if (!absl::SimpleAtoi(value, &v)) {
-      return absl::InvalidArgumentError(absl::StrCat("extra_vars: \"", name, "\" = \"", value, "\" is not an integer"));
-    }
-    extra_vars[name] = v;
-  }
-
   absl::StatusOr<ir::ObjectRef> parsed = LoadRequestModule(SourceOf(req), diagnostics);
   if (!parsed.ok()) return parsed.status();
   AddWarnings(*diagnostics, resp->mutable_warnings());
@@ -160,7 +94,6 @@ absl::StatusOr<Artifact> CompileServiceImpl::CompileToArtifact(Call& call, const
     job.module = *canonical;
     job.target = *target;
     job.entries = material.entries;
-    job.extra_vars = extra_vars;
     job.client = call.client();
     job.deadline = absl::FromChrono(call.ctx()->deadline());
     absl::StatusOr<CompileOutput> out = backend_->Compile(job);
@@ -210,7 +143,7 @@ absl::StatusOr<Artifact> CompileServiceImpl::CompileToArtifact(Call& call, const
 
 grpc::Status CompileServiceImpl::Compile(grpc::ServerContext* ctx, const v1::CompileRequest* req,
                                          v1::CompileResponse* resp) {
-  Call call(this, ctx, "Compile", Permission::kCompile);
+  RpcCall call(state_, ctx, "Compile", Permission::kCompile);
   if (!call.refusal().ok()) return call.Finish(call.refusal());
   v1::Diagnostics diagnostics;
   absl::StatusOr<Artifact> exec = CompileToArtifact(call, *req, resp, &diagnostics);
@@ -246,7 +179,7 @@ grpc::Status CompileServiceImpl::StreamArtifact(grpc::ServerContext* ctx, const 
 
 grpc::Status CompileServiceImpl::CompileStream(grpc::ServerContext* ctx, const v1::CompileRequest* req,
                                                grpc::ServerWriter<v1::ArtifactChunk>* writer) {
-  Call call(this, ctx, "CompileStream", Permission::kCompile);
+  RpcCall call(state_, ctx, "CompileStream", Permission::kCompile);
   if (!call.refusal().ok()) return call.Finish(call.refusal());
   v1::Diagnostics diagnostics;
   v1::CompileResponse header;
@@ -258,7 +191,7 @@ grpc::Status CompileServiceImpl::CompileStream(grpc::ServerContext* ctx, const v
 
 grpc::Status CompileServiceImpl::FetchArtifact(grpc::ServerContext* ctx, const v1::FetchArtifactRequest* req,
                                                grpc::ServerWriter<v1::ArtifactChunk>* writer) {
-  Call call(this, ctx, "FetchArtifact", Permission::kFetch);
+  RpcCall call(state_, ctx, "FetchArtifact", Permission::kFetch);
   if (!call.refusal().ok()) return call.Finish(call.refusal());
   if (!CacheKey::FromHex(req->digest()).ok()) {
     return call.Finish(absl::InvalidArgumentError(
@@ -276,7 +209,7 @@ grpc::Status CompileServiceImpl::FetchArtifact(grpc::ServerContext* ctx, const v
 }
 
 grpc::Status CompileServiceImpl::Check(grpc::ServerContext* ctx, const v1::CheckRequest* req, v1::CheckResponse* resp) {
-  Call call(this, ctx, "Check", Permission::kCompile);
+  RpcCall call(state_, ctx, "Check", Permission::kCompile);
   if (!call.refusal().ok()) return call.Finish(call.refusal());
   v1::Diagnostics diagnostics;
   absl::StatusOr<ir::ObjectRef> parsed = LoadRequestModule(SourceOf(*req), &diagnostics);
@@ -287,7 +220,7 @@ grpc::Status CompileServiceImpl::Check(grpc::ServerContext* ctx, const v1::Check
 
 grpc::Status CompileServiceImpl::Format(grpc::ServerContext* ctx, const v1::FormatRequest* req,
                                         v1::FormatResponse* resp) {
-  Call call(this, ctx, "Format", Permission::kCompile);
+  RpcCall call(state_, ctx, "Format", Permission::kCompile);
   if (!call.refusal().ok()) return call.Finish(call.refusal());
   v1::Diagnostics diagnostics;
   absl::StatusOr<ir::ObjectRef> parsed = LoadRequestModule(SourceOf(*req), &diagnostics);
@@ -301,10 +234,10 @@ grpc::Status CompileServiceImpl::Format(grpc::ServerContext* ctx, const v1::Form
 }
 
 grpc::Status CompileServiceImpl::Stat(grpc::ServerContext* ctx, const v1::StatRequest*, v1::StatResponse* resp) {
-  Call call(this, ctx, "Stat", Permission::kAdmin);
+  RpcCall call(state_, ctx, "Stat", Permission::kAdmin);
   if (!call.refusal().ok()) return call.Finish(call.refusal());
   resp->set_server_version(kKilnVersion);
-  resp->set_uptime_seconds(static_cast<uint64_t>(absl::ToInt64Seconds(absl::Now() - started_)));
+  resp->set_uptime_seconds(static_cast<uint64_t>(absl::ToInt64Seconds(absl::Now() - state_->started())));
   for (const auto& tier : cache_->tiers()) {
     CacheStats s = tier->Stats();
     v1::CacheTierStats* t = resp->add_cache();
@@ -333,7 +266,7 @@ grpc::Status CompileServiceImpl::Stat(grpc::ServerContext* ctx, const v1::StatRe
 
 grpc::Status CompileServiceImpl::ListTargets(grpc::ServerContext* ctx, const v1::ListTargetsRequest*,
                                              v1::ListTargetsResponse* resp) {
-  Call call(this, ctx, "ListTargets", Permission::kCompile);
+  RpcCall call(state_, ctx, "ListTargets", Permission::kCompile);
   if (!call.refusal().ok()) return call.Finish(call.refusal());
   struct Kind {
     const char* kind;
@@ -355,7 +288,7 @@ grpc::Status CompileServiceImpl::ListTargets(grpc::ServerContext* ctx, const v1:
 
 grpc::Status CompileServiceImpl::InspectArtifact(grpc::ServerContext* ctx, const v1::InspectArtifactRequest* req,
                                                  v1::InspectArtifactResponse* resp) {
-  Call call(this, ctx, "InspectArtifact", Permission::kCompile);
+  RpcCall call(state_, ctx, "InspectArtifact", Permission::kCompile);
   if (!call.refusal().ok()) return call.Finish(call.refusal());
   if (!CacheKey::FromHex(req->digest()).ok()) {
     return call.Finish(absl::InvalidArgumentError(
@@ -376,14 +309,8 @@ grpc::Status CompileServiceImpl::InspectArtifact(grpc::ServerContext* ctx, const
 
 std::string CompileServiceImpl::RenderMetrics() const {
   std::string out;
-  requests_.Render(&out);
-  request_seconds_.Render(&out);
   compile_answers_.Render(&out);
   compile_seconds_.Render(&out);
-  AppendSample(&out, "kiln_in_flight_requests", "gauge", "RPCs being served.", {}, in_flight_.load());
-  AppendSample(&out, "kiln_draining", "gauge", "1 while kilnd drains for shutdown.", {}, draining_.load() ? 1 : 0);
-  AppendSample(&out, "kiln_uptime_seconds", "gauge", "Seconds since kilnd started.", {},
-               absl::ToDoubleSeconds(absl::Now() - started_));
   AppendSample(&out, "kiln_coalesced_total", "counter", "Requests served by an identical compile already in flight.",
                {}, cache_->coalesced());
   AppendSample(&out, "kiln_cache_tier_errors_total", "counter", "Cache tier reads or writes that failed.", {},

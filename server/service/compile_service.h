@@ -9,12 +9,9 @@
 // its own SHA-256 digest (content addressed: FetchArtifact and kiln-agent ask for it by digest, and
 // two modules that build the same bytes share one copy). A record whose executable was evicted is a
 // miss.
-//
-// Draining (SIGTERM): calls already running finish; new ones get UNAVAILABLE with retry info.
 #ifndef KILN_SERVER_SERVICE_COMPILE_SERVICE_H_
 #define KILN_SERVER_SERVICE_COMPILE_SERVICE_H_
 
-#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -24,8 +21,8 @@
 #include "proto/compile.grpc.pb.h"
 #include "server/cache/tiered_cache.h"
 #include "server/pool/backend.h"
-#include "server/service/auth.h"
 #include "server/service/metrics.h"
+#include "server/service/rpc_call.h"
 
 namespace kiln::server {
 
@@ -34,14 +31,12 @@ struct ServiceOptions {
   uint64_t max_inline_bytes = 1 << 20;
   // The largest chunk CompileStream and FetchArtifact send.
   uint32_t chunk_bytes = 1 << 20;
-  // Log one line per request to stderr.
-  bool log_requests = true;
 };
 
 class CompileServiceImpl final : public v1::CompileService::Service {
  public:
-  // `cache`, `backend` and `tokens` must outlive the service.
-  CompileServiceImpl(ServiceOptions options, TieredCache* cache, CompileBackend* backend, const TokenTable* tokens);
+  // `state`, `cache` and `backend` must outlive the service.
+  CompileServiceImpl(ServiceOptions options, ServiceState* state, TieredCache* cache, CompileBackend* backend);
 
   grpc::Status Compile(grpc::ServerContext* ctx, const v1::CompileRequest* req, v1::CompileResponse* resp) override;
   grpc::Status CompileStream(grpc::ServerContext* ctx, const v1::CompileRequest* req,
@@ -56,19 +51,13 @@ class CompileServiceImpl final : public v1::CompileService::Service {
   grpc::Status InspectArtifact(grpc::ServerContext* ctx, const v1::InspectArtifactRequest* req,
                                v1::InspectArtifactResponse* resp) override;
 
-  // From now on new calls get UNAVAILABLE. Returns at once; in_flight() tells when they are done.
-  void Drain() { draining_.store(true); }
-  int in_flight() const { return in_flight_.load(); }
-
-  // The Prometheus text of the service, its cache tiers and its pools.
+  // The Prometheus text of the cache tiers, the pools and the compiles.
   std::string RenderMetrics() const;
 
  private:
-  class Call;  // one RPC's bookkeeping: auth, drain, in-flight count, metrics, the log line
-
   // Compile's work, shared with CompileStream: fills `resp` (without inline bytes) and returns the
   // executable.
-  absl::StatusOr<Artifact> CompileToArtifact(Call& call, const v1::CompileRequest& req, v1::CompileResponse* resp,
+  absl::StatusOr<Artifact> CompileToArtifact(RpcCall& call, const v1::CompileRequest& req, v1::CompileResponse* resp,
                                              v1::Diagnostics* diagnostics);
   grpc::Status StreamArtifact(grpc::ServerContext* ctx, const Artifact& bytes, uint64_t offset, uint32_t chunk_bytes,
                               v1::CompileResponse* header, grpc::ServerWriter<v1::ArtifactChunk>* writer);
@@ -76,18 +65,10 @@ class CompileServiceImpl final : public v1::CompileService::Service {
   Artifact LookupExecutable(const std::string& digest_hex);
 
   const ServiceOptions options_;
+  ServiceState* const state_;
   TieredCache* const cache_;
   CompileBackend* const backend_;
-  const TokenTable* const tokens_;
-  const absl::Time started_ = absl::Now();
-  std::atomic<bool> draining_{false};
-  std::atomic<int> in_flight_{0};
 
-  CounterFamily requests_{"kiln_requests_total", "RPCs answered, by method and status code.", {"method", "code"}};
-  HistogramFamily request_seconds_{"kiln_request_seconds",
-                                   "RPC latency in seconds, by method.",
-                                   {"method"},
-                                   {0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30}};
   CounterFamily compile_answers_{"kiln_compile_answers_total",
                                  "Compile answers by where they came from (memory, disk, redis, compiled, coalesced).",
                                  {"source"}};

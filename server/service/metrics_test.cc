@@ -1,13 +1,10 @@
 #include "server/service/metrics.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <string>
 
 #include "gtest/gtest.h"
+#include "server/testing/kilnd_process.h"
 
 namespace kiln::server {
 namespace {
@@ -49,39 +46,18 @@ TEST(MetricsTest, LabelValuesAreEscaped) {
   EXPECT_NE(out.find("# TYPE g gauge\n"), std::string::npos);
 }
 
-// A plain HTTP/1.1 GET over a socket: what a Prometheus scraper sends.
-std::string HttpGet(int port, const std::string& path) {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
-  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
-    close(fd);
-    return "";
-  }
-  std::string req = "GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
-  (void)!write(fd, req.data(), req.size());
-  std::string resp;
-  char buf[4096];
-  ssize_t n;
-  while ((n = read(fd, buf, sizeof(buf))) > 0) resp.append(buf, n);
-  close(fd);
-  return resp;
-}
-
 TEST(MetricsTest, HttpEndpointServesMetricsAndRejectsOtherPaths) {
   int scrapes = 0;
   absl::StatusOr<std::unique_ptr<MetricsHttpServer>> server =
       MetricsHttpServer::Start("127.0.0.1:0", [&] { return "kiln_up " + std::to_string(++scrapes) + "\n"; });
   ASSERT_TRUE(server.ok()) << server.status();
   ASSERT_GT((*server)->port(), 0);
-  std::string r = HttpGet((*server)->port(), "/metrics");
+  std::string r = testing::HttpGet((*server)->port(), "/metrics");
   EXPECT_NE(r.find("200 OK"), std::string::npos) << r;
   EXPECT_NE(r.find("text/plain; version=0.0.4"), std::string::npos) << r;
   EXPECT_NE(r.find("\r\n\r\nkiln_up 1\n"), std::string::npos) << r;
-  EXPECT_NE(HttpGet((*server)->port(), "/metrics").find("kiln_up 2\n"), std::string::npos);
-  EXPECT_NE(HttpGet((*server)->port(), "/").find("404"), std::string::npos);
+  EXPECT_NE(testing::HttpGet((*server)->port(), "/metrics").find("kiln_up 2\n"), std::string::npos);
+  EXPECT_NE(testing::HttpGet((*server)->port(), "/").find("404"), std::string::npos);
 }
 
 TEST(MetricsTest, HttpEndpointReportsABadAddress) {

@@ -14,7 +14,11 @@ absl::StatusOr<ir::ObjectRef> LoadRequestModule(const ModuleSource& in, v1::Diag
   std::string source;
   if (in.source != nullptr) {
     source = *in.source;
-    result = script::ParseScript(source, filename, &diags);
+    script::ParseOptions options;
+    options.defines = in.defines;
+    result = script::ParseScript(source, filename, &diags, options);
+  } else if (in.ir != nullptr && !in.defines.empty()) {
+    result = absl::InvalidArgumentError("extra_vars apply to TVMScript source, not to a serialized module");
   } else if (in.ir != nullptr) {
     result = ir::Deserialize(*in.ir);
     if (!result.ok()) {

@@ -4,6 +4,7 @@
 #ifndef KILN_SERVER_SERVICE_REQUEST_MODULE_H_
 #define KILN_SERVER_SERVICE_REQUEST_MODULE_H_
 
+#include <map>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -16,6 +17,8 @@ struct ModuleSource {
   const std::string* source = nullptr;  // TVMScript text, or
   const std::string* ir = nullptr;      // serialized IR
   std::string filename;                 // for diagnostics only; "<input>" when empty
+  // Captured Python values for the source (script::ParseOptions::defines).
+  std::map<std::string, std::string> defines;
 };
 
 // The parse result (a module, or a lone function for Format) and every diagnostic, warnings

@@ -15,6 +15,10 @@ namespace kiln::server::testing {
 // The path of a binary of this workspace in the test's runfiles ("server/kilnd").
 std::string RunfilePath(const std::string& workspace_relative);
 
+// The whole response (status line, headers, body) to a plain HTTP/1.1 GET of 127.0.0.1:port/path,
+// as a Prometheus scraper sends it; "" if the connection fails.
+std::string HttpGet(int port, const std::string& path);
+
 // A fresh directory under $TEST_TMPDIR (else /tmp).
 std::string MakeTempDir(const std::string& prefix);
 
