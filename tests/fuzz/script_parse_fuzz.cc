@@ -448,6 +448,9 @@ std::vector<std::string> KilnFuzzSeeds() {
   seeds.push_back("@R.function\ndef main(c: R.Tensor((1, 3, 9223372036854775807), dtype=\"float32\"), "
                   "l: R.Tensor((1, 20), dtype=\"float32\"), a: R.Tensor((1, 5, 4), dtype=\"float32\")):\n"
                   "    y = R.vision.multibox_transform_loc(c, l, a)\n    return y\n");
+  // A bool literal as a Relax shape dim once read back as int64 only after printing.
+  seeds.push_back("@R.function\ndef main(x: R.Tensor((4,), dtype=\"float32\")) -> R.Tensor((True,), dtype=\"float32\"):\n"
+                  "    y = R.reshape(x, R.shape([4]))\n    return x\n");
   // Token soups are seeds too, so byte-level mutation also starts from them.
   std::mt19937_64 rng(7);
   for (int i = 0; i < 64; ++i) seeds.push_back(TokenSoup(rng));
