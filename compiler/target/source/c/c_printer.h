@@ -56,6 +56,8 @@ class CodegenC : public ExprFunctor<std::string(const PrimExpr&)>, public StmtFu
   // Hooks for source backends that extend this printer (compiler/target/source/opencl).
   // The address-space qualifier a pointer cast of buffer data `data` needs ("" in C).
   virtual std::string PointerQualifier(const VarNode* data) { return ""; }
+  // Whether `s` cannot name a variable (IsKeyword in C; a dialect adds its own words).
+  virtual bool IsReserved(const std::string& s) const { return IsKeyword(s); }
   // Names the backend in error messages.
   virtual const char* BackendName() const { return "C codegen"; }
 
@@ -119,7 +121,7 @@ class CodegenC : public ExprFunctor<std::string(const PrimExpr&)>, public StmtFu
     if (base.empty() || std::isdigit(static_cast<unsigned char>(base[0]))) base = "v_" + base;
     if (base.rfind("kiln_", 0) == 0) base = "v_" + base;
     std::string name = base;
-    for (int i = 1; IsKeyword(name) || used_names_.count(name); ++i) name = absl::StrCat(base, "_", i);
+    for (int i = 1; IsReserved(name) || used_names_.count(name); ++i) name = absl::StrCat(base, "_", i);
     used_names_.insert(name);
     names_[v] = name;
     return name;
