@@ -1,6 +1,14 @@
 #include "runtime/device/opencl/opencl_device.h"
 
+#include <dirent.h>
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <fstream>
+
 #include "absl/strings/str_cat.h"
+#include "absl/strings/match.h"
+#include "absl/strings/strip.h"
 
 namespace kiln::runtime::opencl {
 namespace {
@@ -25,6 +33,38 @@ std::string DeviceString(cl_device_id d, cl_device_info what) {
   clGetDeviceInfo(d, what, n, s.data(), nullptr);
   s.resize(s.find('\0') == std::string::npos ? n : s.find('\0'));
   return s;
+}
+
+// Loads every installed ICD (the libraries that /etc/OpenCL/vendors/*.icd, or $OCL_ICD_VENDORS,
+// name) with RTLD_DEEPBIND before the ICD loader does. A platform such as PoCL brings its own LLVM
+// and Clang; in a process that also has LLVM code of its own (kiln's LLVM backend), their vague-
+// linkage template symbols (pass models, vtables) would otherwise bind to the process's copies
+// and the platform's compiler would crash building a program. Deep binding keeps the platform's
+// symbol lookups inside its own libraries; the loader's later dlopen of the same name reuses the
+// loaded object. Done once per process; the handles stay open for its lifetime.
+void PreloadICDsWithDeepBinding() {
+  static const bool done = [] {
+    const char* env = std::getenv("OCL_ICD_VENDORS");
+    std::string dir = env != nullptr && *env != '\0' ? env : "/etc/OpenCL/vendors";
+    std::vector<std::string> files;
+    if (absl::EndsWith(dir, ".icd")) {
+      files.push_back(dir);
+    } else if (DIR* d = opendir(dir.c_str())) {
+      while (struct dirent* e = readdir(d)) {
+        if (absl::EndsWith(e->d_name, ".icd")) files.push_back(dir + "/" + e->d_name);
+      }
+      closedir(d);
+    }
+    for (const std::string& f : files) {
+      std::ifstream in(f);
+      std::string lib;
+      std::getline(in, lib);
+      lib = std::string(absl::StripAsciiWhitespace(lib));
+      if (!lib.empty()) dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);  // failure: the loader reports it
+    }
+    return true;
+  }();
+  (void)done;
 }
 
 }  // namespace
@@ -82,6 +122,7 @@ absl::Status OpenCLProgram::Launch(const std::string& kernel_name, const std::ve
 }
 
 absl::StatusOr<std::unique_ptr<OpenCLDevice>> OpenCLDevice::Open() {
+  PreloadICDsWithDeepBinding();
   cl_uint num_platforms = 0;
   cl_int err = clGetPlatformIDs(0, nullptr, &num_platforms);
   // The ICD loader reports "no platform" as CL_PLATFORM_NOT_FOUND_KHR (-1001) or as zero platforms.
