@@ -31,12 +31,12 @@ class Module:
     @T.prim_func
     def block_sum(a: T.handle, s: T.handle):
         n = T.int32()
-        A = T.match_buffer(a, (n * 64,), "float32")
+        A = T.match_buffer(a, (n, 64), "float32")
         S = T.match_buffer(s, (n,), "float32")
         bx = T.launch_thread("blockIdx.x", n)
         buf = T.alloc_shared((64,), "float32")
         tx = T.launch_thread("threadIdx.x", 64)
-        buf[tx] = A[bx * 64 + tx]
+        buf[tx] = A[bx, tx]
         T.tvm_storage_sync("shared")
         if tx < 32:
             buf[tx] = buf[tx] + buf[tx + 32]
@@ -158,7 +158,7 @@ TEST_F(OpenCLRunTest, VectorAddWithBlockThreadSplitAndTail) {
 
 TEST_F(OpenCLRunTest, SharedMemoryReductionWithBarriers) {
   std::mt19937 rng(2);
-  ExpectSame("block_sum", {Random({5 * 64}, &rng), Random({5}, &rng)}, 1e-5);
+  ExpectSame("block_sum", {Random({5, 64}, &rng), Random({5}, &rng)}, 1e-5);
 }
 
 TEST_F(OpenCLRunTest, TwoDimensionalGridWithSymbolicShapeAndScalars) {
