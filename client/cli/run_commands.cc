@@ -13,6 +13,8 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "client/cli/exec_commands.h"
+#include "client/cli/remote_commands.h"
+#include "client/cli/summary.h"
 #include "compiler/driver/kernel_build.h"
 #include "compiler/driver/relax_build.h"
 #include "compiler/driver/run.h"
@@ -73,17 +75,8 @@ int BuildExecutableFile(const std::string& path, const ir::IRModule& module, con
   std::string bytes = exec->Serialize();
   absl::Status st = WriteText(out, bytes);
   if (!st.ok()) return Fail("build", st);
-  std::vector<std::string> vm_funcs;
-  size_t packed = 0;
-  for (const vm::FuncInfo& f : exec->func_table) {
-    if (f.kind == vm::FuncInfo::Kind::kVMFunc) vm_funcs.push_back(f.name);
-    if (f.kind == vm::FuncInfo::Kind::kPackedFunc) ++packed;
-  }
-  std::string summary = absl::StrCat(vm_funcs.size(), " VM function", vm_funcs.size() == 1 ? "" : "s");
-  if (!vm_funcs.empty()) absl::StrAppend(&summary, " (", absl::StrJoin(vm_funcs, ", "), ")");
-  absl::StrAppend(&summary, ", ", packed, " packed function", packed == 1 ? "" : "s");
   std::fprintf(stderr, "kiln build: %s -> %s [%s]: executable with %s, %zu bytes in %.2f s\n", path.c_str(),
-               out.c_str(), target.c_str(), summary.c_str(), bytes.size(), SecondsSince(start));
+               out.c_str(), target.c_str(), ExecutableSummary(*exec).c_str(), bytes.size(), SecondsSince(start));
   return 0;
 }
 
@@ -157,6 +150,7 @@ absl::StatusOr<ViewSpec> ParseViewSpec(const std::string& text) {
 }
 
 int RunBuild(const Args& args) {
+  if (args.Has("--remote")) return RunRemoteBuild(args);
   if (args.positional().size() != 1) return Usage("build", "expected one input file");
   const std::string& path = args.positional()[0];
   std::string target = args.Get("--target", "llvm");

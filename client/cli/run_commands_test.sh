@@ -75,7 +75,7 @@ grep -q 'B\[i \* 8 + j\] = A\[i \* 16 + j\] + T.float32(1.0)' dump_fb.err || fai
 $KILN build prog.py --target c --verify-each -o verified.so 2>/dev/null || fail "--verify-each"
 err=$($KILN build prog.py --print-after Nope 2>&1); rc=$?
 [ $rc -eq 2 ] || fail "an unknown --print-after pass must exit 2"
-echo "$err" | grep -q "unknown pass 'Nope' (passes: all, LambdaLift, .*, CheckHostOnly, " || fail "unknown pass message: $err"
+echo "$err" | grep -q "unknown pass 'Nope' (passes: all, Normalize, LambdaLift, .*, CheckHostOnly, " || fail "unknown pass message: $err"
 # An executable: the Relax pipeline's passes and its kernels' TIR lowering passes can be dumped,
 # and --verify-each checks every intermediate module.
 cat > relax_prog.py <<'EOF'

@@ -25,6 +25,8 @@ struct Step {
 namespace t = relax::transform;
 
 constexpr Step kSteps[] = {
+    // One operator call per binding (nested calls bound first), as TVM's passes expect.
+    {"Normalize", &t::Normalize},
     // Local functions and closures become module-level functions (VM functions are global).
     {"LambdaLift", &t::LambdaLift},
     // Relax operators -> call_tir of PrimFuncs.

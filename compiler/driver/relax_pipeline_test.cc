@@ -37,7 +37,7 @@ TEST(RelaxPipeline, RunsThePassesInOrderToTheVMForm) {
   options.hooks.after_pass = [&](absl::string_view pass, const ir::IRModule&) { seen.emplace_back(pass); };
   absl::StatusOr<ir::IRModule> out = RunRelaxPipeline(Parse(kSource), options);
   ASSERT_TRUE(out.ok()) << out.status();
-  EXPECT_EQ(seen, (std::vector<std::string>{"LambdaLift", "LegalizeOps", "AnnotateTIROpPattern", "FuseOps", "FuseTIR",
+  EXPECT_EQ(seen, (std::vector<std::string>{"Normalize", "LambdaLift", "LegalizeOps", "AnnotateTIROpPattern", "FuseOps", "FuseTIR",
                                             "DeadCodeElimination", "ScheduleDefaultCPU", "RewriteDataflowReshape", "ToNonDataflow", "RemovePurityChecking",
                                             "CallTIRRewrite", "StaticPlanBlockMemory", "KillAfterLastUse", "LowerRuntimeBuiltin",
                                             "ComputePrimValue", "VMShapeLower", "AttachGlobalSymbol"}));
@@ -58,7 +58,7 @@ TEST(RelaxPipeline, VerifyEachChecksEveryIntermediateModule) {
   absl::StatusOr<ir::IRModule> out = RunRelaxPipeline(Parse(kSource), options);
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_EQ(dumps, static_cast<int>(RelaxPassNames().size()));
-  EXPECT_EQ(RelaxPassNames().front(), "LambdaLift");
+  EXPECT_EQ(RelaxPassNames().front(), "Normalize");
   EXPECT_EQ(RelaxPassNames().back(), "AttachGlobalSymbol");
 }
 
