@@ -24,6 +24,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/driver/lowered_form.h"
 #include "compiler/ir/functor.h"
+#include "compiler/ir/structural.h"
 #include "compiler/tir/analysis/free_vars.h"
 #include "compiler/tir/transform/ir_utils.h"
 #include "compiler/tir/transform/passes.h"
@@ -84,7 +85,7 @@ class Normalizer : public StmtExprMutator {
     auto it = std::find_if(launches.begin(), launches.end(), [&](const Launch& l) { return l.tag == tag; });
     if (it == launches.end()) {
       launches.push_back({tag, extent});
-    } else if (!StructuralEqualExprs(it->extent, extent)) {
+    } else if (!StructuralEqual(it->extent, extent)) {
       Fail(absl::StrCat(tag, " is launched with two different extents in one kernel"));
     }
     return IterVar(Range(IntImm(extent.dtype(), 0), extent), var, IterVarType::kThreadIndex, tag);
@@ -97,15 +98,6 @@ class Normalizer : public StmtExprMutator {
   static bool IsOne(const PrimExpr& e) {
     const auto* i = e.as<IntImmNode>();
     return i != nullptr && i->value == 1;
-  }
-  static bool StructuralEqualExprs(const PrimExpr& a, const PrimExpr& b) {
-    if (a.same_as(b)) return true;
-    const auto* ia = a.as<IntImmNode>();
-    const auto* ib = b.as<IntImmNode>();
-    if (ia && ib) return ia->value == ib->value;
-    const auto* va = a.as<VarNode>();
-    const auto* vb = b.as<VarNode>();
-    return va != nullptr && va == vb;
   }
   void Fail(const std::string& msg) {
     if (status.ok()) status = absl::InvalidArgumentError(msg);

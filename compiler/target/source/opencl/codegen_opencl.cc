@@ -157,7 +157,8 @@ class CodegenOpenCL : public csrc::CodegenC {
         auto it = accesses.first.find(v.get());
         std::string elem_type = "uchar";
         if (it != accesses.first.end() && accesses.types[v.get()].size() == 1) elem_type = csrc::StorageType(it->second);
-        params.push_back(absl::StrCat("__global ", elem_type, "* restrict ", name));
+        // No `restrict`: one tensor may be passed for two parameters.
+        params.push_back(absl::StrCat("__global ", elem_type, "* ", name));
       } else if (v.dtype().is_bool() || v.dtype().is_vector() || csrc::CType(v.dtype()).empty() ||
                  v.dtype().is_bfloat() || (v.dtype().is_float() && v.dtype().bits() == 16)) {
         return absl::InvalidArgumentError(absl::StrCat("OpenCL codegen (", fname_, "): kernel parameter ", v->name,
