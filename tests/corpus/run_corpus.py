@@ -1,7 +1,8 @@
 """Executes the shared TIR conformance corpus with `kiln run` on the interp, llvm and c targets.
 
-For every shared/corpus/tir/NNN_name.py whose NNN_name.ref.py lists a CPU target (TARGETS, default
-["llvm", "c"]): inputs = make_inputs(numpy.random.default_rng(0)) are saved as .npy files, `kiln
+Which programs run on which target: a program whose NNN_name.ref.py lists a CPU target (TARGETS,
+default ["llvm", "c"]) runs on interp, llvm and c; a GPU target ("opencl": PoCL on CPU machines)
+runs the programs that list it. For each such pair: inputs = make_inputs(numpy.random.default_rng(0)) are saved as .npy files, `kiln
 run` runs ENTRY on each target, and the OUTPUTS params it writes back (and the printed return value
 when RETURNS) are compared with expected(inputs) by numpy.allclose(RTOL, ATOL), bit-exact when both
 are 0. Each output must also have its parameter's declared dtype (the dtype of the array
@@ -36,6 +37,17 @@ import tempfile
 import numpy as np
 
 CPU_TARGETS = ("llvm", "c")
+GPU_TARGETS = ("opencl",)
+
+
+def runs_on(ref, target):
+    """Whether a program with this ref runs on `target` (see the module docstring)."""
+    listed = ref.get("TARGETS", ["llvm", "c"])
+    if target in GPU_TARGETS:
+        return target in listed
+    return any(t in CPU_TARGETS for t in listed)
+
+
 RUN_TIMEOUT_S = 120
 
 
@@ -246,7 +258,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="kiln-corpus-", dir=os.environ.get("TEST_TMPDIR"))
     programs, skipped = [], []
     for name, source, ref in list_programs(corpus, args.only):
-        if ref is not None and not any(t in CPU_TARGETS for t in ref.get("TARGETS", ["llvm", "c"])):
+        if ref is not None and not any(runs_on(ref, t) for t in targets):
             skipped.append(name)
             continue
         workdir = os.path.join(tmp, name)
@@ -255,7 +267,7 @@ def main():
     for prog in programs:
         prepare(prog)
 
-    jobs = [(prog, t) for prog in programs for t in targets]
+    jobs = [(prog, t) for prog in programs for t in targets if runs_on(prog.ref, t)]
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         results = list(pool.map(lambda pt: run_one(kiln, pt[0], pt[1]), jobs))
 
@@ -278,9 +290,9 @@ def main():
 
     print()
     if skipped:
-        print("skipped (no CPU target): %s" % ", ".join(skipped))
+        print("skipped (no requested target): %s" % ", ".join(skipped))
     for t in targets:
-        print("%s: %d/%d ok" % (t, ok_count[t], len(programs)))
+        print("%s: %d/%d ok" % (t, ok_count[t], sum(1 for _, jt in jobs if jt == t)))
     for f in fixed:
         print("FIXED (remove from %s): %s" % (os.path.basename(args.known), f))
     if unexpected:
