@@ -11,6 +11,7 @@
 #include "absl/time/clock.h"
 #include "compiler/driver/relax_build.h"
 #include "compiler/script/printer/printer.h"
+#include "compiler/script/roundtrip.h"
 #include "compiler/script/script.h"
 #include "compiler/version.h"
 #include "proto/cache.pb.h"
@@ -244,11 +245,7 @@ grpc::Status CompileServiceImpl::Format(grpc::ServerContext* ctx, const v1::Form
   v1::Diagnostics diagnostics;
   absl::StatusOr<ir::ObjectRef> parsed = LoadRequestModule(SourceOf(*req), &diagnostics);
   if (!parsed.ok()) return call.Finish(parsed.status(), diagnostics);
-  script::printer::PrinterOptions po;
-  if (const auto* f = parsed->as<ir::BaseFuncNode>()) {  // as `kiln fmt` names a lone function
-    if (const auto* s = f->attrs.Get(ir::String("global_symbol")).as<ir::StringNode>()) po.func_name = s->value;
-  }
-  resp->set_text(script::printer::Print(*parsed, po));
+  resp->set_text(script::printer::Print(*parsed, script::PrintOptionsFor(*parsed)));  // as `kiln fmt` prints
   return call.Finish(absl::OkStatus());
 }
 
