@@ -74,11 +74,7 @@ int RunFmt(const Args& args) {
     if (!absl::IsInvalidArgument(r.status())) std::fprintf(stderr, "kiln fmt: %s\n", std::string(r.status().message()).c_str());
     return 1;
   }
-  script::printer::PrinterOptions po;
-  if (const auto* f = r->as<ir::BaseFuncNode>()) {
-    if (const auto* s = f->attrs.Get(ir::String("global_symbol")).as<ir::StringNode>()) po.func_name = s->value;
-  }
-  std::string text = script::printer::Print(*r, po);
+  std::string text = script::printer::Print(*r, script::PrintOptionsFor(*r));
   absl::Status st = WriteFile(args.Has("-i") ? path : "-", text);
   if (!st.ok()) {
     std::fprintf(stderr, "kiln fmt: %s\n", std::string(st.message()).c_str());
