@@ -15,6 +15,10 @@ An f-string expected text whose placeholders are names bound by the test's
 `@pytest.mark.parametrize` over a module-level list literal is expanded for every value; it counts
 as one expected text, identical only when every instance is.
 
+Where a test prints with options (`.script(module_alias="")`, `.script(show_all_ty=False)`), the
+matching `kiln fmt` flags are passed (--module-alias VALUE, --hide-inferable-ty) when this kiln fmt
+has them; otherwise the difference is reported with a note saying so.
+
 Each expected text is reported as identical, differing (with a unified diff, TVM's text first) or
 not parsed (with kiln's diagnostic), followed by a summary line. Not part of CI: it needs a TVM
 checkout. The TVM texts are read at run time and never stored in kiln's tree.
@@ -122,8 +126,43 @@ def _expand_fstring(node, params):
     return texts
 
 
+# TVM printer options a test passes to script(), as the kiln fmt flags that ask for the same.
+OPTION_FLAGS = {
+    "module_alias": lambda v: ["--module-alias", v],
+    "show_all_ty": lambda v: [] if v else ["--hide-inferable-ty"],
+}
+
+
+def _script_options(func, text_node):
+    """{option: value} of the .script(...) call whose output the test compares with `text_node`:
+    the first argument of the assertion call that has the text as an argument, either such a call
+    itself or a name assigned from one in the same test function."""
+    if func is None:
+        return {}
+    assigned = {}
+    for node in ast.walk(func):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            assigned[node.targets[0].id] = node.value
+    for node in ast.walk(func):
+        if not (isinstance(node, ast.Call) and node.args and any(a is text_node for a in node.args[1:])):
+            continue
+        first = node.args[0]
+        if isinstance(first, ast.Name):
+            first = assigned.get(first.id, first)
+        if (isinstance(first, ast.Call) and isinstance(first.func, ast.Attribute) and first.func.attr == "script"):
+            out = {}
+            for kw in first.keywords:
+                if kw.arg in OPTION_FLAGS:
+                    try:
+                        out[kw.arg] = ast.literal_eval(kw.value)
+                    except ValueError:
+                        pass
+            return out
+    return {}
+
+
 def extract(source_text, rel):
-    """[(label, [texts])] for the complete expected modules of one test file."""
+    """[(label, [texts], {option: value})] for the complete expected modules of one test file."""
     tree = ast.parse(source_text)
     lists = _module_lists(tree)
     found = []
@@ -138,40 +177,56 @@ def extract(source_text, rel):
             params = _parametrized(func, lists) if func is not None else {}
             texts = _expand_fstring(node, params)
             if texts and _is_complete(texts[0]):
-                found.append((node.lineno, func, texts))
+                found.append((node.lineno, func, texts, _script_options(func, node)))
         elif (isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in in_fstring
               and _is_complete(node.value)):
-            found.append((node.lineno, func, [node.value]))
+            found.append((node.lineno, func, [node.value], _script_options(func, node)))
         for child in ast.iter_child_nodes(node):
             visit(child, func)
 
     visit(tree, None)
     found.sort(key=lambda t: t[0])
-    return [(f"{rel}:{line} ({func.name if func else '<module>'})", texts) for line, func, texts in found]
+    return [(f"{rel}:{line} ({func.name if func else '<module>'})", texts, options)
+            for line, func, texts, options in found]
 
 
-def run_kiln(kiln, text):
+def run_kiln(kiln, text, flags=()):
     """(returncode, stdout, stderr) of `kiln fmt` on `text`."""
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
         f.write(text)
         path = f.name
     try:
-        r = subprocess.run([kiln, "fmt", path], capture_output=True, text=True, timeout=60)
+        r = subprocess.run([kiln, "fmt", path, *flags], capture_output=True, text=True, timeout=60)
         return r.returncode, r.stdout, r.stderr.replace(path, "<expected>")
     finally:
         os.unlink(path)
 
 
-def compare(kiln, text):
+def fmt_flags(kiln, options):
+    """(flags for kiln fmt, note on options this kiln fmt cannot take)."""
+    help_text = subprocess.run([kiln, "help", "fmt"], capture_output=True, text=True).stdout
+    flags, missing = [], []
+    for name, value in options.items():
+        f = OPTION_FLAGS[name](value)
+        if f and f[0] not in help_text:
+            missing.append(f"{name}={value!r}")
+        else:
+            flags += f
+    note = f"TVM printed it with {', '.join(missing)}; this kiln fmt has no flag for that" if missing else ""
+    return flags, note
+
+
+def compare(kiln, text, options):
     """('identical' | 'differing' | 'not parsed', detail)."""
-    rc, out, err = run_kiln(kiln, text)
+    flags, note = fmt_flags(kiln, options)
+    rc, out, err = run_kiln(kiln, text, flags)
     if rc != 0:
         return "not parsed", err.strip() or f"kiln fmt exited with {rc}"
     want, got = text.strip(), out.strip()
     if want == got:
         return "identical", ""
     diff = difflib.unified_diff(want.splitlines(), got.splitlines(), "tvm", "kiln", lineterm="")
-    return "differing", "\n".join(diff)
+    return "differing", "\n".join(([note] if note else []) + list(diff))
 
 
 def main():
@@ -190,8 +245,8 @@ def main():
     src = Source(args.tvm, args.rev)
     counts = {"identical": 0, "differing": 0, "not parsed": 0}
     for rel in TEST_FILES:
-        for label, texts in extract(src.read(rel), rel):
-            results = [compare(kiln, t) for t in texts]
+        for label, texts, options in extract(src.read(rel), rel):
+            results = [compare(kiln, t, options) for t in texts]
             worst = next((r for r in results if r[0] == "not parsed"),
                          next((r for r in results if r[0] == "differing"), results[0]))
             counts[worst[0]] += 1
