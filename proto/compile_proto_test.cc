@@ -24,13 +24,13 @@ TEST(CompileProtoTest, ServiceMethodsAndStreaming) {
   for (const Expect& e : {Expect{"Compile", false, false}, Expect{"CompileStream", false, true},
                           Expect{"FetchArtifact", false, true}, Expect{"Check", false, false},
                           Expect{"Format", false, false}, Expect{"Stat", false, false},
-                          Expect{"ListTargets", false, false}}) {
+                          Expect{"ListTargets", false, false}, Expect{"InspectArtifact", false, false}}) {
     const google::protobuf::MethodDescriptor* m = s->FindMethodByName(e.name);
     ASSERT_NE(m, nullptr) << e.name;
     EXPECT_EQ(m->client_streaming(), e.client_streaming) << e.name;
     EXPECT_EQ(m->server_streaming(), e.server_streaming) << e.name;
   }
-  EXPECT_EQ(s->method_count(), 7);
+  EXPECT_EQ(s->method_count(), 8);
 }
 
 TEST(CompileProtoTest, DiagnosticsTravelInTheStatusDetails) {

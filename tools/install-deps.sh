@@ -17,6 +17,7 @@ PACKAGES=(
   libdlpack-dev libopenblas-dev redis-server libhiredis-dev
   libssl-dev  # libcrypto: SHA-256 of cache keys and artifact digests
   libdnnl-dev  # oneDNN: the conv2d peer in tests/bench
+  libcivetweb-dev  # the HTTP server of kilnd's Prometheus metrics endpoint
   python3-grpcio python3-protobuf python3-numpy python3-venv python3-pytest
 )
 

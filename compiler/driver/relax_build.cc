@@ -158,10 +158,6 @@ absl::StatusOr<vm::Executable> BuildKernelExecutable(const IRModule& module, con
 
 absl::StatusOr<vm::Executable> BuildModuleExecutable(const IRModule& module, const std::string& target,
                                                      const BuildOptions& options) {
-  if (!options.extra_vars.empty()) {
-    // TODO(issue 12): bind them with a BindSymbolicVars pass before the pipeline.
-    return absl::UnimplementedError("binding symbolic variables (extra_vars) is not supported yet");
-  }
   return HasRelaxFunction(module) ? BuildExecutable(module, target, options)
                                   : BuildKernelExecutable(module, target, options);
 }

@@ -10,8 +10,6 @@
 #ifndef KILN_COMPILER_DRIVER_RELAX_BUILD_H_
 #define KILN_COMPILER_DRIVER_RELAX_BUILD_H_
 
-#include <cstdint>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -31,9 +29,6 @@ struct BuildOptions {
   // Where the kernel library is built before it is read into the executable ("" = $TMPDIR, else
   // /tmp). The file is deleted afterwards.
   std::string work_dir;
-  // Values for the module's symbolic shape variables by name, bound before compiling (kilnd's
-  // CompileRequest.extra_vars).
-  std::map<std::string, int64_t> extra_vars;
 };
 
 // True if the module has at least one Relax function.

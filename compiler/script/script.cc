@@ -1,5 +1,7 @@
 #include "compiler/script/script.h"
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
 #include "compiler/relax/analysis/well_formed.h"
 #include "compiler/script/doc/reader.h"
 #include "compiler/script/parser/parser_impl.h"
@@ -20,6 +22,57 @@ IRModule AsModule(const ObjectRef& parsed) {
   return mod;
 }
 
+namespace {
+
+bool IsIdentifier(absl::string_view s) {
+  if (s.empty() || !(absl::ascii_isalpha(s[0]) || s[0] == '_')) return false;
+  for (char c : s) {
+    if (!absl::ascii_isalnum(c) && c != '_') return false;
+  }
+  return true;
+}
+
+// Only literal values (what a captured Python value prints as) may be defined.
+bool IsLiteral(const doc::Expr& e) {
+  switch (e.kind) {
+    case doc::ExprKind::kConstant: return true;
+    case doc::ExprKind::kUnaryOp: return e.value != nullptr && IsLiteral(*e.value);  // -1
+    case doc::ExprKind::kTuple:
+    case doc::ExprKind::kList:
+      for (const doc::ExprPtr& x : e.elts) {
+        if (!IsLiteral(*x)) return false;
+      }
+      return true;
+    default: return false;
+  }
+}
+
+// `NAME = VALUE` statements for options.defines, in name order.
+absl::StatusOr<std::vector<doc::StmtPtr>> DefineStatements(const std::map<std::string, std::string>& defines) {
+  std::vector<doc::StmtPtr> out;
+  for (const auto& [name, value] : defines) {
+    if (!IsIdentifier(name)) return absl::InvalidArgumentError(absl::StrCat("define: \"", name, "\" is not a name"));
+    std::string where = absl::StrCat("<define ", name, ">");
+    absl::StatusOr<doc::Module> m = doc::Read(absl::StrCat(name, " = ", value, "\n"), where);
+    bool literal = m.ok() && m->body.size() == 1 && m->body[0]->value != nullptr && IsLiteral(*m->body[0]->value);
+    bool bare_word = m.ok() && m->body.size() == 1 && m->body[0]->value != nullptr &&
+                     m->body[0]->value->kind == doc::ExprKind::kName;
+    if (bare_word || (!m.ok() && IsIdentifier(value))) {
+      m = doc::Read(absl::StrCat(name, " = \"", value, "\"\n"), where);
+      literal = m.ok();
+    }
+    if (!literal) {
+      return absl::InvalidArgumentError(absl::StrCat("define ", name, "=", value,
+                                                     ": the value must be a number, a string, a bool, or a tuple or "
+                                                     "list of those"));
+    }
+    out.push_back(m->body[0]);
+  }
+  return out;
+}
+
+}  // namespace
+
 absl::StatusOr<ObjectRef> ParseScript(absl::string_view source, const std::string& filename,
                                       DiagnosticList* diags, const ParseOptions& options, ParseInfo* info) {
   DiagnosticList local;
@@ -35,6 +88,9 @@ absl::StatusOr<ObjectRef> ParseScript(absl::string_view source, const std::strin
   ro.max_depth = options.max_depth;
   absl::StatusOr<doc::Module> m = doc::Read(source, filename, d, ro);
   if (!m.ok()) return fail();
+  absl::StatusOr<std::vector<doc::StmtPtr>> defines = DefineStatements(options.defines);
+  if (!defines.ok()) return defines.status();
+  m->body.insert(m->body.begin(), defines->begin(), defines->end());
   parser::Parser p(std::string(source), filename, d);
   p.set_max_scope_depth(options.max_scope_depth);
   p.set_check_well_formed(options.check_well_formed);
@@ -42,17 +98,20 @@ absl::StatusOr<ObjectRef> ParseScript(absl::string_view source, const std::strin
   if (info) info->well_formed_check_off = p.well_formed_check_off();
   if (!result.defined() || d->has_errors()) return fail();
   if (options.verify) {
-    IRModule mod = AsModule(result);
-    // TVM's parser accepts T.ret without a declared return type and nested launches of one thread
-    // tag; kiln's lowering verifies those again with the backend rules on.
-    kiln::tir::VerifyOptions vo;
-    vo.backend_rules = false;
-    vo.ssa = !p.well_formed_check_off();
-    absl::Status tir = kiln::tir::VerifyModuleTIR(mod, d, vo);
-    absl::Status rel = p.well_formed_check_off() ? absl::OkStatus() : kiln::relax::CheckWellFormed(mod, d);
-    if (!tir.ok() || !rel.ok()) return fail();
+    if (!VerifyModule(AsModule(result), d, !p.well_formed_check_off()).ok()) return fail();
   }
   return result;
+}
+
+absl::Status VerifyModule(const IRModule& module, DiagnosticList* diags, bool check_well_formed) {
+  // TVM's parser accepts T.ret without a declared return type and nested launches of one thread
+  // tag; kiln's lowering verifies those again with the backend rules on.
+  kiln::tir::VerifyOptions vo;
+  vo.backend_rules = false;
+  vo.ssa = check_well_formed;
+  absl::Status tir = kiln::tir::VerifyModuleTIR(module, diags, vo);
+  absl::Status rel = check_well_formed ? kiln::relax::CheckWellFormed(module, diags) : absl::OkStatus();
+  return tir.ok() ? rel : tir;
 }
 
 }  // namespace kiln::script

@@ -17,6 +17,9 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include <map>
+#include <string>
+
 #include "compiler/ir/diagnostic.h"
 #include "compiler/ir/ir.h"
 
@@ -38,6 +41,11 @@ struct ParseOptions {
   // an annotated binding of a call takes the annotation as its type unchecked, and the Relax
   // well-formedness check and the TIR SSA rule are skipped.
   bool check_well_formed = true;
+  // Python values bound to names before the source is read, as if the file began with `NAME =
+  // VALUE` (template capture: `M = 128` outside a kernel, `T.Buffer((M, M), "float32")` inside).
+  // A value is Python literal text -- a number, a string, a bool, or a tuple/list of those -- and
+  // a bare word (`float16`) is a string. `kiln build --define` and kilnd's `extra_vars` fill this.
+  std::map<std::string, std::string> defines;
 };
 
 // What ParseScript reports besides the definition.
@@ -57,6 +65,11 @@ absl::StatusOr<ir::ObjectRef> ParseScript(absl::string_view source, const std::s
 // The module a parse result denotes: the IRModule itself, or a module holding the lone function
 // under its global_symbol (else `main`).
 ir::IRModule AsModule(const ir::ObjectRef& parsed);
+
+// The checks ParseScript runs when options.verify is set (the TIR verifier, and Relax
+// well-formedness unless `check_well_formed` is off), for modules that come from elsewhere (a
+// deserialized IRModule). Problems go to `diags`; the status is INVALID_ARGUMENT then.
+absl::Status VerifyModule(const ir::IRModule& module, ir::DiagnosticList* diags, bool check_well_formed = true);
 
 }  // namespace kiln::script
 

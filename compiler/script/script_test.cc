@@ -303,3 +303,46 @@ def f(A: T.Buffer((256,), "float32")):
 
 }  // namespace
 }  // namespace kiln::script
+
+namespace kiln::script {
+namespace {
+
+constexpr char kTemplated[] = R"(# from tvm.script import tirx as T
+
+@T.prim_func
+def scale(A: T.Buffer((M, M), DT), B: T.Buffer((M, M), DT)):
+    for i, j in T.grid(M, M):
+        B[i, j] = A[i, j] * T.Cast(DT, FACTOR)
+)";
+
+TEST(ParseDefinesTest, DefinedValuesAreSubstitutedAsModuleConstants) {
+  ParseOptions o;
+  o.defines = {{"M", "16"}, {"DT", "float16"}, {"FACTOR", "-2"}};
+  absl::StatusOr<ir::ObjectRef> f = ParseScript(kTemplated, "t.py", nullptr, o);
+  ASSERT_TRUE(f.ok()) << f.status();
+  std::string text = printer::Print(*f);
+  EXPECT_NE(text.find("T.Buffer((16, 16), \"float16\")"), std::string::npos) << text;
+  EXPECT_NE(text.find("T.Cast(\"float16\", -2)"), std::string::npos) << text;
+
+  // The same source with another binding is another kernel; without one it does not parse.
+  o.defines["M"] = "(32)";
+  absl::StatusOr<ir::ObjectRef> g = ParseScript(kTemplated, "t.py", nullptr, o);
+  ASSERT_TRUE(g.ok()) << g.status();
+  EXPECT_NE(printer::Print(*g).find("(32, 32)"), std::string::npos);
+  absl::Status undefined = ParseScript(kTemplated, "t.py").status();
+  EXPECT_NE(undefined.message().find("Undefined variable: M"), std::string::npos) << undefined;
+}
+
+TEST(ParseDefinesTest, OnlyLiteralValuesAndNamesAreAccepted) {
+  for (const auto& [name, value] : std::vector<std::pair<std::string, std::string>>{
+           {"M", "f(1)"}, {"M", "1 +"}, {"2M", "1"}, {"M", "[x for x in y]"}}) {
+    ParseOptions o;
+    o.defines = {{name, value}, {"DT", "float32"}, {"FACTOR", "1"}};
+    absl::Status st = ParseScript(kTemplated, "t.py", nullptr, o).status();
+    EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << name << "=" << value;
+    EXPECT_NE(st.message().find("define"), std::string::npos) << st;
+  }
+}
+
+}  // namespace
+}  // namespace kiln::script

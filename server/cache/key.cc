@@ -61,22 +61,25 @@ absl::StatusOr<std::string> CanonicalModuleBytes(const ir::IRModule& module) {
   return out;
 }
 
+CacheKey CacheKeyFor(absl::string_view canonical, absl::string_view normalized_target, const KeyMaterial& material) {
+  Sha256 h;
+  Frame(h, kKeySchema);
+  Frame(h, material.compiler_version);
+  Frame(h, normalized_target);
+  FrameMap(h, "options", material.options);
+  Frame(h, absl::StrCat("entries:", material.entries.size()));
+  for (const std::string& e : material.entries) Frame(h, e);
+  FrameMap(h, "extra_vars", material.extra_vars);
+  Frame(h, canonical);
+  return *CacheKey::FromDigest(h.Finish());  // a SHA-256 digest always has the right length
+}
+
 absl::StatusOr<CacheKey> ComputeCacheKey(const ir::IRModule& module, const KeyMaterial& material) {
   absl::StatusOr<std::string> target = driver::NormalizeTarget(material.target);
   if (!target.ok()) return target.status();
   absl::StatusOr<std::string> canonical = CanonicalModuleBytes(module);
   if (!canonical.ok()) return canonical.status();
-
-  Sha256 h;
-  Frame(h, kKeySchema);
-  Frame(h, material.compiler_version);
-  Frame(h, *target);
-  FrameMap(h, "options", material.options);
-  Frame(h, absl::StrCat("entries:", material.entries.size()));
-  for (const std::string& e : material.entries) Frame(h, e);
-  FrameMap(h, "extra_vars", material.extra_vars);
-  Frame(h, *canonical);
-  return CacheKey::FromDigest(h.Finish());
+  return CacheKeyFor(*canonical, *target, material);
 }
 
 }  // namespace kiln::server

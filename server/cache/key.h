@@ -36,6 +36,10 @@ struct KeyMaterial {
 // The module's serialization with spans, span sources and producer cleared (see above).
 absl::StatusOr<std::string> CanonicalModuleBytes(const ir::IRModule& module);
 
+// The key of a module already in canonical form, for an already normalized target (material.target
+// is not read): what ComputeCacheKey computes, for a caller that needs the canonical bytes too.
+CacheKey CacheKeyFor(absl::string_view canonical, absl::string_view normalized_target, const KeyMaterial& material);
+
 // INVALID_ARGUMENT for a target driver::NormalizeTarget rejects, or a module that does not
 // serialize.
 absl::StatusOr<CacheKey> ComputeCacheKey(const ir::IRModule& module, const KeyMaterial& material);

@@ -8,7 +8,6 @@
 #define KILN_SERVER_POOL_BACKEND_H_
 
 #include <cstdint>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -21,7 +20,6 @@ struct CompileJob {
   std::string module;  // CanonicalModuleBytes of the parsed, verified module
   std::string target;  // normalized (driver::NormalizeTarget)
   std::vector<std::string> entries;
-  std::map<std::string, int64_t> extra_vars;
   // Who asked (the token's name, else the peer): queues are fair across clients.
   std::string client;
   absl::Time deadline = absl::InfiniteFuture();

@@ -16,13 +16,17 @@ absl::StatusOr<CompileOutput> CompileJobInProcess(const CompileJob& job) {
   if (!module.defined()) return absl::InvalidArgumentError("module: the serialized node is not an IRModule");
   driver::BuildOptions options;
   options.entries = job.entries;
-  options.extra_vars = job.extra_vars;
   absl::StatusOr<vm::Executable> exec =
       driver::BuildModuleExecutable(module, job.target, options);
   if (!exec.ok()) return exec.status();
   CompileOutput out;
   out.executable = exec->Serialize();
-  for (const vm::FuncInfo& f : exec->func_table) out.functions.push_back(f.name);
+  // What the executable exports: its VM functions, or for a kernel executable its kernels.
+  bool relax = false;
+  for (const vm::FuncInfo& f : exec->func_table) relax |= f.kind == vm::FuncInfo::Kind::kVMFunc;
+  for (const vm::FuncInfo& f : exec->func_table) {
+    if (f.kind == (relax ? vm::FuncInfo::Kind::kVMFunc : vm::FuncInfo::Kind::kPackedFunc)) out.functions.push_back(f.name);
+  }
   out.compile_time = absl::Now() - start;
   return out;
 }
