@@ -4,7 +4,6 @@
 // calls of TVMScript functions go to CallT / CallR / CallI.
 #include <cmath>
 #include <cstdlib>
-#include <set>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -610,20 +609,7 @@ Value Parser::EvalCall(const doc::Expr& e) {
   }
   a.args.reserve(e.args.size());
   a.kwargs.reserve(e.keywords.size());
-  // A function printed alone names the module functions it calls by their bare names (TVM's
-  // printer, and kiln's, write `R.call_tir(tir_func, ...)` outside a module): in a standalone
-  // function an undefined name as call_tir's callee is that global function.
-  static const std::set<std::string> kTirCallees = {"R.call_tir", "R.call_tir_inplace", "R.call_tir_with_grad",
-                                                    "R.dist.call_tir"};
-  bool global_callee = module_name_.empty() && callee.kind == K::kName && kTirCallees.count(callee.s) &&
-                       !e.args.empty() && e.args[0]->kind == doc::ExprKind::kName && !Lookup(e.args[0]->name) &&
-                       !aliases_.count(e.args[0]->name);
   for (const auto& x : e.args) {
-    if (global_callee && a.args.empty()) {
-      a.args.push_back(Value::Obj(K::kRelax, GlobalVar(x->name, SpanOf(x->pos))));
-      a.args.back().span = SpanOf(x->pos);
-      continue;
-    }
     if (x->kind == doc::ExprKind::kStarred) {
       Value s = Eval(x->value);
       for (Value& item : ToSeq(s, SpanOf(x->pos))) a.args.push_back(std::move(item));

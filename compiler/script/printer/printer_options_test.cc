@@ -73,15 +73,16 @@ def func(A: R.Tensor((10, 20), dtype="float32"), B: R.Tensor(dtype="float32", nd
       << hidden;
 }
 
-// A Relax function printed on its own calls module functions by their bare names; the parser reads
-// such a name back as that global function where call_tir takes its callee.
+// A Relax function printed on its own names the module functions it calls by their bare names,
+// as TVM's printer does (neither TVM's parser nor kiln's reads that back: the name is undefined
+// outside the module).
 TEST(PrinterOptionsTest, LoneFunctionNamesGlobalsBare) {
   absl::StatusOr<ir::ObjectRef> mod = ParseScript(kCrossCall, "test.py");
   ASSERT_TRUE(mod.ok()) << mod.status();
   const auto* m = mod->as<ir::IRModuleNode>();
   ASSERT_NE(m, nullptr);
   ir::ObjectRef foo;
-  for (const auto& [gv, f] : ir::IRModule(ir::GetRef<ir::IRModule>(m)).Functions()) {
+  for (const auto& [gv, f] : m->functions.items()) {
     if (gv->name == "foo") foo = f;
   }
   ASSERT_TRUE(foo.defined());
@@ -91,11 +92,6 @@ TEST(PrinterOptionsTest, LoneFunctionNamesGlobalsBare) {
   EXPECT_NE(text.find("    gv0 = R.call_tir(tir_func, (x,), out_ty=R.Tensor((8,), dtype=\"float32\"))\n"),
             std::string::npos)
       << text;
-  EXPECT_TRUE(CheckRoundTrip(text, "foo.py").ok()) << CheckRoundTrip(text, "foo.py");
-  // Anywhere else an undefined name is still an error.
-  std::string typo = text;
-  typo.replace(typo.find("(x,)"), 4, "(xx,)");
-  EXPECT_FALSE(ParseScript(typo, "typo.py").ok());
 }
 
 }  // namespace
