@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/trap.h"
 
 namespace kiln::runtime {
 
@@ -50,7 +51,12 @@ absl::Status CallKernel(KilnKernelFn fn, const std::string& name, const KilnAny*
                         KilnAny* result, const KilnKernelEnv* env) {
   KilnAny local{};
   KilnAny* out = result != nullptr ? result : &local;
-  int32_t rc = fn(const_cast<KilnKernelEnv*>(env), args, num_args, out);
+  TrapInfo trap;
+  int32_t rc = RunTrapping([&] { return fn(const_cast<KilnKernelEnv*>(env), args, num_args, out); }, &trap);
+  // A parallel loop's trap is reported even if the kernel ignored its loop's result.
+  if (rc == kTrapped || TakePendingTrap(&trap)) {
+    return absl::InternalError(absl::StrCat("kernel ", name, " trapped: ", DescribeTrap(trap)));
+  }
   if (rc == 0) return absl::OkStatus();
   const char* msg = out->type_index == kKilnErrorMessage ? static_cast<const char*>(out->v_ptr) : nullptr;
   return absl::InvalidArgumentError(msg != nullptr && *msg != '\0' ? msg : absl::StrCat(name, " failed"));

@@ -53,7 +53,10 @@ int32_t ThreadPool::ParallelFor(int64_t n, KilnParallelBody body, void* closure)
     // Nested or concurrent use, or a single thread: run on the caller.
     if (busy_ || workers_.empty() || n == 1) {
       lock.unlock();
-      return body(0, n, closure);
+      TrapInfo trap;
+      int32_t rc = RunTrapping([&] { return body(0, n, closure); }, &trap);
+      if (rc == kTrapped) SetPendingTrap(trap);
+      return rc;
     }
     busy_ = true;
     n_ = n;
@@ -61,15 +64,19 @@ int32_t ThreadPool::ParallelFor(int64_t n, KilnParallelBody body, void* closure)
     closure_ = closure;
     pending_ = static_cast<int>(workers_.size());
     first_error_ = 0;
+    first_trap_ = TrapInfo();
     ++generation_;
   }
   work_cv_.notify_all();
   int64_t b, e;
   Chunk(n, num_threads(), 0, &b, &e);
-  int32_t rc = b < e ? body(b, e, closure) : 0;
+  TrapInfo trap;
+  int32_t rc = b < e ? RunTrapping([&] { return body(b, e, closure); }, &trap) : 0;
   WaitBriefly([this] { return pending_.load() == 0; });
   std::unique_lock<std::mutex> lock(mu_);
   done_cv_.wait(lock, [this] { return pending_ == 0; });
+  if (rc != kTrapped && first_trap_.signal != 0) trap = first_trap_, rc = kTrapped;
+  if (rc == kTrapped) SetPendingTrap(trap);  // the kernel's caller, on this thread, reports it
   if (rc == 0) rc = first_error_;
   busy_ = false;
   return rc;
@@ -93,9 +100,11 @@ void ThreadPool::WorkerLoop(int index) {
     }
     int64_t b, e;
     Chunk(n, num_threads(), index, &b, &e);
-    int32_t rc = b < e ? body(b, e, closure) : 0;
+    TrapInfo trap;
+    int32_t rc = b < e ? RunTrapping([&] { return body(b, e, closure); }, &trap) : 0;
     {
       std::lock_guard<std::mutex> lock(mu_);
+      if (rc == kTrapped && first_trap_.signal == 0) first_trap_ = trap;
       if (rc != 0 && first_error_ == 0) first_error_ = rc;
       if (--pending_ == 0) done_cv_.notify_all();
     }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "runtime/kernel_abi.h"
+#include "runtime/trap.h"
 
 namespace kiln::runtime {
 
@@ -26,7 +27,8 @@ class ThreadPool {
   int num_threads() const { return static_cast<int>(workers_.size()) + 1; }
 
   // Splits [0, n) into one contiguous chunk per thread (the caller runs one) and returns the first
-  // non-zero chunk result. One ParallelFor at a time per pool; nested calls run serially.
+  // non-zero chunk result. One ParallelFor at a time per pool; nested calls run serially. A chunk
+  // that traps (trap.h) makes it return kTrapped, with the trap pending on the calling thread.
   int32_t ParallelFor(int64_t n, KilnParallelBody body, void* closure);
 
   // The env to pass as `self` to kernels so their parallel loops use this pool.
@@ -48,6 +50,7 @@ class ThreadPool {
   void* closure_ = nullptr;
   std::atomic<int> pending_{0};
   int32_t first_error_ = 0;
+  TrapInfo first_trap_;  // a chunk that trapped, on a worker
   KilnKernelEnv env_;
 };
 

@@ -140,6 +140,12 @@ TEST_F(KilndTest, CompileMissThenMemoryHitGivesTheBytesOfALocalBuild) {
   EXPECT_EQ(hit.executable(), miss.executable());
   EXPECT_EQ(hit.metadata().compile_micros(), 0u);
   EXPECT_EQ(hit.metadata().original_compile_micros(), miss.metadata().compile_micros());
+  // The identical request again: answered from the request index, without parsing.
+  v1::CompileResponse again;
+  ASSERT_TRUE(Compile(*stub, Request(kMlp), &again).ok());
+  EXPECT_EQ(again.cache(), v1::CACHE_MEMORY);
+  EXPECT_EQ(again.cache_key(), miss.cache_key());
+  EXPECT_EQ(again.executable(), miss.executable());
   EXPECT_EQ(Compiles(Stat(*stub)), 1u);
 
   // Another target is another entry.

@@ -18,7 +18,7 @@ PACKAGES=(
   libssl-dev  # libcrypto: SHA-256 of cache keys and artifact digests
   libdnnl-dev  # oneDNN: the conv2d peer in tests/bench
   libcivetweb-dev  # the HTTP server of kilnd's Prometheus metrics endpoint
-  python3-grpcio python3-protobuf python3-numpy python3-venv python3-pytest
+  python3-grpcio python3-protobuf python3-numpy python3-venv python3-pip python3-pytest
 )
 
 installed() { [[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" == "install ok installed" ]]; }

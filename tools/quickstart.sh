@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# First run on a fresh machine: installs what is missing, builds the `kiln` CLI, runs a PrimFunc
-# example (examples/vector_add.py) on every CPU target, then compiles a Relax model
-# (tests/models/001_mlp.py) into a VM executable, runs it on the VM against numpy and times it.
+# First run on a fresh machine: installs what is missing, builds kilnd, kiln-agent and the `kiln`
+# CLI, and runs examples/quickstart.py: the Python client starts a local kilnd and kiln-agent (the
+# embedded default), compiles a Relax MLP on kilnd, runs and times it on the agent, checked against
+# numpy. Then the CLI alone: a PrimFunc example (examples/vector_add.py) on every CPU target, and a
+# Relax model (tests/models/001_mlp.py) built into a VM executable, run against numpy and timed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,10 +11,13 @@ echo "==> installing dependencies (Debian packages)" >&2
 tools/install-deps.sh
 mkdir -p "$HOME/.cache/kiln-bazel"
 
-echo "==> building kiln" >&2
-bazel build //client/cli:kiln
+echo "==> building kilnd, kiln-agent and the kiln CLI" >&2
+bazel build //server:kilnd //server:kilnd-worker //runtime/agent:kiln-agent //client/cli:kiln
 KILN=bazel-bin/client/cli/kiln
 "$KILN" version
+
+echo "==> examples/quickstart.py: Python client -> local kilnd -> local kiln-agent" >&2
+/usr/bin/python3 examples/quickstart.py
 
 work=$(mktemp -d /tmp/kiln-quickstart.XXXXXX)
 trap 'rm -rf "$work"' EXIT

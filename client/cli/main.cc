@@ -16,17 +16,30 @@
 namespace kiln::cli {
 namespace {
 
+// The options of --remote, shared by build, check and fmt (client/cli/remote_commands.h).
+#define REMOTE_VALUED "--remote --token-file --tls-ca --tls-cert --tls-key"
+#define REMOTE_OPTIONS \
+  "\nRemote (ask a kilnd instead of the local compiler):\n" \
+  "  --remote HOST:PORT   the kilnd to ask\n" \
+  "  --token-file T       send the bearer token on T's first line\n" \
+  "  --tls-ca C           use TLS, verifying the server with the CA certificate C (PEM)\n" \
+  "  --tls-cert C --tls-key K   mutual TLS: this client's certificate and key (PEM)\n"
+
 const Command kCommands[] = {
     {"check", "parse and verify TVMScript files",
-     "usage: kiln check FILE... [--name NAME]\n\n"
+     "usage: kiln check FILE... [--name NAME]\n"
+     "       kiln check FILE... --remote HOST:PORT [--token-file T] [--tls-ca C]\n\n"
      "Parses each file and runs the TIR verifier and Relax well-formedness checks. Diagnostics go to\n"
      "stderr as FILE:LINE:COL: error: ...; exits 0 when every file is valid, 1 otherwise.\n"
-     "  --name NAME   with several top-level definitions, check the one named NAME\n",
-     "--name", "", &RunCheck},
+     "  --name NAME   with several top-level definitions, check the one named NAME (local only)\n"
+     REMOTE_OPTIONS,
+     "--name " REMOTE_VALUED, "", &RunCheck},
     {"fmt", "print TVMScript in canonical form",
-     "usage: kiln fmt FILE [-i] [--name NAME]\n\n"
-     "Prints FILE as TVM v0.26 prints it. -i rewrites FILE in place.\n",
-     "--name", "-i", &RunFmt},
+     "usage: kiln fmt FILE [-i] [--name NAME]\n"
+     "       kiln fmt FILE [-i] --remote HOST:PORT [--token-file T] [--tls-ca C]\n\n"
+     "Prints FILE as TVM v0.26 prints it. -i rewrites FILE in place.\n"
+     REMOTE_OPTIONS,
+     "--name " REMOTE_VALUED, "-i", &RunFmt},
     {"roundtrip", "check parse -> print -> parse round trips",
      "usage: kiln roundtrip FILE... [--summary]\n\n"
      "For each file: parse, print, parse again (must be structurally equal) and print again (must be\n"
@@ -40,7 +53,9 @@ const Command kCommands[] = {
      "--to -o --name", "", &RunIr},
     {"build", "compile a module into a VM executable or a kernel library",
      "usage: kiln build FILE [--target llvm|c] [-o OUT] [--exe] [--entry F ...] [--name NAME]\n"
-     "                  [--emit-c | --emit-llvm] [--print-after PASS|all] [--verify-each]\n\n"
+     "                  [--emit-c | --emit-llvm] [--print-after PASS|all] [--verify-each]\n"
+     "       kiln build FILE [--target T] [-o OUT.kx] [--entry F ...] --remote HOST:PORT\n"
+     "                  [--token-file T] [--tls-ca C [--tls-cert C --tls-key K]]\n\n"
      "FILE is TVMScript or serialized IR. A module with a Relax function becomes a Relax VM executable\n"
      "(.kx: TVM's bytecode layout plus the compiled kernels): the Relax pipeline\n"
      "(compiler/driver/relax_pipeline.cc), the PrimFuncs built into a host library, then VM codegen.\n"
@@ -57,13 +72,20 @@ const Command kCommands[] = {
      "  --emit-c      write the kernels' generated C source instead (to OUT, default stdout)\n"
      "  --emit-llvm   write the kernels' optimized LLVM assembly instead (to OUT, default stdout)\n"
      "  --name NAME   with several top-level definitions, build the one named NAME\n"
-     "  --print-after PASS|all   print the module as TVMScript to stderr after the TIR lowering pass\n"
-     "                PASS (repeatable, or comma-separated), or after every pass; an unknown PASS\n"
+     "  --print-after PASS|all   print the module as TVMScript to stderr after the lowering pass\n"
+     "                PASS (repeatable, or comma-separated), or after every pass: the Relax pipeline's\n"
+     "                passes (executables) and the TIR lowering's (every kernel); an unknown PASS\n"
      "                lists the passes\n"
-     "  --verify-each run the TIR verifier after every lowering pass (a failure names the pass);\n"
-     "                both for kernel libraries and sources (not yet for executables)\n"
-     "A summary line goes to stderr. Exits 1 on a compile error, 2 on a usage error.\n",
-     "--target -o --name --entry --print-after", "--exe --emit-c --emit-llvm --verify-each", &RunBuild},
+     "  --verify-each run the verifiers after every pass (Relax well-formedness and the TIR verifier;\n"
+     "                a failure names the pass)\n"
+     "A summary line goes to stderr. Exits 1 on a compile error, 2 on a usage error.\n\n"
+     "With --remote the kilnd at HOST:PORT compiles FILE (sent as it is) and the executable it returns\n"
+     "is written to OUT: the same bytes a local build writes. The output is always an executable\n"
+     "(.kx); the summary line adds the cache tier that answered (cache: memory|disk|redis|miss).\n"
+     "Compile errors come back as FILE:LINE:COL diagnostics. --name, --emit-c, --emit-llvm,\n"
+     "--print-after and --verify-each are local only.\n"
+     REMOTE_OPTIONS,
+     "--target -o --name --entry --print-after " REMOTE_VALUED, "--exe --emit-c --emit-llvm --verify-each", &RunBuild},
     {"inspect", "print a VM executable as text, Python or statistics",
      "usage: kiln inspect FILE [--text | --python | --stats] [--target llvm|c]\n\n"
      "FILE is an executable written by `kiln build` (.kx), or a module, built first for --target.\n"
@@ -74,7 +96,7 @@ const Command kCommands[] = {
      "2 on a usage error.\n",
      "--target", "--text --python --stats", &RunInspect},
     {"run", "run a Relax function or a PrimFunc on .npy inputs",
-     "usage: kiln run FILE|MODEL.kx [--entry NAME] [--target llvm|c|interp] --input A.npy ...\n"
+     "usage: kiln run FILE|MODEL.kx [--entry NAME] [--target llvm|c|interp|opencl] --input A.npy ...\n"
      "                [--output-dir D] [--stateful] [--view K:SHAPE:STRIDES[:OFFSET]] [--threads N]\n"
      "                [--name NAME] [--quiet]\n\n"
      "Relax: when FILE has a Relax function (or is an executable from `kiln build`), it is built into\n"
@@ -92,7 +114,8 @@ const Command kCommands[] = {
      "  --entry NAME   the function (global_symbol or name); default: main for Relax, else the only\n"
      "                 exported PrimFunc\n"
      "  --target T     llvm (default: for PrimFuncs JIT-compiled in process), c (built with the C\n"
-     "                 compiler) or interp (the reference interpreter; PrimFuncs only)\n"
+     "                 compiler), interp (the reference interpreter; PrimFuncs only) or opencl\n"
+     "                 (PrimFuncs with blockIdx/threadIdx bindings, on the first OpenCL device)\n"
      "  --view K:SHAPE:STRIDES[:OFFSET]   pass input K as a strided view of its file's data: SHAPE\n"
      "                 and STRIDES comma-separated, STRIDES and OFFSET in elements, e.g.\n"
      "                 --view 0:16,16:32,1 reads a (16, 16) view with row stride 32 of a (16, 32) file;\n"
@@ -133,7 +156,10 @@ void PrintUsage(FILE* out) {
                "usage: kiln <command> [args]\n\n"
                "kiln compiles TVMScript (Apache TVM v0.26 dialect) programs.\n\ncommands:\n");
   for (const Command& c : kCommands) std::fprintf(out, "  %-12s %s\n", c.name, c.summary);
-  std::fprintf(out, "\n`kiln help <command>` or `kiln <command> --help` shows a command's usage.\n");
+  std::fprintf(out,
+               "\nbuild, check and fmt also run on a kilnd: --remote HOST:PORT [--token-file T] [--tls-ca C\n"
+               "[--tls-cert C --tls-key K]] (see `kiln help build`).\n"
+               "\n`kiln help <command>` or `kiln <command> --help` shows a command's usage.\n");
 }
 
 std::set<std::string> Split(const char* s) {

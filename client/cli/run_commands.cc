@@ -13,6 +13,8 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "client/cli/exec_commands.h"
+#include "client/cli/remote_commands.h"
+#include "client/cli/summary.h"
 #include "compiler/driver/kernel_build.h"
 #include "compiler/driver/relax_build.h"
 #include "compiler/driver/run.h"
@@ -61,27 +63,20 @@ std::string DefaultOutputPath(const std::string& input, const std::string& ext) 
 
 // `kiln build` of a module with a Relax function, or with --exe: a VM executable (.kx).
 int BuildExecutableFile(const std::string& path, const ir::IRModule& module, const std::string& target,
-                        const std::vector<std::string>& entries, std::string out,
+                        const std::vector<std::string>& entries, const driver::PassHooks& hooks, std::string out,
                         std::chrono::steady_clock::time_point start) {
   driver::BuildOptions options;
   options.entries = entries;
+  options.pipeline.hooks = hooks;
+  options.kernel_hooks = hooks;
   absl::StatusOr<vm::Executable> exec = driver::BuildModuleExecutable(module, target, options);
   if (!exec.ok()) return Fail("build", exec.status());
   if (out.empty()) out = DefaultOutputPath(path, ".kx");
   std::string bytes = exec->Serialize();
   absl::Status st = WriteText(out, bytes);
   if (!st.ok()) return Fail("build", st);
-  std::vector<std::string> vm_funcs;
-  size_t packed = 0;
-  for (const vm::FuncInfo& f : exec->func_table) {
-    if (f.kind == vm::FuncInfo::Kind::kVMFunc) vm_funcs.push_back(f.name);
-    if (f.kind == vm::FuncInfo::Kind::kPackedFunc) ++packed;
-  }
-  std::string summary = absl::StrCat(vm_funcs.size(), " VM function", vm_funcs.size() == 1 ? "" : "s");
-  if (!vm_funcs.empty()) absl::StrAppend(&summary, " (", absl::StrJoin(vm_funcs, ", "), ")");
-  absl::StrAppend(&summary, ", ", packed, " packed function", packed == 1 ? "" : "s");
   std::fprintf(stderr, "kiln build: %s -> %s [%s]: executable with %s, %zu bytes in %.2f s\n", path.c_str(),
-               out.c_str(), target.c_str(), summary.c_str(), bytes.size(), SecondsSince(start));
+               out.c_str(), target.c_str(), ExecutableSummary(*exec).c_str(), bytes.size(), SecondsSince(start));
   return 0;
 }
 
@@ -155,6 +150,7 @@ absl::StatusOr<ViewSpec> ParseViewSpec(const std::string& text) {
 }
 
 int RunBuild(const Args& args) {
+  if (args.Has("--remote")) return RunRemoteBuild(args);
   if (args.positional().size() != 1) return Usage("build", "expected one input file");
   const std::string& path = args.positional()[0];
   std::string target = args.Get("--target", "llvm");
@@ -165,7 +161,11 @@ int RunBuild(const Args& args) {
   bool emit_llvm = args.Has("--emit-llvm") || (*kind == "llvm" && absl::EndsWith(out, ".ll"));
   if (emit_c && *kind != "c") return Usage("build", "--emit-c needs --target c");
   if (emit_llvm && *kind != "llvm") return Usage("build", "--emit-llvm needs --target llvm");
-  absl::StatusOr<driver::PassHooks> hooks = PassHooksFromArgs(args, driver::TIRPassNames());
+  // A kernel library runs the TIR lowering; an executable runs the Relax pipeline first: a pass of
+  // either may be named.
+  std::vector<std::string> passes = driver::RelaxPassNames();
+  passes.insert(passes.end(), driver::TIRPassNames().begin(), driver::TIRPassNames().end());
+  absl::StatusOr<driver::PassHooks> hooks = PassHooksFromArgs(args, passes);
   if (!hooks.ok()) return Usage("build", std::string(hooks.status().message()));
 
   bool exe = args.Has("--exe");
@@ -178,10 +178,7 @@ int RunBuild(const Args& args) {
   std::fputs(diagnostics.c_str(), stderr);
   if (!module.ok()) return Fail("build", module.status());
   if (!emit_c && !emit_llvm && (exe || driver::HasRelaxFunction(*module))) {
-    if (args.Has("--print-after") || args.Has("--verify-each")) {
-      return Usage("build", "--print-after and --verify-each apply to kernel libraries and sources for now");
-    }
-    return BuildExecutableFile(path, *module, target, args.GetAll("--entry"), out, start);
+    return BuildExecutableFile(path, *module, target, args.GetAll("--entry"), *hooks, out, start);
   }
   if (emit_c || emit_llvm) {
     absl::StatusOr<std::string> text = driver::EmitKernelSource(*module, target, *hooks);

@@ -75,7 +75,28 @@ grep -q 'B\[i \* 8 + j\] = A\[i \* 16 + j\] + T.float32(1.0)' dump_fb.err || fai
 $KILN build prog.py --target c --verify-each -o verified.so 2>/dev/null || fail "--verify-each"
 err=$($KILN build prog.py --print-after Nope 2>&1); rc=$?
 [ $rc -eq 2 ] || fail "an unknown --print-after pass must exit 2"
-echo "$err" | grep -q "unknown pass 'Nope' (passes: all, CheckHostOnly, " || fail "unknown pass message: $err"
+echo "$err" | grep -q "unknown pass 'Nope' (passes: all, Normalize, LambdaLift, .*, CheckHostOnly, " || fail "unknown pass message: $err"
+# An executable: the Relax pipeline's passes and its kernels' TIR lowering passes can be dumped,
+# and --verify-each checks every intermediate module.
+cat > relax_prog.py <<'EOF'
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4, 8), dtype="float32")) -> R.Tensor((4, 8), dtype="float32"):
+        with R.dataflow():
+            y = R.add(x, x)
+            z = R.nn.relu(y)
+            R.output(z)
+        return z
+EOF
+$KILN build relax_prog.py --print-after FuseOps,MakePackedAPI --verify-each -o relax_prog.kx 2> relax_dump.err ||
+  fail "--print-after on an executable: $(cat relax_dump.err)"
+[ "$(grep -c '^# \*\*\* IR Dump After FuseOps \*\*\*$' relax_dump.err)" = 1 ] || fail "no FuseOps dump: $(cat relax_dump.err)"
+grep -q '^# \*\*\* IR Dump After MakePackedAPI \*\*\*$' relax_dump.err || fail "no MakePackedAPI dump of the kernels"
+grep -q '= cls.fused_add_relu(x)' relax_dump.err || fail "FuseOps dump: $(cat relax_dump.err)"
 
 # Inputs: big (4, 16); a its first 8 columns, compact; s a 0-d array. --view passes big's columns
 # 0..7 (offset 0) or 8..15 (offset 8, which reaches the kernel as byte_offset = elem_offset * 4).

@@ -5,6 +5,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "client/cli/remote_commands.h"
 #include "compiler/ir/serialize.h"
 #include "compiler/script/load.h"
 #include "compiler/script/printer/printer.h"
@@ -44,6 +45,7 @@ absl::StatusOr<ir::ObjectRef> ParseAndReport(const std::string& path, const scri
 }  // namespace
 
 int RunCheck(const Args& args) {
+  if (args.Has("--remote")) return RunRemoteCheck(args);
   if (args.positional().empty()) {
     std::fprintf(stderr, "kiln check: no input files\n");
     return 2;
@@ -60,6 +62,7 @@ int RunCheck(const Args& args) {
 }
 
 int RunFmt(const Args& args) {
+  if (args.Has("--remote")) return RunRemoteFmt(args);
   if (args.positional().size() != 1) {
     std::fprintf(stderr, "kiln fmt: expected one input file\n");
     return 2;
@@ -71,11 +74,7 @@ int RunFmt(const Args& args) {
     if (!absl::IsInvalidArgument(r.status())) std::fprintf(stderr, "kiln fmt: %s\n", std::string(r.status().message()).c_str());
     return 1;
   }
-  script::printer::PrinterOptions po;
-  if (const auto* f = r->as<ir::BaseFuncNode>()) {
-    if (const auto* s = f->attrs.Get(ir::String("global_symbol")).as<ir::StringNode>()) po.func_name = s->value;
-  }
-  std::string text = script::printer::Print(*r, po);
+  std::string text = script::printer::Print(*r, script::PrintOptionsFor(*r));
   absl::Status st = WriteFile(args.Has("-i") ? path : "-", text);
   if (!st.ok()) {
     std::fprintf(stderr, "kiln fmt: %s\n", std::string(st.message()).c_str());

@@ -22,6 +22,8 @@ namespace kiln::driver {
 
 struct BuildOptions {
   RelaxPipelineOptions pipeline;
+  // The TIR lowering's hooks, for the kernels of the library section.
+  PassHooks kernel_hooks;
   // The Relax functions the executable exports, by module name or global_symbol; empty: every
   // public one. The others become private, so DeadCodeElimination drops those the entries do not
   // call (with the kernels only they used).

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "compiler/driver/relax_build.h"
+#include "compiler/script/script.h"
 #include "gtest/gtest.h"
 #include "runtime/tensor.h"
 #include "runtime/vm/executable.h"
@@ -79,6 +80,38 @@ TEST(RelaxBuildE2E, AddMultiply) {
     ASSERT_TRUE(r.ok()) << r.status();
     EXPECT_EQ(Values<float>(*r), expected);
   }
+}
+
+TEST(RelaxBuildE2E, NestedCallsAreNormalized) {
+  absl::StatusOr<ir::ObjectRef> parsed = script::ParseScript(R"(# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4, 8), dtype="float32"), b: R.Tensor((4, 8), dtype="float32")) -> R.Tensor((4, 8), dtype="float32"):
+        with R.dataflow():
+            lv = R.add(x, b)
+            z = R.nn.relu(R.subtract(lv, R.multiply(b, b)))
+            R.output(z)
+        return z
+)", "nested.py");
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  absl::StatusOr<vm::Executable> exec = BuildExecutable(script::AsModule(*parsed), "llvm");
+  ASSERT_TRUE(exec.ok()) << exec.status();
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> m =
+      vm::VirtualMachine::Create(std::make_shared<const vm::Executable>(*std::move(exec)), vm::VMOptions());
+  ASSERT_TRUE(m.ok()) << m.status();
+  std::vector<float> x(32), b(32), expected(32);
+  for (int i = 0; i < 32; ++i) {
+    x[i] = 0.5f * i - 4;
+    b[i] = 0.25f * (i % 5);
+    expected[i] = std::max(0.0f, x[i] + b[i] - b[i] * b[i]);
+  }
+  absl::StatusOr<vm::Value> r = (*m)->Invoke(
+      "main", {vm::Value::Tensor(MakeTensor({4, 8}, kF32, x)), vm::Value::Tensor(MakeTensor({4, 8}, kF32, b))});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(Values<float>(*r), expected);
 }
 
 TEST(RelaxBuildE2E, CallTIRStatic) {

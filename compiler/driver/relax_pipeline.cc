@@ -10,6 +10,7 @@
 #include "compiler/relax/legalize/legalize.h"
 #include "compiler/relax/legalize/schedule.h"
 #include "compiler/relax/transform/passes.h"
+#include "compiler/script/script.h"
 
 namespace kiln::driver {
 namespace {
@@ -24,6 +25,8 @@ struct Step {
 namespace t = relax::transform;
 
 constexpr Step kSteps[] = {
+    // One operator call per binding (nested calls bound first), as TVM's passes expect.
+    {"Normalize", &t::Normalize},
     // Local functions and closures become module-level functions (VM functions are global).
     {"LambdaLift", &t::LambdaLift},
     // Relax operators -> call_tir of PrimFuncs.
@@ -57,19 +60,30 @@ constexpr Step kSteps[] = {
 
 }  // namespace
 
+const std::vector<std::string>& RelaxPassNames() {
+  static const std::vector<std::string>* names = [] {
+    auto* v = new std::vector<std::string>;
+    for (const Step& step : kSteps) v->push_back(step.name);
+    return v;
+  }();
+  return *names;
+}
+
 absl::StatusOr<ir::IRModule> RunRelaxPipeline(const ir::IRModule& module, const RelaxPipelineOptions& options) {
+  ModuleVerifier verify = [](const ir::IRModule& m) {
+    ir::DiagnosticList diags;
+    absl::Status st = script::VerifyModule(m, &diags);
+    return st.ok() ? st : absl::InvalidArgumentError(ir::RenderAll(diags, ""));
+  };
   ir::IRModule mod = module;
   for (const Step& step : kSteps) {
-    absl::StatusOr<ir::IRModule> next = step.run(mod);
+    absl::StatusOr<ir::IRModule> next = RunPass(step.name, step.run, mod, options.hooks, verify);
     if (!next.ok()) {
       // Name the pass, unless its message already does.
-      if (absl::StartsWith(next.status().message(), step.name)) return next.status();
+      if (absl::StrContains(next.status().message(), step.name)) return next.status();
       return absl::Status(next.status().code(), absl::StrCat(step.name, ": ", next.status().message()));
     }
     mod = *std::move(next);
-    if (options.after_pass) {
-      if (absl::Status st = options.after_pass(step.name, mod); !st.ok()) return st;
-    }
   }
   return mod;
 }

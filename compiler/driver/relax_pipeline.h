@@ -12,16 +12,20 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "compiler/driver/pass_instrument.h"
 #include "compiler/ir/ir.h"
 
 namespace kiln::driver {
 
 struct RelaxPipelineOptions {
-  // Called after each pass with the pass's name (as in passes.h, e.g. "FuseOps") and its output:
-  // for printing the IR between passes or verifying it. A non-OK status stops the pipeline and is
-  // returned.
-  std::function<absl::Status(const std::string& pass, const ir::IRModule& module)> after_pass;
+  // Per-pass hooks (pass_instrument.h) under the names of RelaxPassNames(); verify_each runs the
+  // Relax well-formedness check and the TIR verifier (the checks the parser runs) after each pass.
+  PassHooks hooks;
 };
+
+// The pipeline's pass names in order: what PassHooks::after_pass receives and
+// `kiln build --print-after` accepts for a Relax module (with the TIR pipeline's).
+const std::vector<std::string>& RelaxPassNames();
 
 // Runs the Relax passes on `module`. Errors are the first failing pass's (INVALID_ARGUMENT naming
 // the function), prefixed with the pass name.

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler/driver/kernel_build.h"
+#include "compiler/driver/opencl_run.h"
 #include "compiler/target/llvm/jit.h"
 
 namespace kiln::driver {
@@ -22,7 +23,8 @@ absl::StatusOr<RunTarget> ParseRunTarget(absl::string_view target) {
   if (kind == "interp" && kind.size() == target.size()) return RunTarget::kInterp;
   if (kind == "llvm") return RunTarget::kLLVM;
   if (kind == "c" && kind.size() == target.size()) return RunTarget::kC;
-  return absl::InvalidArgumentError(absl::StrCat("unknown run target \"", target, "\" (interp, llvm or c)"));
+  if (kind == "opencl" && kind.size() == target.size()) return RunTarget::kOpenCL;
+  return absl::InvalidArgumentError(absl::StrCat("unknown run target \"", target, "\" (interp, llvm, c or opencl)"));
 }
 
 const char* RunTargetName(RunTarget target) {
@@ -30,6 +32,7 @@ const char* RunTargetName(RunTarget target) {
     case RunTarget::kInterp: return "interp";
     case RunTarget::kLLVM: return "llvm";
     case RunTarget::kC: return "c";
+    case RunTarget::kOpenCL: return "opencl";
   }
   return "?";
 }
@@ -219,9 +222,18 @@ absl::StatusOr<std::unique_ptr<Runner>> Runner::Create(const IRModule& module, c
       r->kernels_ = std::move(*lib);
       break;
     }
+    case RunTarget::kOpenCL: {
+      absl::StatusOr<std::unique_ptr<OpenCLRunner>> cl = OpenCLRunner::Create(module);
+      if (!cl.ok()) return cl.status();
+      r->opencl_ = std::move(*cl);
+      break;
+    }
   }
   return r;
 }
+
+Runner::Runner(IRModule module, RunOptions options) : module_(std::move(module)), options_(std::move(options)) {}
+Runner::~Runner() = default;
 
 absl::StatusOr<KilnAny> Runner::Call(const std::string& entry, const std::vector<runtime::Tensor>& args) const {
   absl::StatusOr<PrimFunc> func = FindEntry(module_, entry);
@@ -268,7 +280,11 @@ absl::StatusOr<KilnAny> Runner::Call(const std::string& entry, const std::vector
   KilnAny result{};
   result.type_index = kKilnNone;
   absl::Status st;
-  if (options_.target == RunTarget::kInterp) {
+  if (options_.target == RunTarget::kOpenCL) {
+    absl::StatusOr<KilnAny> r = opencl_->Call(entry, packed, args, options_.interp);
+    if (r.ok()) result = *r;
+    st = r.status();
+  } else if (options_.target == RunTarget::kInterp) {
     st = tir::Interpret(module_, entry, packed.data(), static_cast<int32_t>(packed.size()), &result, options_.interp);
   } else {
     st = kernels_->Call((*func)->GetGlobalSymbol(), packed.data(), static_cast<int32_t>(packed.size()), &result,

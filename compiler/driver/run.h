@@ -1,8 +1,10 @@
-// Running a PrimFunc of a module on tensors, on one of three CPU targets:
+// Running a PrimFunc of a module on tensors, on one of three CPU targets or on OpenCL:
 //   "interp"  the reference interpreter (compiler/tir/interp), no compilation;
 //   "llvm"    LowerTIR + the LLVM backend, JIT-compiled in process;
 //   "c"       LowerTIR + the C backend, built into a kernel library with the system C compiler and
-//             loaded (the library file is deleted once loaded).
+//             loaded (the library file is deleted once loaded);
+//   "opencl"  GPU-style kernels (thread bindings) split into host and device parts, the device
+//             part as OpenCL C built by the OpenCL platform (PoCL here); see opencl_run.h.
 // Every target takes the same arguments (runtime::Tensor, one per PrimFunc parameter) and checks
 // them with the same rules (the kernel ABI's), so callers compare targets by swapping one enum.
 // This is the library behind `kiln run`; the corpus and differential tests and the server's local
@@ -30,9 +32,11 @@
 
 namespace kiln::driver {
 
-enum class RunTarget { kInterp, kLLVM, kC };
+class OpenCLRunner;
 
-// "interp", "llvm" (optionally with LLVM options: "llvm -mcpu=..."), "c".
+enum class RunTarget { kInterp, kLLVM, kC, kOpenCL };
+
+// "interp", "llvm" (optionally with LLVM options: "llvm -mcpu=..."), "c", "opencl".
 absl::StatusOr<RunTarget> ParseRunTarget(absl::string_view target);
 const char* RunTargetName(RunTarget target);
 
@@ -70,7 +74,10 @@ class Runner {
  public:
   // Lowers and compiles the module's PrimFuncs for the target (nothing for interp). Errors are the
   // pipeline's or the backend's.
+  // For opencl: UNAVAILABLE ("device unavailable: ...") without an OpenCL platform, and the
+  // platform's build log when it rejects the generated program.
   static absl::StatusOr<std::unique_ptr<Runner>> Create(const ir::IRModule& module, const RunOptions& options);
+  ~Runner();
 
   // Calls `entry` with one tensor per parameter (see the header comment); buffers are written in
   // place. Returns the PrimFunc's return value (kKilnNone if it returns nothing). Errors: NOT_FOUND
@@ -82,10 +89,11 @@ class Runner {
   RunTarget target() const { return options_.target; }
 
  private:
-  Runner(ir::IRModule module, RunOptions options) : module_(std::move(module)), options_(std::move(options)) {}
+  Runner(ir::IRModule module, RunOptions options);  // out of line: OpenCLRunner is incomplete here
   ir::IRModule module_;
   RunOptions options_;
-  std::unique_ptr<runtime::KernelModule> kernels_;  // null for interp
+  std::unique_ptr<runtime::KernelModule> kernels_;  // null for interp and opencl
+  std::unique_ptr<OpenCLRunner> opencl_;            // opencl only
 };
 
 }  // namespace kiln::driver

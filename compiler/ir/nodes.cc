@@ -332,7 +332,10 @@ TileLayout TileLayout::Default(const Array<PrimExpr>& shape) {
     iters[i] = Iter(shape[i], stride, "m");
     const auto* a = stride.as<IntImmNode>();
     const auto* b = shape[i].as<IntImmNode>();
-    if (a && b) stride = IntImm(stride.dtype(), a->value * b->value);
+    int64_t folded = 0;
+    // A product past int64 (a shape no buffer can have, but the parser must not overflow on it)
+    // stays unfolded.
+    if (a && b && !__builtin_mul_overflow(a->value, b->value, &folded)) stride = IntImm(stride.dtype(), folded);
     else if (a && a->value == 1) stride = shape[i];
     else if (!b || b->value != 1) stride = Mul(stride, shape[i]);
   }

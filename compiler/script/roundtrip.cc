@@ -1,5 +1,7 @@
 #include "compiler/script/roundtrip.h"
 
+#include <cctype>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "compiler/ir/structural.h"
@@ -9,14 +11,21 @@ namespace kiln::script {
 
 namespace {
 
-// The name a lone top-level function is printed under: its own `def` name.
-printer::PrinterOptions OptionsFor(const ir::ObjectRef& node, absl::string_view source) {
-  (void)source;
-  printer::PrinterOptions o;
-  if (const auto* f = node.as<ir::BaseFuncNode>()) {
-    if (const auto* s = f->attrs.Get(ir::String("global_symbol")).as<ir::StringNode>()) o.func_name = s->value;
+// Whether `s` can be a `def` name: an identifier that is not a Python keyword.
+bool IsDefName(absl::string_view s) {
+  static const char* const kKeywords[] = {"False", "None", "True", "and", "as", "assert", "async", "await",
+                                          "break", "class", "continue", "def", "del", "elif", "else", "except",
+                                          "finally", "for", "from", "global", "if", "import", "in", "is", "lambda",
+                                          "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
+                                          "with", "yield"};
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  for (char c : s) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
   }
-  return o;
+  for (const char* k : kKeywords) {
+    if (s == k) return false;
+  }
+  return true;
 }
 
 std::string FirstDifference(const std::string& a, const std::string& b) {
@@ -30,10 +39,20 @@ std::string FirstDifference(const std::string& a, const std::string& b) {
 
 }  // namespace
 
+printer::PrinterOptions PrintOptionsFor(const ir::ObjectRef& parsed) {
+  printer::PrinterOptions o;
+  if (const auto* f = parsed.as<ir::BaseFuncNode>()) {
+    // The printer's own default would be the global_symbol too, so another name must be given.
+    const auto* s = f->attrs.Get(ir::String("global_symbol")).as<ir::StringNode>();
+    if (s != nullptr) o.func_name = IsDefName(s->value) ? s->value : "main";
+  }
+  return o;
+}
+
 absl::StatusOr<std::string> Format(absl::string_view source, const std::string& filename, const ParseOptions& options) {
   absl::StatusOr<ir::ObjectRef> parsed = ParseScript(source, filename, nullptr, options);
   if (!parsed.ok()) return parsed.status();
-  return printer::Print(*parsed, OptionsFor(*parsed, source));
+  return printer::Print(*parsed, PrintOptionsFor(*parsed));
 }
 
 absl::Status CheckRoundTrip(absl::string_view source, const std::string& filename, std::string* printed,
@@ -41,7 +60,7 @@ absl::Status CheckRoundTrip(absl::string_view source, const std::string& filenam
   ParseInfo info;
   absl::StatusOr<ir::ObjectRef> first = ParseScript(source, filename, nullptr, options, &info);
   if (!first.ok()) return first.status();
-  std::string text = printer::Print(*first, OptionsFor(*first, source));
+  std::string text = printer::Print(*first, PrintOptionsFor(*first));
   if (printed) *printed = text;
   ParseOptions again = options;
   again.name.clear();
@@ -55,7 +74,7 @@ absl::Status CheckRoundTrip(absl::string_view source, const std::string& filenam
   if (!ir::StructuralEqual(*first, *second, false, &path)) {
     return absl::InvalidArgumentError(absl::StrCat("re-parsed IR differs at ", path));
   }
-  std::string text2 = printer::Print(*second, OptionsFor(*second, text));
+  std::string text2 = printer::Print(*second, PrintOptionsFor(*second));
   if (text2 != text) {
     return absl::InvalidArgumentError(absl::StrCat("printing is not a fixed point: ", FirstDifference(text, text2)));
   }

@@ -8,6 +8,8 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "compiler/ir/ir.h"
+#include "compiler/script/printer/printer.h"
 #include "compiler/script/script.h"
 
 namespace kiln::script {
@@ -18,6 +20,11 @@ namespace kiln::script {
 // canonical text.
 absl::Status CheckRoundTrip(absl::string_view source, const std::string& filename, std::string* printed = nullptr,
                             const ParseOptions& options = {});
+
+// The options a parsed program is printed with: a lone function under its own global_symbol when
+// that can be a `def` name (else as `main`, with the symbol in its T.func_attr), so that the text
+// parses back.
+printer::PrinterOptions PrintOptionsFor(const ir::ObjectRef& parsed);
 
 // Canonical TVMScript for `source` (what `kiln fmt` prints).
 absl::StatusOr<std::string> Format(absl::string_view source, const std::string& filename,

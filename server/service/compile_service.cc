@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -10,6 +11,7 @@
 #include "absl/time/clock.h"
 #include "compiler/driver/relax_build.h"
 #include "compiler/script/printer/printer.h"
+#include "compiler/script/roundtrip.h"
 #include "compiler/script/script.h"
 #include "compiler/version.h"
 #include "proto/cache.pb.h"
@@ -65,6 +67,18 @@ Artifact CompileServiceImpl::LookupExecutable(const std::string& digest_hex) {
 
 absl::StatusOr<Artifact> CompileServiceImpl::CompileToArtifact(RpcCall& call, const v1::CompileRequest& req,
                                                                v1::CompileResponse* resp, v1::Diagnostics* diagnostics) {
+  // A request answered before: its key without parsing, and the answer if the cache still has it.
+  CacheKey request_digest = RequestIndex::Digest(req);
+  if (std::optional<RequestIndex::Entry> seen = index_.Find(request_digest)) {
+    TieredCache::Lookup hit = cache_->Get(seen->key);
+    v1::ActionRecord record;
+    Artifact exec;
+    if (hit.value != nullptr && record.ParseFromString(*hit.value) && (exec = LookupExecutable(record.digest()))) {
+      *resp->mutable_warnings() = seen->warnings;
+      FillResponse(call, seen->key, record, std::string(cache_->tiers()[hit.tier]->name()), 0, resp);
+      return exec;
+    }
+  }
   if (!req.options().empty()) {
     return absl::InvalidArgumentError(absl::StrCat("unknown compile option \"", req.options().begin()->first,
                                                    "\" (this server takes none; the target string carries -mcpu, "
@@ -83,8 +97,7 @@ absl::StatusOr<Artifact> CompileServiceImpl::CompileToArtifact(RpcCall& call, co
   material.entries.assign(req.entries().begin(), req.entries().end());
   material.extra_vars.insert(req.extra_vars().begin(), req.extra_vars().end());
   CacheKey key = CacheKeyFor(*canonical, *target, material);
-  resp->set_cache_key(key.Hex());
-  call.Note("key", key.Hex().substr(0, 16));
+  index_.Insert(request_digest, {key, resp->warnings()});
 
   // The executable of a compile this call ran (so it needs no second lookup).
   Artifact compiled;
@@ -132,13 +145,20 @@ absl::StatusOr<Artifact> CompileServiceImpl::CompileToArtifact(RpcCall& call, co
   std::string source = compiled != nullptr ? "compiled"
                        : got->coalesced     ? "coalesced"
                                             : std::string(cache_->tiers()[got->tier]->name());
+  FillResponse(call, key, record, source, compile_micros, resp);
+  return exec;
+}
+
+void CompileServiceImpl::FillResponse(RpcCall& call, const CacheKey& key, const v1::ActionRecord& record,
+                                      const std::string& source, uint64_t compile_micros, v1::CompileResponse* resp) {
   compile_answers_.Inc({source});
+  call.Note("key", key.Hex().substr(0, 16));
   call.Note("cache", source);
+  resp->set_cache_key(key.Hex());
   resp->set_digest(record.digest());
   *resp->mutable_metadata() = record.metadata();
   resp->mutable_metadata()->set_compile_micros(compile_micros);  // 0 unless this call compiled
   resp->set_cache(TierHit(source));
-  return exec;
 }
 
 grpc::Status CompileServiceImpl::Compile(grpc::ServerContext* ctx, const v1::CompileRequest* req,
@@ -225,11 +245,7 @@ grpc::Status CompileServiceImpl::Format(grpc::ServerContext* ctx, const v1::Form
   v1::Diagnostics diagnostics;
   absl::StatusOr<ir::ObjectRef> parsed = LoadRequestModule(SourceOf(*req), &diagnostics);
   if (!parsed.ok()) return call.Finish(parsed.status(), diagnostics);
-  script::printer::PrinterOptions po;
-  if (const auto* f = parsed->as<ir::BaseFuncNode>()) {  // as `kiln fmt` names a lone function
-    if (const auto* s = f->attrs.Get(ir::String("global_symbol")).as<ir::StringNode>()) po.func_name = s->value;
-  }
-  resp->set_text(script::printer::Print(*parsed, po));
+  resp->set_text(script::printer::Print(*parsed, script::PrintOptionsFor(*parsed)));  // as `kiln fmt` prints
   return call.Finish(absl::OkStatus());
 }
 

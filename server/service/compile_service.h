@@ -21,7 +21,9 @@
 #include "proto/compile.grpc.pb.h"
 #include "server/cache/tiered_cache.h"
 #include "server/pool/backend.h"
+#include "proto/cache.pb.h"
 #include "server/service/metrics.h"
+#include "server/service/request_index.h"
 #include "server/service/rpc_call.h"
 
 namespace kiln::server {
@@ -61,6 +63,10 @@ class CompileServiceImpl final : public v1::CompileService::Service {
                                              v1::Diagnostics* diagnostics);
   grpc::Status StreamArtifact(grpc::ServerContext* ctx, const Artifact& bytes, uint64_t offset, uint32_t chunk_bytes,
                               v1::CompileResponse* header, grpc::ServerWriter<v1::ArtifactChunk>* writer);
+  // Fills `resp` for an answer with this record; `source` is where it came from ("compiled",
+  // "coalesced" or a tier name).
+  void FillResponse(RpcCall& call, const CacheKey& key, const v1::ActionRecord& record, const std::string& source,
+                    uint64_t compile_micros, v1::CompileResponse* resp);
   // The executable stored under its digest, or nullptr.
   Artifact LookupExecutable(const std::string& digest_hex);
 
@@ -68,6 +74,7 @@ class CompileServiceImpl final : public v1::CompileService::Service {
   ServiceState* const state_;
   TieredCache* const cache_;
   CompileBackend* const backend_;
+  RequestIndex index_{1 << 16};
 
   CounterFamily compile_answers_{"kiln_compile_answers_total",
                                  "Compile answers by where they came from (memory, disk, redis, compiled, coalesced).",

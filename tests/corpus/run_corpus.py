@@ -1,10 +1,16 @@
 """Executes the shared TIR conformance corpus with `kiln run` on the interp, llvm and c targets.
 
-For every shared/corpus/tir/NNN_name.py whose NNN_name.ref.py lists a CPU target (TARGETS, default
-["llvm", "c"]): inputs = make_inputs(numpy.random.default_rng(0)) are saved as .npy files, `kiln
+Which programs run on which target: a program whose NNN_name.ref.py lists a CPU target (TARGETS,
+default ["llvm", "c"]) runs on interp, llvm and c; a GPU target ("opencl": PoCL on CPU machines)
+runs the programs that list it. For each such pair: inputs = make_inputs(numpy.random.default_rng(0)) are saved as .npy files, `kiln
 run` runs ENTRY on each target, and the OUTPUTS params it writes back (and the printed return value
 when RETURNS) are compared with expected(inputs) by numpy.allclose(RTOL, ATOL), bit-exact when both
-are 0. numpy (through /usr/bin/python3) is the independent oracle.
+are 0. Each output must also have its parameter's declared dtype (the dtype of the array
+make_inputs gives for it, which kiln checks against the declaration), and so must expected()'s
+value for it. numpy (through /usr/bin/python3) is the independent oracle.
+
+A program without its .ref.py is a failure, not a skip, and so is a run with no program to run (a
+wrong --corpus or --only, or a corpus that did not reach the runfiles).
 
 Strided inputs. A .npy file is always contiguous, but ref.py may hand a non-contiguous numpy view
 (010_strided_param: row stride 32). Such an input is saved as the whole array it views (its root
@@ -31,6 +37,17 @@ import tempfile
 import numpy as np
 
 CPU_TARGETS = ("llvm", "c")
+GPU_TARGETS = ("opencl",)
+
+
+def runs_on(ref, target):
+    """Whether a program with this ref runs on `target` (see the module docstring)."""
+    listed = ref.get("TARGETS", ["llvm", "c"])
+    if target in GPU_TARGETS:
+        return target in listed
+    return any(t in CPU_TARGETS for t in listed)
+
+
 RUN_TIMEOUT_S = 120
 
 
@@ -115,12 +132,15 @@ class Program:
         self.name, self.source, self.ref, self.workdir = name, source, ref, workdir
         self.inputs_args = []
         self.expected = None
-        self.error = None
+        self.declared = []  # the dtype of each OUTPUTS param, as make_inputs gives it
+        self.error = None if ref is not None else "no %s.ref.py next to the program" % name
 
 
 def prepare(prog):
     """Makes and saves the inputs and computes the expected values (once for every target)."""
     ref = prog.ref
+    if prog.error:
+        return
     try:
         inputs = ref["make_inputs"](np.random.default_rng(0))
         # Saved before expected() runs, in case it writes into its inputs.
@@ -133,6 +153,10 @@ def prepare(prog):
                 prog.inputs_args += ["--view", "%d:%s:%s:%d" % (k, ",".join(map(str, shape)),
                                                                  ",".join(map(str, strides)), offset)]
         prog.expected = [np.asarray(x) for x in ref["expected"](inputs)]
+        prog.declared = [np.asarray(inputs[idx]).dtype for idx in ref.get("OUTPUTS", [])]
+        for idx, want, declared in zip(ref.get("OUTPUTS", []), prog.expected, prog.declared):
+            if want.dtype != declared:
+                prog.error = "ref.py: expected() gives %s for arg%d, declared %s" % (want.dtype, idx, declared)
     except Exception as e:  # a broken ref.py is a failure of that program, not of the harness
         prog.error = "ref.py: %s: %s" % (type(e).__name__, e)
 
@@ -156,11 +180,13 @@ def run_one(kiln, prog, target):
     outputs = list(ref.get("OUTPUTS", []))
     rtol, atol = ref.get("RTOL", 0), ref.get("ATOL", 0)
     got = []
-    for idx in outputs:
+    for idx, declared in zip(outputs, prog.declared):
         try:
             got.append(np.load(os.path.join(out_dir, "arg%d.npy" % idx)))
         except OSError as e:
             return "output arg%d: %s" % (idx, e)
+        if got[-1].dtype != declared:
+            return "arg%d: dtype %s, declared %s" % (idx, got[-1].dtype, declared)
     if ref.get("RETURNS", False):
         try:
             got.append(parse_return(p.stdout))
@@ -211,14 +237,14 @@ def parse_harness_args(description, kind, known_file, default_targets):
 
 
 def list_programs(corpus, only):
-    """(name, source path, loaded ref.py) for each program of the corpus with a ref.py, by name."""
+    """(name, source path, loaded ref.py or None when it has none) for each program, by name."""
     for fn in sorted(os.listdir(corpus)):
-        if not fn.endswith(".py") or fn.endswith(".ref.py") or only not in fn:
+        # __init__.py: the package marker Bazel's Python runfiles put in every directory.
+        if not fn.endswith(".py") or fn.endswith(".ref.py") or fn == "__init__.py" or only not in fn:
             continue
         name = fn[:-3]
         ref_path = os.path.join(corpus, name + ".ref.py")
-        if os.path.exists(ref_path):
-            yield name, os.path.join(corpus, fn), load_ref(ref_path)
+        yield name, os.path.join(corpus, fn), load_ref(ref_path) if os.path.exists(ref_path) else None
 
 
 def main():
@@ -232,7 +258,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="kiln-corpus-", dir=os.environ.get("TEST_TMPDIR"))
     programs, skipped = [], []
     for name, source, ref in list_programs(corpus, args.only):
-        if not any(t in CPU_TARGETS for t in ref.get("TARGETS", ["llvm", "c"])):
+        if ref is not None and not any(runs_on(ref, t) for t in targets):
             skipped.append(name)
             continue
         workdir = os.path.join(tmp, name)
@@ -241,7 +267,7 @@ def main():
     for prog in programs:
         prepare(prog)
 
-    jobs = [(prog, t) for prog in programs for t in targets]
+    jobs = [(prog, t) for prog in programs for t in targets if runs_on(prog.ref, t)]
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         results = list(pool.map(lambda pt: run_one(kiln, pt[0], pt[1]), jobs))
 
@@ -264,14 +290,16 @@ def main():
 
     print()
     if skipped:
-        print("skipped (no CPU target): %s" % ", ".join(skipped))
+        print("skipped (no requested target): %s" % ", ".join(skipped))
     for t in targets:
-        print("%s: %d/%d ok" % (t, ok_count[t], len(programs)))
+        print("%s: %d/%d ok" % (t, ok_count[t], sum(1 for _, jt in jobs if jt == t)))
     for f in fixed:
         print("FIXED (remove from %s): %s" % (os.path.basename(args.known), f))
     if unexpected:
         print("%d unexpected failure(s)" % len(unexpected))
-    return 1 if unexpected or fixed else 0
+    if not programs:
+        print("FAIL: no program ran (corpus %s, --only %r)" % (corpus, args.only))
+    return 1 if unexpected or fixed or not programs else 0
 
 
 if __name__ == "__main__":

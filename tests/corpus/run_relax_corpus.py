@@ -4,9 +4,10 @@ For every shared/corpus/relax/NNN_name.py: inputs = make_inputs(numpy.random.def
 flattened (a tuple parameter contributes its fields in order; R.Prim scalars become 0-d arrays) and
 saved as .npy files; `kiln run FILE --entry ENTRY --target T --input ... --output-dir D` compiles the
 module to a VM executable and runs it; the flattened results D/out0.npy, D/out1.npy, ... are compared
-with expected(inputs) by numpy.allclose(RTOL, ATOL) (bit-exact when both are 0). Each program runs
-twice per target: once through invoke, once through the stateful API (`--stateful`: set_input,
-invoke_stateful, get_outputs), which is how a device farm drives a model.
+with expected(inputs) by numpy.allclose(RTOL, ATOL) (bit-exact when both are 0), and each must have
+the dtype of expected()'s value (the declared return type, which the corpus's refs give). Each
+program runs twice per target: once through invoke, once through the stateful API (`--stateful`:
+set_input, invoke_stateful, get_outputs), which is how a device farm drives a model.
 
 Known failures are listed in relax_known_failures.txt ("NNN_name TARGET  # reason"); the run fails on
 any other failure and on a listed one that passes. Prints a per-target summary ("llvm: 26/26 ok").
@@ -43,6 +44,8 @@ def flatten(value, out):
 
 class RelaxProgram(Program):
     def prepare(self):
+        if self.error:
+            return
         try:
             inputs = self.ref["make_inputs"](np.random.default_rng(0))
             for k, value in enumerate(flatten(list(inputs), [])):
@@ -76,7 +79,7 @@ class RelaxProgram(Program):
             return "%d results, expected() gave %d" % (len(got), len(self.expected))
         rtol, atol = self.ref.get("RTOL", 0), self.ref.get("ATOL", 0)
         for k, (g, w) in enumerate(zip(got, self.expected)):
-            if g.dtype != w.dtype and not (rtol or atol):
+            if g.dtype != w.dtype:
                 return "out%d: dtype %s, expected %s" % (k, g.dtype, w.dtype)
             diff = compare(g, w, rtol, atol)
             if diff:
@@ -95,7 +98,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="kiln-relax-corpus-", dir=os.environ.get("TEST_TMPDIR"))
     programs, skipped = [], []
     for name, source, ref in list_programs(corpus, args.only):
-        prog_targets = [t for t in targets if t in ref.get("TARGETS", ["llvm", "c"])]
+        prog_targets = [t for t in targets if t in (ref or {}).get("TARGETS", ["llvm", "c"])]
         if not prog_targets:
             skipped.append(name)
             continue
@@ -141,7 +144,9 @@ def main():
         print("FIXED (remove from %s): %s" % (os.path.basename(args.known), f))
     if unexpected:
         print("%d unexpected failure(s)" % len(unexpected))
-    return 1 if unexpected or fixed else 0
+    if not programs:
+        print("FAIL: no program ran (corpus %s, --only %r)" % (corpus, args.only))
+    return 1 if unexpected or fixed or not programs else 0
 
 
 if __name__ == "__main__":

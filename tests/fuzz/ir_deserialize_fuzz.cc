@@ -1,6 +1,8 @@
 // Fuzz target: the IR deserializers (binary and JSON). Whatever the input, they must return a value
-// or an error -- never crash, hang or leak -- and what they accept must hash and re-serialize.
+// or an error -- never crash, hang or leak -- and what they accept must hash, re-serialize, and
+// deserialize again to a structurally equal IR.
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -18,7 +20,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!r.ok()) continue;
     (void)StructuralHash(*r);
     absl::StatusOr<std::string> again = Serialize(*r);
-    if (!again.ok() || !Deserialize(*again).ok()) __builtin_trap();  // accepted IR must round-trip
+    if (!again.ok()) {
+      std::fprintf(stderr, "ir_deserialize_fuzz: accepted IR does not serialize: %s\n",
+                   std::string(again.status().message()).c_str());
+      __builtin_trap();
+    }
+    absl::StatusOr<ObjectRef> back = Deserialize(*again);
+    if (!back.ok()) {
+      std::fprintf(stderr, "ir_deserialize_fuzz: re-serialized IR does not deserialize: %s\n",
+                   std::string(back.status().message()).c_str());
+      __builtin_trap();
+    }
+    // Each deserialization makes its own variables, so free ones (the input may be any node, e.g. a
+    // lone expression) are mapped one to one rather than compared by identity.
+    std::string path;
+    if (!StructuralEqual(*r, *back, /*map_free_vars=*/true, &path)) {
+      std::fprintf(stderr, "ir_deserialize_fuzz: the round trip changed the IR at %s\n", path.c_str());
+      __builtin_trap();
+    }
   }
   return 0;
 }

@@ -1,9 +1,13 @@
 // The shared conformance corpus (shared/corpus/{tir,relax,invalid}) and kiln's own TVMScript
-// breadth corpus (tests/script/{tir,relax,module,invalid,old_spellings,printed}), run as one test per area. Valid files must round-trip: parse -> print -> parse gives a structurally equal IR, and
+// breadth corpus (tests/script/{tir,relax,module,invalid,old_spellings,printed}), run as one test
+// per area. Valid files must round-trip: parse -> print -> parse gives a structurally equal IR, and
 // printing that IR again gives the same text (fixed point). Invalid files start with
-// `# expect-error: LINE:COL: substring` and must fail to parse at exactly that position with a
-// diagnostic containing the substring (case-insensitive), as in shared/corpus/invalid. Files of
-// printed/ must also be the printer's exact output for themselves (one fixture per printer rule).
+// `# expect-error: LINE:COL: substring` and must fail to parse (INVALID_ARGUMENT) at exactly that
+// position with a diagnostic containing the substring (case-insensitive), as in
+// shared/corpus/invalid. Old spellings (old_spellings/NNN.py, `# expect-warning: LINE:COL:
+// substring`) must be accepted with that warning and give an IR structurally equal to their v0.26
+// twin, old_spellings/v026/NNN.py. Files of printed/ must also be the printer's exact output for
+// themselves (one fixture per printer rule).
 //
 // Each file runs in a forked child with a time limit, so a crash or a hang in the parser or the
 // printer is reported against that file instead of hiding the results of all the others. Each test
@@ -30,6 +34,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/ir.h"
+#include "compiler/ir/structural.h"
 #include "compiler/script/roundtrip.h"
 #include "compiler/script/script.h"
 #include "tests/util/shared_dir.h"
@@ -96,7 +101,9 @@ std::string CheckPrinted(const std::string& path) {
   return absl::StrCat("prints differently from line ", line, ":\n----- printed -----\n", printed);
 }
 
-// An old spelling: accepted, with a warning at LINE:COL naming the v0.26 spelling.
+// An old spelling: accepted, with a warning at LINE:COL naming the v0.26 spelling, and read as the
+// same IR as its twin in v026/ spelled as TVM v0.26 prints it (the warning alone would let an old
+// spelling be accepted with a different meaning).
 std::string CheckWarning(const std::string& path) {
   const std::string source = ReadFile(path);
   static const std::regex kHeader(R"(^# expect-warning: (\d+):(\d+): (.*))");
@@ -106,13 +113,24 @@ std::string CheckWarning(const std::string& path) {
   ir::DiagnosticList diags;
   auto parsed = script::ParseScript(source, path, &diags);
   if (!parsed.ok()) return "rejected: " + OneLine(std::string(parsed.status().message()));
+  bool warned = false;
   for (const ir::Diagnostic& d : diags.items()) {
-    if (d.severity == ir::Severity::kWarning && std::to_string(d.span.line) == m[1].str() &&
-        std::to_string(d.span.column) == m[2].str() && d.message.find(m[3].str()) != std::string::npos) {
-      return "";
-    }
+    warned |= d.severity == ir::Severity::kWarning && std::to_string(d.span.line) == m[1].str() &&
+              std::to_string(d.span.column) == m[2].str() && d.message.find(m[3].str()) != std::string::npos;
   }
-  return "no warning at " + m[1].str() + ":" + m[2].str() + " containing \"" + m[3].str() + "\"";
+  if (!warned) return "no warning at " + m[1].str() + ":" + m[2].str() + " containing \"" + m[3].str() + "\"";
+  const std::filesystem::path twin_path =
+      std::filesystem::path(path).parent_path() / "v026" / std::filesystem::path(path).filename();
+  if (!std::filesystem::exists(twin_path)) return "no v0.26 twin " + twin_path.string();
+  ir::DiagnosticList twin_diags;
+  auto twin = script::ParseScript(ReadFile(twin_path.string()), twin_path.string(), &twin_diags);
+  if (!twin.ok()) return "the v0.26 twin is rejected: " + OneLine(std::string(twin.status().message()));
+  for (const ir::Diagnostic& d : twin_diags.items()) {
+    if (d.severity == ir::Severity::kWarning) return "the v0.26 twin warns too: " + d.message;
+  }
+  std::string where;
+  if (!ir::StructuralEqual(*parsed, *twin, false, &where)) return "differs from its v0.26 twin at " + where;
+  return "";
 }
 
 // One invalid file; returns "" when it fails as its header says, else the reason.
@@ -136,7 +154,13 @@ std::string CheckInvalid(const std::string& path) {
     return s;
   };
   std::string reason;
-  if (got_pos != want_pos) reason = absl::StrCat("position ", got_pos, " expected ", want_pos);
+  if (!absl::IsInvalidArgument(parsed.status())) {
+    reason = absl::StrCat("status ", absl::StatusCodeToString(parsed.status().code()), ", expected INVALID_ARGUMENT");
+  }
+  if (got_pos != want_pos) {
+    if (!reason.empty()) reason += "; ";
+    reason += absl::StrCat("position ", got_pos, " expected ", want_pos);
+  }
   if (lower(message).find(lower(want_sub)) == std::string::npos) {
     if (!reason.empty()) reason += "; ";
     reason += "message lacks \"" + want_sub + "\"";
@@ -240,7 +264,7 @@ void RunArea(const std::string& label, const std::string& dir, Mode mode, const 
   const size_t passed = files.size() - failures.size() - known_failing;
   std::cout << label << ": " << passed << "/" << files.size()
             << (mode == Mode::kInvalid   ? " rejected as expected"
-                : mode == Mode::kWarning ? " accepted with the warning"
+                : mode == Mode::kWarning ? " accepted with the warning, equal to the v0.26 twin"
                 : mode == Mode::kPrinted ? " print back byte for byte"
                                          : " round-trip")
             << (known_failing ? absl::StrCat(" (", known_failing, " known gaps)") : "") << "\n";

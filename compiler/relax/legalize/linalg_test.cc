@@ -7,6 +7,9 @@
 
 #include "compiler/relax/legalize/kernel_testing.h"
 #include "gtest/gtest.h"
+#include "tests/util/status_matchers.h"
+
+using ::kiln::testing::IsInvalidArgument;
 
 namespace kiln::relax::legalize {
 namespace {
@@ -132,7 +135,8 @@ TEST(MatmulKernel, IsScheduledAndOpaque) {
 }
 
 TEST(MatmulKernel, RejectsScalars) {
-  EXPECT_FALSE(MatmulKernel({{}, DataType::Float(32)}, {Dims({4}), DataType::Float(32)}, DataType::Void()).ok());
+  EXPECT_TRUE(IsInvalidArgument(MatmulKernel({{}, DataType::Float(32)}, {Dims({4}), DataType::Float(32)}, DataType::Void()),
+                                "matmul: operands must have rank >= 1"));
 }
 
 }  // namespace

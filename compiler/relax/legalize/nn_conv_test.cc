@@ -8,6 +8,9 @@
 
 #include "compiler/relax/legalize/kernel_testing.h"
 #include "gtest/gtest.h"
+#include "tests/util/status_matchers.h"
+
+using ::kiln::testing::IsInvalidArgument;
 
 namespace kiln::relax::legalize {
 namespace {
@@ -282,15 +285,16 @@ TEST(ConvKernel, Errors) {
   k.weight_shape = {4, 3, 3, 3};
   ConvSpec s = SpecOf(k, Dims(k.data_shape), Dims(k.weight_shape));
   s.data_layout = "NCHH";
-  EXPECT_FALSE(ConvKernel(s).ok());
+  EXPECT_TRUE(IsInvalidArgument(ConvKernel(s), "conv: data layout \"NCHH\" must name each of NCHW once"));
   s = SpecOf(k, Dims(k.data_shape), Dims(k.weight_shape));
   s.groups = 2;  // 3 channels
-  EXPECT_FALSE(ConvKernel(s).ok());
+  EXPECT_TRUE(IsInvalidArgument(ConvKernel(s), "conv: groups (2) must divide the channel counts"));
   s = SpecOf(k, Dims(k.data_shape), Dims({4, 3, 9, 9}));
-  EXPECT_FALSE(ConvKernel(s).ok());  // kernel larger than the input
+  EXPECT_TRUE(IsInvalidArgument(ConvKernel(s),  // kernel larger than the input
+                                "conv: the kernel does not fit in the padded input"));
   s = SpecOf(k, Dims(k.data_shape), Dims(k.weight_shape));
   s.strides = {1, 2, 3};
-  EXPECT_FALSE(ConvKernel(s).ok());
+  EXPECT_TRUE(IsInvalidArgument(ConvKernel(s), "conv: strides needs 2 values, got 3"));
 }
 
 }  // namespace

@@ -1,5 +1,8 @@
 #include "gtest/gtest.h"
 #include "compiler/relax/op/test_util.h"
+#include "tests/util/status_matchers.h"
+
+using ::kiln::testing::IsInvalidArgument;
 
 namespace kiln::relax::testing {
 namespace {
@@ -31,9 +34,12 @@ TEST(CallTir, Errors) {
   absl::StatusOr<ir::Type> missing = Infer("call_tir", {ir::GlobalVar("does_not_exist"), args}, {}, {Tensor({16})}, mod);
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.status().message().find("does_not_exist"), std::string::npos);
-  EXPECT_FALSE(Infer("call_tir", {ir::GlobalVar("add_one"), args}, {}, {}, mod).ok());          // no out_ty
-  EXPECT_FALSE(Infer("call_tir", {ir::GlobalVar("add_one"), V("x", Tensor({16}))}, {}, {Tensor({16})}, mod).ok());
-  EXPECT_FALSE(Infer("call_tir", {ir::GlobalVar("add_one"), args}, {}, {ir::ShapeType(1)}, mod).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("call_tir", {ir::GlobalVar("add_one"), args}, {}, {}, mod),          // no out_ty
+                                "R.call_tir: requires the output type (out_ty)"));
+  EXPECT_TRUE(IsInvalidArgument(Infer("call_tir", {ir::GlobalVar("add_one"), V("x", Tensor({16}))}, {}, {Tensor({16})}, mod),
+                                "R.call_tir: expects a tuple of arguments"));
+  EXPECT_TRUE(IsInvalidArgument(Infer("call_tir", {ir::GlobalVar("add_one"), args}, {}, {ir::ShapeType(1)}, mod),
+                                "R.call_tir: out_ty must be tensor types, got R.Shape(ndim=1)"));
 }
 
 TEST(CallTirInplace, IndicesChecked) {
@@ -41,8 +47,10 @@ TEST(CallTirInplace, IndicesChecked) {
   ir::Expr args = ir::relax::Tuple(ir::Array<ir::Expr>{V("y", Tensor({8}))});
   EXPECT_EQ(Str(Infer("call_tir_inplace", {ir::GlobalVar("f"), args}, {{"inplace_indices", Ints({0})}}, {Tensor({8})}, mod)),
             "R.Tensor((8,), dtype=\"float32\")");
-  EXPECT_FALSE(Infer("call_tir_inplace", {ir::GlobalVar("f"), args}, {{"inplace_indices", Ints({1})}}, {Tensor({8})}, mod).ok());
-  EXPECT_FALSE(Infer("call_tir_inplace", {ir::GlobalVar("f"), args}, {{"inplace_indices", Ints({0})}}, {Tensor({9})}, mod).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("call_tir_inplace", {ir::GlobalVar("f"), args}, {{"inplace_indices", Ints({1})}}, {Tensor({8})}, mod),
+                                "R.call_tir_inplace: inplace index 1 is out of range"));
+  EXPECT_TRUE(IsInvalidArgument(Infer("call_tir_inplace", {ir::GlobalVar("f"), args}, {{"inplace_indices", Ints({0})}}, {Tensor({9})}, mod),
+                                "R.call_tir_inplace: output 0 does not match the input it overwrites"));
 }
 
 TEST(CallPacked, ImpureWithTyArgs) {
@@ -84,10 +92,14 @@ TEST(CallInplacePacked, IndicesAndTypes) {
   auto call = [&](std::vector<int64_t> idx, ir::Array<ir::Type> ty) {
     return Infer("call_inplace_packed", {ir::relax::StringImm("f"), x, y}, {{"inplace_indices", Ints(idx)}}, ty);
   };
-  EXPECT_FALSE(call({2}, {Tensor({4})}).ok());         // out of range
-  EXPECT_FALSE(call({-1}, {Tensor({4})}).ok());        // nothing in place
-  EXPECT_FALSE(call({0, 0}, {ir::TupleType({Tensor({4}), Tensor({4})})}).ok());  // duplicate
-  EXPECT_FALSE(call({0}, {Tensor({5})}).ok());         // does not fit x
+  EXPECT_TRUE(IsInvalidArgument(call({2}, {Tensor({4})}),         // out of range
+                                "R.call_inplace_packed: inplace index 2 is out of range"));
+  EXPECT_TRUE(IsInvalidArgument(call({-1}, {Tensor({4})}),        // nothing in place
+                                "R.call_inplace_packed: at least one inplace index must not be -1"));
+  EXPECT_TRUE(IsInvalidArgument(call({0, 0}, {ir::TupleType({Tensor({4}), Tensor({4})})}),  // duplicate
+                                "R.call_inplace_packed: inplace index 0 appears more than once"));
+  EXPECT_TRUE(IsInvalidArgument(call({0}, {Tensor({5})}),         // does not fit x
+                                "R.call_inplace_packed: output 0 does not match argument 0 it overwrites"));
   EXPECT_EQ(Str(call({1, -1}, {ir::TupleType({Tensor({4}), Tensor({2})})})),
             "R.Tuple(R.Tensor((4,), dtype=\"float32\"), R.Tensor((2,), dtype=\"float32\"))");
 }

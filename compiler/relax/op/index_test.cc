@@ -1,5 +1,8 @@
 #include "gtest/gtest.h"
 #include "compiler/relax/op/test_util.h"
+#include "tests/util/status_matchers.h"
+
+using ::kiln::testing::IsInvalidArgument;
 
 namespace kiln::relax::testing {
 namespace {
@@ -16,8 +19,10 @@ TEST(Take, Axis) {
   EXPECT_EQ(Str(Infer("take", {x, idx}, {{"axis", I(0)}})), "R.Tensor((4, 2, 3), dtype=\"int32\")");
   EXPECT_EQ(Str(Infer("take", {x, idx}, {{"axis", I(1)}})), "R.Tensor((10, 4, 2), dtype=\"int32\")");
   EXPECT_EQ(Str(Infer("take", {x, idx})), "R.Tensor((4, 2), dtype=\"int32\")");
-  EXPECT_FALSE(Infer("take", {x, V("f", Tensor({2}))}, {{"axis", I(0)}}).ok());
-  EXPECT_FALSE(Infer("take", {x, idx}, {{"axis", I(2)}}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("take", {x, V("f", Tensor({2}))}, {{"axis", I(0)}}),
+                                "R.take: indices must have an integer dtype, got float32"));
+  EXPECT_TRUE(IsInvalidArgument(Infer("take", {x, idx}, {{"axis", I(2)}}),
+                                "R.take: axis 2 is out of range for a tensor of rank 2"));
 }
 
 TEST(StridedSlice, Lengths) {
@@ -31,8 +36,10 @@ TEST(StridedSlice, Lengths) {
   ir::Var n = SymVar("n");
   EXPECT_EQ(Str(Infer("strided_slice", {V("y", Tensor({n})), PrimTuple({0}), PrimTuple({2}), PrimTuple({5})})),
             "R.Tensor((3,), dtype=\"float32\")");
-  EXPECT_FALSE(Infer("strided_slice", {x, PrimTuple({0}), PrimTuple({0, 1}), PrimTuple({1})}).ok());
-  EXPECT_FALSE(Infer("strided_slice", {x, PrimTuple({0}), PrimTuple({0})}).ok());  // too few args
+  EXPECT_TRUE(IsInvalidArgument(Infer("strided_slice", {x, PrimTuple({0}), PrimTuple({0, 1}), PrimTuple({1})}),
+                                "R.strided_slice: axes, begin, end and strides must have the same length"));
+  EXPECT_TRUE(IsInvalidArgument(Infer("strided_slice", {x, PrimTuple({0}), PrimTuple({0})}),  // too few args
+                                "R.strided_slice: expects 4 to 5 positional argument(s), got 3"));
 }
 
 TEST(Where, ThreeWayBroadcast) {
@@ -40,16 +47,20 @@ TEST(Where, ThreeWayBroadcast) {
             "R.Tensor((10,), dtype=\"float32\")");
   EXPECT_EQ(Str(Infer("where", {V("c", Tensor({4, 1}, "bool")), V("x", Tensor({1, 5})), V("y", Tensor({}))})),
             "R.Tensor((4, 5), dtype=\"float32\")");
-  EXPECT_FALSE(Infer("where", {V("c", Tensor({3}, "bool")), V("x", Tensor({4})), V("y", Tensor({4}))}).ok());
-  EXPECT_FALSE(Infer("where", {V("c", Tensor({4}, "bool")), V("x", Tensor({4})), V("y", Tensor({4}, "int32"))}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("where", {V("c", Tensor({3}, "bool")), V("x", Tensor({4})), V("y", Tensor({4}))}),
+                                "R.where: cannot broadcast shapes (3,) and (4,): dimension 3 vs 4"));
+  EXPECT_TRUE(IsInvalidArgument(Infer("where", {V("c", Tensor({4}, "bool")), V("x", Tensor({4})), V("y", Tensor({4}, "int32"))}),
+                                "R.where: dtype mismatch: float32 vs int32"));
 }
 
 TEST(DynamicStridedSlice, RankOnly) {
   ir::Var x = V("x", Tensor({8, 9}));
   ir::Var b = V("b", Tensor({2}, "int64"));
   EXPECT_EQ(Str(Infer("dynamic_strided_slice", {x, b, b, b})), "R.Tensor(ndim=2, dtype=\"float32\")");
-  EXPECT_FALSE(Infer("dynamic_strided_slice", {x, V("c", Tensor({3}, "int64")), b, b}).ok());
-  EXPECT_FALSE(Infer("dynamic_strided_slice", {x, V("c", Tensor({2}, "int32")), b, b}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("dynamic_strided_slice", {x, V("c", Tensor({3}, "int64")), b, b}),
+                                "R.dynamic_strided_slice: begin has 3 entries for a tensor of rank 2"));
+  EXPECT_TRUE(IsInvalidArgument(Infer("dynamic_strided_slice", {x, V("c", Tensor({2}, "int32")), b, b}),
+                                "R.dynamic_strided_slice: begin must be int64, got int32"));
 }
 
 }  // namespace

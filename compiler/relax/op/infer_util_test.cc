@@ -4,6 +4,9 @@
 
 #include "gtest/gtest.h"
 #include "compiler/relax/op/test_util.h"
+#include "tests/util/status_matchers.h"
+
+using ::kiln::testing::IsInvalidArgument;
 
 namespace kiln::relax::testing {
 namespace {
@@ -51,13 +54,14 @@ TEST(Broadcast, Shapes) {
   ASSERT_TRUE(s.ok());
   EXPECT_EQ(ShapeToString(*s), "(5, 3)");
   EXPECT_FALSE(unknown);
-  EXPECT_FALSE(BroadcastShapes("x", {Dim(2)}, {Dim(3)}, &unknown).ok());
+  EXPECT_TRUE(IsInvalidArgument(BroadcastShapes("x", {Dim(2)}, {Dim(3)}, &unknown),
+                                "R.x: cannot broadcast shapes (2,) and (3,): dimension 2 vs 3"));
 }
 
 TEST(Axes, Normalize) {
   EXPECT_EQ(*NormalizeAxis("x", -1, 3), 2);
-  EXPECT_FALSE(NormalizeAxis("x", 3, 3).ok());
-  EXPECT_FALSE(NormalizeAxes("x", {0, -3}, 3).ok());
+  EXPECT_TRUE(IsInvalidArgument(NormalizeAxis("x", 3, 3), "R.x: axis 3 is out of range for a tensor of rank 3"));
+  EXPECT_TRUE(IsInvalidArgument(NormalizeAxes("x", {0, -3}, 3), "R.x: axis -3 appears more than once"));
 }
 
 TEST(Spelling, Types) {

@@ -1,5 +1,8 @@
 #include "gtest/gtest.h"
 #include "compiler/relax/op/test_util.h"
+#include "tests/util/status_matchers.h"
+
+using ::kiln::testing::IsInvalidArgument;
 
 namespace kiln::relax::testing {
 namespace {
@@ -18,8 +21,10 @@ TEST(Reshape, Errors) {
   absl::StatusOr<ir::Type> t = Infer("reshape", {V("x", Tensor({2, 12})), Shape({5, 5})});
   ASSERT_FALSE(t.ok());
   EXPECT_NE(t.status().message().find("cannot reshape"), std::string::npos);
-  EXPECT_FALSE(Infer("reshape", {V("x", Tensor({2, 12})), Shape({-1, -1})}).ok());
-  EXPECT_FALSE(Infer("reshape", {V("x", Tensor({2, 12})), Shape({-1, 5})}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("reshape", {V("x", Tensor({2, 12})), Shape({-1, -1})}),
+                                "R.reshape: at most one dimension of the new shape can be -1"));
+  EXPECT_TRUE(IsInvalidArgument(Infer("reshape", {V("x", Tensor({2, 12})), Shape({-1, 5})}),
+                                "R.reshape: cannot reshape a tensor of shape (2, 12)"));
 }
 
 TEST(Reshape, ShapeVariable) {
@@ -31,7 +36,8 @@ TEST(Manipulate, PermuteExpandSqueezeFlatten) {
   ir::Var x = V("x", Tensor({2, 3, 4}));
   EXPECT_EQ(Str(Infer("permute_dims", {x}, {{"axes", Ints({2, 0, 1})}})), "R.Tensor((4, 2, 3), dtype=\"float32\")");
   EXPECT_EQ(Str(Infer("permute_dims", {x})), "R.Tensor((4, 3, 2), dtype=\"float32\")");
-  EXPECT_FALSE(Infer("permute_dims", {x}, {{"axes", Ints({0, 0, 1})}}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("permute_dims", {x}, {{"axes", Ints({0, 0, 1})}}),
+                                "R.permute_dims: axis 0 appears more than once"));
   EXPECT_EQ(Str(Infer("expand_dims", {x}, {{"axis", Ints({0, -1})}})), "R.Tensor((1, 2, 3, 4, 1), dtype=\"float32\")");
   ir::Var y = V("y", Tensor({1, 3, 1}));
   EXPECT_EQ(Str(Infer("squeeze", {y})), "R.Tensor((3,), dtype=\"float32\")");
@@ -48,9 +54,10 @@ TEST(Concat, AlongAxis) {
   ir::Expr s = ir::relax::Tuple({V("a", Tensor({n, 3})), V("b", Tensor({2, 3}))});
   EXPECT_EQ(Str(Infer("concat", {s})), "R.Tensor((n + 2, 3), dtype=\"float32\")");
   ir::Expr bad = ir::relax::Tuple({V("a", Tensor({2, 3})), V("b", Tensor({2, 4}))});
-  EXPECT_FALSE(Infer("concat", {bad}, {{"axis", I(0)}}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("concat", {bad}, {{"axis", I(0)}}),
+                                "R.concat: shape mismatch in dimension 1: (2, 3) vs (2, 4)"));
   ir::Expr mixed = ir::relax::Tuple({V("a", Tensor({2, 3})), V("b", Tensor({2, 3}, "int32"))});
-  EXPECT_FALSE(Infer("concat", {mixed}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("concat", {mixed}), "R.concat: dtype mismatch: float32 vs int32"));
 }
 
 TEST(Split, SectionsAndIndices) {
@@ -74,12 +81,14 @@ TEST(Split, SectionsAndIndices) {
   ir::Var n = SymVar("n");
   EXPECT_EQ(Str(Infer("split", {V("s", Tensor({n}))}, {{"indices_or_sections", I(2)}})),
             "R.Tuple(R.Tensor(((n + 1) // 2,), dtype=\"float32\"), R.Tensor((n - (n + 1) // 2,), dtype=\"float32\"))");
-  EXPECT_FALSE(Infer("split", {x}).ok());  // indices_or_sections is required
+  EXPECT_TRUE(IsInvalidArgument(Infer("split", {x}),  // indices_or_sections is required
+                                "R.split: missing required argument 'indices_or_sections'"));
 }
 
 TEST(BroadcastTo, Checks) {
   EXPECT_EQ(Str(Infer("broadcast_to", {V("x", Tensor({1, 3})), Shape({4, 3})})), "R.Tensor((4, 3), dtype=\"float32\")");
-  EXPECT_FALSE(Infer("broadcast_to", {V("x", Tensor({2, 3})), Shape({4, 3})}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("broadcast_to", {V("x", Tensor({2, 3})), Shape({4, 3})}),
+                                "R.broadcast_to: cannot broadcast shape (2, 3) to (4, 3)"));
   EXPECT_EQ(Str(Infer("collapse_sum_to", {V("x", Tensor({4, 3})), Shape({1, 3})})), "R.Tensor((1, 3), dtype=\"float32\")");
 }
 
@@ -88,9 +97,11 @@ TEST(Stack, NewAxis) {
   EXPECT_EQ(Str(Infer("stack", {t})), "R.Tensor((2, 2, 3), dtype=\"float32\")");
   EXPECT_EQ(Str(Infer("stack", {t}, {{"axis", I(-1)}})), "R.Tensor((2, 3, 2), dtype=\"float32\")");
   EXPECT_EQ(Str(Infer("stack", {t}, {{"axis", I(2)}})), "R.Tensor((2, 3, 2), dtype=\"float32\")");
-  EXPECT_FALSE(Infer("stack", {t}, {{"axis", I(3)}}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("stack", {t}, {{"axis", I(3)}}),
+                                "R.stack: axis 3 is out of range for a tensor of rank 3"));
   ir::Expr bad = ir::relax::Tuple({V("a", Tensor({2, 3})), V("b", Tensor({3, 2}))});
-  EXPECT_FALSE(Infer("stack", {bad}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("stack", {bad}),
+                                "R.stack: all tensors must have the same shape: (2, 3) vs (3, 2)"));
   ir::Var n = SymVar("n"), m = SymVar("m");
   ir::Expr sym = ir::relax::Tuple({V("a", Tensor({n})), V("b", Tensor({m}))});
   EXPECT_EQ(Str(Infer("stack", {sym})), "R.Tensor(ndim=2, dtype=\"float32\")");  // n == m is not provable
@@ -100,7 +111,8 @@ TEST(Manipulate, RepeatTileCollapseSumLike) {
   ir::Var x = V("x", Tensor({2, 3}));
   EXPECT_EQ(Str(Infer("repeat", {x}, {{"repeats", I(2)}, {"axis", I(0)}})), "R.Tensor((4, 3), dtype=\"float32\")");
   EXPECT_EQ(Str(Infer("repeat", {x}, {{"repeats", I(3)}})), "R.Tensor((18,), dtype=\"float32\")");  // flattened
-  EXPECT_FALSE(Infer("repeat", {x}, {{"repeats", I(2)}, {"axis", I(2)}}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("repeat", {x}, {{"repeats", I(2)}, {"axis", I(2)}}),
+                                "R.repeat: axis 2 is out of range for a tensor of rank 2"));
   EXPECT_EQ(Str(Infer("tile", {x}, {{"repeats", Ints({2, 3})}})), "R.Tensor((4, 9), dtype=\"float32\")");
   EXPECT_EQ(Str(Infer("tile", {x}, {{"repeats", Ints({2, 1, 2})}})), "R.Tensor((2, 2, 6), dtype=\"float32\")");
   EXPECT_EQ(Str(Infer("tile", {x}, {{"repeats", I(2)}})), "R.Tensor((2, 6), dtype=\"float32\")");
@@ -108,52 +120,64 @@ TEST(Manipulate, RepeatTileCollapseSumLike) {
   EXPECT_EQ(Str(Infer("tile", {V("y", Tensor({n}))}, {{"repeats", Ints({3})}})), "R.Tensor((n * 3,), dtype=\"float32\")");
   EXPECT_EQ(Str(Infer("collapse_sum_like", {V("g", Tensor({4, 3})), V("t", Tensor({1, 3}, "int32"))})),
             "R.Tensor((1, 3), dtype=\"float32\")");
-  EXPECT_FALSE(Infer("collapse_sum_like", {V("g", Tensor({4, 3})), V("t", Tensor({2, 3}))}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("collapse_sum_like", {V("g", Tensor({4, 3})), V("t", Tensor({2, 3}))}),
+                                "R.collapse_sum_like: cannot collapse shape (4, 3) to (2, 3)"));
 }
 
 TEST(Manipulate, ReverseSequenceMeshgridOneHot) {
   ir::Var x = V("x", Tensor({4, 5, 2}));
   EXPECT_EQ(Str(Infer("reverse_sequence", {x, V("l", Tensor({4}, "int64"))})), "R.Tensor((4, 5, 2), dtype=\"float32\")");
-  EXPECT_FALSE(Infer("reverse_sequence", {x, V("l", Tensor({5}, "int64"))}).ok());  // batch is dim 0 (4)
-  EXPECT_FALSE(Infer("reverse_sequence", {x, V("l", Tensor({4}, "int64"))}, {{"seq_axis", I(0)}}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("reverse_sequence", {x, V("l", Tensor({5}, "int64"))}),  // batch is dim 0 (4)
+                                "R.reverse_sequence: seq_lengths has 5 entries"));
+  EXPECT_TRUE(IsInvalidArgument(Infer("reverse_sequence", {x, V("l", Tensor({4}, "int64"))}, {{"seq_axis", I(0)}}),
+                                "R.reverse_sequence: seq_axis and batch_axis must differ"));
   ir::Expr grids = ir::relax::Tuple({V("a", Tensor({3})), V("b", Tensor({5}))});
   EXPECT_EQ(Str(Infer("meshgrid", {grids})),
             "R.Tuple(R.Tensor((3, 5), dtype=\"float32\"), R.Tensor((3, 5), dtype=\"float32\"))");
   EXPECT_EQ(Str(Infer("meshgrid", {grids}, {{"indexing", ir::String("xy")}})),
             "R.Tuple(R.Tensor((5, 3), dtype=\"float32\"), R.Tensor((5, 3), dtype=\"float32\"))");
-  EXPECT_FALSE(Infer("meshgrid", {grids}, {{"indexing", ir::String("ji")}}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("meshgrid", {grids}, {{"indexing", ir::String("ji")}}),
+                                "R.meshgrid: indexing must be \"ij\" or \"xy\""));
   ir::Var idx = V("i", Tensor({2, 3}, "int64"));
   ir::Expr on = ir::relax::PrimValue(ir::FloatImm(ir::DataType::Float(32), 1.0));
   ir::Expr off = ir::relax::PrimValue(ir::FloatImm(ir::DataType::Float(32), 0.0));
   EXPECT_EQ(Str(Infer("one_hot", {idx, on, off}, {{"depth", I(4)}})), "R.Tensor((2, 3, 4), dtype=\"float32\")");
   EXPECT_EQ(Str(Infer("one_hot", {idx, on, off}, {{"depth", I(4)}, {"axis", I(0)}})),
             "R.Tensor((4, 2, 3), dtype=\"float32\")");
-  EXPECT_FALSE(Infer("one_hot", {idx, on, ir::relax::PrimValue(I(0))}, {{"depth", I(4)}}).ok());  // dtypes differ
-  EXPECT_FALSE(Infer("one_hot", {V("f", Tensor({2})), on, off}, {{"depth", I(4)}}).ok());  // float indices
+  EXPECT_TRUE(IsInvalidArgument(Infer("one_hot", {idx, on, ir::relax::PrimValue(I(0))}, {{"depth", I(4)}}),  // dtypes differ
+                                "R.one_hot: on_value and off_value must have the same dtype"));
+  EXPECT_TRUE(IsInvalidArgument(Infer("one_hot", {V("f", Tensor({2})), on, off}, {{"depth", I(4)}}),  // float indices
+                                "R.one_hot: indices must have an integer dtype, got float32"));
 }
 
 TEST(Manipulate, GatherScatter) {
   ir::Var x = V("x", Tensor({4, 5, 6}));
   ir::Var i3 = V("i", Tensor({2, 5, 6}, "int64"));
   EXPECT_EQ(Str(Infer("gather_elements", {x, i3})), "R.Tensor((2, 5, 6), dtype=\"float32\")");
-  EXPECT_FALSE(Infer("gather_elements", {x, V("j", Tensor({2, 5}, "int64"))}).ok());  // ranks differ
+  EXPECT_TRUE(IsInvalidArgument(Infer("gather_elements", {x, V("j", Tensor({2, 5}, "int64"))}),  // ranks differ
+                                "R.gather_elements: data and indices must have the same rank"));
   // gather_nd: indices (3, 2) address the first two dims -> (3, 6).
   EXPECT_EQ(Str(Infer("gather_nd", {x, V("j", Tensor({3, 2}, "int64"))})), "R.Tensor((3, 6), dtype=\"float32\")");
   EXPECT_EQ(Str(Infer("gather_nd", {x, V("j", Tensor({4, 1}, "int64"))}, {{"batch_dims", I(1)}})),
             "R.Tensor((4, 6), dtype=\"float32\")");
-  EXPECT_FALSE(Infer("gather_nd", {x, V("j", Tensor({3, 4}, "int64"))}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("gather_nd", {x, V("j", Tensor({3, 4}, "int64"))}),
+                                "R.gather_nd: indices address 4 dimensions"));
   ir::Var u = V("u", Tensor({2, 5, 6}));
   EXPECT_EQ(Str(Infer("scatter_elements", {x, i3, u}, {{"axis", I(0)}, {"reduction", ir::String("add")}})),
             "R.Tensor((4, 5, 6), dtype=\"float32\")");
-  EXPECT_FALSE(Infer("scatter_elements", {x, i3, u}, {{"reduction", ir::String("xor")}}).ok());
-  EXPECT_FALSE(Infer("scatter_elements", {x, i3, V("v", Tensor({2, 5, 6}, "int32"))}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("scatter_elements", {x, i3, u}, {{"reduction", ir::String("xor")}}),
+                                "R.scatter_elements: unsupported reduction \"xor\""));
+  EXPECT_TRUE(IsInvalidArgument(Infer("scatter_elements", {x, i3, V("v", Tensor({2, 5, 6}, "int32"))}),
+                                "R.scatter_elements: data and updates must have the same dtype"));
   EXPECT_EQ(Str(Infer("scatter_nd", {x, V("j", Tensor({3, 2}, "int64")), V("v", Tensor({3, 6}))})),
             "R.Tensor((4, 5, 6), dtype=\"float32\")");
-  EXPECT_FALSE(Infer("scatter_nd", {x, V("j", Tensor({3, 2}, "int64")), V("v", Tensor({3, 5}))}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("scatter_nd", {x, V("j", Tensor({3, 2}, "int64")), V("v", Tensor({3, 5}))}),
+                                "R.scatter_nd: updates has shape (3, 5), expected (3, 6)"));
   ir::Expr start = ir::relax::PrimValue(I(1)), end = ir::relax::PrimValue(I(5)), step = ir::relax::PrimValue(I(2));
   EXPECT_EQ(Str(Infer("slice_scatter", {x, V("s", Tensor({4, 2, 6})), start, end, step}, {{"axis", I(1)}})),
             "R.Tensor((4, 5, 6), dtype=\"float32\")");
-  EXPECT_FALSE(Infer("slice_scatter", {x, V("s", Tensor({4, 3, 6})), start, end, step}, {{"axis", I(1)}}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("slice_scatter", {x, V("s", Tensor({4, 3, 6})), start, end, step}, {{"axis", I(1)}}),
+                                "R.slice_scatter: src has 3 elements along the axis but the slice has 2"));
 }
 
 TEST(Manipulate, IndexTensorAndIndexPut) {
@@ -162,11 +186,14 @@ TEST(Manipulate, IndexTensorAndIndexPut) {
   EXPECT_EQ(Str(Infer("index_tensor", {x, two})), "R.Tensor((3, 2, 6), dtype=\"float32\")");
   ir::Expr four = ir::relax::Tuple({V("a", Tensor({1}, "int64")), V("b", Tensor({1}, "int64")),
                                     V("c", Tensor({1}, "int64")), V("d", Tensor({1}, "int64"))});
-  EXPECT_FALSE(Infer("index_tensor", {x, four}).ok());
-  EXPECT_FALSE(Infer("index_tensor", {x, ir::relax::Tuple({V("f", Tensor({2}))})}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("index_tensor", {x, four}),
+                                "R.index_tensor: 4 index tensors for a tensor of rank 3"));
+  EXPECT_TRUE(IsInvalidArgument(Infer("index_tensor", {x, ir::relax::Tuple({V("f", Tensor({2}))})}),
+                                "R.index_tensor: index tensors must have an integer dtype"));
   EXPECT_EQ(Str(Infer("index_put", {x, two, V("v", Tensor({3, 2, 6}))}, {{"accumulate", ir::IntImm(ir::DataType::Bool(), 1)}})),
             "R.Tensor((4, 5, 6), dtype=\"float32\")");
-  EXPECT_FALSE(Infer("index_put", {x, two, V("v", Tensor({3, 2, 6}, "int32"))}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("index_put", {x, two, V("v", Tensor({3, 2, 6}, "int32"))}),
+                                "R.index_put: data and values must have the same dtype"));
 }
 
 TEST(Manipulate, LayoutTransform) {
@@ -187,7 +214,8 @@ TEST(Manipulate, LayoutTransform) {
             "R.Tensor((2, 8, 4), dtype=\"float32\")");
   EXPECT_EQ(Str(Infer("layout_transform", {V("x", Tensor({2, SymVar("n")}))}, {{"index_map", m}})),
             "R.Tensor(ndim=3, dtype=\"float32\")");
-  EXPECT_FALSE(Infer("layout_transform", {V("x", Tensor({2, 3, 4}))}, {{"index_map", m}}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("layout_transform", {V("x", Tensor({2, 3, 4}))}, {{"index_map", m}}),
+                                "R.layout_transform: the index map takes 2 indices but the tensor has rank 3"));
 }
 
 }  // namespace

@@ -206,16 +206,17 @@ InferFn ConvInfer(const std::string& op, int s, bool transpose) {
       PrimExpr in = x->shape[(*dpos)[2 + i]];
       PrimExpr k = w->shape[(*kpos)[2 + i]];
       int64_t st = At(strides, i, 1), dl = At(dilation, i, 1);
-      int64_t pads = At(padding, i, 0) + At(padding, s + i, 0);
+      // Dim arithmetic, not int64: hostile padding attributes must not overflow.
+      PrimExpr pads = AddDim(Dim(At(padding, i, 0)), Dim(At(padding, s + i, 0)));
       PrimExpr eff_k = AddDim(MulDim(SubDim(k, Dim(1)), Dim(dl)), Dim(1));
       if (transpose) {
         PrimExpr o = AddDim(MulDim(SubDim(in, Dim(1)), Dim(st)), eff_k);
-        out.push_back(AddDim(o, Dim(At(out_pad, i, 0) - pads)));
+        out.push_back(AddDim(o, SubDim(Dim(At(out_pad, i, 0)), pads)));
       } else {
-        PrimExpr span = SubDim(AddDim(in, Dim(pads)), eff_k);
+        PrimExpr span = SubDim(AddDim(in, pads), eff_k);
         if (auto cs = AsConst(Simplify(span)); cs && *cs < 0) {
           return OpError(op, absl::StrCat("the kernel (", DimToString(eff_k), " with dilation) is larger than the padded input (",
-                                          DimToString(AddDim(in, Dim(pads))), ")"));
+                                          DimToString(AddDim(in, pads)), ")"));
         }
         out.push_back(AddDim(FloorDivDim(span, Dim(st)), Dim(1)));
       }
@@ -274,8 +275,12 @@ InferFn PoolInfer(const std::string& op, int s) {
     std::vector<PrimExpr> out = {in[0], in[1]};
     for (int i = 0; i < s; ++i) {
       int64_t k = At(pool, i, 1), st = At(strides, i, 1), dl = At(dilation, i, 1);
-      int64_t extra = At(padding, i, 0) + At(padding, s + i, 0) - dl * (k - 1) - 1 + (ceil_mode ? st - 1 : 0);
-      out.push_back(AddDim(FloorDivDim(AddDim(in[2 + i], Dim(extra)), Dim(st)), Dim(1)));
+      // pads - dl * (k - 1) - 1 (+ st - 1 in ceil mode), in Dim arithmetic so that hostile
+      // attributes cannot overflow int64.
+      PrimExpr pads = AddDim(Dim(At(padding, i, 0)), Dim(At(padding, s + i, 0)));
+      PrimExpr extra = SubDim(SubDim(pads, MulDim(Dim(dl), SubDim(Dim(k), Dim(1)))), Dim(1));
+      if (ceil_mode) extra = AddDim(extra, SubDim(Dim(st), Dim(1)));
+      out.push_back(AddDim(FloorDivDim(AddDim(in[2 + i], extra), Dim(st)), Dim(1)));
     }
     absl::StatusOr<std::vector<PrimExpr>> shape = ToLayout(op, out, d->canonical, d->out_layout);
     if (!shape.ok()) return shape.status();

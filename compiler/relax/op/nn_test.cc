@@ -1,5 +1,8 @@
 #include "gtest/gtest.h"
 #include "compiler/relax/op/test_util.h"
+#include "tests/util/status_matchers.h"
+
+using ::kiln::testing::IsInvalidArgument;
 
 namespace kiln::relax::testing {
 namespace {
@@ -40,9 +43,12 @@ TEST(Conv2d, LayoutsGroupsAndErrors) {
   absl::StatusOr<ir::Type> bad = Infer("nn.conv2d", {V("x", Tensor({1, 3, 8, 8})), V("w", Tensor({4, 2, 3, 3}))});
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("channels"), std::string::npos);
-  EXPECT_FALSE(Infer("nn.conv2d", {V("x", Tensor({1, 3, 2, 2})), V("w", Tensor({4, 3, 3, 3}))}).ok());
-  EXPECT_FALSE(Infer("nn.conv2d", {V("x", Tensor({1, 3, 8})), V("w", Tensor({4, 3, 3, 3}))}).ok());
-  EXPECT_FALSE(Infer("nn.conv2d", {V("x", Tensor({1, 3, 8, 8})), V("w", Tensor({4, 3, 3, 3}))}, {{"bogus", I(1)}}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("nn.conv2d", {V("x", Tensor({1, 3, 2, 2})), V("w", Tensor({4, 3, 3, 3}))}),
+                                "R.nn.conv2d: the kernel (3 with dilation) is larger than the padded input"));
+  EXPECT_TRUE(IsInvalidArgument(Infer("nn.conv2d", {V("x", Tensor({1, 3, 8})), V("w", Tensor({4, 3, 3, 3}))}),
+                                "R.nn.conv2d: expects data of rank 4, got 3"));
+  EXPECT_TRUE(IsInvalidArgument(Infer("nn.conv2d", {V("x", Tensor({1, 3, 8, 8})), V("w", Tensor({4, 3, 3, 3}))}, {{"bogus", I(1)}}),
+                                "R.nn.conv2d: got an unexpected keyword argument 'bogus'"));
 }
 
 TEST(Conv, OneDAndTranspose) {
@@ -75,9 +81,12 @@ TEST(Pool, PackedLayouts) {
   EXPECT_EQ(Str(Infer("nn.max_pool2d", {y}, {{"pool_size", Ints({3, 3})}, {"strides", Ints({2, 2})},
                                               {"layout", ir::String("NHWC4c")}, {"out_layout", ir::String("NCHW2c")}})),
             "R.Tensor((2, 2, 13, 13, 2), dtype=\"float32\")");
-  EXPECT_FALSE(Infer("nn.max_pool2d", {x}, {{"layout", ir::String("NCHW")}}).ok());     // rank 5 vs 4
-  EXPECT_FALSE(Infer("nn.max_pool2d", {x}, {{"layout", ir::String("NCHW4d")}}).ok());   // no primal D
-  EXPECT_FALSE(Infer("nn.max_pool2d", {x}, {{"layout", ir::String("NCHWc")}}).ok());    // no factor
+  EXPECT_TRUE(IsInvalidArgument(Infer("nn.max_pool2d", {x}, {{"layout", ir::String("NCHW")}}),     // rank 5 vs 4
+                                "R.nn.max_pool2d: expects data of rank 4, got 5"));
+  EXPECT_TRUE(IsInvalidArgument(Infer("nn.max_pool2d", {x}, {{"layout", ir::String("NCHW4d")}}),   // no primal D
+                                "R.nn.max_pool2d: unsupported layout \"NCHW4d\""));
+  EXPECT_TRUE(IsInvalidArgument(Infer("nn.max_pool2d", {x}, {{"layout", ir::String("NCHWc")}}),    // no factor
+                                "R.nn.max_pool2d: unsupported layout \"NCHWc\""));
 }
 
 TEST(NN, ActivationsSoftmaxNorms) {
@@ -85,11 +94,14 @@ TEST(NN, ActivationsSoftmaxNorms) {
   ir::Var x = V("x", Tensor({n, 16}));
   EXPECT_EQ(Str(Infer("nn.relu", {x})), "R.Tensor((n, 16), dtype=\"float32\")");
   EXPECT_EQ(Str(Infer("nn.softmax", {x}, {{"axis", I(-1)}})), "R.Tensor((n, 16), dtype=\"float32\")");
-  EXPECT_FALSE(Infer("nn.softmax", {x}, {{"axis", I(2)}}).ok());
-  EXPECT_FALSE(Infer("nn.gelu", {V("i", Tensor({2}, "int32"))}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("nn.softmax", {x}, {{"axis", I(2)}}),
+                                "R.nn.softmax: axis 2 is out of range for a tensor of rank 2"));
+  EXPECT_TRUE(IsInvalidArgument(Infer("nn.gelu", {V("i", Tensor({2}, "int32"))}),
+                                "R.nn.gelu: expects a floating-point input, got int32"));
   ir::Var g = V("g", Tensor({16})), b = V("b", Tensor({16}));
   EXPECT_EQ(Str(Infer("nn.layer_norm", {x, g, b}, {{"axes", Ints({-1})}})), "R.Tensor((n, 16), dtype=\"float32\")");
-  EXPECT_FALSE(Infer("nn.layer_norm", {x, V("g2", Tensor({8})), b}, {{"axes", Ints({-1})}}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("nn.layer_norm", {x, V("g2", Tensor({8})), b}, {{"axes", Ints({-1})}}),
+                                "R.nn.layer_norm: gamma has shape (8,) but the normalized axes have (16,)"));
   EXPECT_EQ(Str(Infer("nn.rms_norm", {x, g})), "R.Tensor((n, 16), dtype=\"float32\")");
 }
 
@@ -103,7 +115,8 @@ TEST(NN, BatchNormDropoutPadAttention) {
             "R.Tuple(R.Tensor((5,), dtype=\"float32\"), R.Tensor((5,), dtype=\"float32\"))");
   EXPECT_EQ(Str(Infer("nn.pad", {V("y", Tensor({2, 3}))}, {{"pad_width", Ints({1, 1, 0, 2})}})),
             "R.Tensor((4, 5), dtype=\"float32\")");
-  EXPECT_FALSE(Infer("nn.pad", {V("y", Tensor({2, 3}))}, {{"pad_width", Ints({1, 1})}}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("nn.pad", {V("y", Tensor({2, 3}))}, {{"pad_width", Ints({1, 1})}}),
+                                "R.nn.pad: pad_width has 2 entries; a tensor of rank 2 needs 4"));
   EXPECT_EQ(Str(Infer("nn.attention", {V("q", Tensor({2, 7, 4, 8})), V("k", Tensor({2, 9, 4, 8})),
                                        V("v", Tensor({2, 9, 4, 16}))})),
             "R.Tensor((2, 7, 4, 16), dtype=\"float32\")");
@@ -138,9 +151,12 @@ TEST(NN, AttentionVariants) {
   absl::StatusOr<ir::relax::Call> nobias = MakeOpCall("nn.attention_bias", {q, k, v}, {}, {}, ir::IRModule());
   ASSERT_TRUE(nobias.ok());
   EXPECT_EQ((*nobias)->op.as<ir::OpNode>()->name, "relax.nn.attention");
-  EXPECT_FALSE(Infer("nn.attention", {q, k, v, V("b", Tensor({1, 4, 8, 9}))}).ok());  // key length 10
-  EXPECT_FALSE(Infer("nn.attention", {q, V("k3", Tensor({2, 10, 3, 16})), v}).ok());  // 4 heads vs 3
-  EXPECT_FALSE(Infer("nn.attention", {q, V("k", Tensor({2, 10, 2, 8})), v}).ok());    // head dims differ
+  EXPECT_TRUE(IsInvalidArgument(Infer("nn.attention", {q, k, v, V("b", Tensor({1, 4, 8, 9}))}),  // key length 10
+                                "R.nn.attention_bias: bias and key sequence lengths differ"));
+  EXPECT_TRUE(IsInvalidArgument(Infer("nn.attention", {q, V("k3", Tensor({2, 10, 3, 16})), v}),  // 4 heads vs 3
+                                "R.nn.attention: query heads (4) must be a multiple of key/value heads (3)"));
+  EXPECT_TRUE(IsInvalidArgument(Infer("nn.attention", {q, V("k", Tensor({2, 10, 2, 8})), v}),    // head dims differ
+                                "R.nn.attention: query and key head dims differ: 16 vs 8"));
   ir::Var s = V("s", Tensor({3}, "int32"));
   ir::Var m = V("m", Tensor({}, "int32"));
   EXPECT_EQ(Str(Infer("nn.attention_var_len", {q, k, v, s, s, m, m})), "R.Tensor((2, 8, 4, 32), dtype=\"float32\")");
@@ -151,20 +167,26 @@ TEST(NN, NormsLossesShuffleFlatten) {
   ir::Var g = V("g", Tensor({3}));
   EXPECT_EQ(Str(Infer("nn.instance_norm", {x, g, g}, {{"channel_axis", I(1)}, {"axes", Ints({2, 3})}})),
             "R.Tensor((2, 3, 8, 8), dtype=\"float32\")");
-  EXPECT_FALSE(Infer("nn.instance_norm", {x, V("g4", Tensor({4})), g}, {{"channel_axis", I(1)}, {"axes", Ints({2, 3})}}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("nn.instance_norm", {x, V("g4", Tensor({4})), g}, {{"channel_axis", I(1)}, {"axes", Ints({2, 3})}}),
+                                "R.nn.instance_norm: gamma has 4 entries but there are 3 channels"));
   ir::Var pred = V("p", Tensor({5, 10})), tgt = V("t", Tensor({5}, "int64"));
   EXPECT_EQ(Str(Infer("nn.nll_loss", {pred, tgt})), "R.Tensor((), dtype=\"float32\")");
   EXPECT_EQ(Str(Infer("nn.nll_loss", {pred, tgt, V("w", Tensor({10}))}, {{"reduction", ir::String("none")}})),
             "R.Tensor((5,), dtype=\"float32\")");
-  EXPECT_FALSE(Infer("nn.nll_loss", {pred, tgt, V("w", Tensor({9}))}).ok());
-  EXPECT_FALSE(Infer("nn.nll_loss", {pred, V("t2", Tensor({6}, "int64"))}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("nn.nll_loss", {pred, tgt, V("w", Tensor({9}))}),
+                                "R.nn.nll_loss: weights must have one entry per class"));
+  EXPECT_TRUE(IsInvalidArgument(Infer("nn.nll_loss", {pred, V("t2", Tensor({6}, "int64"))}),
+                                "R.nn.nll_loss: targets shape (6,) does not match predictions"));
   EXPECT_EQ(Str(Infer("nn.cross_entropy_with_logits", {pred, V("l", Tensor({5, 10}))})), "R.Tensor((), dtype=\"float32\")");
-  EXPECT_FALSE(Infer("nn.cross_entropy_with_logits", {pred, V("l", Tensor({5, 9}))}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("nn.cross_entropy_with_logits", {pred, V("l", Tensor({5, 9}))}),
+                                "R.nn.cross_entropy_with_logits: predictions and labels must have the same shape"));
   EXPECT_EQ(Str(Infer("nn.pixel_shuffle", {V("y", Tensor({1, 8, 3, 5}))}, {{"upscale_factor", I(2)}})),
             "R.Tensor((1, 2, 6, 10), dtype=\"float32\")");
-  EXPECT_FALSE(Infer("nn.pixel_shuffle", {V("y", Tensor({1, 6, 3, 5}))}, {{"upscale_factor", I(2)}}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("nn.pixel_shuffle", {V("y", Tensor({1, 6, 3, 5}))}, {{"upscale_factor", I(2)}}),
+                                "R.nn.pixel_shuffle: channels (6) must be divisible by upscale_factor^2"));
   EXPECT_EQ(Str(Infer("nn.batch_flatten", {x})), "R.Tensor((2, 192), dtype=\"float32\")");
-  EXPECT_FALSE(Infer("nn.batch_flatten", {V("z", Tensor({4}))}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("nn.batch_flatten", {V("z", Tensor({4}))}),
+                                "R.nn.batch_flatten: expects rank >= 2, got 1"));
 }
 
 TEST(NN, PoolAttributeOrderAndDefaults) {
@@ -188,12 +210,14 @@ TEST(NN, PoolAttributeOrderAndDefaults) {
 TEST(Image, Resize3dGridSampleAffineGrid) {
   ir::Var x = V("x", Tensor({1, 3, 4, 8, 8}));
   EXPECT_EQ(Str(Infer("image.resize3d", {x, Shape({8, 16, 16})})), "R.Tensor((1, 3, 8, 16, 16), dtype=\"float32\")");
-  EXPECT_FALSE(Infer("image.resize3d", {V("y", Tensor({1, 3, 8, 8})), Shape({8, 16, 16})}).ok());  // rank 4
+  EXPECT_TRUE(IsInvalidArgument(Infer("image.resize3d", {V("y", Tensor({1, 3, 8, 8})), Shape({8, 16, 16})}),  // rank 4
+                                "R.image.resize3d: expects rank-5 data"));
   ir::Var img = V("img", Tensor({2, 3, 16, 16}));
   EXPECT_EQ(Str(Infer("image.grid_sample", {img, V("g", Tensor({2, 2, 7, 9}))})), "R.Tensor((2, 3, 7, 9), dtype=\"float32\")");
   EXPECT_EQ(Str(Infer("image.affine_grid", {V("theta", Tensor({2, 2, 3})), Shape({5, 6})})),
             "R.Tensor((2, 2, 5, 6), dtype=\"float32\")");
-  EXPECT_FALSE(Infer("image.affine_grid", {V("theta", Tensor({2, 3, 3})), Shape({5, 6})}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("image.affine_grid", {V("theta", Tensor({2, 3, 3})), Shape({5, 6})}),
+                                "R.image.affine_grid: data must have shape (N, 2, 3)"));
 }
 
 }  // namespace

@@ -2,6 +2,9 @@
 
 #include "gtest/gtest.h"
 #include "compiler/relax/op/test_util.h"
+#include "tests/util/status_matchers.h"
+
+using ::kiln::testing::IsInvalidArgument;
 
 namespace kiln::relax::testing {
 namespace {
@@ -77,7 +80,8 @@ TEST(NormalizeAttrs, DefaultsConversionAndOrder) {
   ASSERT_TRUE(c.ok()) << c.status();
   ASSERT_NE(c->Get("exclusive").as<ir::IntImmNode>(), nullptr);
   EXPECT_EQ(c->Get("exclusive").as<ir::IntImmNode>()->value, 0);
-  EXPECT_FALSE(NormalizeAttrs(sum, {{"keepdims", ir::ObjectRef()}}).ok());
+  EXPECT_TRUE(IsInvalidArgument(NormalizeAttrs(sum, {{"keepdims", ir::ObjectRef()}}),
+                                "R.sum: attribute 'keepdims' cannot be None"));
 }
 
 TEST(NormalizeAttrs, Errors) {
@@ -85,17 +89,22 @@ TEST(NormalizeAttrs, Errors) {
   absl::StatusOr<ir::Map<ir::String, ir::ObjectRef>> bad = NormalizeAttrs(sum, {{"axes", Ints({1})}});
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("unexpected keyword argument 'axes'"), std::string::npos);
-  EXPECT_FALSE(NormalizeAttrs(sum, {{"keepdims", ir::String("yes")}}).ok());
-  EXPECT_FALSE(NormalizeAttrs(sum, {{"axis", Ints({1})}, {"axis", Ints({2})}}).ok());
+  EXPECT_TRUE(IsInvalidArgument(NormalizeAttrs(sum, {{"keepdims", ir::String("yes")}}),
+                                "R.sum: attribute 'keepdims' expects a bool"));
+  EXPECT_TRUE(IsInvalidArgument(NormalizeAttrs(sum, {{"axis", Ints({1})}, {"axis", Ints({2})}}),
+                                "R.sum: got multiple values for argument 'axis'"));
   const OpSchema& astype = *OpRegistry::Global().FindByScriptName("astype");
-  EXPECT_FALSE(NormalizeAttrs(astype, {}).ok());
-  EXPECT_FALSE(NormalizeAttrs(astype, {{"dtype", ir::String("floaty")}}).ok());
+  EXPECT_TRUE(IsInvalidArgument(NormalizeAttrs(astype, {}), "R.astype: missing required argument 'dtype'"));
+  EXPECT_TRUE(IsInvalidArgument(NormalizeAttrs(astype, {{"dtype", ir::String("floaty")}}),
+                                "R.astype: attribute 'dtype' expects a valid dtype string"));
 }
 
 TEST(NormalizeArgs, CountsAndDefaults) {
   const OpSchema& add = *OpRegistry::Global().FindByScriptName("add");
-  EXPECT_FALSE(NormalizeArgs(add, {V("x", Tensor({1}))}).ok());
-  EXPECT_FALSE(NormalizeArgs(add, {V("x", Tensor({1})), V("y", Tensor({1})), V("z", Tensor({1}))}).ok());
+  EXPECT_TRUE(IsInvalidArgument(NormalizeArgs(add, {V("x", Tensor({1}))}),
+                                "R.add: expects 2 positional argument(s), got 1"));
+  EXPECT_TRUE(IsInvalidArgument(NormalizeArgs(add, {V("x", Tensor({1})), V("y", Tensor({1})), V("z", Tensor({1}))}),
+                                "R.add: expects 2 positional argument(s), got 3"));
   const OpSchema& packed = *OpRegistry::Global().FindByScriptName("call_packed");
   absl::StatusOr<ir::Array<ir::Expr>> p = NormalizeArgs(packed, {ir::relax::ExternFunc("f")});
   ASSERT_TRUE(p.ok());
@@ -120,27 +129,28 @@ TEST(InferCallType, GlobalVarCalleeBindsSymbolicDims) {
   ir::relax::Call call(ir::GlobalVar("f"), {V("x", Tensor({8, 4}))});
   EXPECT_EQ(Str(InferCallType(call, mod)), "R.Tensor((16,), dtype=\"float32\")");
   ir::relax::Call bad(ir::GlobalVar("f"), {V("x", Tensor({8, 5}))});
-  EXPECT_FALSE(InferCallType(bad, mod).ok());
+  EXPECT_TRUE(IsInvalidArgument(InferCallType(bad, mod), "R.call: argument 0 of f has type R.Tensor((8, 5)"));
   ir::relax::Call arity(ir::GlobalVar("f"), {});
-  EXPECT_FALSE(InferCallType(arity, mod).ok());
+  EXPECT_TRUE(IsInvalidArgument(InferCallType(arity, mod), "R.call: f expects 1 argument(s), got 0"));
   // A PrimFunc called directly (after memory planning) returns nothing: the empty tuple.
   ir::relax::Call prim(ir::GlobalVar("prim"), {});
   EXPECT_EQ(Str(InferCallType(prim, mod)), "R.Tuple()");
   ir::relax::Call missing(ir::GlobalVar("nope"), {});
-  EXPECT_FALSE(InferCallType(missing, mod).ok());
+  EXPECT_TRUE(IsInvalidArgument(InferCallType(missing, mod), "R.call: cannot find function 'nope' in the module"));
 }
 
 TEST(InferCallType, FillsMissingAttrsForHandBuiltCalls) {
   ir::relax::Call call(ir::Op("relax.sum"), {V("x", Tensor({3, 4}))});
   EXPECT_EQ(Str(InferCallType(call, ir::IRModule())), "R.Tensor((), dtype=\"float32\")");
   ir::relax::Call unknown(ir::Op("relax.frobnicate"), {});
-  EXPECT_FALSE(InferCallType(unknown, ir::IRModule()).ok());
+  EXPECT_TRUE(IsInvalidArgument(InferCallType(unknown, ir::IRModule()), "unknown Relax operator 'relax.frobnicate'"));
 }
 
 TEST(InferExprType, LeavesAndControlFlow) {
   ir::Var t = V("t", ir::TupleType({Tensor({4}), Tensor({2})}));
   EXPECT_EQ(Str(InferExprType(ir::relax::TupleGetItem(t, 1), ir::IRModule())), "R.Tensor((2,), dtype=\"float32\")");
-  EXPECT_FALSE(InferExprType(ir::relax::TupleGetItem(t, 2), ir::IRModule()).ok());
+  EXPECT_TRUE(IsInvalidArgument(InferExprType(ir::relax::TupleGetItem(t, 2), ir::IRModule()),
+                                "tuple index 2 is out of range"));
   ir::Var a = V("a", Tensor({4})), b = V("b", Tensor({5}));
   ir::Expr ife = ir::relax::If(V("c", Tensor({}, "bool")), ir::relax::SeqExpr({}, a), ir::relax::SeqExpr({}, b));
   EXPECT_EQ(Str(InferExprType(ife, ir::IRModule())), "R.Tensor(ndim=1, dtype=\"float32\")");

@@ -1,5 +1,8 @@
 #include "gtest/gtest.h"
 #include "compiler/relax/op/test_util.h"
+#include "tests/util/status_matchers.h"
+
+using ::kiln::testing::IsInvalidArgument;
 
 namespace kiln::relax::testing {
 namespace {
@@ -16,7 +19,8 @@ TEST(Unary, FloatOnlyAndPredicates) {
   ASSERT_FALSE(t.ok());
   EXPECT_NE(t.status().message().find("floating"), std::string::npos);
   EXPECT_EQ(Str(Infer("isnan", {V("x", Tensor({4}))})), "R.Tensor((4,), dtype=\"bool\")");
-  EXPECT_FALSE(Infer("bitwise_not", {V("x", Tensor({4}))}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("bitwise_not", {V("x", Tensor({4}))}),
+                                "R.bitwise_not: expects an integer input, got float32"));
 }
 
 TEST(Unary, ClipAndAstype) {
@@ -25,7 +29,8 @@ TEST(Unary, ClipAndAstype) {
   EXPECT_EQ(Str(Infer("clip", {V("x", Tensor({2, 2})), lo, hi})), "R.Tensor((2, 2), dtype=\"float32\")");
   EXPECT_EQ(Str(Infer("astype", {V("x", Tensor({6, 3}, "int32"))}, {{"dtype", ir::String("float16")}})),
             "R.Tensor((6, 3), dtype=\"float16\")");
-  EXPECT_FALSE(Infer("astype", {V("x", Tensor({6}))}).ok());  // dtype is required
+  EXPECT_TRUE(IsInvalidArgument(Infer("astype", {V("x", Tensor({6}))}),  // dtype is required
+                                "R.astype: missing required argument 'dtype'"));
 }
 
 TEST(Unary, WrapParamQuantizeDequantize) {
@@ -37,11 +42,14 @@ TEST(Unary, WrapParamQuantizeDequantize) {
   EXPECT_EQ(Str(Infer("quantize", {x, s, z})), "R.Tensor((4, 8), dtype=\"int8\")");
   EXPECT_EQ(Str(Infer("quantize", {x, V("s1", Tensor({})), V("z1", Tensor({}, "int8"))}, {{"axis", I(0)}})),
             "R.Tensor((4, 8), dtype=\"int8\")");
-  EXPECT_FALSE(Infer("quantize", {x, s, z}, {{"axis", I(0)}}).ok());  // 8 params for 4 rows
-  EXPECT_FALSE(Infer("quantize", {x, s, z}, {{"out_dtype", ir::String("int32")}}).ok());
+  EXPECT_TRUE(IsInvalidArgument(Infer("quantize", {x, s, z}, {{"axis", I(0)}}),  // 8 params for 4 rows
+                                "R.quantize: scale has shape (8,) but dimension 0 of data is 4"));
+  EXPECT_TRUE(IsInvalidArgument(Infer("quantize", {x, s, z}, {{"out_dtype", ir::String("int32")}}),
+                                "R.quantize: unsupported out_dtype int32"));
   ir::Var q = V("q", Tensor({4, 8}, "int8"));
   EXPECT_EQ(Str(Infer("dequantize", {q, s, z})), "R.Tensor((4, 8), dtype=\"float32\")");
-  EXPECT_FALSE(Infer("dequantize", {q, V("si", Tensor({8}, "int32")), z}).ok());  // scale must be float
+  EXPECT_TRUE(IsInvalidArgument(Infer("dequantize", {q, V("si", Tensor({8}, "int32")), z}),  // scale must be float
+                                "R.dequantize: scale must be float16 or float32, got int32"));
 }
 
 }  // namespace

@@ -168,7 +168,10 @@ absl::StatusOr<Type> InferMultiboxTransformLoc(const ir::relax::Call& call) {
   std::optional<int64_t> n = AsConst(anchors);
   if (loc->shape_known) {
     std::optional<int64_t> l1 = AsConst(loc->shape[1]);
-    if (l1 && n && *l1 != 4 * *n) return OpError(op, absl::StrCat("loc_pred.shape[1] must be 4*N = ", 4 * *n, ", got ", *l1));
+    // Divided rather than 4 * N multiplied: N may be as large as int64 allows.
+    if (l1 && n && (*l1 % 4 != 0 || *l1 / 4 != *n)) {
+      return OpError(op, absl::StrCat("loc_pred.shape[1] must be 4*N = 4*", *n, ", got ", *l1));
+    }
     if (ProveNotEqual(loc->shape[0], batch)) return OpError(op, "cls_pred and loc_pred must have the same batch size");
   }
   if (anchor->shape_known) {

@@ -81,10 +81,13 @@ absl::StatusOr<Expr> BindingRewriter::RewriteSeq(const rx::SeqExpr& seq) {
   Array<rx::BindingBlock> blocks;
   for (const rx::BindingBlock& block : seq->blocks) {
     BlockBuilder bb(module_);
+    bool outer_dataflow = in_dataflow_block_;
+    in_dataflow_block_ = block.as<rx::DataflowBlockNode>() != nullptr;
     for (const rx::Binding& b : block->bindings) {
       absl::Status st = RewriteBinding(b, &bb);
       if (!st.ok()) return st;
     }
+    in_dataflow_block_ = outer_dataflow;
     Array<rx::Binding> bindings = bb.TakeBindings();
     if (bindings.empty()) continue;
     bool dataflow = block.as<rx::DataflowBlockNode>() != nullptr && KeepDataflow();

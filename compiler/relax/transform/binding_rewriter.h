@@ -70,11 +70,14 @@ class BindingRewriter {
 
   // The function being rewritten (for error messages).
   const std::string& current_function() const { return current_function_; }
+  // Whether the block being rebuilt is a dataflow block (its new locals are DataflowVars).
+  bool in_dataflow_block() const { return in_dataflow_block_; }
 
   ir::IRModule module_;
 
  private:
   std::string current_function_;
+  bool in_dataflow_block_ = false;
   std::unordered_map<const ir::Object*, ir::Expr> var_map_;
 };
 

@@ -7,6 +7,10 @@
 namespace kiln::relax::transform {
 namespace {
 
+// The expected texts below are kiln's own printer output for the pass's result, checked by
+// reading: a change detector, not an oracle. What the lowered code computes is checked end to end:
+// tests/corpus (the Relax corpus and models through the whole pipeline, against numpy) and
+// compiler/driver/relax_build_e2e_test.
 std::string Rewrite(const std::string& source) {
   absl::StatusOr<ir::IRModule> out = CallTIRRewrite(testing::Parse(source));
   EXPECT_TRUE(out.ok()) << out.status();

@@ -7,6 +7,12 @@
 namespace kiln::relax::transform {
 namespace {
 
+// The expected texts below are kiln's own printer output for the pass's result, checked by
+// reading: a change detector, not an oracle. These fixtures are IR shapes rather than programs to
+// run (they return uninitialized allocations, copy to a GPU device or call shape operators the CPU
+// build does not legalize), so what the lowered code computes is checked end to end instead:
+// tests/corpus (the Relax corpus and models against numpy) and
+// compiler/driver/relax_build_e2e_test.
 std::string Lower(const std::string& source, const std::string& name = "main") {
   absl::StatusOr<ir::IRModule> out = LowerRuntimeBuiltin(testing::Parse(source));
   EXPECT_TRUE(out.ok()) << out.status();

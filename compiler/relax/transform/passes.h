@@ -46,6 +46,10 @@ absl::StatusOr<ir::IRModule> DeadCodeElimination(const ir::IRModule& module);
 
 // --- Lowering to the VM form (one file each), in pipeline order ---
 
+// Calls nested in other calls' arguments (also inside tuple arguments) are bound to variables of
+// their own first: one operator call per binding, the form TVM's BlockBuilder gives its passes.
+absl::StatusOr<ir::IRModule> Normalize(const ir::IRModule& module);
+
 // Local functions become module functions named "<function>_<var>"; one with free variables is
 // lifted with them as trailing parameters and bound as R.make_closure(lifted, (captured...)).
 absl::StatusOr<ir::IRModule> LambdaLift(const ir::IRModule& module);

@@ -7,6 +7,11 @@
 namespace kiln::relax::transform {
 namespace {
 
+// The expected texts in these tests are kiln's own printer output for the pass's result, checked
+// by reading: a change detector, not an oracle. What the lowered code computes is checked end to
+// end: tests/corpus (the Relax corpus and models through the whole pipeline, against numpy) and
+// compiler/driver/relax_build_e2e_test.
+
 TEST(RemovePurityChecking, UnwrapsPurePackedCallsAndForcesPurity) {
   ir::IRModule mod = testing::Parse(R"(
 @I.ir_module

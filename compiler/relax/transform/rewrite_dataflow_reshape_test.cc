@@ -31,6 +31,10 @@ class Module:
             B[i, j] = A[j, i]
 )";
 
+// The expected texts below are kiln's own printer output for the pass's result, checked by
+// reading: a change detector, not an oracle. What the lowered code computes is checked end to end:
+// tests/corpus (the Relax corpus and models through the whole pipeline, against numpy) and
+// compiler/driver/relax_build_e2e_test.
 std::string Rewrite(const std::string& main) {
   absl::StatusOr<ir::IRModule> out = RewriteDataflowReshape(testing::Parse(std::string(kKernels) + main));
   EXPECT_TRUE(out.ok()) << out.status();

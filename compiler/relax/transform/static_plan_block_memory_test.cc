@@ -7,6 +7,11 @@
 namespace kiln::relax::transform {
 namespace {
 
+// The expected texts below are kiln's own printer output for the pass's result, checked by
+// reading: a change detector, not an oracle. These fixtures are IR shapes rather than programs to
+// run (they call packed functions no library defines and recurse without a base case), so what the
+// lowered code computes is checked end to end instead: tests/corpus (the Relax corpus and models
+// against numpy) and compiler/driver/relax_build_e2e_test.
 std::string Plan(const std::string& source) {
   absl::StatusOr<ir::IRModule> out = CallTIRRewrite(testing::Parse(source));
   EXPECT_TRUE(out.ok()) << out.status();

@@ -7,6 +7,12 @@
 namespace kiln::relax::transform {
 namespace {
 
+// The expected texts below are kiln's own printer output for the pass's result, checked by
+// reading: a change detector, not an oracle. These fixtures are IR shapes rather than programs to
+// run (they take R.Prim, tuple and shape parameters and call functions no library defines), so
+// what the lowered code computes is checked end to end instead: tests/corpus (the Relax corpus and
+// models against numpy) and compiler/driver/relax_build_e2e_test.
+//
 // Lowers `source`, checks the VM-lowered form and returns main's printed body.
 std::string Lower(const std::string& source, std::string* shape_func = nullptr) {
   absl::StatusOr<ir::IRModule> out = VMShapeLower(testing::Parse(source));

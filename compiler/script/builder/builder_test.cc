@@ -5,6 +5,9 @@
 
 #include "compiler/script/printer/printer.h"
 #include "gtest/gtest.h"
+#include "tests/util/status_matchers.h"
+
+using ::kiln::testing::IsError;
 
 namespace kiln::script::builder {
 namespace {
@@ -64,7 +67,7 @@ TEST(TIRBuilderTest, BlocksCollectTheirPartsAndSTirAddsARootBlock) {
 
 TEST(TIRBuilderTest, EndPrimFuncWithoutBeginIsAnError) {
   TIRBuilder b;
-  EXPECT_FALSE(b.EndPrimFunc().ok());
+  EXPECT_TRUE(IsError(b.EndPrimFunc(), absl::StatusCode::kInternal, "EndPrimFunc without a matching BeginPrimFunc"));
 }
 
 TEST(RelaxBuilderTest, DataflowBlocksSplitBindingRuns) {

@@ -45,6 +45,8 @@ void CollectNames(const doc::ExprPtr& e, std::vector<std::string>* out) {
 
 PrimExpr Parser::SymbolicDim(const Value& v, const Span& span, DataType dtype) {
   if (v.kind == K::kInt) return IntImm(dtype, v.i);
+  // As in Python, a bool is the int 0 or 1 here (and T.bool(True) below is read the same way).
+  if (v.kind == K::kBool) return IntImm(dtype, v.b ? 1 : 0);
   if (v.kind == K::kStr) {
     // A dim written as a string, "n" or "n * 2": names not yet known become symbolic variables.
     absl::StatusOr<doc::Module> m = doc::Read(v.s, *filename_);

@@ -222,7 +222,8 @@ Array<PrimExpr> Parser::BufferIndices(const Buffer& b, const std::vector<Value>&
       const auto* h = hi.as<IntImmNode>();
       const auto* add = hi.as<AddNode>();
       if (l && h) {
-        extent = IntImm(h->dtype, h->value - l->value);
+        // stop - start in the wider of the two types, as the subtraction would promote (A[2**31:16]).
+        extent = IntImm(l->dtype.bits() > h->dtype.bits() ? l->dtype : h->dtype, h->value - l->value);
       } else if (add && StructuralEqual(add->a, lo)) {
         extent = add->b;  // A[i : i + n]: the printer's own spelling of extent n
       } else if (l && l->value == 0 && hi.dtype() == lo.dtype()) {

@@ -2,6 +2,8 @@
 
 #include "gtest/gtest.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 
 namespace kiln::codegen {
 namespace {
@@ -33,9 +35,13 @@ TEST(LLVMTargetTest, ExplicitOptions) {
 }
 
 TEST(LLVMTargetTest, CrossTargetDefaultsToGenericCpu) {
+  // The skip looks at the machine running the test, never at the result under test: on an aarch64
+  // host the triple is not a cross target and the host CPU is the right answer.
+  if (llvm::Triple(llvm::sys::getDefaultTargetTriple()).getArch() == llvm::Triple::aarch64) {
+    GTEST_SKIP() << "the host is aarch64, so -mtriple=aarch64 is not a cross target here";
+  }
   absl::StatusOr<LLVMTarget> t = ParseLLVMTarget("llvm -mtriple=aarch64-linux-gnu");
   ASSERT_TRUE(t.ok()) << t.status();
-  if (t->triple.rfind("aarch64", 0) == 0 && t->cpu != "generic") GTEST_SKIP() << "running on aarch64";
   EXPECT_EQ(t->cpu, "generic");
 }
 

@@ -11,7 +11,9 @@
 #define KILN_COMPILER_TIR_INTERP_INTERP_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "compiler/ir/ir.h"
@@ -26,6 +28,12 @@ struct InterpOptions {
   // Bytes the program may allocate (AllocBuffer, SBlock alloc_buffers) at once; more is
   // RESOURCE_EXHAUSTED instead of an attempt to allocate whatever a shape asks for.
   int64_t max_alloc_bytes = int64_t{1} << 30;
+  // Evaluates T.call_packed(name, args...) (tirx.tvm_call_packed); unset, such calls are
+  // UNIMPLEMENTED. Arguments arrive in the kernel ABI's form (handles as kKilnOpaquePtr, integers
+  // as kKilnInt, bools as kKilnBool, floats as kKilnFloat) and the call evaluates to int32 0. This
+  // is how a GPU target runs the host part of a split module here: the launches SplitHostDevice
+  // leaves in host code go to the device runtime (compiler/driver/opencl_run.h).
+  std::function<absl::Status(const std::string& name, const std::vector<KilnAny>& args)> call_packed;
 };
 
 // Runs PrimFunc `entry` of `module` (found by global_symbol, else by GlobalVar name) on `args`,

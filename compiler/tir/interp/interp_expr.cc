@@ -250,6 +250,32 @@ absl::Status Interpreter::VisitExpr_(const CallNode* op, Value* out) {
     if (!st.ok()) return absl::Status(st.code(), absl::StrCat(frame_->func, ": ", st.message()));
     return absl::OkStatus();
   }
+  if (name == "tvm_call_packed" && options_.call_packed) {
+    KILN_INTERP_TRY(need(1));
+    const auto* callee = args[0].as<StringImmNode>();
+    if (callee == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat(frame_->func, ": T.call_packed needs the callee's name first"));
+    }
+    std::vector<KilnAny> packed(args.size() - 1);
+    for (size_t i = 1; i < args.size(); ++i) {
+      Value v;
+      KILN_INTERP_TRY(Eval(args[i], &v));
+      KilnAny& a = packed[i - 1];
+      a = KilnAny{};
+      DataType t = args[i].dtype();
+      if (t.is_handle()) {
+        a.type_index = kKilnOpaquePtr, a.v_ptr = v.AsPointer();
+      } else if (t.is_floating()) {
+        a.type_index = kKilnFloat, a.v_float64 = v.AsFloat();
+      } else {
+        a.type_index = t.is_bool() ? kKilnBool : kKilnInt, a.v_int64 = v.AsInt();
+      }
+    }
+    absl::Status st = options_.call_packed(callee->value, packed);
+    if (!st.ok()) return absl::Status(st.code(), absl::StrCat(frame_->func, ": ", st.message()));
+    *out = Value::Int(DataType::Int(32), 0);
+    return absl::OkStatus();
+  }
   if (name == "address_of") {
     KILN_INTERP_TRY(need(1));
     const auto* load = args[0].as<BufferLoadNode>();

@@ -381,6 +381,40 @@ def main(A: T.Buffer((1,), "float32"), B: T.Buffer((1,), "int8")):
   EXPECT_EQ(i8.data[0], -100);  // truncation toward zero
 }
 
+// T.call_packed goes to InterpOptions::call_packed (how GPU targets run a split host function),
+// with handles, integers and floats in the kernel ABI's form; without a hook it is UNIMPLEMENTED.
+TEST(InterpTest, CallPackedGoesToTheHook) {
+  ir::IRModule m = Parse(R"(
+@T.prim_func
+def main(A: T.Buffer((4,), "float32"), n: T.int32):
+    T.call_packed("launch", A.data, n * 2, T.float32(0.5))
+)");
+  Tensor<float> a({4});
+  std::string called;
+  std::vector<KilnAny> seen;
+  InterpOptions options;
+  options.call_packed = [&](const std::string& name, const std::vector<KilnAny>& args) {
+    called = name;
+    seen = args;
+    return absl::OkStatus();
+  };
+  ASSERT_TRUE(RunMain(m, {a.Arg(), IntArg(3)}, nullptr, options).ok());
+  EXPECT_EQ(called, "launch");
+  ASSERT_EQ(seen.size(), 3u);
+  EXPECT_EQ(seen[0].type_index, kKilnOpaquePtr);
+  EXPECT_EQ(seen[0].v_ptr, a.data.data());
+  EXPECT_EQ(seen[1].type_index, kKilnInt);
+  EXPECT_EQ(seen[1].v_int64, 6);
+  EXPECT_EQ(seen[2].type_index, kKilnFloat);
+  EXPECT_EQ(seen[2].v_float64, 0.5);
+  options.call_packed = [](const std::string&, const std::vector<KilnAny>&) {
+    return absl::InternalError("device lost");
+  };
+  absl::Status st = RunMain(m, {a.Arg(), IntArg(3)}, nullptr, options);
+  EXPECT_TRUE(absl::IsInternal(st)) << st;
+  EXPECT_TRUE(absl::IsUnimplemented(RunMain(m, {a.Arg(), IntArg(3)}))) << RunMain(m, {a.Arg(), IntArg(3)});
+}
+
 TEST(InterpTest, IfThenElseIsLazy) {
   // The false arm reads A out of bounds on the padding; only a lazy if_then_else stays in bounds.
   ir::IRModule m = Corpus("021_pad_if_then_else");

@@ -5,6 +5,7 @@
 #define KILN_COMPILER_TIR_TRANSFORM_PASSES_H_
 
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "compiler/ir/ir.h"
@@ -56,6 +57,18 @@ struct PackedApiOptions {
 };
 absl::StatusOr<ir::PrimFunc> MakePackedAPI(const ir::PrimFunc& f, const std::string& name,
                                            const PackedApiOptions& options = {});
+
+// split_host_device.cc: each outermost GPU thread-bound region of `f` -> a device kernel
+// PrimFunc (calling_conv kDeviceKernelLaunchCallingConv, "tir.kernel_launch_params" = its thread
+// tags) and, in the host function, T.call_packed(kernel, params..., launch extents...). A function
+// without thread bindings comes back unchanged with no kernels. Run on flattened TIR.
+inline constexpr int kDeviceKernelLaunchCallingConv = 2;  // TVM's CallingConv::kDeviceKernelLaunch
+struct SplitFunctions {
+  ir::PrimFunc host;
+  std::vector<ir::PrimFunc> kernels;  // named by their global_symbol "<name>_kernel[_k]"
+};
+absl::StatusOr<SplitFunctions> SplitHostDevice(const ir::PrimFunc& f, const std::string& name,
+                                               const std::string& device_target);
 
 }  // namespace kiln::tir::transform
 

@@ -2,6 +2,7 @@
 #include "compiler/ir/structural.h"
 #include "compiler/script/printer/printer.h"
 #include "compiler/script/script.h"
+#include "compiler/tir/transform/interp_check.h"
 #include "compiler/tir/transform/passes.h"
 
 namespace kiln::tir::transform {
@@ -25,12 +26,17 @@ PrimFunc Flat(const std::string& text) {
   return r.ok() ? Simplify(FlattenBuffer(*r)) : PrimFunc();
 }
 
+// StorageRewrite on the flat form of `before` must give the flat form of `after`. The `after` texts
+// are kiln's own printer output for the pass's result, checked by reading: a change detector, not
+// the oracle. The oracle is the reference interpreter: the program as written and after the rewrite
+// must compute the same outputs.
 void ExpectRewrite(const std::string& before, const std::string& after) {
   PrimFunc f = Flat(before), want = Flat(after);
   ASSERT_TRUE(f.defined() && want.defined());
   PrimFunc got = StorageRewrite(f);
   EXPECT_TRUE(StructuralEqual(got->body, want->body, true))
       << "got:\n" << script::printer::Print(got) << "\nwant:\n" << script::printer::Print(want);
+  testing::ExpectSameBehaviour(Parse(before), got, {0});
 }
 
 // A three-stage pipeline: T3 is written after T1's last read, so it takes T1's memory.

@@ -1,0 +1,1 @@
+"""Protobuf and gRPC stubs generated from the repository's proto/ (see ../../gen_stubs.py)."""
