@@ -13,8 +13,16 @@ namespace {
 struct Named { const char* name; DataType::Code code; int bits; };
 // Fixed-width names that do not follow the <prefix><bits> rule.
 constexpr Named kSpecial[] = {
+    {"float8_e3m4", DataType::kFloat8E3M4, 8},
+    {"float8_e4m3", DataType::kFloat8E4M3, 8},
+    {"float8_e4m3b11fnuz", DataType::kFloat8E4M3B11FNUZ, 8},
     {"float8_e4m3fn", DataType::kFloat8E4M3FN, 8},
+    {"float8_e4m3fnuz", DataType::kFloat8E4M3FNUZ, 8},
     {"float8_e5m2", DataType::kFloat8E5M2, 8},
+    {"float8_e5m2fnuz", DataType::kFloat8E5M2FNUZ, 8},
+    {"float8_e8m0fnu", DataType::kFloat8E8M0FNU, 8},
+    {"float6_e2m3fn", DataType::kFloat6E2M3FN, 6},
+    {"float6_e3m2fn", DataType::kFloat6E3M2FN, 6},
     {"float4_e2m1fn", DataType::kFloat4E2M1FN, 4},
 };
 

@@ -13,10 +13,12 @@ namespace kiln::ir {
 
 class DataType {
  public:
-  // DLPack type codes (dlpack.h, 1.x numbering for the 8-bit floats).
+  // DLPack type codes (dlpack.h, 1.x numbering for the 8-, 6- and 4-bit floats).
   enum Code : uint8_t {
     kInt = 0, kUInt = 1, kFloat = 2, kHandle = 3, kBFloat = 4,
-    kFloat8E4M3FN = 10, kFloat8E5M2 = 12, kFloat4E2M1FN = 17,
+    kFloat8E3M4 = 7, kFloat8E4M3 = 8, kFloat8E4M3B11FNUZ = 9, kFloat8E4M3FN = 10,
+    kFloat8E4M3FNUZ = 11, kFloat8E5M2 = 12, kFloat8E5M2FNUZ = 13, kFloat8E8M0FNU = 14,
+    kFloat6E2M3FN = 15, kFloat6E3M2FN = 16, kFloat4E2M1FN = 17,
   };
 
   constexpr DataType() : code_(kHandle), bits_(0), lanes_(0) {}  // void
@@ -53,9 +55,10 @@ class DataType {
   bool is_int_or_bool() const { return code_ == kInt || code_ == kUInt; }
   bool is_float() const { return code_ == kFloat; }
   bool is_bfloat() const { return code_ == kBFloat; }
-  bool is_float8() const { return code_ == kFloat8E4M3FN || code_ == kFloat8E5M2; }
+  bool is_float8() const { return code_ >= kFloat8E3M4 && code_ <= kFloat8E8M0FNU; }
+  bool is_float6() const { return code_ == kFloat6E2M3FN || code_ == kFloat6E3M2FN; }
   bool is_float4() const { return code_ == kFloat4E2M1FN; }
-  bool is_floating() const { return is_float() || is_bfloat() || is_float8() || is_float4(); }
+  bool is_floating() const { return is_float() || is_bfloat() || is_float8() || is_float6() || is_float4(); }
   bool is_scalar() const { return lanes_ == 1; }
   bool is_vector() const { return lanes_ > 1; }
   bool is_numeric() const { return is_int_or_bool() || is_floating(); }

@@ -8,7 +8,9 @@ namespace {
 TEST(DataTypeTest, ParsePrintRoundTrip) {
   for (const char* s : {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
                         "float32", "float64", "bfloat16", "bool", "handle", "void", "float16x4", "int8x16",
-                        "boolx8", "float8_e4m3fn", "float8_e5m2", "float4_e2m1fn", "int4", "uint4", "int1", "float8"}) {
+                        "boolx8", "float8_e4m3fn", "float8_e5m2", "float4_e2m1fn", "float8_e3m4", "float8_e4m3",
+                        "float8_e4m3b11fnuz", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e8m0fnu",
+                        "float6_e2m3fn", "float6_e3m2fn", "float6_e2m3fnx4", "int4", "uint4", "int1", "float8"}) {
     absl::StatusOr<DataType> t = DataType::Parse(s);
     ASSERT_TRUE(t.ok()) << s << ": " << t.status();
     EXPECT_EQ(t->ToString(), s);
@@ -26,6 +28,13 @@ TEST(DataTypeTest, Properties) {
   EXPECT_TRUE(DataType::Void().is_void());
   EXPECT_FALSE(DataType::Void().is_handle());
   EXPECT_EQ(DataType::FromPacked(f.Packed()), f);
+  // The DLPack 1.x low-precision floats: 8-bit formats share is_float8, the 6-bit ones is_float6.
+  DataType e3m4 = *DataType::Parse("float8_e3m4"), e2m3 = *DataType::Parse("float6_e2m3fn");
+  EXPECT_EQ(e3m4.code(), 7);
+  EXPECT_TRUE(e3m4.is_float8() && e3m4.is_floating());
+  EXPECT_EQ(e2m3.code(), 15);
+  EXPECT_EQ(e2m3.bits(), 6);
+  EXPECT_TRUE(e2m3.is_float6() && !e2m3.is_float8() && e2m3.is_floating());
 }
 
 TEST(DataTypeTest, RejectsNonsense) {

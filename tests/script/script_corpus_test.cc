@@ -1,12 +1,13 @@
 // The shared conformance corpus (shared/corpus/{tir,relax,invalid}) and kiln's own TVMScript
-// breadth corpus (tests/script/{tir,relax,module,invalid,old_spellings}), run as one test per area.
-// Valid files must round-trip: parse -> print -> parse gives a structurally equal IR, and printing
-// that IR again gives the same text (fixed point). Invalid files start with
+// breadth corpus (tests/script/{tir,relax,module,invalid,old_spellings,printed}), run as one test
+// per area. Valid files must round-trip: parse -> print -> parse gives a structurally equal IR, and
+// printing that IR again gives the same text (fixed point). Invalid files start with
 // `# expect-error: LINE:COL: substring` and must fail to parse (INVALID_ARGUMENT) at exactly that
 // position with a diagnostic containing the substring (case-insensitive), as in
 // shared/corpus/invalid. Old spellings (old_spellings/NNN.py, `# expect-warning: LINE:COL:
 // substring`) must be accepted with that warning and give an IR structurally equal to their v0.26
-// twin, old_spellings/v026/NNN.py.
+// twin, old_spellings/v026/NNN.py. Files of printed/ must also be the printer's exact output for
+// themselves (one fixture per printer rule).
 //
 // Each file runs in a forked child with a time limit, so a crash or a hang in the parser or the
 // printer is reported against that file instead of hiding the results of all the others. Each test
@@ -85,6 +86,19 @@ std::string CheckRoundTrip(const std::string& path) {
   absl::Status st = script::CheckRoundTrip(source, path, &printed);
   if (st.ok()) return "";
   return OneLine(std::string(st.message())) + (printed.empty() ? "" : "\n----- printed -----\n" + printed);
+}
+
+// A file of printed/: it round-trips and is exactly what the printer prints for it (the printer's
+// rules, one fixture each).
+std::string CheckPrinted(const std::string& path) {
+  const std::string source = ReadFile(path);
+  std::string printed;
+  absl::Status st = script::CheckRoundTrip(source, path, &printed);
+  if (!st.ok()) return OneLine(std::string(st.message())) + (printed.empty() ? "" : "\n----- printed -----\n" + printed);
+  if (printed == source) return "";
+  size_t at = std::mismatch(printed.begin(), printed.end(), source.begin(), source.end()).first - printed.begin();
+  size_t line = static_cast<size_t>(std::count(printed.begin(), printed.begin() + at, '\n')) + 1;
+  return absl::StrCat("prints differently from line ", line, ":\n----- printed -----\n", printed);
 }
 
 // An old spelling: accepted, with a warning at LINE:COL naming the v0.26 spelling, and read as the
@@ -221,7 +235,7 @@ std::set<std::string> KnownFailures() {
   return known;
 }
 
-enum class Mode { kRoundTrip, kInvalid, kWarning };
+enum class Mode { kRoundTrip, kInvalid, kWarning, kPrinted };
 
 void RunArea(const std::string& label, const std::string& dir, Mode mode, const std::set<std::string>& known = {}) {
   std::vector<std::string> files = ListPy(dir);
@@ -229,8 +243,10 @@ void RunArea(const std::string& label, const std::string& dir, Mode mode, const 
   std::vector<std::pair<std::string, std::string>> failures;
   size_t known_failing = 0;
   for (const std::string& path : files) {
-    std::string (*check)(const std::string&) =
-        mode == Mode::kRoundTrip ? &CheckRoundTrip : mode == Mode::kInvalid ? &CheckInvalid : &CheckWarning;
+    std::string (*check)(const std::string&) = mode == Mode::kRoundTrip ? &CheckRoundTrip
+                                               : mode == Mode::kInvalid   ? &CheckInvalid
+                                               : mode == Mode::kPrinted   ? &CheckPrinted
+                                                                          : &CheckWarning;
     std::string reason = RunIsolated(path, check);
     std::string key = label.substr(label.rfind('/') + 1) + "/" + std::filesystem::path(path).filename().string();
     if (reason.empty()) {
@@ -247,7 +263,10 @@ void RunArea(const std::string& label, const std::string& dir, Mode mode, const 
   }
   const size_t passed = files.size() - failures.size() - known_failing;
   std::cout << label << ": " << passed << "/" << files.size()
-            << (mode == Mode::kInvalid ? " rejected as expected" : mode == Mode::kWarning ? " accepted with the warning, equal to the v0.26 twin" : " round-trip")
+            << (mode == Mode::kInvalid   ? " rejected as expected"
+                : mode == Mode::kWarning ? " accepted with the warning, equal to the v0.26 twin"
+                : mode == Mode::kPrinted ? " print back byte for byte"
+                                         : " round-trip")
             << (known_failing ? absl::StrCat(" (", known_failing, " known gaps)") : "") << "\n";
   for (const auto& [name, reason] : failures) std::cout << "  FAIL " << name << ": " << reason << "\n";
   EXPECT_TRUE(failures.empty()) << failures.size() << " of " << files.size() << " files in " << label
@@ -270,6 +289,7 @@ TEST(ScriptCorpusTest, TirRoundTrip) { RunArea("tests/script/tir", CorpusDir() +
 TEST(ScriptCorpusTest, RelaxRoundTrip) { RunArea("tests/script/relax", CorpusDir() + "/relax", Mode::kRoundTrip, KnownFailures()); }
 TEST(ScriptCorpusTest, ModuleRoundTrip) { RunArea("tests/script/module", CorpusDir() + "/module", Mode::kRoundTrip, KnownFailures()); }
 TEST(ScriptCorpusTest, InvalidRejectedAtPosition) { RunArea("tests/script/invalid", CorpusDir() + "/invalid", Mode::kInvalid); }
+TEST(ScriptCorpusTest, PrintedByteForByte) { RunArea("tests/script/printed", CorpusDir() + "/printed", Mode::kPrinted); }
 TEST(ScriptCorpusTest, OldSpellingsWarn) { RunArea("tests/script/old_spellings", CorpusDir() + "/old_spellings", Mode::kWarning); }
 
 }  // namespace

@@ -114,6 +114,8 @@ struct WithItem {
 struct Comment {
   std::string text;  // without the leading '#' and one space after it (the writer adds "# ")
   Pos pos;
+  // An empty line in place of the comment (the printer's separator after header comments).
+  bool blank_line = false;
 };
 
 struct Stmt {

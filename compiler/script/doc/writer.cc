@@ -78,11 +78,10 @@ class Writer {
   std::string ModuleText(const Module& m) {
     Comments(m.leading_comments, 0);
     if (!m.leading_comments.empty() && !m.body.empty()) out_.push_back('\n');
-    Body(m.body, 0, /*spaced=*/true);
-    if (!m.trailing_comments.empty()) {
-      if (!m.body.empty() && IsDefinition(*m.body.back())) out_.push_back('\n');
-      Comments(m.trailing_comments, 0);
-    }
+    Body(m.body, 0);
+    Comments(m.trailing_comments, 0);
+    // The blank line after a final function definition separates nothing.
+    while (out_.size() >= 2 && out_[out_.size() - 1] == '\n' && out_[out_.size() - 2] == '\n') out_.pop_back();
     return std::move(out_);
   }
 
@@ -92,14 +91,14 @@ class Writer {
   }
 
  private:
-  static bool IsDefinition(const Stmt& s) {
-    return s.kind == StmtKind::kFunctionDef || s.kind == StmtKind::kClassDef;
-  }
-
   void Indent(int level) { out_.append(static_cast<size_t>(level * options_.indent_spaces), ' '); }
 
   void Comments(const std::vector<Comment>& comments, int level) {
     for (const Comment& c : comments) {
+      if (c.blank_line) {
+        out_.push_back('\n');
+        continue;
+      }
       for (absl::string_view line : absl::StrSplit(c.text, '\n')) {
         Indent(level);
         out_.push_back('#');
@@ -112,24 +111,21 @@ class Writer {
     }
   }
 
-  // `spaced`: module and class bodies put a blank line around definitions.
-  void Body(const std::vector<StmtPtr>& body, int level, bool spaced) {
-    for (size_t i = 0; i < body.size(); ++i) {
-      if (spaced && i > 0 && (IsDefinition(*body[i]) || IsDefinition(*body[i - 1]))) {
-        out_.push_back('\n');
-      }
-      Statement(*body[i], level);
-    }
+  // As in TVM's printer, the only blank lines are the one after each function definition (at any
+  // depth: a nested def is followed by one too) and the one after the header comments; a class
+  // or a decorator is not set apart.
+  void Body(const std::vector<StmtPtr>& body, int level) {
+    for (const StmtPtr& s : body) Statement(*s, level);
   }
 
-  void Block(const std::vector<StmtPtr>& body, int level, bool spaced = false) {
+  void Block(const std::vector<StmtPtr>& body, int level) {
     out_.append(":\n");
     if (body.empty()) {
       Indent(level);
       out_.append("pass\n");
       return;
     }
-    Body(body, level, spaced);
+    Body(body, level);
   }
 
   void Statement(const Stmt& s, int level) {
@@ -224,7 +220,7 @@ class Writer {
           Arguments(s.bases, s.keywords);
           out_.push_back(')');
         }
-        Block(s.body, level + 1, /*spaced=*/true);
+        Block(s.body, level + 1);
         return;
       case StmtKind::kImport:
         out_.append("import ");
@@ -322,6 +318,7 @@ class Writer {
       Expr_(*s.returns, kLambdaPrec);
     }
     Block(s.body, level + 1);
+    out_.push_back('\n');
   }
 
   // An assignment or loop target: a tuple is written without parentheses at the top level.

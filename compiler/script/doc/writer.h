@@ -1,5 +1,5 @@
 // Renders a Doc AST as Python text in the layout TVM's TVMScript printer uses: 4-space indents,
-// a blank line between definitions, minimal parentheses derived from operator precedence, bare
+// a blank line after each function definition (none elsewhere), minimal parentheses derived from operator precedence, bare
 // tuples only as assignment/loop targets and subscript indices, double-quoted strings and
 // shortest round-trip floats. Output is deterministic and reads back (Read) to an equal Doc.
 #ifndef KILN_COMPILER_SCRIPT_DOC_WRITER_H_

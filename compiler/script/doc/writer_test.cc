@@ -222,14 +222,20 @@ TEST(WriterTest, ModuleLayoutAndComments) {
   f->body = {attr, ret};
   auto g = St(StmtKind::kFunctionDef);
   g->name = "g";
+  auto ext = St(StmtKind::kAssign);
+  ext->targets = {N("ext")};
+  ext->value = Call(Attr(N("R"), "ExternFunc"), {S("ext")});
   auto cls = St(StmtKind::kClassDef);
   cls->name = "Module";
-  cls->body = {f, g};
+  cls->decorators = {Attr(N("I"), "ir_module")};
+  cls->body = {ext, f, g};
   m.body = {cls};
   EXPECT_EQ(Write(m),
             "# from tvm.script import tirx as T\n"
             "\n"
+            "@I.ir_module\n"
             "class Module:\n"
+            "    ext = R.ExternFunc(\"ext\")\n"
             "    @T.prim_func(s_tir=True)\n"
             "    def main(A: T.Buffer((8,), \"float32\"), *, k=1) -> T.int32:\n"
             "        T.func_attr()\n"
@@ -238,6 +244,22 @@ TEST(WriterTest, ModuleLayoutAndComments) {
             "\n"
             "    def g():\n"
             "        pass\n");
+}
+
+// A nested def is followed by a blank line too, whatever follows it.
+TEST(WriterTest, BlankLineAfterNestedFunction) {
+  auto inner = St(StmtKind::kFunctionDef);
+  inner->name = "inner";
+  inner->body = {St(StmtKind::kPass)};
+  auto ret = St(StmtKind::kReturn);
+  ret->value = N("inner");
+  auto outer = St(StmtKind::kFunctionDef);
+  outer->name = "outer";
+  outer->body = {inner, ret};
+  Module m;
+  m.body = {outer};
+  EXPECT_EQ(Write(m), "def outer():\n    def inner():\n        pass\n\n    return inner\n");
+  ExpectReadsBack(m);
 }
 
 TEST(WriterTest, StatementsReadBack) {

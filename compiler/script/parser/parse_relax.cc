@@ -78,8 +78,8 @@ Type Parser::ToRelaxType(const Value& v, const Span& span) {
     if (v.s == "R.Object" || v.s == "R.Any") return AnyType::Make();
     if (v.s == "R.Tuple") return TupleType(Array<Type>());
     if (v.s == "R.PackedFunc") return PackedFuncType::Make();
-    if (v.s == "R.Callable") {
-      FuncType ft(Array<Type>(), AnyType::Make(), true);
+    if (v.s == "R.Callable") {  // opaque, returning R.Any, impure (TVM's default)
+      FuncType ft(Array<Type>(), AnyType::Make(), false);
       ft.CopyOnWrite()->params_known = false;
       return ft;
     }
@@ -398,12 +398,16 @@ void Parser::RelaxAssign(const doc::ExprPtr& target, const doc::ExprPtr& ann_exp
     return x.kind == K::kRelax || (x.kind == K::kTuple && std::any_of(x.items.begin(), x.items.end(), holds_relax));
   };
   bool relax_tuple = v.kind == K::kTuple && holds_relax(v);
-  if (v.kind != K::kRelax && !(v.kind == K::kTuple && (ann_expr || relax_tuple))) {
+  // An annotated scalar (`b: T.int64 = 3`, `a: T.int32 = T.int32(0)`) is a binding of that
+  // value: it is how a Relax scalar binding prints (TVM v0.26 has no R.prim_value).
+  bool annotated_scalar = ann_expr && (v.kind == K::kInt || v.kind == K::kFloat || v.kind == K::kBool || v.kind == K::kPrim);
+  if (v.kind != K::kRelax && !annotated_scalar && !(v.kind == K::kTuple && (ann_expr || relax_tuple))) {
     Define(name, v);  // a Python-level value (a module alias `cls = Module`, a number, a shape...)
     return;
   }
   Expr value = ToRelax(v, SpanOf(value_expr->pos));
-  Type inferred = kiln::relax::ExprType(value);
+  // The variable of R.match_cast takes the cast's type, not the value's.
+  Type inferred = v.s == "match_cast" ? Downcast<Type>(v.items[0].obj) : kiln::relax::ExprType(value);
   Type ty = inferred;
   if (ann_expr) {
     ty = ToRelaxType(Eval(ann_expr), SpanOf(ann_expr->pos));

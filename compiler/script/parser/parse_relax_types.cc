@@ -79,7 +79,8 @@ Value CallPrim(Parser& p, CallArgs& a, RelaxCall& c) {
   return Value::Obj(K::kType, PrimType(p.ToDType(*dtype, SpanOr(*dtype, span))));
 }
 
-// R.Callable(params, ret, purity): a function type (params None: unknown).
+// R.Callable(params, ret, purity): a function type (params None: unknown). As in TVM, purity
+// defaults to True when the params are known and to False for an opaque function.
 Value CallCallable(Parser& p, CallArgs& a, RelaxCall& c) {
   const Span& span = c.span;
   const Value* params = Arg(a, 0, "params");
@@ -89,7 +90,7 @@ Value CallCallable(Parser& p, CallArgs& a, RelaxCall& c) {
   bool known = params && params->kind != K::kNone;
   if (known) for (const Value& x : p.ToSeq(*params, span)) ps.push_back(p.ToRelaxType(x, SpanOr(x, span)));
   FuncType ft(ps, ret && ret->kind != K::kNone ? p.ToRelaxType(*ret, span) : Type(AnyType::Make()),
-              purity ? p.ToBool(*purity, span) : true);
+              purity ? p.ToBool(*purity, span) : known);
   if (!known) ft.CopyOnWrite()->params_known = false;
   return Value::Obj(K::kType, ft);
 }

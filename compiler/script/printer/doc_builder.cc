@@ -145,10 +145,11 @@ ExprPtr Index(ExprPtr value, std::vector<ExprPtr> indices) {
   return e;
 }
 
-ExprPtr SliceE(ExprPtr lower, ExprPtr upper) {
+ExprPtr SliceE(ExprPtr lower, ExprPtr upper, ExprPtr step) {
   ExprPtr e = NewExpr(ExprKind::kSlice);
   e->lower = std::move(lower);
   e->upper = std::move(upper);
+  e->step = std::move(step);
   return e;
 }
 
@@ -219,8 +220,6 @@ StmtPtr ReturnS(ExprPtr value) {
   return s;
 }
 
-StmtPtr BreakS() { return NewStmt(StmtKind::kBreak); }
-StmtPtr ContinueS() { return NewStmt(StmtKind::kContinue); }
 
 StmtPtr FunctionDefS(std::string name, std::vector<doc::Arg> args, std::vector<ExprPtr> decorators,
                      ExprPtr returns, std::vector<StmtPtr> body) {

@@ -35,7 +35,7 @@ ExprPtr ListE(std::vector<ExprPtr> elts);
 ExprPtr DictE(std::vector<ExprPtr> keys, std::vector<ExprPtr> values);
 // value[i, j]; no indices gives value[()].
 ExprPtr Index(ExprPtr value, std::vector<ExprPtr> indices);
-ExprPtr SliceE(ExprPtr lower, ExprPtr upper);
+ExprPtr SliceE(ExprPtr lower, ExprPtr upper, ExprPtr step = nullptr);  // lower:upper[:step]
 ExprPtr LambdaE(std::vector<std::string> args, ExprPtr body);
 
 // ---- statements ----
@@ -49,8 +49,6 @@ StmtPtr IfS(ExprPtr test, std::vector<StmtPtr> body, std::vector<StmtPtr> orelse
 StmtPtr WithS(ExprPtr context, ExprPtr as_var, std::vector<StmtPtr> body);
 StmtPtr AssertS(ExprPtr test, ExprPtr msg);
 StmtPtr ReturnS(ExprPtr value);
-StmtPtr BreakS();
-StmtPtr ContinueS();
 StmtPtr FunctionDefS(std::string name, std::vector<doc::Arg> args, std::vector<ExprPtr> decorators,
                      ExprPtr returns, std::vector<StmtPtr> body);
 StmtPtr ClassDefS(std::string name, std::vector<ExprPtr> decorators, std::vector<StmtPtr> body);

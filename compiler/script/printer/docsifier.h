@@ -96,6 +96,7 @@ class Docsifier {
   ExprPtr BufferCall(ExprPtr callee, std::vector<ExprPtr> pre_args, const ir::Buffer& b,
                      bool force_dtype, bool print_data, const std::string& implied_scope);
   ExprPtr PrintRegion(const ir::BufferRegion& r);
+  std::vector<ExprPtr> BufferIndices(const ir::Array<ir::PrimExpr>& indices);
   ExprPtr RangeEnd(const ir::PrimExpr& min, const ir::PrimExpr& extent);
   bool IsLocalScalar(const ir::AllocBufferNode* op) const;
   // TIRx tile/device DSL (tile_printer.cc).
@@ -116,6 +117,8 @@ class Docsifier {
   void PrintSeqBody(const ir::Expr& body, std::vector<StmtPtr>* out, ExprPtr* result);
   void PrintBinding(const ir::relax::Binding& b, std::vector<StmtPtr>* out, size_t var_scope);
   StmtPtr PrintIfBinding(const ir::Var& var, const ir::relax::IfNode* op, size_t var_scope);
+  // A binding variable's annotation, or null where TVM leaves it out (its TypeAsAnn).
+  ExprPtr BindingAnn(const ir::Var& var, const ir::Expr& value);
 
   const PrinterOptions& options_;
 
@@ -148,6 +151,9 @@ class Docsifier {
   std::unordered_map<const ir::Object*, std::pair<ir::PrimExpr, ir::PrimExpr>> loop_ranges_;
   // Thread variables of the current PrimFunc bound by several launch_thread attributes.
   std::unordered_set<const ir::Object*> shared_thread_vars_;
+  // The Relax variables the top-level Relax function being printed refers to (for the bare
+  // expression statement of an unused empty tuple).
+  std::unordered_set<const ir::Object*> used_relax_vars_;
   // Buffers declared as local scalars (`x: T.int32`), which read and write without indices.
   std::unordered_set<const ir::Object*> local_scalars_;
 

@@ -34,6 +34,13 @@ struct PrinterOptions {
   // Name of the `def` when a lone PrimFunc or Relax Function is printed. Empty: the function's
   // global_symbol, else "main". A global_symbol equal to this name is not repeated in func_attr.
   std::string func_name;
+  // TVM's `module_alias`: inside a module, Relax functions refer to the module's functions as
+  // `cls.f` after a `cls = Module` line; empty: as `Module.f`, with no alias line.
+  std::string module_alias = "cls";
+  // TVM's `show_all_ty`: false omits a Relax binding's annotation where the value's own type
+  // (an operator's inferred type, a tuple's, a tuple item's, a variable's) is the variable's,
+  // and every R.match_cast annotation (the cast spells the type).
+  bool show_all_ty = true;
 };
 
 // Prints an IRModule, PrimFunc, Relax Function, TIR Stmt or PrimExpr, Relax Expr, Type or Buffer

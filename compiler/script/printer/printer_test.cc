@@ -82,7 +82,6 @@ TEST(PrinterTest, TirModuleWithPrivateHelperAndAttrs) {
             "@I.ir_module\n"
             "class Module:\n"
             "    I.module_attrs({\"device_num\": 10})\n"
-            "\n"
             "    @T.prim_func(private=True)\n"
             "    def smoothstep(x: T.float32) -> T.float32:\n"
             "        t: T.let[T.float32] = T.min(T.max(x, T.float32(0.0)), T.float32(1.0))\n"

@@ -3,7 +3,9 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <unordered_set>
 
+#include "compiler/ir/functor.h"
 #include "compiler/ir/structural.h"
 #include "compiler/relax/op/op.h"
 #include "compiler/script/doc/writer.h"
@@ -32,16 +34,62 @@ bool IsCallTirLike(const std::string& op) {
          op == "relax.call_dps_packed" || op == "relax.dist.call_tir_local_view";
 }
 
-// As TVM prints them, bindings of R.call_tir and R.call_dps_packed omit the annotation when the
-// variable's type is the out_ty the call spells (otherwise the annotation says what differs).
-bool IsUnannotatedCall(const Expr& value, const Type& var_ty) {
-  const auto* call = value.as<rx::CallNode>();
-  if (!call) return false;
-  const auto* op = call->op.as<OpNode>();
-  if (!op || (op->name != "relax.call_tir" && op->name != "relax.call_dps_packed")) return false;
-  if (call->ty_args.empty()) return false;
-  Type out = call->ty_args.size() == 1 ? call->ty_args[0] : Type(TupleType(call->ty_args));
-  return StructuralEqual(out, var_ty);
+bool IsCallTirOrDpsPacked(const rx::CallNode* call) {
+  const auto* op = call ? call->op.as<OpNode>() : nullptr;
+  return op && (op->name == "relax.call_tir" || op->name == "relax.call_dps_packed");
+}
+
+// The type a binding's value gives its variable without an annotation, as TVM's TypeAsAnn works
+// it out: an operator call's inferred type (call_tir and call_dps_packed: their out_ty), a tuple's
+// or tuple item's from its fields, a variable's own. Undefined where there is none.
+Type InferredValueType(const Expr& value) {
+  if (const auto* call = value.as<rx::CallNode>()) {
+    if (IsCallTirOrDpsPacked(call)) {
+      if (call->ty_args.empty()) return Type();
+      return call->ty_args.size() == 1 ? call->ty_args[0] : Type(TupleType(call->ty_args));
+    }
+    if (!call->op.as<OpNode>()) return Type();
+    // The call's own type may be the annotation it was written with: infer it afresh.
+    absl::StatusOr<Type> t = kiln::relax::InferCallType(GetRef<rx::Call>(call), IRModule());
+    return t.ok() ? *t : Type();
+  }
+  if (value.as<rx::TupleNode>() || value.as<rx::TupleGetItemNode>()) return kiln::relax::ExprType(value);
+  if (value.as<VarNode>()) return value->ty;
+  return Type();
+}
+
+bool IsVoidType(const Type& t) {
+  const auto* tuple = t.as<TupleTypeNode>();
+  return tuple && tuple->fields.empty();
+}
+
+// The Relax variables an expression refers to (not those it binds).
+void CollectUses(const Expr& e, std::unordered_set<const Object*>* used) {
+  if (!e.defined()) return;
+  if (e.as<VarNode>()) {
+    used->insert(e.get());
+  } else if (const auto* call = e.as<rx::CallNode>()) {
+    CollectUses(call->op, used);
+    for (const Expr& a : call->args) CollectUses(a, used);
+  } else if (const auto* tuple = e.as<rx::TupleNode>()) {
+    for (const Expr& f : tuple->fields) CollectUses(f, used);
+  } else if (const auto* item = e.as<rx::TupleGetItemNode>()) {
+    CollectUses(item->tuple, used);
+  } else if (const auto* cond = e.as<rx::IfNode>()) {
+    CollectUses(cond->cond, used);
+    CollectUses(cond->true_branch, used);
+    CollectUses(cond->false_branch, used);
+  } else if (const auto* seq = e.as<rx::SeqExprNode>()) {
+    for (const rx::BindingBlock& block : seq->blocks) {
+      for (const rx::Binding& b : block->bindings) {
+        if (const auto* vb = b.as<rx::VarBindingNode>()) CollectUses(vb->value, used);
+        if (const auto* mc = b.as<rx::MatchCastNode>()) CollectUses(mc->value, used);
+      }
+    }
+    CollectUses(seq->body, used);
+  } else if (const auto* f = e.as<rx::FunctionNode>()) {
+    CollectUses(f->body, used);
+  }
 }
 
 float HalfToFloat(uint16_t h) {
@@ -167,10 +215,8 @@ ExprPtr Docsifier::PrintType(const Type& t) {
       std::vector<ExprPtr> dims;
       for (const PrimExpr& d : st->values) dims.push_back(PrintShapeDim(d));
       result = CallE(R("Shape"), {ListE(std::move(dims))});
-    } else if (st->ndim >= 0) {
+    } else {  // TVM spells an unknown rank too: R.Shape(ndim=-1)
       result = CallE(R("Shape"), {}, {{"ndim", IntLit(st->ndim)}});
-    } else {
-      result = R("Shape");
     }
   } else if (const auto* tup = t.as<TupleTypeNode>()) {
     std::vector<ExprPtr> fields;
@@ -178,20 +224,26 @@ ExprPtr Docsifier::PrintType(const Type& t) {
     // TVM writes the empty tuple type as a bare R.Tuple.
     result = fields.empty() ? R("Tuple") : CallE(R("Tuple"), std::move(fields));
   } else if (const auto* pt = t.as<PrimTypeNode>()) {
-    if (pt->value.defined()) {
+    if (pt->value.defined()) {  // kiln's PrimType with a known value (TVM's has none)
       result = CallE(R("Prim"), {}, {{"value", PrintShapeDim(pt->value)}});
-    } else {
-      result = CallE(R("Prim"), {StrLit(pt->dtype.ToString())});
+    } else {  // TVM prints R.Prim("int64") as the TIR type T.int64
+      result = DtypeAnn(pt->dtype);
     }
   } else if (t.as<AnyTypeNode>()) {
     result = R("Any");
   } else if (t.as<PackedFuncTypeNode>()) {
     result = R("PackedFunc");
+  } else if (const auto* ft = t.as<FuncTypeNode>(); ft && !ft->params_known) {
+    // An opaque function type: bare R.Callable for the default (returns R.Any, impure), else the
+    // keywords that differ from it.
+    Kwargs kw;
+    if (ft->ret.defined() && !ft->ret.as<AnyTypeNode>()) kw.emplace_back("ret", PrintType(ft->ret));
+    if (ft->purity) kw.emplace_back("purity", BoolLit(true));
+    result = kw.empty() ? R("Callable") : CallE(R("Callable"), {}, std::move(kw));
   } else if (const auto* ft = t.as<FuncTypeNode>()) {
     std::vector<ExprPtr> params;
     for (const Type& p : ft->params) params.push_back(PrintType(p));
-    ExprPtr ps = ft->params_known ? TupleE(std::move(params)) : NoneLit();
-    result = CallE(R("Callable"), {ps, PrintType(ft->ret), BoolLit(ft->purity)});
+    result = CallE(R("Callable"), {TupleE(std::move(params)), PrintType(ft->ret), BoolLit(ft->purity)});
   } else if (const auto* ptr = t.as<PointerTypeNode>()) {
     std::vector<ExprPtr> args;
     if (const auto* elem = ptr->element_type.as<PrimTypeNode>()) args.push_back(StrLit(elem->dtype.ToString()));
@@ -208,12 +260,14 @@ ExprPtr Docsifier::PrintType(const Type& t) {
 
 ExprPtr Docsifier::PrintCallee(const Expr& e) {
   if (const auto* gv = e.as<GlobalVarNode>()) {
+    // Outside a module a function is named by itself (TVM prints the bare name).
     if (!in_module_) return Id(gv->name);
-    if (!cls_defined_ && func_stmts_) {
-      func_stmts_->push_back(Assign(Id("cls"), Id("Module")));
+    const std::string& alias = options_.module_alias;
+    if (!alias.empty() && !cls_defined_ && func_stmts_) {
+      func_stmts_->push_back(Assign(Id(alias), Id("Module")));
       cls_defined_ = true;
     }
-    return Attr(Id(cls_defined_ ? "cls" : "Module"), gv->name);
+    return Attr(Id(cls_defined_ ? alias : "Module"), gv->name);
   }
   if (const auto* ef = e.as<rx::ExternFuncNode>()) return StrLit(ef->global_symbol);
   return PrintRelaxExpr(e);
@@ -398,9 +452,14 @@ ExprPtr Docsifier::PrintRelaxExpr(const Expr& e) {
       result = CallE(R("shape"), {ListE(std::move(dims))});
       break;
     }
-    case NodeKind::kPrimValue:
-      result = CallE(R("prim_value"), {PrintShapeDim(static_cast<const rx::PrimValueNode*>(e.get())->value)});
+    case NodeKind::kPrimValue: {
+      // TVM v0.26 has no R.prim_value node: a PrimExpr is a Relax value and prints as itself
+      // (ints bare, True/False, T.float32(1.0), T.int32(5) for an int that is not int64).
+      const PrimExpr& v = static_cast<const rx::PrimValueNode*>(e.get())->value;
+      const auto* imm = v.as<IntImmNode>();
+      result = imm && imm->dtype.is_bool() ? BoolLit(imm->value != 0) : PrintShapeDim(v);
       break;
+    }
     case NodeKind::kRelaxStringImm:
       result = CallE(R("str"), {StrLit(static_cast<const rx::StringImmNode*>(e.get())->value)});
       break;
@@ -460,27 +519,50 @@ void Docsifier::PrintBinding(const rx::Binding& b, std::vector<StmtPtr>* out, si
     }
     if (vb->value.as<rx::FunctionNode>()) {  // a local function: a nested def
       ExprPtr id = DefineIn(scope, var.get(), var->name);
-      out->push_back(PrintRelaxFunc(Downcast<rx::Function>(vb->value), id->name));
+      StmtPtr def = PrintRelaxFunc(Downcast<rx::Function>(vb->value), id->name);
+      // TVM wraps every Relax function it prints in the header comments, a nested one too: the
+      // dialects used so far, then an empty line.
+      doc::Module header;
+      AddHeader(&header, /*module_header=*/false);
+      def->leading_comments = std::move(header.leading_comments);
+      doc::Comment blank;
+      blank.blank_line = true;
+      def->leading_comments.push_back(std::move(blank));
+      out->push_back(std::move(def));
       return;
     }
     ExprPtr value = PrintRelaxExpr(vb->value);
-    ExprPtr id = DefineIn(scope, var.get(), var->name);
-    if (!var->ty.defined() || IsUnannotatedCall(vb->value, var->ty)) {
-      out->push_back(Assign(id, value));
-    } else {
-      out->push_back(AnnAssign(id, PrintType(var->ty), value));
+    // A call for its effect (R.print, R.assert_op, a function returning R.Tuple()) whose empty
+    // tuple is not used prints as a bare expression statement, as TVM's syntax sugar does.
+    if (IsVoidType(var->ty) && IsVoidType(kiln::relax::ExprType(vb->value)) && !used_relax_vars_.count(var.get())) {
+      out->push_back(ExprStmt(value));
+      return;
     }
+    ExprPtr ann = BindingAnn(var, vb->value);
+    ExprPtr id = DefineIn(scope, var.get(), var->name);
+    out->push_back(ann ? AnnAssign(id, ann, value) : Assign(id, value));
     return;
   }
   if (const auto* mc = b.as<rx::MatchCastNode>()) {
     ExprPtr value = CallE(R("match_cast"), {PrintRelaxExpr(mc->value), PrintType(mc->cast_ty)});
+    // The cast spells the type: without show_all_ty the annotation goes.
+    ExprPtr ann = options_.show_all_ty ? BindingAnn(var, mc->value) : nullptr;
     ExprPtr id = DefineIn(scope, var.get(), var->name);
-    if (var->ty.defined()) {
-      out->push_back(AnnAssign(id, PrintType(var->ty), value));
-    } else {
-      out->push_back(Assign(id, value));
-    }
+    out->push_back(ann ? AnnAssign(id, ann, value) : Assign(id, value));
   }
+}
+
+// TVM's TypeAsAnn: the variable's type, unless it is the type the value gives anyway and hiding
+// is asked for (show_all_ty off, or always for call_tir and call_dps_packed). A scalar (PrimType)
+// variable is always annotated.
+ExprPtr Docsifier::BindingAnn(const Var& var, const Expr& value) {
+  if (!var->ty.defined()) return nullptr;
+  bool hide = !options_.show_all_ty || IsCallTirOrDpsPacked(value.as<rx::CallNode>());
+  if (hide && !var->ty.as<PrimTypeNode>()) {
+    Type inferred = InferredValueType(value);
+    if (inferred.defined() && StructuralEqual(inferred, var->ty)) return nullptr;
+  }
+  return PrintType(var->ty);
 }
 
 StmtPtr Docsifier::PrintIfBinding(const Var& var, const rx::IfNode* op, size_t var_scope) {
@@ -505,6 +587,10 @@ StmtPtr Docsifier::PrintIfBinding(const Var& var, const rx::IfNode* op, size_t v
 StmtPtr Docsifier::PrintRelaxFunc(const rx::Function& f, const std::string& name) {
   std::vector<StmtPtr> stmts;
   std::vector<StmtPtr>* saved_stmts = func_stmts_;
+  if (saved_stmts == nullptr) {  // a top-level function: its nested ones are inside it
+    used_relax_vars_.clear();
+    CollectUses(f->body, &used_relax_vars_);
+  }
   size_t saved_scope = func_scope_;
   bool saved_cls = cls_defined_;
   PushScope();

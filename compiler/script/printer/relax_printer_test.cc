@@ -90,10 +90,13 @@ TEST(RelaxPrinterTest, TupleTypesConstIfAndPrivate) {
                    r);
   rx::Function f({t, flag}, body, Tensor({L(4)}), /*is_pure=*/false);
   EXPECT_EQ(Print(OneFunc("f", f)),
-            std::string(kHeader) +
+            std::string("# from tvm.script import ir as I\n"
+                        "# from tvm.script import tirx as T\n"
+                        "# from tvm.tirx.layout import Axis\n"
+                        "# from tvm.script import relax as R\n\n@I.ir_module\nclass Module:\n") +
                 "    @R.function(pure=False, private=True)\n"
                 "    def f(t: R.Tuple(R.Tensor((4,), dtype=\"float32\"), R.Tensor((4,), dtype=\"float32\")), "
-                "flag: R.Prim(\"bool\")) -> R.Tensor((4,), dtype=\"float32\"):\n"
+                "flag: T.bool) -> R.Tensor((4,), dtype=\"float32\"):\n"
                 "        a: R.Tensor((4,), dtype=\"float32\") = t[1]\n"
                 "        if flag:\n"
                 "            lv: R.Tensor((4,), dtype=\"float32\") = R.multiply(a, R.const(0.5, \"float32\"))\n"
@@ -161,9 +164,11 @@ TEST(RelaxPrinterTest, ConstantsNestedAndInt) {
   std::string bytes;
   for (int32_t v : {1, 2, 3, 4, 5, 6}) bytes.append(reinterpret_cast<const char*>(&v), 4);
   EXPECT_EQ(Print(rx::Constant(DataType::Int(32), {2, 3}, bytes)), "R.const([[1, 2, 3], [4, 5, 6]], \"int32\")");
-  EXPECT_EQ(Print(rx::PrimValue(IntImm(i64, 7))), "R.prim_value(7)");
-  // Only int64 is a bare literal in Relax; other widths keep their dtype.
-  EXPECT_EQ(Print(rx::PrimValue(IntImm(DataType::Int(32), 7))), "R.prim_value(T.int32(7))");
+  // A scalar Relax value prints as the PrimExpr (TVM v0.26 has no R.prim_value): only int64 is
+  // a bare literal, other widths keep their dtype, and a bool is True / False.
+  EXPECT_EQ(Print(rx::PrimValue(IntImm(i64, 7))), "7");
+  EXPECT_EQ(Print(rx::PrimValue(IntImm(DataType::Int(32), 7))), "T.int32(7)");
+  EXPECT_EQ(Print(rx::PrimValue(IntImm(DataType::Bool(), 1))), "True");
   EXPECT_EQ(Print(rx::StringImm("hi")), "R.str(\"hi\")");
 }
 

@@ -161,6 +161,25 @@ ExprPtr Docsifier::RangeEnd(const PrimExpr& min, const PrimExpr& extent) {
   return BinOp("+", PrintExpr(min), PrintExpr(extent));
 }
 
+// Buffer access indices as TVM writes them: a Ramp with a constant stride is the slice
+// base:base + lanes * stride (with :stride when it is not 1), which the parser reads back as that
+// Ramp; other indices print as expressions.
+std::vector<ExprPtr> Docsifier::BufferIndices(const Array<PrimExpr>& indices) {
+  std::vector<ExprPtr> out;
+  for (const PrimExpr& i : indices) {
+    const auto* ramp = i.as<RampNode>();
+    const auto* stride = ramp ? ramp->stride.as<IntImmNode>() : nullptr;
+    if (!stride) {
+      out.push_back(PrintExpr(i));
+      continue;
+    }
+    PrimExpr span = IntImm(ramp->base.dtype(), ramp->lanes * stride->value);
+    out.push_back(SliceE(PrintExpr(ramp->base), RangeEnd(ramp->base, span),
+                         stride->value == 1 ? nullptr : PrintExpr(ramp->stride)));
+  }
+  return out;
+}
+
 ExprPtr Docsifier::PrintRegion(const BufferRegion& r) {
   std::vector<ExprPtr> idx;
   for (const Range& range : r->region) {
@@ -651,14 +670,14 @@ void Docsifier::PrintStmt(const Stmt& s, std::vector<StmtPtr>* out) {
         out->push_back(Assign(BufferRef(op->buffer), value));
         return;
       }
-      std::vector<ExprPtr> idx;
-      for (const PrimExpr& i : op->indices) idx.push_back(PrintExpr(i));
       if (op->predicate.defined()) {  // a masked store: A.vstore([indices], value, predicate=mask)
+        std::vector<ExprPtr> idx;
+        for (const PrimExpr& i : op->indices) idx.push_back(PrintExpr(i));
         out->push_back(ExprStmt(CallE(Attr(BufferRef(op->buffer), "vstore"), {ListE(std::move(idx)), value},
                                       {{"predicate", PrintExpr(op->predicate)}})));
         return;
       }
-      out->push_back(Assign(Index(BufferRef(op->buffer), std::move(idx)), value));
+      out->push_back(Assign(Index(BufferRef(op->buffer), BufferIndices(op->indices)), value));
       return;
     }
     case NodeKind::kFor:
@@ -669,11 +688,14 @@ void Docsifier::PrintStmt(const Stmt& s, std::vector<StmtPtr>* out) {
       out->push_back(WhileS(PrintExpr(op->condition), PrintScopedBody(op->body)));
       return;
     }
+    // TVM's parser reads `break` / `continue` as T.evaluate(T.break_loop()) /
+    // T.evaluate(T.continue_loop()), which its printer writes as the bare call; kiln's Break and
+    // Continue nodes are what those calls parse to, so they print the same way.
     case NodeKind::kBreak:
-      out->push_back(BreakS());
+      out->push_back(ExprStmt(CallE(T("break_loop"), {})));
       return;
     case NodeKind::kContinue:
-      out->push_back(ContinueS());
+      out->push_back(ExprStmt(CallE(T("continue_loop"), {})));
       return;
     case NodeKind::kIfThenElse: {
       const auto* op = static_cast<const IfThenElseNode*>(s.get());
@@ -886,12 +908,12 @@ ExprPtr Docsifier::PrintExpr(const PrimExpr& e) {
     case NodeKind::kBufferLoad: {
       const auto* n = static_cast<const BufferLoadNode*>(e.get());
       if (local_scalars_.count(n->buffer.get()) && !n->predicate.defined()) return BufferRef(n->buffer);
-      std::vector<ExprPtr> idx;
-      for (const PrimExpr& i : n->indices) idx.push_back(PrintExpr(i));
       if (n->predicate.defined()) {  // a masked load: A.vload([indices], predicate=mask)
+        std::vector<ExprPtr> idx;
+        for (const PrimExpr& i : n->indices) idx.push_back(PrintExpr(i));
         return CallE(Attr(BufferRef(n->buffer), "vload"), {ListE(std::move(idx))}, {{"predicate", PrintExpr(n->predicate)}});
       }
-      return Index(BufferRef(n->buffer), std::move(idx));
+      return Index(BufferRef(n->buffer), BufferIndices(n->indices));
     }
     case NodeKind::kRamp: {
       const auto* n = static_cast<const RampNode*>(e.get());

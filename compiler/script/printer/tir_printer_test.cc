@@ -267,7 +267,7 @@ TEST(TirPrinterTest, LoopKindsRampBroadcastAndStrides) {
                           "        for j in T.vectorized(16):\n"
                           "            A[i, j] = T.float32(1.5)\n"
                           "    for i in T.unroll(16):\n"
-                          "        B[T.Ramp(i * 4, 1, 4)] = B[T.Ramp(i * 4, 1, 4)] * T.Broadcast(T.float32(3.0), 4) + "
+                          "        B[i * 4:i * 4 + 4] = B[i * 4:i * 4 + 4] * T.Broadcast(T.float32(3.0), 4) + "
                           "T.Broadcast(T.Cast(\"float32\", i), 4)\n"
                           "    for t in T.thread_binding(32, thread=\"threadIdx.x\"):\n"
                           "        T.evaluate(0)\n");
