@@ -35,11 +35,14 @@ const Command kCommands[] = {
      REMOTE_OPTIONS,
      "--name " REMOTE_VALUED, "", &RunCheck},
     {"fmt", "print TVMScript in canonical form",
-     "usage: kiln fmt FILE [-i] [--name NAME]\n"
+     "usage: kiln fmt FILE [-i] [--name NAME] [--module-alias NAME] [--hide-inferable-ty]\n"
      "       kiln fmt FILE [-i] --remote HOST:PORT [--token-file T] [--tls-ca C]\n\n"
      "Prints FILE as TVM v0.26 prints it. -i rewrites FILE in place.\n"
+     "  --module-alias NAME   what Relax functions call their module (TVM's module_alias; default\n"
+     "                        cls; empty: the module's own name)\n"
+     "  --hide-inferable-ty   omit binding annotations the value's type implies (TVM's show_all_ty=False)\n"
      REMOTE_OPTIONS,
-     "--name " REMOTE_VALUED, "-i", &RunFmt},
+     "--name --module-alias " REMOTE_VALUED, "-i --hide-inferable-ty", &RunFmt},
     {"roundtrip", "check parse -> print -> parse round trips",
      "usage: kiln roundtrip FILE... [--summary]\n\n"
      "For each file: parse, print, parse again (must be structurally equal) and print again (must be\n"

@@ -74,7 +74,10 @@ int RunFmt(const Args& args) {
     if (!absl::IsInvalidArgument(r.status())) std::fprintf(stderr, "kiln fmt: %s\n", std::string(r.status().message()).c_str());
     return 1;
   }
-  std::string text = script::printer::Print(*r, script::PrintOptionsFor(*r));
+  script::printer::PrinterOptions po = script::PrintOptionsFor(*r);
+  po.module_alias = args.Get("--module-alias", "cls");
+  po.show_all_ty = !args.Has("--hide-inferable-ty");
+  std::string text = script::printer::Print(*r, po);
   absl::Status st = WriteFile(args.Has("-i") ? path : "-", text);
   if (!st.ok()) {
     std::fprintf(stderr, "kiln fmt: %s\n", std::string(st.message()).c_str());

@@ -35,8 +35,8 @@ class Module:
         gv = R.call_tir(cls.add_one, (x,), out_ty=R.Tensor((16,), dtype="float32"))
         return gv
 )"),
-            R"(    alloc: R.Tensor((16,), dtype="float32") = R.builtin.alloc_tensor(R.shape([16]), R.dtype("float32"), R.prim_value(0), R.str("global"))
-    _: R.Tuple = add_one(x, alloc)
+            R"(    alloc: R.Tensor((16,), dtype="float32") = R.builtin.alloc_tensor(R.shape([16]), R.dtype("float32"), 0, R.str("global"))
+    add_one(x, alloc)
     return alloc
 )");
 }
@@ -58,9 +58,9 @@ class Module:
         lv1: R.Tensor((4,), dtype="float32") = lv[1]
         return lv1
 )"),
-            R"(    alloc: R.Tensor((4,), dtype="float32") = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), R.prim_value(0), R.str("global"))
-    alloc_1: R.Tensor((4,), dtype="float32") = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), R.prim_value(0), R.str("global"))
-    _: R.Tuple = minmax(x, alloc, alloc_1)
+            R"(    alloc: R.Tensor((4,), dtype="float32") = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), 0, R.str("global"))
+    alloc_1: R.Tensor((4,), dtype="float32") = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), 0, R.str("global"))
+    minmax(x, alloc, alloc_1)
     lv: R.Tuple(R.Tensor((4,), dtype="float32"), R.Tensor((4,), dtype="float32")) = (alloc, alloc_1)
     lv1: R.Tensor((4,), dtype="float32") = lv[1]
     return lv1
@@ -82,7 +82,7 @@ class Module:
         z = R.call_tir_inplace(cls.double_inplace, (x,), inplace_indices=[0], out_ty=R.Tensor((8,), dtype="float32"))
         return z
 )"),
-            R"(    _: R.Tuple = double_inplace(x)
+            R"(    double_inplace(x)
     return x
 )");
 }
@@ -106,7 +106,7 @@ class Module:
         return r
 )"),
             R"(    if c:
-        _: R.Tuple = double_inplace(x)
+        double_inplace(x)
         r: R.Tensor((8,), dtype="float32") = x
     else:
         r: R.Tensor((8,), dtype="float32") = x
@@ -148,16 +148,16 @@ std::string ScaleRows(const std::string& callee, const std::string& args) {
 
 TEST(CallTIRRewrite, ScalarArgumentsArePositionalWhenTheyFit) {
   EXPECT_EQ(Rewrite(ScaleRows("scale_rows_n_first", "(n, x)")),
-            R"(    alloc: R.Tensor((n, 4), dtype="float32") = R.builtin.alloc_tensor(R.shape([n, 4]), R.dtype("float32"), R.prim_value(0), R.str("global"))
-    _: R.Tuple = scale_rows_n_first(R.prim_value(n), x, alloc)
+            R"(    alloc: R.Tensor((n, 4), dtype="float32") = R.builtin.alloc_tensor(R.shape([n, 4]), R.dtype("float32"), 0, R.str("global"))
+    scale_rows_n_first(n, x, alloc)
     return alloc
 )");
 }
 
 TEST(CallTIRRewrite, ScalarArgumentsFollowTheOutputsInTheOlderOrder) {
   EXPECT_EQ(Rewrite(ScaleRows("scale_rows", "(x, n)")),
-            R"(    alloc: R.Tensor((n, 4), dtype="float32") = R.builtin.alloc_tensor(R.shape([n, 4]), R.dtype("float32"), R.prim_value(0), R.str("global"))
-    _: R.Tuple = scale_rows(x, alloc, R.prim_value(n))
+            R"(    alloc: R.Tensor((n, 4), dtype="float32") = R.builtin.alloc_tensor(R.shape([n, 4]), R.dtype("float32"), 0, R.str("global"))
+    scale_rows(x, alloc, n)
     return alloc
 )");
 }

@@ -19,10 +19,10 @@ class Module:
     @R.function(pure=False)
     def main(x: R.Tensor(("n",), dtype="float32")) -> R.Tensor(("n",), dtype="float32"):
         n = T.int64()
-        if R.prim_value(n > 2):
+        if n > 2:
             r = x
         else:
-            y = R.call_packed("scale", x, R.prim_value(T.Cast("float32", n)), R.prim_value(n * 2), ty_args=R.Tensor((n,), dtype="float32"))
+            y = R.call_packed("scale", x, T.Cast("float32", n), n * 2, ty_args=R.Tensor((n,), dtype="float32"))
             r = y
         return r
 )";
@@ -33,12 +33,12 @@ TEST(ComputePrimValue, NonIntegerExpressionsBecomeKernelCalls) {
   absl::Status wf = CheckWellFormed(*out, nullptr);
   EXPECT_TRUE(wf.ok()) << wf;
   // n * 2 is an integer: VMShapeLower computes it on the heap.
-  EXPECT_EQ(testing::PrintBody(*out), R"(    cond: R.Prim("bool") = compute_symbolic_expr1(R.prim_value(n))
+  EXPECT_EQ(testing::PrintBody(*out), R"(    cond: T.bool = compute_symbolic_expr1(n)
     if cond:
         r: R.Tensor((n,), dtype="float32") = x
     else:
-        prim: R.Prim("float32") = compute_symbolic_expr(R.prim_value(n))
-        y: R.Tensor((n,), dtype="float32") = R.call_packed("scale", x, prim, R.prim_value(n * 2), ty_args=R.Tensor((n,), dtype="float32"))
+        prim: T.float32 = compute_symbolic_expr(n)
+        y: R.Tensor((n,), dtype="float32") = R.call_packed("scale", x, prim, n * 2, ty_args=R.Tensor((n,), dtype="float32"))
         r: R.Tensor((n,), dtype="float32") = y
     return r
 )");

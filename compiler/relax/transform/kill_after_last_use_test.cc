@@ -35,16 +35,16 @@ class Module:
     @R.function(pure=False)
     def main(x: R.Tensor((4,), dtype="float32"), c: R.Tensor((), dtype="bool")) -> R.Tensor((4,), dtype="float32"):
         cls = Module
-        s = R.memory.alloc_storage(R.shape([16]), R.prim_value(0), R.str("global"), R.dtype("float32"))
-        a = R.memory.alloc_tensor(s, R.prim_value(0), R.shape([4]), R.dtype("float32"))
+        s = R.memory.alloc_storage(R.shape([16]), 0, R.str("global"), R.dtype("float32"))
+        a = R.memory.alloc_tensor(s, 0, R.shape([4]), R.dtype("float32"))
         _1 = cls.inc(x, a)
-        b = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+        b = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), 0, R.str("global"))
         _2 = cls.inc(a, b)
         t = (b, x)
         if c:
-            d = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+            d = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), 0, R.str("global"))
             _3 = cls.inc(b, d)
-            e = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+            e = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), 0, R.str("global"))
             _4 = cls.inc(d, e)
             r = e
         else:
@@ -52,25 +52,25 @@ class Module:
             r = u
         return r
 )"),
-            R"(    s: R.Any = R.memory.alloc_storage(R.shape([16]), R.prim_value(0), R.str("global"), R.dtype("float32"))
-    a: R.Tensor((4,), dtype="float32") = R.memory.alloc_tensor(s, R.prim_value(0), R.shape([4]), R.dtype("float32"), R.prim_value(0))
-    _: R.Tuple = R.memory.kill_storage(s)
-    _1: R.Tuple = inc(x, a)
-    b: R.Tensor((4,), dtype="float32") = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), R.prim_value(0), R.str("global"))
-    _2: R.Tuple = inc(a, b)
-    __1: R.Tuple = R.memory.kill_tensor(a)
+            R"(    s: R.Any = R.memory.alloc_storage(R.shape([16]), 0, R.str("global"), R.dtype("float32"))
+    a: R.Tensor((4,), dtype="float32") = R.memory.alloc_tensor(s, 0, R.shape([4]), R.dtype("float32"), 0)
+    R.memory.kill_storage(s)
+    inc(x, a)
+    b: R.Tensor((4,), dtype="float32") = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), 0, R.str("global"))
+    inc(a, b)
+    R.memory.kill_tensor(a)
     t: R.Tuple(R.Tensor((4,), dtype="float32"), R.Tensor((4,), dtype="float32")) = (b, x)
     if c:
-        d: R.Tensor((4,), dtype="float32") = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), R.prim_value(0), R.str("global"))
-        _3: R.Tuple = inc(b, d)
-        __2: R.Tuple = R.memory.kill_tensor(b)
-        e: R.Tensor((4,), dtype="float32") = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), R.prim_value(0), R.str("global"))
-        _4: R.Tuple = inc(d, e)
-        __3: R.Tuple = R.memory.kill_tensor(d)
+        d: R.Tensor((4,), dtype="float32") = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), 0, R.str("global"))
+        inc(b, d)
+        R.memory.kill_tensor(b)
+        e: R.Tensor((4,), dtype="float32") = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), 0, R.str("global"))
+        inc(d, e)
+        R.memory.kill_tensor(d)
         r: R.Tensor((4,), dtype="float32") = e
     else:
         u: R.Tensor((4,), dtype="float32") = t[0]
-        __2: R.Tuple = R.vm.kill_object(t)
+        R.vm.kill_object(t)
         r: R.Tensor((4,), dtype="float32") = u
     return r
 )");

@@ -28,19 +28,19 @@ TEST(LowerRuntimeBuiltin, AllocTensorBecomesStorageAndTensor) {
 class Module:
     @R.function(pure=False)
     def main(x: R.Tensor((2, 3), dtype="float32")) -> R.Tensor((2, 3), dtype="float32"):
-        a = R.builtin.alloc_tensor(R.shape([2, 3]), R.dtype("float32"), R.prim_value(0), R.str("global"))
-        s = R.memory.alloc_storage(R.shape([24]), R.prim_value(0), R.str("global"), R.dtype("float32"))
-        t = R.memory.alloc_tensor(s, R.prim_value(0), R.shape([2, 3]), R.dtype("float32"))
+        a = R.builtin.alloc_tensor(R.shape([2, 3]), R.dtype("float32"), 0, R.str("global"))
+        s = R.memory.alloc_storage(R.shape([24]), 0, R.str("global"), R.dtype("float32"))
+        t = R.memory.alloc_tensor(s, 0, R.shape([2, 3]), R.dtype("float32"))
         k = R.memory.kill_tensor(t)
         k1 = R.memory.kill_storage(s)
         return a
 )"),
-            R"(    storage: R.Any = R.vm.alloc_storage(R.shape([24]), R.prim_value(0), R.dtype("uint8"), R.str("global"))
-    a: R.Tensor((2, 3), dtype="float32") = R.vm.alloc_tensor(storage, R.prim_value(0), R.shape([2, 3]), R.dtype("float32"), R.prim_value(0))
-    s: R.Any = R.vm.alloc_storage(R.shape([24]), R.prim_value(0), R.dtype("uint8"), R.str("global"))
-    t: R.Tensor((2, 3), dtype="float32") = R.vm.alloc_tensor(s, R.prim_value(0), R.shape([2, 3]), R.dtype("float32"), R.prim_value(0))
-    k: R.Tuple = R.vm.kill_object(t)
-    k1: R.Tuple = R.vm.kill_object(s)
+            R"(    storage: R.Any = R.vm.alloc_storage(R.shape([24]), 0, R.dtype("uint8"), R.str("global"))
+    a: R.Tensor((2, 3), dtype="float32") = R.vm.alloc_tensor(storage, 0, R.shape([2, 3]), R.dtype("float32"), 0)
+    s: R.Any = R.vm.alloc_storage(R.shape([24]), 0, R.dtype("uint8"), R.str("global"))
+    t: R.Tensor((2, 3), dtype="float32") = R.vm.alloc_tensor(s, 0, R.shape([2, 3]), R.dtype("float32"), 0)
+    R.vm.kill_object(t)
+    R.vm.kill_object(s)
     return a
 )");
 }
@@ -53,13 +53,13 @@ class Module:
     def main(x: R.Tensor((2, 3), dtype="float32")) -> R.Tensor((6,), dtype="float32"):
         s = R.shape_of(x)
         y = R.reshape(x, R.shape([6]))
-        z = R.call_packed("my_func", y, R.prim_value(1), ty_args=R.Tensor((6,), dtype="float32"))
+        z = R.call_packed("my_func", y, 1, ty_args=R.Tensor((6,), dtype="float32"))
         t = R.shape_to_tensor(s)
         return z
 )"),
             R"(    s: R.Shape([2, 3]) = R.ExternFunc("vm.builtin.shape_of")(x)
     y: R.Tensor((6,), dtype="float32") = R.ExternFunc("vm.builtin.reshape")(x, R.shape([6]))
-    z: R.Tensor((6,), dtype="float32") = R.ExternFunc("my_func")(y, R.prim_value(1))
+    z: R.Tensor((6,), dtype="float32") = R.ExternFunc("my_func")(y, 1)
     t: R.Tensor((2,), dtype="int64") = R.ExternFunc("relax.run.shape_to_tensor")(s)
     return z
 )");
@@ -95,7 +95,7 @@ class Module:
         y = R.to_vdevice(x, "cuda:1")
         return y
 )"),
-            R"(    y: R.Tensor((4,), dtype="float32", vdevice="cuda:1") = R.ExternFunc("vm.builtin.to_device")(x, R.prim_value(2), R.prim_value(1), R.str("global"))
+            R"(    y: R.Tensor((4,), dtype="float32", vdevice="cuda:1") = R.ExternFunc("vm.builtin.to_device")(x, 2, 1, R.str("global"))
     return y
 )");
 }

@@ -65,16 +65,16 @@ TEST(StaticPlanBlockMemory, ReusesStorageAfterTheLastUse) {
         gv = R.call_tir(cls.inc, (lv2,), out_ty=R.Tensor((16,), dtype="float32"))
         return gv
 )"),
-            R"(    storage: R.Any = R.memory.alloc_storage(R.shape([64]), R.prim_value(0), R.str("global"), R.dtype("float32"))
-    alloc: R.Tensor((16,), dtype="float32") = R.memory.alloc_tensor(storage, R.prim_value(0), R.shape([16]), R.dtype("float32"), R.prim_value(0))
-    _: R.Tuple = inc(x, alloc)
-    storage_1: R.Any = R.memory.alloc_storage(R.shape([64]), R.prim_value(0), R.str("global"), R.dtype("float32"))
-    alloc_1: R.Tensor((16,), dtype="float32") = R.memory.alloc_tensor(storage_1, R.prim_value(0), R.shape([16]), R.dtype("float32"), R.prim_value(0))
-    __1: R.Tuple = inc(alloc, alloc_1)
-    alloc_2: R.Tensor((16,), dtype="float32") = R.memory.alloc_tensor(storage, R.prim_value(0), R.shape([16]), R.dtype("float32"), R.prim_value(0))
-    __2: R.Tuple = inc(alloc_1, alloc_2)
-    alloc_3: R.Tensor((16,), dtype="float32") = R.builtin.alloc_tensor(R.shape([16]), R.dtype("float32"), R.prim_value(0), R.str("global"))
-    __3: R.Tuple = inc(alloc_2, alloc_3)
+            R"(    storage: R.Any = R.memory.alloc_storage(R.shape([64]), 0, R.str("global"), R.dtype("float32"))
+    alloc: R.Tensor((16,), dtype="float32") = R.memory.alloc_tensor(storage, 0, R.shape([16]), R.dtype("float32"), 0)
+    inc(x, alloc)
+    storage_1: R.Any = R.memory.alloc_storage(R.shape([64]), 0, R.str("global"), R.dtype("float32"))
+    alloc_1: R.Tensor((16,), dtype="float32") = R.memory.alloc_tensor(storage_1, 0, R.shape([16]), R.dtype("float32"), 0)
+    inc(alloc, alloc_1)
+    alloc_2: R.Tensor((16,), dtype="float32") = R.memory.alloc_tensor(storage, 0, R.shape([16]), R.dtype("float32"), 0)
+    inc(alloc_1, alloc_2)
+    alloc_3: R.Tensor((16,), dtype="float32") = R.builtin.alloc_tensor(R.shape([16]), R.dtype("float32"), 0, R.str("global"))
+    inc(alloc_2, alloc_3)
     return alloc_3
 )");
 }
@@ -92,7 +92,7 @@ TEST(StaticPlanBlockMemory, GrowsASmallerStorage) {
         return lv3
 )");
   EXPECT_NE(text.find(R"(storage: R.Any = R.memory.alloc_storage(R.shape([128]))"), std::string::npos) << text;
-  EXPECT_NE(text.find(R"(R.memory.alloc_tensor(storage, R.prim_value(0), R.shape([32]))"), std::string::npos) << text;
+  EXPECT_NE(text.find(R"(R.memory.alloc_tensor(storage, 0, R.shape([32]))"), std::string::npos) << text;
 }
 
 TEST(StaticPlanBlockMemory, EscapingAndSymbolicTensorsKeepTheirAllocations) {
@@ -126,7 +126,7 @@ TEST(StaticPlanBlockMemory, SymbolicSizesArePlannedAtTheirUpperBound) {
         return s3
 )");
   EXPECT_NE(text.find(R"(storage: R.Any = R.memory.alloc_storage(R.shape([32]))"), std::string::npos) << text;
-  EXPECT_NE(text.find(R"(alloc_2: R.Tensor((n,), dtype="float32") = R.memory.alloc_tensor(storage, R.prim_value(0), R.shape([n]))"),
+  EXPECT_NE(text.find(R"(alloc_2: R.Tensor((n,), dtype="float32") = R.memory.alloc_tensor(storage, 0, R.shape([n]))"),
             std::string::npos)
       << text;
   EXPECT_EQ(text.find("storage_2"), std::string::npos) << text;

@@ -34,8 +34,8 @@ class Module:
         return x
 )"),
             R"(    shape_heap: R.Any = R.null_value()
-    _: R.Tuple = R.ExternFunc("vm.builtin.check_tensor_info")(x, R.prim_value(2), R.dtype("float32"), R.str("ErrorContext(fn=main, loc=param[0], param=x, annotation=R.Tensor((2, 3), dtype=\"float32\")) "))
-    __1: R.Tuple = R.ExternFunc("vm.builtin.match_shape")(x, shape_heap, R.prim_value(2), R.prim_value(0), R.prim_value(2), R.prim_value(0), R.prim_value(3), R.str("ErrorContext(fn=main, loc=param[0], param=x, annotation=R.Tensor((2, 3), dtype=\"float32\")) "))
+    R.ExternFunc("vm.builtin.check_tensor_info")(x, 2, R.dtype("float32"), R.str("ErrorContext(fn=main, loc=param[0], param=x, annotation=R.Tensor((2, 3), dtype=\"float32\")) "))
+    R.ExternFunc("vm.builtin.match_shape")(x, shape_heap, 2, 0, 2, 0, 3, R.str("ErrorContext(fn=main, loc=param[0], param=x, annotation=R.Tensor((2, 3), dtype=\"float32\")) "))
     return x
 )");
 }
@@ -52,11 +52,11 @@ class Module:
         s = R.shape([n * 2, 4])
         return s
 )", &shape_func),
-            R"(    shape_heap: R.Tensor(dtype="int64", ndim=1) = R.call_builtin_with_ctx("vm.builtin.alloc_shape_heap", (R.prim_value(2),), ty_args=R.Tensor(dtype="int64", ndim=1))
-    _: R.Tuple = R.ExternFunc("vm.builtin.check_tensor_info")(x, R.prim_value(2), R.dtype("float32"), R.str("ErrorContext(fn=main, loc=param[0], param=x, annotation=R.Tensor((n, 4), dtype=\"float32\")) "))
-    __1: R.Tuple = R.ExternFunc("vm.builtin.match_shape")(x, shape_heap, R.prim_value(2), R.prim_value(1), R.prim_value(0), R.prim_value(0), R.prim_value(4), R.str("ErrorContext(fn=main, loc=param[0], param=x, annotation=R.Tensor((n, 4), dtype=\"float32\")) "))
-    __2: R.Tuple = shape_func(shape_heap)
-    s: R.Shape([n * 2, 4]) = R.ExternFunc("vm.builtin.make_shape")(shape_heap, R.prim_value(2), R.prim_value(1), R.prim_value(1), R.prim_value(0), R.prim_value(4))
+            R"(    shape_heap: R.Tensor(dtype="int64", ndim=1) = R.call_builtin_with_ctx("vm.builtin.alloc_shape_heap", (2,), ty_args=R.Tensor(dtype="int64", ndim=1))
+    R.ExternFunc("vm.builtin.check_tensor_info")(x, 2, R.dtype("float32"), R.str("ErrorContext(fn=main, loc=param[0], param=x, annotation=R.Tensor((n, 4), dtype=\"float32\")) "))
+    R.ExternFunc("vm.builtin.match_shape")(x, shape_heap, 2, 1, 0, 0, 4, R.str("ErrorContext(fn=main, loc=param[0], param=x, annotation=R.Tensor((n, 4), dtype=\"float32\")) "))
+    shape_func(shape_heap)
+    s: R.Shape([n * 2, 4]) = R.ExternFunc("vm.builtin.make_shape")(shape_heap, 2, 1, 1, 0, 4)
     return s
 )");
   EXPECT_EQ(shape_func, R"(    H[T.int64(1)] = H[T.int64(0)] * T.int64(2)
@@ -77,12 +77,12 @@ class Module:
         s = R.shape([m * k])
         return s
 )", &shape_func),
-            R"(    shape_heap: R.Tensor(dtype="int64", ndim=1) = R.call_builtin_with_ctx("vm.builtin.alloc_shape_heap", (R.prim_value(3),), ty_args=R.Tensor(dtype="int64", ndim=1))
-    _: R.Tuple = R.ExternFunc("vm.builtin.check_tensor_info")(x, R.prim_value(2), R.dtype("float32"), R.str("ErrorContext(fn=main, loc=param[0], param=x, annotation=R.Tensor(ndim=2, dtype=\"float32\")) "))
-    __1: R.Tuple = R.ExternFunc("vm.builtin.match_shape")(x, shape_heap, R.prim_value(2), R.prim_value(1), R.prim_value(0), R.prim_value(1), R.prim_value(1), R.str("ErrorContext(match_cast, ty=R.Tensor((m, k), dtype=\"float32\")) "))
-    __2: R.Tuple = shape_func(shape_heap)
-    y: R.Tensor(dtype="float32", ndim=2) = x
-    s: R.Shape([m * k]) = R.ExternFunc("vm.builtin.make_shape")(shape_heap, R.prim_value(1), R.prim_value(1), R.prim_value(2))
+            R"(    shape_heap: R.Tensor(dtype="int64", ndim=1) = R.call_builtin_with_ctx("vm.builtin.alloc_shape_heap", (3,), ty_args=R.Tensor(dtype="int64", ndim=1))
+    R.ExternFunc("vm.builtin.check_tensor_info")(x, 2, R.dtype("float32"), R.str("ErrorContext(fn=main, loc=param[0], param=x, annotation=R.Tensor(ndim=2, dtype=\"float32\")) "))
+    R.ExternFunc("vm.builtin.match_shape")(x, shape_heap, 2, 1, 0, 1, 1, R.str("ErrorContext(match_cast, ty=R.Tensor((m, k), dtype=\"float32\")) "))
+    shape_func(shape_heap)
+    y: R.Tensor((m, k), dtype="float32") = x
+    s: R.Shape([m * k]) = R.ExternFunc("vm.builtin.make_shape")(shape_heap, 1, 1, 2)
     return s
 )");
   EXPECT_EQ(shape_func, R"(    H[T.int64(2)] = H[T.int64(0)] * H[T.int64(1)]
@@ -95,20 +95,20 @@ TEST(VMShapeLower, TupleAndPrimParameters) {
 @I.ir_module
 class Module:
     @R.function
-    def main(t: R.Tuple(R.Tensor(("n",), dtype="float32"), R.Tensor((2,), dtype="float32")), p: R.Prim("int64"), q: R.Prim(value="n")) -> R.Prim("int64"):
+    def main(t: R.Tuple(R.Tensor(("n",), dtype="float32"), R.Tensor((2,), dtype="float32")), p: T.int64, q: R.Prim(value="n")) -> T.int64:
         return p
 )"),
-            R"(    shape_heap: R.Tensor(dtype="int64", ndim=1) = R.call_builtin_with_ctx("vm.builtin.alloc_shape_heap", (R.prim_value(1),), ty_args=R.Tensor(dtype="int64", ndim=1))
-    _: R.Tuple = R.ExternFunc("vm.builtin.check_tuple_info")(t, R.prim_value(2), R.str("ErrorContext(fn=main, loc=param[0], param=t, annotation=R.Tuple(R.Tensor((n,), dtype=\"float32\"), R.Tensor((2,), dtype=\"float32\"))) "))
+            R"(    shape_heap: R.Tensor(dtype="int64", ndim=1) = R.call_builtin_with_ctx("vm.builtin.alloc_shape_heap", (1,), ty_args=R.Tensor(dtype="int64", ndim=1))
+    R.ExternFunc("vm.builtin.check_tuple_info")(t, 2, R.str("ErrorContext(fn=main, loc=param[0], param=t, annotation=R.Tuple(R.Tensor((n,), dtype=\"float32\"), R.Tensor((2,), dtype=\"float32\"))) "))
     field: R.Tensor((n,), dtype="float32") = t[0]
-    __1: R.Tuple = R.ExternFunc("vm.builtin.check_tensor_info")(field, R.prim_value(1), R.dtype("float32"), R.str("ErrorContext(fn=main, loc=param[0], param=t, annotation=R.Tuple(R.Tensor((n,), dtype=\"float32\"), R.Tensor((2,), dtype=\"float32\"))) "))
+    R.ExternFunc("vm.builtin.check_tensor_info")(field, 1, R.dtype("float32"), R.str("ErrorContext(fn=main, loc=param[0], param=t, annotation=R.Tuple(R.Tensor((n,), dtype=\"float32\"), R.Tensor((2,), dtype=\"float32\"))) "))
     field_1: R.Tensor((2,), dtype="float32") = t[1]
-    __2: R.Tuple = R.ExternFunc("vm.builtin.check_tensor_info")(field_1, R.prim_value(1), R.dtype("float32"), R.str("ErrorContext(fn=main, loc=param[0], param=t, annotation=R.Tuple(R.Tensor((n,), dtype=\"float32\"), R.Tensor((2,), dtype=\"float32\"))) "))
-    __3: R.Tuple = R.ExternFunc("vm.builtin.check_prim_value_info")(p, R.dtype("int64"), R.str("ErrorContext(fn=main, loc=param[1], param=p, annotation=R.Prim(\"int64\")) "))
-    __4: R.Tuple = R.ExternFunc("vm.builtin.check_prim_value_info")(q, R.dtype("int64"), R.str("ErrorContext(fn=main, loc=param[2], param=q, annotation=R.Prim(value=n)) "))
-    __5: R.Tuple = R.ExternFunc("vm.builtin.match_shape")(field, shape_heap, R.prim_value(1), R.prim_value(1), R.prim_value(0), R.str("ErrorContext(fn=main, loc=param[0], param=t, annotation=R.Tuple(R.Tensor((n,), dtype=\"float32\"), R.Tensor((2,), dtype=\"float32\"))) "))
-    __6: R.Tuple = R.ExternFunc("vm.builtin.match_shape")(field_1, shape_heap, R.prim_value(1), R.prim_value(0), R.prim_value(2), R.str("ErrorContext(fn=main, loc=param[0], param=t, annotation=R.Tuple(R.Tensor((n,), dtype=\"float32\"), R.Tensor((2,), dtype=\"float32\"))) "))
-    __7: R.Tuple = R.ExternFunc("vm.builtin.match_prim_value")(q, shape_heap, R.prim_value(3), R.prim_value(0), R.str("ErrorContext(fn=main, loc=param[2], param=q, annotation=R.Prim(value=n)) "))
+    R.ExternFunc("vm.builtin.check_tensor_info")(field_1, 1, R.dtype("float32"), R.str("ErrorContext(fn=main, loc=param[0], param=t, annotation=R.Tuple(R.Tensor((n,), dtype=\"float32\"), R.Tensor((2,), dtype=\"float32\"))) "))
+    R.ExternFunc("vm.builtin.check_prim_value_info")(p, R.dtype("int64"), R.str("ErrorContext(fn=main, loc=param[1], param=p, annotation=R.Prim(\"int64\")) "))
+    R.ExternFunc("vm.builtin.check_prim_value_info")(q, R.dtype("int64"), R.str("ErrorContext(fn=main, loc=param[2], param=q, annotation=R.Prim(value=n)) "))
+    R.ExternFunc("vm.builtin.match_shape")(field, shape_heap, 1, 1, 0, R.str("ErrorContext(fn=main, loc=param[0], param=t, annotation=R.Tuple(R.Tensor((n,), dtype=\"float32\"), R.Tensor((2,), dtype=\"float32\"))) "))
+    R.ExternFunc("vm.builtin.match_shape")(field_1, shape_heap, 1, 0, 2, R.str("ErrorContext(fn=main, loc=param[0], param=t, annotation=R.Tuple(R.Tensor((n,), dtype=\"float32\"), R.Tensor((2,), dtype=\"float32\"))) "))
+    R.ExternFunc("vm.builtin.match_prim_value")(q, shape_heap, 3, 0, R.str("ErrorContext(fn=main, loc=param[2], param=q, annotation=R.Prim(value=n)) "))
     return p
 )");
 }
@@ -123,11 +123,11 @@ class Module:
         R.func_attr({"num_input": 1})
         return x
 )"),
-            R"(    shape_heap: R.Tensor(dtype="int64", ndim=1) = R.call_builtin_with_ctx("vm.builtin.alloc_shape_heap", (R.prim_value(1),), ty_args=R.Tensor(dtype="int64", ndim=1))
-    _: R.Tuple = R.ExternFunc("vm.builtin.check_tensor_info")(x, R.prim_value(1), R.dtype("float32"), R.str("ErrorContext(fn=main, loc=param[0], param=x, annotation=R.Tensor((2,), dtype=\"float32\")) "))
-    __1: R.Tuple = R.ExternFunc("vm.builtin.check_tensor_info")(v, R.prim_value(1), R.dtype("float32"), R.str("ErrorContext(fn=main, loc=param[2], param=v, annotation=R.Tensor((n,), dtype=\"float32\")) "))
-    __2: R.Tuple = R.ExternFunc("vm.builtin.match_shape")(x, shape_heap, R.prim_value(1), R.prim_value(0), R.prim_value(2), R.str("ErrorContext(fn=main, loc=param[0], param=x, annotation=R.Tensor((2,), dtype=\"float32\")) "))
-    __3: R.Tuple = R.ExternFunc("vm.builtin.match_shape")(v, shape_heap, R.prim_value(1), R.prim_value(1), R.prim_value(0), R.str("ErrorContext(fn=main, loc=param[2], param=v, annotation=R.Tensor((n,), dtype=\"float32\")) "))
+            R"(    shape_heap: R.Tensor(dtype="int64", ndim=1) = R.call_builtin_with_ctx("vm.builtin.alloc_shape_heap", (1,), ty_args=R.Tensor(dtype="int64", ndim=1))
+    R.ExternFunc("vm.builtin.check_tensor_info")(x, 1, R.dtype("float32"), R.str("ErrorContext(fn=main, loc=param[0], param=x, annotation=R.Tensor((2,), dtype=\"float32\")) "))
+    R.ExternFunc("vm.builtin.check_tensor_info")(v, 1, R.dtype("float32"), R.str("ErrorContext(fn=main, loc=param[2], param=v, annotation=R.Tensor((n,), dtype=\"float32\")) "))
+    R.ExternFunc("vm.builtin.match_shape")(x, shape_heap, 1, 0, 2, R.str("ErrorContext(fn=main, loc=param[0], param=x, annotation=R.Tensor((2,), dtype=\"float32\")) "))
+    R.ExternFunc("vm.builtin.match_shape")(v, shape_heap, 1, 1, 0, R.str("ErrorContext(fn=main, loc=param[2], param=v, annotation=R.Tensor((n,), dtype=\"float32\")) "))
     return x
 )");
 }
@@ -139,7 +139,7 @@ TEST(VMShapeLower, IfBranchesUseTheHeap) {
 @I.ir_module
 class Module:
     @R.function
-    def main(c: R.Prim("bool"), x: R.Tensor(("n",), dtype="float32")) -> R.Shape(ndim=1):
+    def main(c: T.bool, x: R.Tensor(("n",), dtype="float32")) -> R.Shape(ndim=1):
         n = T.int64()
         if c:
             a = R.shape([n + 1])
@@ -149,18 +149,18 @@ class Module:
         s = R.shape([n + 1])
         return s
 )", &shape_func),
-            R"(    shape_heap: R.Tensor(dtype="int64", ndim=1) = R.call_builtin_with_ctx("vm.builtin.alloc_shape_heap", (R.prim_value(2),), ty_args=R.Tensor(dtype="int64", ndim=1))
-    _: R.Tuple = R.ExternFunc("vm.builtin.check_prim_value_info")(c, R.dtype("bool"), R.str("ErrorContext(fn=main, loc=param[0], param=c, annotation=R.Prim(\"bool\")) "))
-    __1: R.Tuple = R.ExternFunc("vm.builtin.check_tensor_info")(x, R.prim_value(1), R.dtype("float32"), R.str("ErrorContext(fn=main, loc=param[1], param=x, annotation=R.Tensor((n,), dtype=\"float32\")) "))
-    __2: R.Tuple = R.ExternFunc("vm.builtin.match_shape")(x, shape_heap, R.prim_value(1), R.prim_value(1), R.prim_value(0), R.str("ErrorContext(fn=main, loc=param[1], param=x, annotation=R.Tensor((n,), dtype=\"float32\")) "))
-    __3: R.Tuple = shape_func(shape_heap)
+            R"(    shape_heap: R.Tensor(dtype="int64", ndim=1) = R.call_builtin_with_ctx("vm.builtin.alloc_shape_heap", (2,), ty_args=R.Tensor(dtype="int64", ndim=1))
+    R.ExternFunc("vm.builtin.check_prim_value_info")(c, R.dtype("bool"), R.str("ErrorContext(fn=main, loc=param[0], param=c, annotation=R.Prim(\"bool\")) "))
+    R.ExternFunc("vm.builtin.check_tensor_info")(x, 1, R.dtype("float32"), R.str("ErrorContext(fn=main, loc=param[1], param=x, annotation=R.Tensor((n,), dtype=\"float32\")) "))
+    R.ExternFunc("vm.builtin.match_shape")(x, shape_heap, 1, 1, 0, R.str("ErrorContext(fn=main, loc=param[1], param=x, annotation=R.Tensor((n,), dtype=\"float32\")) "))
+    shape_func(shape_heap)
     if c:
-        a: R.Shape([n + 1]) = R.ExternFunc("vm.builtin.make_shape")(shape_heap, R.prim_value(1), R.prim_value(1), R.prim_value(1))
+        a: R.Shape([n + 1]) = R.ExternFunc("vm.builtin.make_shape")(shape_heap, 1, 1, 1)
         r: R.Shape(ndim=1) = a
     else:
-        lv: R.Shape([n]) = R.ExternFunc("vm.builtin.make_shape")(shape_heap, R.prim_value(1), R.prim_value(1), R.prim_value(0))
+        lv: R.Shape([n]) = R.ExternFunc("vm.builtin.make_shape")(shape_heap, 1, 1, 0)
         r: R.Shape(ndim=1) = lv
-    s: R.Shape([n + 1]) = R.ExternFunc("vm.builtin.make_shape")(shape_heap, R.prim_value(1), R.prim_value(1), R.prim_value(1))
+    s: R.Shape([n + 1]) = R.ExternFunc("vm.builtin.make_shape")(shape_heap, 1, 1, 1)
     return s
 )");
   EXPECT_EQ(shape_func, R"(    H[T.int64(1)] = H[T.int64(0)] + T.int64(1)
@@ -191,7 +191,7 @@ class Module:
   ASSERT_TRUE(out.ok()) << out.status();
   std::string text = testing::PrintBody(*out);
   EXPECT_NE(text.find(R"(    y: R.Tensor((m,), dtype="float32") = unique(x)
-    __2: R.Tuple = R.ExternFunc("vm.builtin.match_shape")(y, shape_heap, R.prim_value(1), R.prim_value(1), R.prim_value(0), R.str("ErrorContext(fn=main, loc=binding y) "))
+    R.ExternFunc("vm.builtin.match_shape")(y, shape_heap, 1, 1, 0, R.str("ErrorContext(fn=main, loc=binding y) "))
 )"),
             std::string::npos)
       << text;
