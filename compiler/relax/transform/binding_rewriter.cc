@@ -34,6 +34,42 @@ absl::StatusOr<Expr> Typed(Expr expr, const IRModule& module) {
   return absl::InternalError(std::string("cannot type a ") + expr->type_key());
 }
 
+namespace {
+
+absl::StatusOr<Expr> RewriteThroughTuples(const Expr& expr, const LeafRewrite& leaf) {
+  const auto* tuple = expr.as<rx::TupleNode>();
+  if (tuple == nullptr) return leaf(expr);
+  Array<Expr> fields;
+  bool changed = false;
+  for (const Expr& f : tuple->fields) {
+    absl::StatusOr<Expr> field = RewriteThroughTuples(f, leaf);
+    if (!field.ok()) return field;
+    changed |= !field->same_as(f);
+    fields.push_back(*field);
+  }
+  if (!changed) return expr;
+  rx::Tuple out = Downcast<rx::Tuple>(expr);
+  out.CopyOnWrite()->fields = fields;
+  return Expr(out);
+}
+
+}  // namespace
+
+absl::StatusOr<Expr> RewriteCallArgs(const rx::Call& call, const LeafRewrite& leaf) {
+  Array<Expr> args;
+  bool changed = false;
+  for (const Expr& a : call->args) {
+    absl::StatusOr<Expr> arg = RewriteThroughTuples(a, leaf);
+    if (!arg.ok()) return arg;
+    changed |= !arg->same_as(a);
+    args.push_back(*arg);
+  }
+  if (!changed) return Expr(call);
+  rx::Call out = call;
+  out.CopyOnWrite()->args = args;
+  return Expr(out);
+}
+
 absl::StatusOr<Var> BlockBuilder::Emit(Expr value, const std::string& name) {
   absl::StatusOr<Expr> typed = Typed(std::move(value), module_);
   if (!typed.ok()) return typed.status();

@@ -7,6 +7,7 @@
 #ifndef KILN_COMPILER_RELAX_TRANSFORM_BINDING_REWRITER_H_
 #define KILN_COMPILER_RELAX_TRANSFORM_BINDING_REWRITER_H_
 
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -80,6 +81,11 @@ class BindingRewriter {
   bool in_dataflow_block_ = false;
   std::unordered_map<const ir::Object*, ir::Expr> var_map_;
 };
+
+// `call` with `leaf` applied to each argument, and through tuple arguments (at any depth) to each of
+// their fields instead; a part is rebuilt only where `leaf` changed something.
+using LeafRewrite = std::function<absl::StatusOr<ir::Expr>(const ir::Expr&)>;
+absl::StatusOr<ir::Expr> RewriteCallArgs(const ir::relax::Call& call, const LeafRewrite& leaf);
 
 // The PrimFunc `callee` names in `module` (a GlobalVar of a PrimFunc), else null.
 const ir::PrimFuncNode* CalledPrimFunc(const ir::Expr& callee, const ir::IRModule& module);

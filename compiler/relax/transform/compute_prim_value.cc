@@ -50,40 +50,16 @@ class PrimValueRewriter : public BindingRewriter {
       with_var.CopyOnWrite()->cond = *var;
       return Expr(with_var);
     }
-    if (const auto* c = out->as<rx::CallNode>()) {
-      Array<Expr> args;
-      bool changed = false;
-      for (const Expr& a : c->args) {
-        absl::StatusOr<Expr> arg = LiftArg(a, bb);
-        if (!arg.ok()) return arg;
-        changed |= !arg->same_as(a);
-        args.push_back(*arg);
-      }
-      if (!changed) return out;
-      rx::Call with_args = Downcast<rx::Call>(*out);
-      with_args.CopyOnWrite()->args = args;
-      return Expr(with_args);
+    if (out->as<rx::CallNode>() != nullptr) {
+      return RewriteCallArgs(Downcast<rx::Call>(*out), [&](const Expr& arg) { return LiftArg(arg, bb); });
     }
     return out;
   }
 
  private:
-  // A call argument: lifted and bound to a var when it needs a kernel (tuples too).
+  // A call argument (or a field of a tuple argument): lifted and bound to a var when it needs a
+  // kernel.
   absl::StatusOr<Expr> LiftArg(const Expr& arg, BlockBuilder* bb) {
-    if (const auto* t = arg.as<rx::TupleNode>()) {
-      Array<Expr> fields;
-      bool changed = false;
-      for (const Expr& f : t->fields) {
-        absl::StatusOr<Expr> field = LiftArg(f, bb);
-        if (!field.ok()) return field;
-        changed |= !field->same_as(f);
-        fields.push_back(*field);
-      }
-      if (!changed) return arg;
-      rx::Tuple out = Downcast<rx::Tuple>(arg);
-      out.CopyOnWrite()->fields = fields;
-      return Expr(out);
-    }
     if (!NeedsKernel(arg)) return arg;
     absl::StatusOr<Expr> call = Compute(arg.as<rx::PrimValueNode>()->value, bb);
     if (!call.ok()) return call;

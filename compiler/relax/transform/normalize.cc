@@ -25,39 +25,13 @@ class Normalizer : public BindingRewriter {
   absl::StatusOr<Expr> RewriteValue(const Expr& value, BlockBuilder* bb) override {
     absl::StatusOr<Expr> out = BindingRewriter::RewriteValue(value, bb);
     if (!out.ok()) return out;
-    const auto* call = out->as<rx::CallNode>();
-    if (call == nullptr) return out;
-    Array<Expr> args;
-    bool changed = false;
-    for (const Expr& arg : call->args) {
-      absl::StatusOr<Expr> leaf = BindNested(arg, bb);
-      if (!leaf.ok()) return leaf.status();
-      changed |= !leaf->same_as(arg);
-      args.push_back(*leaf);
-    }
-    if (!changed) return out;
-    rx::Call normalized = Downcast<rx::Call>(*out);
-    normalized.CopyOnWrite()->args = args;
-    return Expr(normalized);
+    if (out->as<rx::CallNode>() == nullptr) return out;
+    return RewriteCallArgs(Downcast<rx::Call>(*out), [&](const Expr& arg) { return BindNested(arg, bb); });
   }
 
  private:
-  // `arg` with every call in it (at any depth of tuples) bound to a variable first.
+  // A call argument (or a field of a tuple argument) that is a call, bound to a variable first.
   absl::StatusOr<Expr> BindNested(const Expr& arg, BlockBuilder* bb) {
-    if (const auto* tuple = arg.as<rx::TupleNode>()) {
-      Array<Expr> fields;
-      bool changed = false;
-      for (const Expr& f : tuple->fields) {
-        absl::StatusOr<Expr> leaf = BindNested(f, bb);
-        if (!leaf.ok()) return leaf;
-        changed |= !leaf->same_as(f);
-        fields.push_back(*leaf);
-      }
-      if (!changed) return arg;
-      rx::Tuple t = Downcast<rx::Tuple>(arg);
-      t.CopyOnWrite()->fields = fields;
-      return Expr(t);
-    }
     if (arg.as<rx::CallNode>() == nullptr) return arg;
     // The nested call is normalized itself (its own nested calls first), then bound.
     absl::StatusOr<Expr> inner = RewriteValue(arg, bb);
