@@ -55,8 +55,8 @@ grep -q kiln_kernel_names lib_c.so || fail "lib_c.so lacks the kernel table"
 $KILN build prog.py -o lib_llvm.so 2>/dev/null || fail "build llvm"
 grep -q kiln_kernel_names lib_llvm.so || fail "lib_llvm.so lacks the kernel table"
 (cd "$T" && $KILN build prog.py --target c 2>/dev/null) && [ -f prog.so ] || fail "default output prog.so"
-$KILN build prog.py --target c --emit-c 2>/dev/null | grep -q 'int32_t scale(' || fail "--emit-c"
-$KILN build prog.py --target c -o src.c 2>/dev/null && grep -q 'int32_t total(' src.c || fail "-o x.c"
+$KILN build prog.py --target c --emit-c 2>/dev/null | grep -q 'int32_t kiln_fn_scale(.*__asm__("scale")' || fail "--emit-c"
+$KILN build prog.py --target c -o src.c 2>/dev/null && grep -q 'int32_t kiln_fn_total(.*__asm__("total")' src.c || fail "-o x.c"
 $KILN build prog.py --emit-llvm 2>/dev/null | grep -q 'define .*@scale' || fail "--emit-llvm"
 $KILN build prog.py --target cuda >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown target must exit 2"
 $KILN build prog.py --emit-c >/dev/null 2>&1; [ $? -eq 2 ] || fail "--emit-c with llvm must exit 2"
@@ -165,4 +165,28 @@ $KILN run prog.py --entry scale --target gpu --input a.npy s.npy b.npy >/dev/nul
 [ $? -eq 2 ] || fail "an unknown target must exit 2"
 $KILN run prog.py --entry scale --input a.npy s.npy b.npy --view 5:1:1 >/dev/null 2>&1
 [ $? -eq 2 ] || fail "--view of a missing input must exit 2"
+# A kernel named like a C library function (`div`, declared by <stdlib.h>) builds on c as on llvm,
+# and an integer division by zero inside it is reported as a trap of that kernel, not a crash.
+cat > div.py <<'EOF'
+# from tvm.script import tirx as T
+
+@T.prim_func
+def div(A: T.Buffer((8,), "int32"), B: T.Buffer((8,), "int32"), C: T.Buffer((8,), "int32")):
+    for i in range(8):
+        C[i] = T.truncdiv(A[i], B[i])
+EOF
+$PY -c "
+import numpy as np
+np.save('da.npy', np.arange(8, dtype='int32') * 7); np.save('db.npy', np.full(8, 3, 'int32'))
+np.save('dz.npy', np.zeros(8, 'int32')); np.save('dc.npy', np.zeros(8, 'int32'))" || fail "making div inputs"
+for t in c llvm; do
+  $KILN run div.py --entry div --target $t --input da.npy db.npy dc.npy --output-dir div_$t >/dev/null 2>&1 ||
+    fail "a kernel named div on $t"
+  $PY -c "
+import numpy as np, sys
+assert (np.load('div_$t/arg2.npy') == np.arange(8) * 7 // 3).all(), 'div on $t'" || fail "div result on $t"
+done
+err=$($KILN run div.py --entry div --target llvm --input da.npy dz.npy dc.npy --output-dir div_z 2>&1); rc=$?
+[ $rc -eq 1 ] || fail "a trapping kernel must exit 1, not $rc"
+echo "$err" | grep -q "kernel div trapped: SIGFPE (integer division by zero)" || fail "trap message: $err"
 echo PASS

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler/driver/lowered_form.h"
@@ -66,16 +67,20 @@ class CodegenC : public ExprFunctor<std::string(const PrimExpr&)>, public StmtFu
     names_.clear();
     used_names_.clear();
     outlined_ = 0;
-    fname_ = driver::LoweredSymbol(name, f);
+    symbol_ = driver::LoweredSymbol(name, f);
+    fname_ = CFunctionName(symbol_);
     packed_ = driver::IsPackedEntry(f);
     std::string sig;
     if (packed_) {
-      if (f->params.size() != 4) return absl::InvalidArgumentError(absl::StrCat(fname_, ": packed entry needs 4 params"));
+      if (f->params.size() != 4) return absl::InvalidArgumentError(absl::StrCat(symbol_, ": packed entry needs 4 params"));
       // The public entry owns the arena; the body may return early from anywhere.
       std::vector<std::string> p;
       const char* kParamNames[] = {"self", "args", "num_args", "result"};
       for (int i = 0; i < 4; ++i) names_[f->params[i].get()] = kParamNames[i];
-      *protos << "int32_t " << fname_ << "(void* self, const kiln_Any* args, int32_t num_args, kiln_Any* result);\n";
+      // The exported symbol is the kernel's own name (an asm label), whatever C allows: `div` or
+      // `malloc` would clash with libc's declarations, and a symbol may not be a C identifier.
+      *protos << "int32_t " << fname_ << "(void* self, const kiln_Any* args, int32_t num_args, kiln_Any* result)"
+              << " __asm__(\"" << symbol_ << "\");\n";
       sig = absl::StrCat("static int32_t ", fname_, "_body(void* self, const kiln_Any* args, int32_t num_args, kiln_Any* result, kiln_Arena* arena)");
       *protos << sig << ";\n";
     } else {
@@ -127,8 +132,16 @@ class CodegenC : public ExprFunctor<std::string(const PrimExpr&)>, public StmtFu
     return name;
   }
 
+  // The C identifier of the function whose symbol is `symbol`: prefixed so that no kernel name
+  // clashes with the C library, and with every character C does not allow in a name replaced.
+  static std::string CFunctionName(const std::string& symbol) {
+    std::string out = "kiln_fn_";
+    for (char c : symbol) out.push_back(absl::ascii_isalnum(c) ? c : '_');
+    return out;
+  }
+
   void Fail(const std::string& msg) {
-    if (status_.ok()) status_ = absl::InvalidArgumentError(absl::StrCat(BackendName(), " (", fname_, "): ", msg));
+    if (status_.ok()) status_ = absl::InvalidArgumentError(absl::StrCat(BackendName(), " (", symbol_, "): ", msg));
   }
   std::string Indent() const { return std::string(2 * indent_, ' '); }
   void Line(const std::string& s) { body_ << Indent() << s << "\n"; }
@@ -529,7 +542,8 @@ class CodegenC : public ExprFunctor<std::string(const PrimExpr&)>, public StmtFu
   std::map<std::string, const PrimFuncNode*> funcs_;
   std::ostringstream body_, outlined_src_, externs_, helpers_;
   std::set<std::string> declared_externs_;
-  std::string fname_;
+  std::string fname_;   // the C identifier of the function being printed
+  std::string symbol_;  // its symbol (the name in messages)
   DataType ret_type_;
   bool packed_ = false;
   bool in_parallel_ = false;

@@ -196,7 +196,7 @@ std::string CodegenC::VisitExpr_(const CallNode* op) {
     args.push_back("arena");
     args.push_back("result");
     auto it = funcs_.find(gv->name);
-    std::string callee = it != funcs_.end() ? driver::LoweredSymbol(gv->name, it->second) : gv->name;
+    std::string callee = CFunctionName(it != funcs_.end() ? driver::LoweredSymbol(gv->name, it->second) : gv->name);
     return absl::StrCat(callee, "(", absl::StrJoin(args, ", "), ")");
   }
   const auto* o = op->op.as<OpNode>();

@@ -117,7 +117,7 @@ class CodegenOpenCL : public csrc::CodegenC {
     space_.clear();
     local_decls_.str("");
     local_decls_.clear();
-    fname_ = f->GetGlobalSymbol();
+    fname_ = symbol_ = f->GetGlobalSymbol();
     packed_ = false;
     status_ = absl::OkStatus();
     OpenCLKernelInfo info;
