@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """kiln quick start: compile a small Relax MLP with kilnd and run it on a kiln-agent, from Python.
 
-    bazel build //server:kilnd //runtime/agent:kiln-agent
+    bazel build //server:kilnd //server:kilnd-worker //runtime/agent:kiln-agent
     /usr/bin/python3 examples/quickstart.py
 
 kiln.connect() with no address starts the embedded default (a local kilnd with its disk cache and a

@@ -111,7 +111,7 @@ class LocalServices:
         kilnd = find_binary("kilnd")
         if kilnd is None:
             raise KilnError("kiln.connect(): no address given and no kilnd binary found in $KILN_BIN_DIR, "
-                            "on PATH or in a checkout's bazel-bin (bazel build //server:kilnd)")
+                            "on PATH or in a checkout's bazel-bin (bazel build //server:kilnd //server:kilnd-worker)")
         self._workdir = tempfile.mkdtemp(prefix="kiln-local-")  # mode 0700: the token stays private
         self.token = secrets.token_hex(16)
         with open(os.path.join(self._workdir, "kilnd.tokens"), "w") as f:
