@@ -255,6 +255,12 @@ absl::StatusOr<LoadReport> RunLoad(const LoadOptions& options) {
   co.token = options.token;
   co.root_cert_path = options.tls_ca;
   co.deadline = options.deadline;
+  // As a production client would: ride out a connection that drops or cannot be made for a moment
+  // (a loaded 2-core machine), past gRPC's own reconnect backoff (1 s at first). A request still
+  // unanswered after that is lost.
+  co.retry.max_attempts = 8;
+  co.retry.initial_backoff = absl::Milliseconds(250);
+  co.retry.max_backoff = absl::Seconds(2);
   // Each thread is one client with its own connection.
   std::vector<std::unique_ptr<Client>> clients;
   for (int i = 0; i < options.concurrency; ++i) {
