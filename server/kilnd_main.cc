@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/flags/usage_config.h"
 #include "absl/status/statusor.h"
@@ -32,6 +31,7 @@
 #include "server/pool/in_process_backend.h"
 #include "server/pool/worker_pool.h"
 #include "server/service/auth.h"
+#include "server/service/command_line.h"
 #include "server/service/compile_service.h"
 #include "server/service/rpc_call.h"
 #include "server/service/metrics.h"
@@ -257,20 +257,9 @@ int main(int argc, char** argv) {
   usage.contains_help_flags = [](absl::string_view file) { return absl::StrContains(file, "kilnd_main"); };
   usage.version_string = [] { return absl::StrCat("kilnd ", kiln::kKilnVersion, "\n"); };
   absl::SetFlagsUsageConfig(usage);
-  // The documented spelling is --cache-dir; abseil's flag names are cache_dir.
-  std::vector<std::string> args(argv, argv + argc);
-  std::vector<char*> spelled;
-  for (std::string& a : args) {
-    if (a.size() > 2 && a.compare(0, 2, "--") == 0) {
-      for (size_t i = 2; i < a.size() && a[i] != '='; ++i) {
-        if (a[i] == '-') a[i] = '_';
-      }
-    }
-    spelled.push_back(a.data());
-  }
-  std::vector<char*> rest = absl::ParseCommandLine(static_cast<int>(spelled.size()), spelled.data());
+  std::vector<std::string> rest = kiln::server::ParseDashedCommandLine(argc, argv);
   if (rest.size() > 1) {
-    std::fprintf(stderr, "kilnd: unexpected argument \"%s\" (see --help)\n", rest[1]);
+    std::fprintf(stderr, "kilnd: unexpected argument \"%s\" (see --help)\n", rest[1].c_str());
     return 2;
   }
   return kiln::server::Main();

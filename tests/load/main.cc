@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "server/service/command_line.h"
 #include "tests/load/load.h"
 
 ABSL_FLAG(std::string, server, "", "the kilnd to drive, HOST:PORT");
@@ -28,21 +28,6 @@ ABSL_FLAG(double, deadline, 60, "per-call deadline in seconds");
 
 namespace {
 
-// The command line spells flags with dashes (--token-file); absl flags are identifiers.
-std::vector<char*> Underscored(int argc, char** argv, std::vector<std::string>* storage) {
-  storage->assign(argv, argv + argc);
-  for (std::string& a : *storage) {
-    if (a == "--") break;
-    if (a.rfind("--", 0) != 0) continue;
-    for (size_t i = 2; i < a.size() && a[i] != '='; ++i) {
-      if (a[i] == '-') a[i] = '_';
-    }
-  }
-  std::vector<char*> out;
-  for (std::string& a : *storage) out.push_back(a.data());
-  return out;
-}
-
 int Fail(const std::string& message) {
   std::fprintf(stderr, "kiln-load: %s\n", message.c_str());
   return 2;
@@ -55,9 +40,7 @@ int main(int argc, char** argv) {
       "drives a kilnd with concurrent clients and checks every answer.\n"
       "usage: kiln-load --server HOST:PORT --concurrency C --duration S [--requests N]\n"
       "                 [--mix hit=70,miss=20,invalid=5,large=5] [--json] [--token-file T] [--tls-ca C]");
-  std::vector<std::string> storage;
-  std::vector<char*> args = Underscored(argc, argv, &storage);
-  absl::ParseCommandLine(static_cast<int>(args.size()), args.data());
+  kiln::server::ParseDashedCommandLine(argc, argv);  // positional arguments are not used
   kiln::load::LoadOptions o;
   o.server = absl::GetFlag(FLAGS_server);
   if (o.server.empty()) return Fail("--server HOST:PORT is required");
