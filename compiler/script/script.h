@@ -66,8 +66,8 @@ absl::StatusOr<ir::ObjectRef> ParseScript(absl::string_view source, const std::s
 // under its global_symbol (else `main`).
 ir::IRModule AsModule(const ir::ObjectRef& parsed);
 
-// The checks ParseScript runs when options.verify is set (the TIR verifier, and Relax
-// well-formedness unless `check_well_formed` is off), for modules that come from elsewhere (a
+// The checks ParseScript runs when options.verify is set (the TIR verifier, Relax
+// well-formedness unless `check_well_formed` is off, and the buildability checks of verify.h), for modules that come from elsewhere (a
 // deserialized IRModule). Problems go to `diags`; the status is INVALID_ARGUMENT then.
 absl::Status VerifyModule(const ir::IRModule& module, ir::DiagnosticList* diags, bool check_well_formed = true);
 
