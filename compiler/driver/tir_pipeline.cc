@@ -31,6 +31,10 @@ const Step kSteps[] = {
     // Blocks -> loops, ifs, allocations and buffer views.
     {"LowerSBlocks", [](const PrimFunc& f, const std::string& name, const PipelineOptions&)
                          -> absl::StatusOr<PrimFunc> { return t::LowerSBlocks(f, name); }},
+    // Run-time allocation extents checked while they are still separate (FlattenBuffer multiplies
+    // them, wrapping).
+    {"GuardAllocSizes", [](const PrimFunc& f, const std::string&, const PipelineOptions&)
+                            -> absl::StatusOr<PrimFunc> { return t::GuardAllocSizes(f); }},
     // N-D buffers -> 1-D; DeclBuffer views dissolve into their data var.
     {"FlattenBuffer", [](const PrimFunc& f, const std::string&, const PipelineOptions&)
                           -> absl::StatusOr<PrimFunc> { return t::FlattenBuffer(f); }},
