@@ -163,5 +163,18 @@ TEST(CodegenCTest, RejectsUnflattenedBuffers) {
   EXPECT_NE(src.status().message().find("not flattened"), std::string::npos) << src.status();
 }
 
+// C has no 1-bit integer type: the build names the dtype instead of failing in the C compiler
+// ("'int1_t' undeclared"), as the LLVM backend does for float8 (issue 14).
+TEST(CodegenCTest, RejectsDTypesCCannotDeclare) {
+  Entry e;
+  Buffer b = Buffer::Make("C", {I32(4)}, DataType::Int(1));
+  Stmt store = BufferStore(b, IntImm(DataType::Int(1), 0), {I32(0)});
+  IRModule mod = IRModule::Make();
+  mod.Add(GlobalVar("narrow"), e.Make("narrow", AllocBuffer(b, store)));
+  absl::StatusOr<std::string> src = GenerateC(mod);
+  ASSERT_FALSE(src.ok());
+  EXPECT_EQ(src.status().message(), "C codegen (narrow): unsupported dtype int1");
+}
+
 }  // namespace
 }  // namespace kiln::codegen
