@@ -2,6 +2,7 @@
 // module-wide symbol table.
 #include "compiler/script/verify.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -41,19 +42,23 @@ const IntImmNode* ConstInt(const PrimExpr& e) {
   return e.as<IntImmNode>();
 }
 
+// Two parameters of one name: the printer renamed the second (A_1) and the body's uses went to it,
+// while Python itself rejects such a definition.
+void CheckParamNames(const Array<Var>& params, DiagnosticList* diags) {
+  std::set<std::string> names;
+  for (const Var& p : params) {
+    if (!names.insert(p->name).second) diags->Error(p->span, absl::StrCat("duplicate parameter name ", p->name));
+  }
+}
+
 class FuncChecker : public StmtExprVisitor {
  public:
   FuncChecker(const PrimFuncNode* f, DiagnosticList* diags) : f_(f), diags_(diags) {}
 
   void Run() {
     spans_.push_back(f_->span);
-    std::set<std::string> names;
-    for (const Var& p : f_->params) {
-      if (!names.insert(p->name).second) {
-        Error(p->span, absl::StrCat("duplicate parameter name ", p->name));
-      }
-      CheckLanes(p->dtype, p->span);
-    }
+    CheckParamNames(f_->params, diags_);
+    for (const Var& p : f_->params) CheckLanes(p->dtype, p->span);
     for (const auto& [param, buffer] : f_->buffer_map.items()) CheckBuffer(buffer, /*allocates=*/false);
     if (f_->body.defined()) VisitStmt(f_->body);
   }
@@ -278,6 +283,7 @@ absl::Status VerifyBuildable(const IRModule& module, DiagnosticList* diags) {
     CheckSymbols(module, &local);
     for (const auto& [gv, func] : module.Functions()) {
       if (const auto* f = func.as<PrimFuncNode>()) FuncChecker(f, &local).Run();
+      if (const auto* f = func.as<relax::FunctionNode>()) CheckParamNames(f->params, &local);
     }
   }
   if (diags != nullptr) {
