@@ -190,12 +190,12 @@ TEST(TirPipelineTest, HooksSeeEveryPassAndVerifyEachPasses) {
   };
   absl::StatusOr<IRModule> lowered = LowerTIR(Matmul(2, 3, 4), options);
   ASSERT_TRUE(lowered.ok()) << lowered.status();
-  EXPECT_EQ(seen, (std::vector<std::string>{"CheckHostOnly", "LowerSBlocks", "FlattenBuffer", "Simplify",
-                                            "LoopPartition", "VectorizeLoops", "StorageRewrite", "UnrollLoops",
-                                            "Simplify", "LowerIntrin", "MakePackedAPI"}));
+  EXPECT_EQ(seen, (std::vector<std::string>{"CheckHostOnly", "LowerSBlocks", "GuardAllocSizes", "FlattenBuffer",
+                                            "Simplify", "LoopPartition", "VectorizeLoops", "StorageRewrite",
+                                            "UnrollLoops", "Simplify", "LowerIntrin", "MakePackedAPI"}));
   EXPECT_FALSE(sblocks_after_lowering);
   std::vector<std::string> unique = seen;
-  unique.erase(unique.begin() + 8);  // the second Simplify
+  unique.erase(unique.begin() + 9);  // the second Simplify
   EXPECT_EQ(TIRPassNames(), unique);
 }
 

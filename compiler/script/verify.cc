@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/functor.h"
 
@@ -19,10 +19,12 @@ namespace {
 
 using namespace ir;  // NOLINT
 
-bool IsIdentifier(const std::string& s) {
-  if (s.empty() || !(absl::ascii_isalpha(s[0]) || s[0] == '_')) return false;
+// A symbol the backends can export: printable ASCII without spaces, quotes or backslashes (the C
+// backend quotes it for the assembler; TVM's symbols like `fused_kernel[` or `0main` stay valid).
+bool IsValidSymbol(const std::string& s) {
+  if (s.empty()) return false;
   for (char c : s) {
-    if (!absl::ascii_isalnum(c) && c != '_') return false;
+    if (c <= ' ' || c > '~' || c == '"' || c == '\\') return false;
   }
   return true;
 }
@@ -243,7 +245,7 @@ class FuncChecker : public StmtExprVisitor {
   bool lanes_reported_ = false;
 };
 
-// global_symbol: a non-empty identifier, one per PrimFunc. The name a PrimFunc gets in the
+// global_symbol: a valid symbol, one per PrimFunc. The name a PrimFunc gets in the
 // generated code is its global_symbol, else its name in the module, so those must differ too.
 void CheckSymbols(const IRModule& module, DiagnosticList* diags) {
   std::map<std::string, std::string> owner;  // exported name -> the function's name in the module
@@ -258,11 +260,10 @@ void CheckSymbols(const IRModule& module, DiagnosticList* diags) {
         diags->Error(f->span, absl::StrCat("function ", gv->name, ": global_symbol must be a string"));
         continue;
       }
-      if (!IsIdentifier(s->value)) {
-        diags->Error(f->span, absl::StrCat("global_symbol \"", s->value, "\" ",
+      if (!IsValidSymbol(s->value)) {
+        diags->Error(f->span, absl::StrCat("global_symbol \"", absl::CEscape(s->value), "\" ",
                                            s->value.empty() ? "is empty" : "is not a valid symbol name",
-                                           "; it must be a name of letters, digits and '_' not starting with a "
-                                           "digit"));
+                                           "; it must be printable ASCII without spaces, quotes or backslashes"));
         continue;
       }
       name = s->value;

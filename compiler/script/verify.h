@@ -8,8 +8,9 @@
 //     checks grow with the square of the rank), no negative constant extent, and a constant
 //     allocation whose element count fits the dtype of its extents (the flattened index is
 //     computed in that dtype) and whose byte size fits in int64;
-//   - names: a PrimFunc's global_symbol is a non-empty identifier ([A-Za-z_][A-Za-z0-9_]*), no two
-//     PrimFuncs export one symbol, no two parameters of a function (PrimFunc or Relax) share a name;
+//   - names: a PrimFunc's global_symbol is non-empty printable ASCII without spaces, quotes or
+//     backslashes (what an assembler takes quoted), no two PrimFuncs export one symbol, no two
+//     parameters of a function (PrimFunc or Relax) share a name;
 //   - constants: no shift by a constant amount outside [0, bits), no constant division by zero, no
 //     constant INT_MIN / -1 (both trap at run time; folding would hide it).
 // Every violation is an error at the offending node's span (or the nearest enclosing one).

@@ -58,8 +58,9 @@ TEST(VerifyBuildableTest, ShiftAmounts) {
 TEST(VerifyBuildableTest, GlobalSymbols) {
   Stmt body = Evaluate(I32(0));
   EXPECT_EQ(FirstError(body, {{String("global_symbol"), String("ok_name1")}}), "");
+  EXPECT_EQ(FirstError(body, {{String("global_symbol"), String("0main[")}}), "");
   EXPECT_NE(FirstError(body, {{String("global_symbol"), String("")}}).find("is empty"), std::string::npos);
-  EXPECT_NE(FirstError(body, {{String("global_symbol"), String("x-y")}}).find("not a valid symbol name"),
+  EXPECT_NE(FirstError(body, {{String("global_symbol"), String("x y")}}).find("not a valid symbol name"),
             std::string::npos);
   // A public function exporting the name a private function has in the module.
   IRModule mod = IRModule::Make();

@@ -12,8 +12,9 @@
 // Each program runs in a forked child with a time limit, so one crash or hang is reported against
 // its program. Flags:
 //   --seconds=N  stop starting programs after N seconds (default 5; env KILN_BUILD_PROPERTY_SECONDS
-//                overrides); the repository's programs come first, in a seeded random order
-//   --all        build every repository program whatever the time, then mutants for --seconds
+//                overrides); the repository's programs, in a seeded random order, alternate with
+//                mutants
+//   --all        every repository program whatever the time, then mutants for --seconds
 //   --seed=N     the random order and the mutations (default: from the clock; printed)
 //   --timeout=S  one program's limit (default 60 s)
 //   FILE...      build only these files
@@ -239,12 +240,11 @@ int main(int argc, char** argv) {
   const kiln::fuzz::MutationCorpus corpus(files);
   if (!only_files) std::shuffle(programs.begin(), programs.end(), rng);
 
-  const Clock::time_point start = Clock::now();
+  Clock::time_point start = Clock::now();
   auto time_left = [&] { return std::chrono::duration<double>(Clock::now() - start).count() < seconds; };
   int failures = 0, known_gaps = 0;
-  size_t checked = 0, mutants = 0;
+  size_t repo_checked = 0, mutants = 0;
   auto check = [&](const Program& p) {
-    ++checked;
     std::string reason = RunIsolated(p, timeout_s);
     if (reason.empty()) return;
     if (absl::StartsWith(reason, "known gap (") && reason.find("\ncheck accepts") == std::string::npos) {
@@ -254,13 +254,9 @@ int main(int argc, char** argv) {
     }
     ++failures;
     std::printf("FAIL %s: %s--- program:\n%s\n---\n", p.name.c_str(), reason.c_str(), p.source.c_str());
+    std::fflush(stdout);
   };
-  for (const Program& p : programs) {
-    if (!only_files && !all && !time_left()) break;
-    check(p);
-  }
-  const size_t repo_checked = checked;
-  while (!only_files && time_left()) {
+  auto mutate = [&] {
     const Program& from = programs[rng() % programs.size()];
     std::string mutant = from.source;
     for (int rounds = 1 + static_cast<int>(rng() % 3); rounds > 0; --rounds) {
@@ -268,6 +264,22 @@ int main(int argc, char** argv) {
     }
     ++mutants;
     check({"mutant of " + from.name, mutant});
+  };
+  if (only_files || all) {
+    // Every program, then (unless only files were given) mutants for --seconds.
+    for (const Program& p : programs) {
+      check(p);
+      ++repo_checked;
+    }
+    start = Clock::now();
+    while (!only_files && time_left()) mutate();
+  } else {
+    // Bounded: repository programs (in the seeded order) and mutants alternate until the time is up,
+    // so that even a short run tries both.
+    while (time_left()) {
+      if (repo_checked < programs.size()) check(programs[repo_checked++]);
+      mutate();
+    }
   }
   std::printf(
       "build_property: %zu of %zu repository programs and %zu mutants checked in %.1f s, %d failures, %d known gaps\n",

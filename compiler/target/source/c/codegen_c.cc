@@ -353,7 +353,9 @@ absl::StatusOr<std::string> CodegenC::Run(const IRModule& mod) {
   std::ostringstream out;
   out << kPrelude << "\n" << externs_.str() << helpers_.str() << protos.str() << "\n" << bodies.str();
   out << "const char kiln_kernel_names[] = \"";
-  for (const std::string& e : entries) out << e << "\\0";
+  // Each name ends a string literal piece, so that a next name starting with a digit does not
+  // extend the NUL escape into an octal one.
+  for (const std::string& e : entries) out << e << "\\0\" \"";
   out << "\";\n";
   return out.str();
 }
