@@ -2,6 +2,8 @@
 // `T.` / `R.` / `I.` namespaces follows the architecture spec: an expression evaluates to a Value
 // (a Python number, string or container, an IR object, or the name of a TVMScript function), and
 // calls of TVMScript functions go to CallT / CallR / CallI.
+#include <cerrno>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -807,7 +809,34 @@ Value Parser::EvalBinOp(const doc::Expr& e) {
   Fail(span, "operator " + op + " is not supported in TIR");
 }
 
+namespace {
+
+// Whether an integer literal too wide for int64 is 2**63 ("9223372036854775808", "0x8000000000000000",
+// with or without '_'): negated, it is int64's minimum, as TVM prints that value.
+bool IsTwoToThe63(const std::string& text) {
+  std::string t;
+  for (char c : text) {
+    if (c != '_') t.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  }
+  int base = 10;
+  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'o' || t[1] == 'b')) {
+    base = t[1] == 'x' ? 16 : t[1] == 'o' ? 8 : 2;
+    t = t.substr(2);
+  }
+  errno = 0;
+  char* end = nullptr;
+  unsigned long long v = std::strtoull(t.c_str(), &end, base);
+  return errno == 0 && end != nullptr && *end == '\0' && v == (1ULL << 63);
+}
+
+}  // namespace
+
 Value Parser::EvalUnary(const doc::Expr& e) {
+  const doc::Expr& operand = *e.value;
+  if (e.name == "-" && operand.kind == doc::ExprKind::kConstant && operand.const_kind == doc::Expr::ConstKind::kInt &&
+      operand.int_overflow && IsTwoToThe63(operand.int_text)) {
+    return Value::Int(std::numeric_limits<int64_t>::min());
+  }
   Value x = Eval(e.value);
   Span span = SpanOf(e.pos);
   const std::string& op = e.name;
