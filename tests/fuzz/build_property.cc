@@ -119,9 +119,10 @@ bool IsRefusal(const absl::Status& st) {
   return false;
 }
 
-// The property for one program: "" when it holds, else what went wrong. The module is built as
-// `kiln build` builds it: a VM executable when it has a Relax function, else a kernel library.
-std::string CheckProgram(const Program& p, const std::string& tmp) {
+// The property for one program: "" when it holds, else what went wrong; `*built` tells whether
+// `check` accepted it with something to build. The module is built as `kiln build` builds it: a
+// VM executable when it has a Relax function, else a kernel library.
+std::string CheckProgram(const Program& p, const std::string& tmp, bool* built) {
   absl::StatusOr<kiln::ir::ObjectRef> parsed = kiln::script::ParseScript(p.source, "program.py");
   if (!parsed.ok()) return "";  // `check` rejects it: nothing to build
   kiln::ir::IRModule module = kiln::script::AsModule(*parsed);
@@ -129,6 +130,7 @@ std::string CheckProgram(const Program& p, const std::string& tmp) {
   bool has_prim = false;
   for (const auto& [gv, f] : module.Functions()) has_prim |= f.as<kiln::ir::PrimFuncNode>() != nullptr;
   if (!relax && !has_prim) return "";
+  *built = true;
   std::string reasons;
   for (const char* target : {"llvm", "c"}) {
     absl::Status st;
@@ -150,8 +152,11 @@ std::string CheckProgram(const Program& p, const std::string& tmp) {
   return reasons;
 }
 
+// The exit status of a child whose program was accepted and built (0: nothing to build).
+constexpr int kBuiltStatus = 3;
+
 // Runs CheckProgram in a child process with a time limit; a crash or a hang becomes the reason.
-std::string RunIsolated(const Program& p, int timeout_s) {
+std::string RunIsolated(const Program& p, int timeout_s, bool* built) {
   std::string tmpl = (fs::temp_directory_path() / "kiln-build-property-XXXXXX").string();
   if (mkdtemp(tmpl.data()) == nullptr) return "harness: mkdtemp failed";
   int fds[2];
@@ -160,13 +165,14 @@ std::string RunIsolated(const Program& p, int timeout_s) {
   if (pid < 0) return "harness: fork failed";
   if (pid == 0) {
     close(fds[0]);
-    std::string reason = CheckProgram(p, tmpl);
+    bool child_built = false;
+    std::string reason = CheckProgram(p, tmpl, &child_built);
     for (size_t off = 0; off < reason.size();) {
       ssize_t n = write(fds[1], reason.data() + off, reason.size() - off);
       if (n <= 0) break;
       off += static_cast<size_t>(n);
     }
-    _exit(0);
+    _exit(child_built ? kBuiltStatus : 0);
   }
   close(fds[1]);
   std::string out;
@@ -194,7 +200,10 @@ std::string RunIsolated(const Program& p, int timeout_s) {
   fs::remove_all(tmpl, ec);
   if (timed_out) return absl::StrCat("hang: no result after ", timeout_s, " s");
   if (WIFSIGNALED(status)) return absl::StrCat("crash: signal ", WTERMSIG(status), " (", strsignal(WTERMSIG(status)), ")");
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return "crash: abnormal exit";
+  if (!WIFEXITED(status) || (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != kBuiltStatus)) {
+    return "crash: abnormal exit";
+  }
+  *built = WEXITSTATUS(status) == kBuiltStatus;
   return out;
 }
 
@@ -242,10 +251,12 @@ int main(int argc, char** argv) {
 
   Clock::time_point start = Clock::now();
   auto time_left = [&] { return std::chrono::duration<double>(Clock::now() - start).count() < seconds; };
-  int failures = 0, known_gaps = 0;
+  int failures = 0, known_gaps = 0, accepted = 0;
   size_t repo_checked = 0, mutants = 0;
   auto check = [&](const Program& p) {
-    std::string reason = RunIsolated(p, timeout_s);
+    bool built = false;
+    std::string reason = RunIsolated(p, timeout_s, &built);
+    if (built) ++accepted;
     if (reason.empty()) return;
     if (absl::StartsWith(reason, "known gap (") && reason.find("\ncheck accepts") == std::string::npos) {
       ++known_gaps;
@@ -282,8 +293,9 @@ int main(int argc, char** argv) {
     }
   }
   std::printf(
-      "build_property: %zu of %zu repository programs and %zu mutants checked in %.1f s, %d failures, %d known gaps\n",
-      repo_checked, programs.size(), mutants, std::chrono::duration<double>(Clock::now() - start).count(), failures,
-      known_gaps);
+      "build_property: %zu of %zu repository programs and %zu mutants checked in %.1f s; %d accepted by check and "
+      "built (or refused in kiln's words) on llvm and c; %d failures, %d known gaps\n",
+      repo_checked, programs.size(), mutants, std::chrono::duration<double>(Clock::now() - start).count(), accepted,
+      failures, known_gaps);
   return failures == 0 ? 0 : 1;
 }
