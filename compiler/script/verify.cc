@@ -178,16 +178,16 @@ class FuncChecker : public StmtExprVisitor {
     StmtExprVisitor::VisitExpr_(op);
   }
 
-  // Integer division and modulo by constants: a zero divisor, or INT_MIN by -1, has no result and
-  // traps at run time.
-  void CheckDivision(const BinaryNode* op, const char* sym) {
+  // Integer division and modulo by constants: a zero divisor has no result, and neither has the
+  // quotient INT_MIN / -1; both trap at run time.
+  void CheckDivision(const BinaryNode* op, const char* sym, bool quotient) {
     const IntImmNode* b = ConstInt(op->b);
     DataType t = op->a.dtype();
     if (b != nullptr && t.is_integer()) {
       const IntImmNode* a = ConstInt(op->a);
       if (b->value == 0) {
         Error(op->span, absl::StrCat("division by zero (", sym, " by the constant 0)"));
-      } else if (a != nullptr && t.is_int() && b->value == -1 && a->value == MinOf(t)) {
+      } else if (quotient && a != nullptr && t.is_int() && b->value == -1 && a->value == MinOf(t)) {
         Error(op->span, absl::StrCat("integer overflow: ", a->value, " ", sym, " -1 does not fit in ", t.ToString(),
                                      " (the division traps at run time)"));
       }
@@ -195,19 +195,19 @@ class FuncChecker : public StmtExprVisitor {
   }
   void VisitExpr_(const DivNode* op) override {
     StmtExprVisitor::VisitExpr_(op);
-    CheckDivision(op, "/");
+    CheckDivision(op, "/", true);
   }
   void VisitExpr_(const FloorDivNode* op) override {
     StmtExprVisitor::VisitExpr_(op);
-    CheckDivision(op, "//");
+    CheckDivision(op, "//", true);
   }
   void VisitExpr_(const ModNode* op) override {
     StmtExprVisitor::VisitExpr_(op);
-    CheckDivision(op, "%");
+    CheckDivision(op, "%", false);
   }
   void VisitExpr_(const FloorModNode* op) override {
     StmtExprVisitor::VisitExpr_(op);
-    CheckDivision(op, "%");
+    CheckDivision(op, "%", false);
   }
 
   void VisitExpr_(const CallNode* op) override {
