@@ -1,6 +1,7 @@
 #include "runtime/module.h"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <algorithm>
 
@@ -9,14 +10,16 @@
 
 namespace kiln::runtime {
 
-absl::StatusOr<std::unique_ptr<KernelLibrary>> KernelLibrary::Load(const std::string& path) {
+absl::StatusOr<std::unique_ptr<KernelLibrary>> KernelLibrary::Load(const std::string& path, int owned_fd) {
   void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (h == nullptr) {
     const char* err = dlerror();
+    if (owned_fd >= 0) close(owned_fd);
     return absl::InvalidArgumentError(absl::StrCat("cannot load kernel library ", path, ": ", err ? err : "?"));
   }
   std::unique_ptr<KernelLibrary> lib(new KernelLibrary());
   lib->handle_ = h;
+  lib->owned_fd_ = owned_fd;
   lib->path_ = path;
   const char* table = static_cast<const char*>(dlsym(h, KILN_KERNEL_TABLE_SYMBOL));
   if (table == nullptr) {
@@ -29,6 +32,7 @@ absl::StatusOr<std::unique_ptr<KernelLibrary>> KernelLibrary::Load(const std::st
 
 KernelLibrary::~KernelLibrary() {
   if (handle_ != nullptr) dlclose(handle_);
+  if (owned_fd_ >= 0) close(owned_fd_);
 }
 
 absl::StatusOr<KilnKernelFn> KernelLibrary::GetKernel(const std::string& name) const {

@@ -35,8 +35,11 @@ class KernelModule {
 
 class KernelLibrary : public KernelModule {
  public:
-  // dlopen()s `path` (RTLD_LOCAL: two libraries may export the same kernel names).
-  static absl::StatusOr<std::unique_ptr<KernelLibrary>> Load(const std::string& path);
+  // dlopen()s `path` (RTLD_LOCAL: two libraries may export the same kernel names). `owned_fd`, when
+  // not -1, is closed after the library is unloaded (or when Load fails): a library loaded from
+  // "/proc/self/fd/N" must keep N open while it is loaded, since dlopen takes a second library of the
+  // same path name for the first one.
+  static absl::StatusOr<std::unique_ptr<KernelLibrary>> Load(const std::string& path, int owned_fd = -1);
   ~KernelLibrary() override;
   KernelLibrary(const KernelLibrary&) = delete;
   KernelLibrary& operator=(const KernelLibrary&) = delete;
@@ -48,6 +51,7 @@ class KernelLibrary : public KernelModule {
  private:
   KernelLibrary() = default;
   void* handle_ = nullptr;
+  int owned_fd_ = -1;
   std::string path_;
   std::vector<std::string> names_;
 };

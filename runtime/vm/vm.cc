@@ -46,9 +46,9 @@ absl::StatusOr<std::unique_ptr<runtime::KernelLibrary>> LoadSharedObject(const L
       close(fd);
       return absl::InternalError(absl::StrCat("cannot write library \"", blob.name, "\" to a memory file"));
     }
-    auto lib = runtime::KernelLibrary::Load(absl::StrCat("/proc/self/fd/", fd));
-    close(fd);  // the mapping stays
-    return lib;
+    // The library keeps the descriptor: were it closed, the next memory file would get the same
+    // number, and dlopen would hand back this library for that path name.
+    return runtime::KernelLibrary::Load(absl::StrCat("/proc/self/fd/", fd), fd);
   }
   const char* dir = std::getenv("TMPDIR");
   std::string path = absl::StrCat(dir != nullptr && *dir != '\0' ? dir : "/tmp", "/kiln-lib-XXXXXX");
