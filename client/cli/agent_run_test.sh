@@ -111,7 +111,7 @@ done
 # Errors: one line each, exit 1 (2 for usage).
 err=$($KILN run model.py x.npy y.npy --agent 127.0.0.1:1 2>&1); rc=$?
 [ $rc -eq 1 ] || fail "unreachable agent: exit $rc"
-echo "$err" | grep -q "^kiln run: kiln-agent at 127.0.0.1:1 is unavailable" || fail "unreachable agent: $err"
+echo "$err" | grep -q "^kiln run: kiln-agent at 127.0.0.1:1: UNAVAILABLE: " || fail "unreachable agent: $err"
 err=$($KILN run model.py x.npy y.npy --remote $KILND_ADDR --farm h100 2>&1); rc=$?
 [ $rc -eq 1 ] || fail "unknown key: exit $rc"
 echo "$err" | grep -q "has no agent with key \"h100\" (keys: cpu)" || fail "unknown key: $err"

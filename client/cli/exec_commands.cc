@@ -280,10 +280,10 @@ struct Session {
 };
 
 // The executable for an agent: compiled by kilnd (--remote: the agent fetches it by digest), else
-// built or read here and uploaded.
+// built here, or read from a .kx, and uploaded.
 absl::Status OpenOnAgent(const Args& args, const std::string& path, int threads, Session* s) {
   std::string bytes, digest;
-  if (args.Has("--remote")) {
+  if (args.Has("--remote") && !HasExecutableMagic(path)) {
     absl::StatusOr<RemoteExecutable> compiled = CompileOnKilnd(args, path);
     if (!compiled.ok()) return compiled.status();
     bytes = std::move(compiled->bytes);

@@ -32,7 +32,7 @@ RemoteDevice::~RemoteDevice() { Close().IgnoreError(); }
 
 absl::Status RemoteDevice::Named(absl::Status s) const {
   if (s.code() != absl::StatusCode::kUnavailable) return s;
-  return absl::UnavailableError(absl::StrCat("kiln-agent at ", address_, " is unavailable: ", s.message()));
+  return absl::UnavailableError(absl::StrCat("kiln-agent at ", address_, ": UNAVAILABLE: ", s.message()));
 }
 
 absl::StatusOr<std::unique_ptr<RemoteDevice>> RemoteDevice::Open(const std::string& address,

@@ -7,8 +7,8 @@
 // The calls are TVM's VirtualMachine methods over runtime/agent/agent_client.h's AgentClient:
 // LoadExecutable (by digest: the agent fetches it from kilnd; or uploaded), SetInput, Invoke,
 // InvokeStateful, GetOutputs, SaveFunction, TimeEvaluator, SetInstrument. Errors are absl::Status
-// with the agent's code and message; an agent that cannot be reached is UNAVAILABLE with its
-// address in the message.
+// with the agent's code and message; an agent that cannot be reached is UNAVAILABLE, the message
+// reading "kiln-agent at HOST:PORT: UNAVAILABLE: <gRPC's reason>".
 //
 // Calls may come from several threads (the agent runs one call of a session at a time).
 #ifndef KILN_CLIENT_CPP_REMOTE_DEVICE_H_
