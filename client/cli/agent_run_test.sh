@@ -68,8 +68,11 @@ $KILN build model.py -o model.kx 2>/dev/null || fail "local build"
 for _ in $(seq 100); do $KILN run model.kx x.npy y.npy $ON_FARM >/dev/null 2>&1 && break; sleep 0.1; done
 
 # run: stdout and the written .npy files equal the local run's.
+# (A .kx records no parameter types: an R.Prim input needs the source, so only main runs from it.)
 for file in model.py model.kx; do
-  for entry_args in "--entry main x.npy y.npy" "--entry pair x.npy n.npy"; do
+  entries=("--entry main x.npy y.npy")
+  [ $file = model.py ] && entries+=("--entry pair x.npy n.npy")
+  for entry_args in "${entries[@]}"; do
     for mode in "" "--stateful"; do
       $KILN run $file $entry_args $mode > local.out 2>local.err || fail "local run $file $entry_args $mode: $(cat local.err)"
       for where in "$ON_AGENT" "$ON_FARM"; do
@@ -129,7 +132,8 @@ done
 # A runtime error on the agent reads as the local one does.
 $PY -c "import numpy as np; np.save('w.npy', np.ones((8, 4), 'float32'))"
 $KILN run model.py w.npy y.npy 2> local.err; $KILN run model.py w.npy y.npy $ON_AGENT 2> remote.err
-grep -q "expect" local.err && grep -q "expect" remote.err || fail "shape errors: $(cat local.err) / $(cat remote.err)"
+grep -q "shape\[0\] mismatch" local.err && cmp -s local.err remote.err ||
+  fail "shape errors: $(cat local.err) / $(cat remote.err)"
 
 # --help documents both forms.
 for cmd in run bench; do
