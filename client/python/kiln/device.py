@@ -131,6 +131,8 @@ class _Keeper:
             try:
                 endpoint.unary("ReleaseLease", farm_stub.ReleaseLease,
                                farm_pb2.ReleaseLeaseRequest(lease_id=self._lease_id), timeout=10)
-            except RpcError:
-                pass  # kilnd gone or the lease already expired: nothing left to release
+            except (RpcError, ValueError):
+                # kilnd gone, the lease already expired, or (at exit, in a finalizer) the session's
+                # channel to kilnd already closed: nothing left to release.
+                pass
         self._endpoint.close()
