@@ -1,7 +1,7 @@
 // kiln-agent against the raw gRPC floor, side by side in one run, both servers on 127.0.0.1 in
 // this process:
-//   * invoke round trip: remote Invoke of `add` (two 4x8 float32 inline) vs a unary echo of the same
-//     request size;
+//   * invoke round trip: remote Invoke of `add` (two 4x8 float32 inline) vs a unary echo
+//     (tests/bench/echo.proto) moving the same bytes each way;
 //   * upload: SetInput of a 64 MiB tensor (1 MiB chunks) vs a client stream of 64 MiB that the
 //     server only counts;
 //   * time_evaluator of a 256^3 matmul over RPC vs the same VM call in process.
