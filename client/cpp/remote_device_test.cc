@@ -202,26 +202,28 @@ TEST_F(RemoteDeviceTest, OpenedByAddressUploadsAndWrongTokenIsRejected) {
 
 TEST_F(RemoteDeviceTest, KeepAliveOutlivesAShortLease) {
   std::string digest = Compile(ReadFile(RunfilePath("tests/agent/testdata/model.py")));
-  // Without a keep-alive, a 1 s session is gone after 2.5 s of silence...
+  // Without a keep-alive, a 1 s session is gone after 3 s of silence...
   agent::AgentClient raw(agent::AgentClient::Connect(agent_->address()), kAgentToken);
   v1::OpenSessionRequest short_lease;
   short_lease.set_lease_seconds(1);
   absl::StatusOr<v1::OpenSessionResponse> bare = raw.OpenSession(short_lease);
   ASSERT_TRUE(bare.ok()) << bare.status();
-  // ... while a RemoteDevice with the same lease (and a 1 s farm lease) keeps its session.
+  // ... while a RemoteDevice with 2 s leases (session and farm) keeps both for as long: the
+  // keep-alive renews them every 300 ms (slack for a loaded machine).
   RemoteDeviceOptions o = Options();
-  o.session = short_lease;
-  o.farm_lease_seconds = 1;
+  o.session.set_lease_seconds(2);
+  o.farm_lease_seconds = 2;
+  o.keep_alive_interval = absl::Milliseconds(300);
   std::unique_ptr<RemoteDevice> dev = LeaseCpu(o);
   ASSERT_NE(dev, nullptr);
   ASSERT_TRUE(dev->LoadExecutable(digest).ok());
-  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  std::this_thread::sleep_for(std::chrono::seconds(3));
   EXPECT_EQ(raw.KeepAlive(bare->session_id()).status().code(), absl::StatusCode::kNotFound);
   runtime::Tensor x = Floats({4, 8}, 1);
   absl::StatusOr<Value> z = dev->Invoke("add", {Value::Tensor(x), Value::Tensor(x)});
   EXPECT_TRUE(z.ok()) << z.status();
   EXPECT_TRUE(dev->keep_alive_status().ok()) << dev->keep_alive_status();
-  EXPECT_TRUE(dev->Close().ok());
+  EXPECT_TRUE(dev->Close().ok());  // the farm lease was still there to release
 }
 
 TEST_F(RemoteDeviceTest, InstrumentTracesAndSkipsCalls) {
