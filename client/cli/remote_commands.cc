@@ -103,7 +103,9 @@ bool WantsAgent(const Args& args) { return args.Has("--agent") || args.Has("--fa
 std::string CheckAgentOptions(const Args& args) {
   if (args.Has("--agent") && args.Has("--farm")) return "--agent and --farm are two ways to choose the agent: give one";
   if (args.Has("--farm") && !args.Has("--remote")) return "--farm KEY leases from a kilnd: give --remote HOST:PORT too";
-  if (args.Has("--remote") && !WantsAgent(args)) return "--remote runs on an agent: give --farm KEY or --agent HOST:PORT";
+  if (args.Has("--remote") && !WantsAgent(args)) {
+    return "--remote runs on an agent: give --farm KEY or --agent HOST:PORT";
+  }
   if (args.Has("--priority") && !args.Has("--farm")) return "--priority applies to --farm";
   int priority = 0;
   if (args.Has("--priority") && !absl::SimpleAtoi(args.Get("--priority"), &priority)) {

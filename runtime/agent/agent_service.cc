@@ -60,8 +60,10 @@ void InstallInstrument(Session& s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(s.mu) {
     s.vm->SetInstrument(nullptr);
     return;
   }
-  s.vm->SetInstrument([recorder](absl::string_view callee, bool before_run, const vm::Value&,
-                                 absl::Span<const vm::Value> args) { return recorder->OnCall(callee, before_run, args); });
+  s.vm->SetInstrument(
+      [recorder](absl::string_view callee, bool before_run, const vm::Value&, absl::Span<const vm::Value> args) {
+        return recorder->OnCall(callee, before_run, args);
+      });
 }
 
 // Runs `call` with the session's recorder tracing it; the records go to `trace`.
