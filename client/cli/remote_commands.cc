@@ -4,13 +4,13 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
-#include <sstream>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "client/cli/summary.h"
 #include "client/cpp/client.h"
 #include "compiler/ir/serialize.h"
+#include "runtime/read_file.h"
 #include "runtime/vm/executable.h"
 
 namespace kiln::cli {
@@ -21,13 +21,7 @@ int Usage(const char* cmd, const std::string& message) {
   return 2;
 }
 
-absl::StatusOr<std::string> ReadBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+absl::StatusOr<std::string> ReadBytes(const std::string& path) { return runtime::ReadRegularFile(path); }
 
 absl::Status WriteBytes(const std::string& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);

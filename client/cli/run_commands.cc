@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "client/cli/exec_commands.h"
+#include "client/cli/files.h"
 #include "client/cli/remote_commands.h"
 #include "client/cli/summary.h"
 #include "compiler/driver/kernel_build.h"
@@ -219,9 +220,13 @@ int RunRun(const Args& args) {
     }
     views.push_back(*spec);
   }
-  int threads = 0;
-  if (args.Has("--threads") && (!absl::SimpleAtoi(args.Get("--threads"), &threads) || threads < 1)) {
-    return Usage("run", "--threads needs a positive integer");
+  absl::StatusOr<int> threads = ThreadsOption(args);
+  if (!threads.ok()) return Usage("run", std::string(threads.status().message()));
+  // Checked before the kernel runs, so a long run never ends in "cannot write".
+  std::string out_dir = args.Get("--output-dir");
+  if (!out_dir.empty()) {
+    absl::Status st = PrepareOutputDir(out_dir);
+    if (!st.ok()) return Fail("run", st);
   }
 
   std::string diagnostics;  // the parser's, shown whether or not it succeeds
@@ -258,7 +263,7 @@ int RunRun(const Args& args) {
   options.target = *target;
   if (*target == driver::RunTarget::kLLVM) options.llvm_target = target_text;
   if (*target != driver::RunTarget::kInterp) {
-    pool = std::make_unique<runtime::ThreadPool>(threads);
+    pool = std::make_unique<runtime::ThreadPool>(*threads);
     options.env = pool->env();
   }
   auto start = std::chrono::steady_clock::now();
@@ -270,10 +275,8 @@ int RunRun(const Args& args) {
   if (!result.ok()) return Fail("run", result.status());
   double run_s = SecondsSince(start);
 
-  std::string out_dir = args.Get("--output-dir");
   int written = 0;
   if (!out_dir.empty()) {
-    mkdir(out_dir.c_str(), 0777);  // an existing directory is fine; write errors report the rest
     for (size_t i = 0; i < params.size(); ++i) {
       if (!params[i].is_buffer) continue;
       std::string file = absl::StrCat(out_dir, "/arg", i, ".npy");

@@ -159,6 +159,28 @@ absl::StatusOr<Scalar> ReadScalar(const runtime::Tensor& t) {
   return s;
 }
 
+// An integer read from a tensor of type `given` (its bits in `v`; a uint64 above INT64_MAX reads
+// negative) as text.
+std::string FormatInteger(int64_t v, DLDataType given) {
+  return given.code == kDLUInt && given.bits == 64 ? absl::StrCat(static_cast<uint64_t>(v)) : absl::StrCat(v);
+}
+
+// Whether the integer `v` (read from a tensor of type `given`) is a value of the scalar type
+// `param`: passing it must not truncate silently (2**40 into an int32 would become 0).
+bool FitsInteger(int64_t v, DLDataType given, const ir::DataType& param) {
+  bool huge = given.code == kDLUInt && given.bits == 64 && v < 0;  // above INT64_MAX
+  int bits = param.bits();
+  if (param.is_uint()) {
+    if (huge) return bits >= 64;
+    if (v < 0) return false;
+    return bits >= 64 || v < (int64_t{1} << bits);
+  }
+  if (huge) return false;
+  if (bits >= 64) return true;
+  int64_t lim = int64_t{1} << (bits - 1);
+  return v >= -lim && v < lim;
+}
+
 std::string Dims(const std::vector<int64_t>& v) { return absl::StrCat("(", absl::StrJoin(v, ", "), v.size() == 1 ? ",)" : ")"); }
 
 // "A: float32 (16, 16) strides (32, 1); n: int64 () = 5" for error messages, since a kernel's own
@@ -273,6 +295,12 @@ absl::StatusOr<KilnAny> Runner::Call(const std::string& entry, const std::vector
       return absl::InvalidArgumentError(absl::StrCat("argument #", i, " (", p.name, ") is a ", p.dtype.ToString(),
                                                      " scalar but was given ", runtime::DTypeString(args[i].dtype())));
     } else {
+      if (!p.dtype.is_bool() && !FitsInteger(s->i, args[i].dtype(), p.dtype)) {
+        return absl::InvalidArgumentError(absl::StrCat("argument #", i, " (", p.name, ") is a ", p.dtype.ToString(),
+                                                       " scalar but was given ", runtime::DTypeString(args[i].dtype()),
+                                                       " value ", FormatInteger(s->i, args[i].dtype()),
+                                                       ", which it cannot hold"));
+      }
       a.type_index = p.dtype.is_bool() ? kKilnBool : kKilnInt;
       a.v_int64 = p.dtype.is_bool() ? (s->i != 0) : s->i;
     }
