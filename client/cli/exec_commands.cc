@@ -18,6 +18,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/strip.h"
 #include "compiler/driver/relax_build.h"
+#include "compiler/driver/run.h"
 #include "compiler/script/load.h"
 #include "runtime/npy.h"
 #include "runtime/profiling/time_evaluator.h"
@@ -242,6 +243,9 @@ absl::StatusOr<Session> OpenSession(const Args& args, bool random_inputs) {
     slots = EntrySlots(*module, s.entry);
   }
 
+  // Code with instructions this CPU lacks would end in SIGILL: refused by name before building.
+  absl::Status runs = driver::CheckRunsHere(args.Get("--target", "llvm"));
+  if (!runs.ok()) return runs;
   auto start = std::chrono::steady_clock::now();
   absl::StatusOr<vm::Executable> exec = driver::LoadOrBuildExecutable(path, args.Get("--target", "llvm"));
   if (!exec.ok()) return exec.status();

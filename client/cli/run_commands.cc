@@ -160,6 +160,8 @@ int RunBuild(const Args& args) {
   std::string out = args.Get("-o");
   bool emit_c = args.Has("--emit-c") || (*kind == "c" && absl::EndsWith(out, ".c"));
   bool emit_llvm = args.Has("--emit-llvm") || (*kind == "llvm" && absl::EndsWith(out, ".ll"));
+  // An object file needs no linking, so any -mtriple can produce one.
+  bool emit_object = *kind == "llvm" && absl::EndsWith(out, ".o");
   if (emit_c && *kind != "c") return Usage("build", "--emit-c needs --target c");
   if (emit_llvm && *kind != "llvm") return Usage("build", "--emit-llvm needs --target llvm");
   // A kernel library runs the TIR lowering; an executable runs the Relax pipeline first: a pass of
@@ -170,7 +172,7 @@ int RunBuild(const Args& args) {
   if (!hooks.ok()) return Usage("build", std::string(hooks.status().message()));
 
   bool exe = args.Has("--exe");
-  if (exe && (emit_c || emit_llvm)) return Usage("build", "--exe writes an executable, not source");
+  if (exe && (emit_c || emit_llvm || emit_object)) return Usage("build", "--exe writes an executable, not source");
   if (args.Has("--entry") && (emit_c || emit_llvm)) return Usage("build", "--entry selects executable entries");
 
   auto start = std::chrono::steady_clock::now();
@@ -178,8 +180,17 @@ int RunBuild(const Args& args) {
   absl::StatusOr<ir::IRModule> module = script::LoadModule(path, args.Get("--name"), &diagnostics);
   std::fputs(diagnostics.c_str(), stderr);
   if (!module.ok()) return Fail("build", module.status());
-  if (!emit_c && !emit_llvm && (exe || driver::HasRelaxFunction(*module))) {
+  if (!emit_c && !emit_llvm && !emit_object && (exe || driver::HasRelaxFunction(*module))) {
     return BuildExecutableFile(path, *module, target, args.GetAll("--entry"), *hooks, out, start);
+  }
+  if (emit_object) {
+    absl::StatusOr<std::string> object = driver::EmitKernelObject(*module, target, *hooks);
+    if (!object.ok()) return Fail("build", object.status());
+    absl::Status st = WriteText(out, *object);
+    if (!st.ok()) return Fail("build", st);
+    std::fprintf(stderr, "kiln build: object file %s -> %s [%s] (%.2f s)\n", path.c_str(), out.c_str(), target.c_str(),
+                 SecondsSince(start));
+    return 0;
   }
   if (emit_c || emit_llvm) {
     absl::StatusOr<std::string> text = driver::EmitKernelSource(*module, target, *hooks);

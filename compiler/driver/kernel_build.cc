@@ -12,6 +12,12 @@ using namespace ir;  // NOLINT
 
 absl::StatusOr<std::string> KernelTargetKind(const std::string& target) {
   std::string kind = target.substr(0, target.find(' '));
+  // The C target compiles with the system C compiler for this host: an option such as -mcpu would
+  // be silently ignored, so any is refused (an executable's NormalizeTarget says the same).
+  if (kind == "c" && target != "c") {
+    return absl::InvalidArgumentError(absl::StrCat("target \"", target,
+                                                   "\": \"c\" takes no options (choose a CPU with \"llvm -mcpu=...\")"));
+  }
   if (kind == "llvm" || kind == "c") return kind;
   return absl::InvalidArgumentError(
       absl::StrCat("unsupported target \"", target, "\": kernel libraries are built for \"llvm\" or \"c\""));
@@ -63,6 +69,16 @@ absl::StatusOr<std::string> EmitKernelSource(const IRModule& module, const std::
   if (!lowered.ok()) return lowered.status();
   if (*KernelTargetKind(target) == "c") return codegen::GenerateC(*lowered);
   return codegen::EmitLLVMAssembly(*lowered, target);
+}
+
+absl::StatusOr<std::string> EmitKernelObject(const IRModule& module, const std::string& target,
+                                             const PassHooks& hooks) {
+  absl::StatusOr<std::string> kind = KernelTargetKind(target);
+  if (!kind.ok()) return kind.status();
+  if (*kind != "llvm") return absl::InvalidArgumentError("object files are written for llvm targets");
+  absl::StatusOr<IRModule> lowered = LowerKernels(module, target, hooks);
+  if (!lowered.ok()) return lowered.status();
+  return codegen::EmitObjectFile(*lowered, target);
 }
 
 }  // namespace kiln::driver

@@ -16,7 +16,8 @@
 
 namespace kiln::driver {
 
-// "llvm" or "c": the first word of `target`. INVALID_ARGUMENT for anything else.
+// "llvm" or "c": the first word of `target`. INVALID_ARGUMENT for anything else, and for "c" with
+// options ("c -mcpu=x": the C compiler builds for this host; -mcpu belongs to llvm targets).
 absl::StatusOr<std::string> KernelTargetKind(const std::string& target);
 
 // The module's PrimFuncs lowered for `target` (INVALID_ARGUMENT if it has none). `hooks` go to
@@ -34,6 +35,11 @@ absl::Status BuildKernelLibrary(const ir::IRModule& module, const std::string& t
 
 // The generated code as text: C source for "c", optimized LLVM assembly for "llvm ...".
 absl::StatusOr<std::string> EmitKernelSource(const ir::IRModule& module, const std::string& target,
+                                             const PassHooks& hooks = {});
+
+// The kernels as a relocatable object file for an "llvm ..." target (any -mtriple: nothing is
+// linked, so no library of this host is needed). INVALID_ARGUMENT for "c".
+absl::StatusOr<std::string> EmitKernelObject(const ir::IRModule& module, const std::string& target,
                                              const PassHooks& hooks = {});
 
 }  // namespace kiln::driver

@@ -7,12 +7,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler/driver/kernel_build.h"
 #include "compiler/driver/opencl_run.h"
 #include "compiler/target/llvm/jit.h"
+#include "compiler/target/llvm/target.h"
 
 namespace kiln::driver {
 
@@ -203,8 +205,9 @@ std::string TempDir(const std::string& preferred) {
   return t != nullptr && *t != '\0' ? t : "/tmp";
 }
 
-// Builds the C kernel library in a fresh private directory and loads it; the file and directory
-// are removed once loaded (the mapping stays valid), so nothing is left behind.
+// Builds the C kernel library in a fresh private directory and loads it; the directory is removed
+// with all it holds once loaded (the mapping stays valid) or once the build failed, so nothing is
+// left behind on any path.
 absl::StatusOr<std::unique_ptr<runtime::KernelModule>> BuildAndLoadC(const IRModule& module, const std::string& dir) {
   std::string tmpl = TempDir(dir) + "/kiln-run-XXXXXX";
   std::vector<char> buf(tmpl.begin(), tmpl.end());
@@ -217,13 +220,21 @@ absl::StatusOr<std::unique_ptr<runtime::KernelModule>> BuildAndLoadC(const IRMod
   absl::Status st = BuildKernelLibrary(module, "c", so);
   absl::StatusOr<std::unique_ptr<runtime::KernelLibrary>> lib =
       st.ok() ? runtime::KernelLibrary::Load(so) : absl::StatusOr<std::unique_ptr<runtime::KernelLibrary>>(st);
-  unlink(so.c_str());
-  rmdir(work.c_str());
+  // Everything in the directory goes, whatever a failing compiler left there.
+  std::error_code ec;
+  std::filesystem::remove_all(work, ec);
   if (!lib.ok()) return lib.status();
   return std::unique_ptr<runtime::KernelModule>(std::move(*lib));
 }
 
 }  // namespace
+
+absl::Status CheckRunsHere(const std::string& target) {
+  if (target.rfind("llvm", 0) != 0) return absl::OkStatus();
+  absl::StatusOr<codegen::LLVMTarget> t = codegen::ParseLLVMTarget(target);
+  if (!t.ok()) return t.status();
+  return codegen::CheckRunsOnHost(*t);
+}
 
 absl::StatusOr<std::unique_ptr<Runner>> Runner::Create(const IRModule& module, const RunOptions& options) {
   std::unique_ptr<Runner> r(new Runner(module, options));
@@ -231,6 +242,9 @@ absl::StatusOr<std::unique_ptr<Runner>> Runner::Create(const IRModule& module, c
     case RunTarget::kInterp:
       break;
     case RunTarget::kLLVM: {
+      // JIT-executing instructions this CPU lacks would end in SIGILL: refuse them by name.
+      absl::Status runs = CheckRunsHere(options.llvm_target);
+      if (!runs.ok()) return runs;
       absl::StatusOr<IRModule> lowered = LowerKernels(module, options.llvm_target);
       if (!lowered.ok()) return lowered.status();
       absl::StatusOr<std::unique_ptr<codegen::JitModule>> jit = codegen::JitModule::Create(*lowered, options.llvm_target);
