@@ -247,7 +247,9 @@ absl::StatusOr<Session> OpenSession(const Args& args, bool random_inputs) {
   absl::Status runs = driver::CheckRunsHere(args.Get("--target", "llvm"));
   if (!runs.ok()) return runs;
   auto start = std::chrono::steady_clock::now();
-  absl::StatusOr<vm::Executable> exec = driver::LoadOrBuildExecutable(path, args.Get("--target", "llvm"));
+  driver::BuildOptions build;
+  build.checked = args.Has("--checked");
+  absl::StatusOr<vm::Executable> exec = driver::LoadOrBuildExecutable(path, args.Get("--target", "llvm"), build);
   if (!exec.ok()) return exec.status();
   s.build_s = SecondsSince(start);
   s.exec = std::make_shared<const vm::Executable>(*std::move(exec));

@@ -64,9 +64,10 @@ std::string DefaultOutputPath(const std::string& input, const std::string& ext) 
 
 // `kiln build` of a module with a Relax function, or with --exe: a VM executable (.kx).
 int BuildExecutableFile(const std::string& path, const ir::IRModule& module, const std::string& target,
-                        const std::vector<std::string>& entries, const driver::PassHooks& hooks, std::string out,
-                        std::chrono::steady_clock::time_point start) {
+                        const std::vector<std::string>& entries, const driver::PassHooks& hooks, bool checked,
+                        std::string out, std::chrono::steady_clock::time_point start) {
   driver::BuildOptions options;
+  options.checked = checked;
   options.entries = entries;
   options.pipeline.hooks = hooks;
   options.kernel_hooks = hooks;
@@ -172,6 +173,7 @@ int RunBuild(const Args& args) {
   if (!hooks.ok()) return Usage("build", std::string(hooks.status().message()));
 
   bool exe = args.Has("--exe");
+  bool checked = args.Has("--checked");
   if (exe && (emit_c || emit_llvm || emit_object)) return Usage("build", "--exe writes an executable, not source");
   if (args.Has("--entry") && (emit_c || emit_llvm)) return Usage("build", "--entry selects executable entries");
 
@@ -181,10 +183,10 @@ int RunBuild(const Args& args) {
   std::fputs(diagnostics.c_str(), stderr);
   if (!module.ok()) return Fail("build", module.status());
   if (!emit_c && !emit_llvm && !emit_object && (exe || driver::HasRelaxFunction(*module))) {
-    return BuildExecutableFile(path, *module, target, args.GetAll("--entry"), *hooks, out, start);
+    return BuildExecutableFile(path, *module, target, args.GetAll("--entry"), *hooks, checked, out, start);
   }
   if (emit_object) {
-    absl::StatusOr<std::string> object = driver::EmitKernelObject(*module, target, *hooks);
+    absl::StatusOr<std::string> object = driver::EmitKernelObject(*module, target, *hooks, checked);
     if (!object.ok()) return Fail("build", object.status());
     absl::Status st = WriteText(out, *object);
     if (!st.ok()) return Fail("build", st);
@@ -193,7 +195,7 @@ int RunBuild(const Args& args) {
     return 0;
   }
   if (emit_c || emit_llvm) {
-    absl::StatusOr<std::string> text = driver::EmitKernelSource(*module, target, *hooks);
+    absl::StatusOr<std::string> text = driver::EmitKernelSource(*module, target, *hooks, checked);
     if (!text.ok()) return Fail("build", text.status());
     absl::Status st = WriteText(out.empty() ? "-" : out, *text);
     if (!st.ok()) return Fail("build", st);
@@ -203,7 +205,7 @@ int RunBuild(const Args& args) {
   }
   if (out.empty()) out = DefaultOutputPath(path, ".so");
   std::vector<std::string> kernels;
-  absl::Status st = driver::BuildKernelLibrary(*module, target, out, &kernels, *hooks);
+  absl::Status st = driver::BuildKernelLibrary(*module, target, out, &kernels, *hooks, checked);
   if (!st.ok()) return Fail("build", st);
   std::fprintf(stderr, "kiln build: %s -> %s [%s]: %zu kernel%s (%s) in %.2f s\n", path.c_str(), out.c_str(),
                target.c_str(), kernels.size(), kernels.size() == 1 ? "" : "s", absl::StrJoin(kernels, ", ").c_str(),
@@ -272,6 +274,10 @@ int RunRun(const Args& args) {
   std::unique_ptr<runtime::ThreadPool> pool;
   driver::RunOptions options;
   options.target = *target;
+  options.checked = args.Has("--checked");
+  if (options.checked && (*target == driver::RunTarget::kInterp || *target == driver::RunTarget::kOpenCL)) {
+    return Usage("run", "--checked applies to the llvm and c targets (the interpreter always checks)");
+  }
   if (*target == driver::RunTarget::kLLVM) options.llvm_target = target_text;
   if (*target != driver::RunTarget::kInterp) {
     pool = std::make_unique<runtime::ThreadPool>(*threads);

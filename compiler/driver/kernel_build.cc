@@ -23,7 +23,8 @@ absl::StatusOr<std::string> KernelTargetKind(const std::string& target) {
       absl::StrCat("unsupported target \"", target, "\": kernel libraries are built for \"llvm\" or \"c\""));
 }
 
-absl::StatusOr<IRModule> LowerKernels(const IRModule& module, const std::string& target, const PassHooks& hooks) {
+absl::StatusOr<IRModule> LowerKernels(const IRModule& module, const std::string& target, const PassHooks& hooks,
+                                      bool checked) {
   absl::StatusOr<std::string> kind = KernelTargetKind(target);
   if (!kind.ok()) return kind.status();
   // Only PrimFuncs become kernels; Relax functions are the VM's business.
@@ -35,6 +36,7 @@ absl::StatusOr<IRModule> LowerKernels(const IRModule& module, const std::string&
   PipelineOptions options;
   options.target_kind = *kind;
   options.hooks = hooks;
+  options.checked = checked;
   return LowerTIR(prims, options);
 }
 
@@ -48,8 +50,8 @@ std::vector<std::string> KernelNames(const IRModule& lowered) {
 }
 
 absl::Status BuildKernelLibrary(const IRModule& module, const std::string& target, const std::string& out_path,
-                                std::vector<std::string>* kernels, const PassHooks& hooks) {
-  absl::StatusOr<IRModule> lowered = LowerKernels(module, target, hooks);
+                                std::vector<std::string>* kernels, const PassHooks& hooks, bool checked) {
+  absl::StatusOr<IRModule> lowered = LowerKernels(module, target, hooks, checked);
   if (!lowered.ok()) return lowered.status();
   absl::Status st;
   if (*KernelTargetKind(target) == "c") {
@@ -64,19 +66,19 @@ absl::Status BuildKernelLibrary(const IRModule& module, const std::string& targe
 }
 
 absl::StatusOr<std::string> EmitKernelSource(const IRModule& module, const std::string& target,
-                                             const PassHooks& hooks) {
-  absl::StatusOr<IRModule> lowered = LowerKernels(module, target, hooks);
+                                             const PassHooks& hooks, bool checked) {
+  absl::StatusOr<IRModule> lowered = LowerKernels(module, target, hooks, checked);
   if (!lowered.ok()) return lowered.status();
   if (*KernelTargetKind(target) == "c") return codegen::GenerateC(*lowered);
   return codegen::EmitLLVMAssembly(*lowered, target);
 }
 
 absl::StatusOr<std::string> EmitKernelObject(const IRModule& module, const std::string& target,
-                                             const PassHooks& hooks) {
+                                             const PassHooks& hooks, bool checked) {
   absl::StatusOr<std::string> kind = KernelTargetKind(target);
   if (!kind.ok()) return kind.status();
   if (*kind != "llvm") return absl::InvalidArgumentError("object files are written for llvm targets");
-  absl::StatusOr<IRModule> lowered = LowerKernels(module, target, hooks);
+  absl::StatusOr<IRModule> lowered = LowerKernels(module, target, hooks, checked);
   if (!lowered.ok()) return lowered.status();
   return codegen::EmitObjectFile(*lowered, target);
 }

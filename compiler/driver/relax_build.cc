@@ -41,7 +41,7 @@ absl::StatusOr<vm::LibraryBlob> BuildHostLibrary(const IRModule& module, const s
   if (fd < 0) return absl::InternalError(absl::StrCat("cannot create a temporary file in ", dir, ": ", strerror(errno)));
   close(fd);
   path = buf.data();
-  absl::Status st = BuildKernelLibrary(module, target, path, kernels, options.kernel_hooks);
+  absl::Status st = BuildKernelLibrary(module, target, path, kernels, options.kernel_hooks, options.checked);
   absl::StatusOr<std::string> bytes = st.ok() ? runtime::ReadRegularFile(path) : absl::StatusOr<std::string>(st);
   unlink(path.c_str());
   if (!bytes.ok()) return bytes.status();

@@ -208,7 +208,8 @@ std::string TempDir(const std::string& preferred) {
 // Builds the C kernel library in a fresh private directory and loads it; the directory is removed
 // with all it holds once loaded (the mapping stays valid) or once the build failed, so nothing is
 // left behind on any path.
-absl::StatusOr<std::unique_ptr<runtime::KernelModule>> BuildAndLoadC(const IRModule& module, const std::string& dir) {
+absl::StatusOr<std::unique_ptr<runtime::KernelModule>> BuildAndLoadC(const IRModule& module, const std::string& dir,
+                                                                    bool checked) {
   std::string tmpl = TempDir(dir) + "/kiln-run-XXXXXX";
   std::vector<char> buf(tmpl.begin(), tmpl.end());
   buf.push_back('\0');
@@ -217,7 +218,7 @@ absl::StatusOr<std::unique_ptr<runtime::KernelModule>> BuildAndLoadC(const IRMod
   }
   std::string work(buf.data());
   std::string so = work + "/kernels.so";
-  absl::Status st = BuildKernelLibrary(module, "c", so);
+  absl::Status st = BuildKernelLibrary(module, "c", so, nullptr, {}, checked);
   absl::StatusOr<std::unique_ptr<runtime::KernelLibrary>> lib =
       st.ok() ? runtime::KernelLibrary::Load(so) : absl::StatusOr<std::unique_ptr<runtime::KernelLibrary>>(st);
   // Everything in the directory goes, whatever a failing compiler left there.
@@ -245,7 +246,7 @@ absl::StatusOr<std::unique_ptr<Runner>> Runner::Create(const IRModule& module, c
       // JIT-executing instructions this CPU lacks would end in SIGILL: refuse them by name.
       absl::Status runs = CheckRunsHere(options.llvm_target);
       if (!runs.ok()) return runs;
-      absl::StatusOr<IRModule> lowered = LowerKernels(module, options.llvm_target);
+      absl::StatusOr<IRModule> lowered = LowerKernels(module, options.llvm_target, {}, options.checked);
       if (!lowered.ok()) return lowered.status();
       absl::StatusOr<std::unique_ptr<codegen::JitModule>> jit = codegen::JitModule::Create(*lowered, options.llvm_target);
       if (!jit.ok()) return jit.status();
@@ -253,7 +254,7 @@ absl::StatusOr<std::unique_ptr<Runner>> Runner::Create(const IRModule& module, c
       break;
     }
     case RunTarget::kC: {
-      absl::StatusOr<std::unique_ptr<runtime::KernelModule>> lib = BuildAndLoadC(module, options.work_dir);
+      absl::StatusOr<std::unique_ptr<runtime::KernelModule>> lib = BuildAndLoadC(module, options.work_dir, options.checked);
       if (!lib.ok()) return lib.status();
       r->kernels_ = std::move(*lib);
       break;

@@ -71,6 +71,8 @@ struct RunOptions {
   // Lent to kernels for their parallel loops (runtime/thread_pool.h); null runs them serially.
   const KilnKernelEnv* env = nullptr;
   tir::InterpOptions interp;
+  // For kLLVM and kC: checked mode (PipelineOptions::checked).
+  bool checked = false;
 };
 
 // A module made ready to run on one target: compiled once (for llvm and c), then callable any

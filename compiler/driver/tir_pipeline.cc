@@ -31,6 +31,9 @@ const Step kSteps[] = {
     // Blocks -> loops, ifs, allocations and buffer views.
     {"LowerSBlocks", [](const PrimFunc& f, const std::string& name, const PipelineOptions&)
                          -> absl::StatusOr<PrimFunc> { return t::LowerSBlocks(f, name); }},
+    // Checked mode only: bounds, division, shift and call-depth checks, worded as the interpreter's.
+    {"InstrumentChecks", [](const PrimFunc& f, const std::string& name, const PipelineOptions& o)
+                             -> absl::StatusOr<PrimFunc> { return o.checked ? t::InstrumentChecks(f, name) : f; }},
     // N-D buffers -> 1-D; DeclBuffer views dissolve into their data var.
     {"FlattenBuffer", [](const PrimFunc& f, const std::string&, const PipelineOptions&)
                           -> absl::StatusOr<PrimFunc> { return t::FlattenBuffer(f); }},
