@@ -203,6 +203,38 @@ for target in llvm c; do
   run 60 run shift.py a.npy forty.npy --checked --target $target
   expect 1 "sh: undefined behaviour: T.shift_left of int32 by s bits, not in [0, 32)" "checked shift ($target)"
 done
+# Unbounded recursion between PrimFuncs, and a fault inside a private helper, fail the call.
+cat > recurse.py <<'PYEOF'
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def f(n: T.int32) -> T.int32:
+        return Module.f(n + 1)
+
+    @T.prim_func
+    def main(n: T.int32) -> T.int32:
+        return Module.f(n)
+PYEOF
+cat > helper.py <<'PYEOF'
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def get(A: T.Buffer((4,), "int32"), i: T.int32) -> T.int32:
+        return A[i]
+
+    @T.prim_func
+    def main(A: T.Buffer((4,), "int32"), n: T.int32):
+        for i in range(4):
+            A[i] = Module.get(A.data, i + n) + 1
+PYEOF
+for target in llvm c; do
+  run 60 run recurse.py one.npy --checked --target $target
+  expect 1 "RecursionError: f: calls nest deeper than 64" "checked recursion ($target)"
+  run 60 run helper.py a.npy one.npy --checked --target $target
+  expect 1 "IndexError: get: out-of-bounds access A[i]" "checked access in a private helper ($target)"
+done
+run 30 run recurse.py one.npy --target interp
+expect 1 "f: calls nest deeper than 64" "interp recursion"
 # The interpreter's wording for the same faults (the compiled messages carry the same prefix).
 run 30 run oob.py a.npy one.npy --target interp
 expect 1 "oob: out-of-bounds access A[4]: index 4 of dimension 0 is not in [0, 4)" "interp out-of-bounds"
