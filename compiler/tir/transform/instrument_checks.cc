@@ -27,8 +27,8 @@
 // arithmetic analyzer proves (loop variables bound to their ranges) is dropped, which is what
 // keeps the overhead low on loops over constant shapes. Not checked: accesses inside a Let
 // expression's body (the Let binds a variable the check cannot see), vector indices other than
-// Ramp and Broadcast, and operands that call another PrimFunc (re-evaluating them in a check
-// could repeat side effects).
+// Ramp and Broadcast, and operands that call another PrimFunc or contain a Let (a check evaluates
+// its operand again: side effects would repeat, a Let would define its variable twice).
 //
 // The call depth travels as an extra trailing int32 parameter of every internal (non-exported)
 // PrimFunc; an exported one starts at 0. Run on every PrimFunc of the module right after
@@ -59,16 +59,19 @@ struct Check {
   std::string message;
 };
 
-bool CallsPrimFunc(const PrimExpr& e) {
+// Whether a check may evaluate `e` a second time: not when it calls another PrimFunc (side
+// effects would repeat) or binds a variable with a Let (the copy would define it twice).
+bool Duplicable(const PrimExpr& e) {
   struct Finder : StmtExprVisitor {
     bool found = false;
     void VisitExpr_(const CallNode* op) override {
       if (op->op.as<GlobalVarNode>() != nullptr) found = true;
       StmtExprVisitor::VisitExpr_(op);
     }
+    void VisitExpr_(const LetNode* op) override { found = true; }
   } finder;
   finder.VisitExpr(e);
-  return finder.found;
+  return !finder.found;
 }
 
 std::string OpName(const CallNode* op) {
@@ -162,7 +165,7 @@ class CheckCollector : public StmtExprVisitor {
         lanes = {bc->value};
       }
       for (const PrimExpr& i : lanes) {
-        if (CallsPrimFunc(i)) continue;
+        if (!Duplicable(i)) continue;
         DataType t = WiderIndexType(i.dtype(), buffer->shape[d].dtype());
         PrimExpr v = CastTo(t, i);
         PrimExpr in_range = LT(v, CastTo(t, buffer->shape[d]));
@@ -179,7 +182,7 @@ class CheckCollector : public StmtExprVisitor {
     VisitExpr(op->a);
     VisitExpr(op->b);
     DataType t = op->dtype;
-    if (!t.is_integer() || !t.is_scalar() || CallsPrimFunc(op->a) || CallsPrimFunc(op->b)) return;
+    if (!t.is_integer() || !t.is_scalar() || !Duplicable(op->a) || !Duplicable(op->b)) return;
     const std::string ty = t.ToString();
     AddCheck(NE(op->b, IntImm(t, 0)), "ZeroDivisionError", absl::StrCat(func_, ": ", ty, " division by zero"), op->span);
     if (!quotient || !t.is_int()) return;  // the remainder of INT_MIN by -1 is defined (0)
@@ -191,7 +194,7 @@ class CheckCollector : public StmtExprVisitor {
   void Shift(const CallNode* op, const std::string& name) {
     const PrimExpr& s = op->args[1];
     DataType e = op->dtype.element_of();
-    if (!s.dtype().is_scalar() || !s.dtype().is_integer() || !e.is_integer() || CallsPrimFunc(s)) return;
+    if (!s.dtype().is_scalar() || !s.dtype().is_integer() || !e.is_integer() || !Duplicable(s)) return;
     PrimExpr ok = LT(s, IntImm(s.dtype(), e.bits()));
     if (s.dtype().is_int()) ok = And(GE(s, IntImm(s.dtype(), 0)), ok);
     AddCheck(ok, "ArithmeticError",
