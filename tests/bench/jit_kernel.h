@@ -1,7 +1,8 @@
 // What the kernel benchmarks share: a module JIT-compiled for the host through the TIR pipeline
 // (KILN_BENCH_DUMP_IR=<dir> writes its optimized LLVM IR there; KILN_BENCH_CHECKED=1 builds it in
-// checked mode), 64-byte aligned float storage and a float32 DLTensor argument for the kernel ABI. A benchmark that cannot build its kernel stops with
-// the error, since no figure can be reported without it.
+// checked mode), 64-byte aligned float storage and a float32 DLTensor argument for the kernel ABI.
+// A benchmark that cannot build its kernel stops with the error, since no figure can be reported
+// without it.
 #ifndef KILN_TESTS_BENCH_JIT_KERNEL_H_
 #define KILN_TESTS_BENCH_JIT_KERNEL_H_
 
