@@ -5,8 +5,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -18,20 +16,12 @@
 #include "compiler/relax/backend/vm/exec_builder.h"
 #include "compiler/script/script.h"
 #include "compiler/target/llvm/target.h"
+#include "runtime/read_file.h"
 
 namespace kiln::driver {
 namespace {
 
 using namespace ::kiln::ir;  // NOLINT
-
-absl::StatusOr<std::string> ReadBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return absl::InternalError(absl::StrCat("error reading ", path));
-  return ss.str();
-}
 
 // The PrimFuncs of `module` built into a shared object in a temporary file, returned as bytes.
 // `kernels` receives the exported kernel names.
@@ -51,8 +41,8 @@ absl::StatusOr<vm::LibraryBlob> BuildHostLibrary(const IRModule& module, const s
   if (fd < 0) return absl::InternalError(absl::StrCat("cannot create a temporary file in ", dir, ": ", strerror(errno)));
   close(fd);
   path = buf.data();
-  absl::Status st = BuildKernelLibrary(module, target, path, kernels, options.kernel_hooks);
-  absl::StatusOr<std::string> bytes = st.ok() ? ReadBytes(path) : absl::StatusOr<std::string>(st);
+  absl::Status st = BuildKernelLibrary(module, target, path, kernels, options.kernel_hooks, options.checked);
+  absl::StatusOr<std::string> bytes = st.ok() ? runtime::ReadRegularFile(path) : absl::StatusOr<std::string>(st);
   unlink(path.c_str());
   if (!bytes.ok()) return bytes.status();
   return vm::LibraryBlob{"host-so", *normalized, "host", *std::move(bytes)};
@@ -164,7 +154,7 @@ absl::StatusOr<vm::Executable> BuildModuleExecutable(const IRModule& module, con
 
 absl::StatusOr<vm::Executable> LoadOrBuildExecutable(const std::string& path, const std::string& target,
                                                      const BuildOptions& options) {
-  absl::StatusOr<std::string> data = ReadBytes(path);
+  absl::StatusOr<std::string> data = runtime::ReadRegularFile(path);
   if (!data.ok()) return data.status();
   uint64_t magic = 0;
   if (data->size() >= sizeof(magic)) std::memcpy(&magic, data->data(), sizeof(magic));  // little-endian hosts

@@ -189,6 +189,15 @@ TEST_P(RunTest, ArgumentErrors) {
   r = runner_->Call("pick", {x, Scalar(kI32, 1)});
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("has 8 elements"), absl::string_view::npos) << r.status();
+  // An int32 param refuses an int64 value it cannot hold (2**40 used to be truncated to 0).
+  r = runner_->Call("pick", {Scalar(kI64, 1099511627776.0), Scalar(kI32, 1)});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("argument #0 (a) is a int32 scalar but was given int64 value 1099511627776, "
+                                      "which it cannot hold"),
+            absl::string_view::npos)
+      << r.status();
+  EXPECT_TRUE(runner_->Call("pick", {Scalar(kI64, -2147483648.0), Scalar(kI32, 1)}).ok());
+  EXPECT_FALSE(runner_->Call("pick", {Scalar(kI64, 2147483648.0), Scalar(kI32, 1)}).ok());
   EXPECT_EQ(runner_->Call("nope", {}).status().code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(runner_->Call("hidden", {x}).status().code(), absl::StatusCode::kInvalidArgument);
 }

@@ -5,6 +5,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "compiler/relax/analysis/well_formed.h"
 #include "compiler/script/doc/reader.h"
 #include "compiler/script/parser/parser_impl.h"
@@ -101,6 +102,8 @@ void CheckTopLevelNames(const doc::Module& m, const std::string& filename, Diagn
 
 absl::StatusOr<ObjectRef> ParseScript(absl::string_view source, const std::string& filename,
                                       DiagnosticList* diags, const ParseOptions& options, ParseInfo* info) {
+  // Python skips a UTF-8 byte order mark at the start of a source file; so does kiln.
+  absl::ConsumePrefix(&source, "\xEF\xBB\xBF");
   DiagnosticList local;
   DiagnosticList* d = diags ? diags : &local;
   size_t first = d->items().size();

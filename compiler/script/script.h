@@ -57,7 +57,8 @@ struct ParseInfo {
 
 // Returns the selected definition: an IRModule, a PrimFunc or a Relax Function. On failure returns
 // INVALID_ARGUMENT whose message is the rendered diagnostics ("file:line:col: error: ..." with the
-// source line and a caret); `diags` (optional) receives every diagnostic, warnings included.
+// source line and a caret); `diags` (optional) receives every diagnostic, warnings included. A UTF-8
+// byte order mark at the start of `source` is skipped, as Python skips it.
 absl::StatusOr<ir::ObjectRef> ParseScript(absl::string_view source, const std::string& filename,
                                           ir::DiagnosticList* diags = nullptr, const ParseOptions& options = {},
                                           ParseInfo* info = nullptr);

@@ -228,7 +228,14 @@ std::string CodegenC::VisitExpr_(const CallNode* op) {
     args.push_back("result");
     auto it = funcs_.find(gv->name);
     std::string callee = CFunctionName(it != funcs_.end() ? driver::LoweredSymbol(gv->name, it->second) : gv->name);
-    return absl::StrCat(callee, "(", absl::StrJoin(args, ", "), ")");
+    // A failed assert in the callee left its message in the result slot: the failure is passed on
+    // (a GNU statement expression, since the call may sit inside any expression).
+    DataType ret = DataType::Int(32);
+    if (it != funcs_.end() && it->second->ret_type.defined() && it->second->ret_type.as<PrimTypeNode>() != nullptr) {
+      ret = it->second->ret_type.as<PrimTypeNode>()->dtype;
+    }
+    return absl::StrCat("({ ", CType(ret), " kiln_call = ", callee, "(", absl::StrJoin(args, ", "),
+                        "); if (result->type_index == 65) { rc = -1; goto kiln_exit; } kiln_call; })");
   }
   const auto* o = op->op.as<OpNode>();
   if (o == nullptr) {
