@@ -269,6 +269,9 @@ void Parser::ParseRelaxStmt(const doc::Stmt& s, Expr* result) {
     }
     case doc::StmtKind::kWith: {
       if (s.items.size() != 1 || s.items[0].context_expr->kind != doc::ExprKind::kCall) Fail(span, "unsupported with statement");
+      if (s.items[0].optional_vars) {
+        Fail(s.items[0].context_expr->pos, "a Relax `with` binds no variable: drop the `as ...` (write `with R.dataflow():`)");
+      }
       Value fn = Eval(s.items[0].context_expr->func);
       if (fn.kind != K::kName || fn.s != "R.dataflow") Fail(s.items[0].context_expr->pos, "only `with R.dataflow():` is supported in an R.function");
       if (relax_.in_dataflow()) Fail(span, "dataflow blocks do not nest");
@@ -350,6 +353,7 @@ void Parser::RelaxAssign(const doc::ExprPtr& target, const doc::ExprPtr& ann_exp
   if (target->kind == doc::ExprKind::kTuple || target->kind == doc::ExprKind::kList) {
     if (ann_expr) Fail(span, "a tuple assignment cannot be annotated");
     Value v = Eval(value_expr);
+    CheckDistinctTargets(*target);
     if (v.kind != K::kRelax) {  // Python-level unpacking (e.g. of a shape)
       std::vector<Value> items = ToSeq(v, span);
       if (items.size() != target->elts.size()) Fail(span, "wrong number of values to unpack");

@@ -4,6 +4,9 @@
 // calls of TVMScript functions go to CallT / CallR / CallI.
 #include <cmath>
 #include <cstdlib>
+#include <set>
+#include <string>
+#include <vector>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -87,6 +90,30 @@ void Parser::Poison(const doc::ExprPtr& target) {
     Define(target->name, Value::Of(K::kPoison));
   } else if (target->kind == doc::ExprKind::kTuple || target->kind == doc::ExprKind::kList) {
     for (const auto& e : target->elts) Poison(e);
+  }
+}
+
+namespace {
+
+// The names a target binds, in order, with repeats (Starred targets bind their inner name).
+void TargetNames(const doc::Expr& e, std::vector<std::string>* out) {
+  if (e.kind == doc::ExprKind::kName) {
+    out->push_back(e.name);
+  } else if (e.kind == doc::ExprKind::kTuple || e.kind == doc::ExprKind::kList) {
+    for (const auto& x : e.elts) if (x) TargetNames(*x, out);
+  } else if (e.kind == doc::ExprKind::kStarred && e.value) {
+    TargetNames(*e.value, out);
+  }
+}
+
+}  // namespace
+
+void Parser::CheckDistinctTargets(const doc::Expr& target) const {
+  std::vector<std::string> names;
+  TargetNames(target, &names);
+  std::set<std::string> seen;
+  for (const std::string& n : names) {
+    if (!seen.insert(n).second) Fail(target.pos, absl::StrCat("'", n, "' is assigned twice in one assignment"));
   }
 }
 
