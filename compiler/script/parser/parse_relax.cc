@@ -262,6 +262,10 @@ void Parser::ParseRelaxStmt(const doc::Stmt& s, Expr* result) {
       if (v.kind == K::kNone) return;
       if (v.kind == K::kRelax) {
         Expr e = Downcast<Expr>(v.obj);
+        const auto* tt = kiln::relax::ExprType(e).as<TupleTypeNode>();
+        if (!tt || !tt->fields.empty()) {
+          Fail(span, "a Relax expression with a value must be bound to a variable (only void calls stand alone)");
+        }
         relax_.Emit(rx::VarBinding(NewRelaxVar("_", kiln::relax::ExprType(e), span), e, span));
         return;
       }

@@ -35,7 +35,7 @@ Value CallAxis(Parser& p, CallArgs& a, const TirCall& c) {
       PrimExpr bind = p.ToPrim(bindings[i], SpanOr(bindings[i], span));
       const auto* lv = bind.as<VarNode>();
       auto range = lv ? p.loop_ranges_.find(lv) : p.loop_ranges_.end();
-      if (range == p.loop_ranges_.end()) p.Fail(SpanOr(bindings[i], span), "T.axis.remap binds loop variables only");
+      if (range == p.loop_ranges_.end()) p.Fail(span, "T.axis.remap binds loop variables only");
       IterVarType t = kinds[i] == 'S' ? IterVarType::kDataPar : kinds[i] == 'R' ? IterVarType::kCommReduce
                     : IterVarType::kOpaque;
       if (kinds[i] != 'S' && kinds[i] != 'R') p.Fail(span, "T.axis.remap kinds are 'S' (spatial) or 'R' (reduce)");

@@ -499,7 +499,7 @@ void Parser::TIRWith(const doc::Stmt& s) {
   if (name == "T.init") {
     builder::BlockData* blk = tir_.block();
     if (!blk) Fail(cspan, "T.init() must be used inside a T.sblock");
-    if (blk->init.defined()) Fail(cspan, "a block has one T.init()");
+    if (blk->init.defined()) Fail(span, "a block has one T.init()");
     tir_.BeginScope();
     PushScope();
     ParseTIRBody(s.body);
