@@ -85,9 +85,7 @@ class Equal {
       return true;
     }
     if (r2l_.count(y)) return Fail("variable bound to a different counterpart");
-    // A buffer no statement declares (TVMScript's body-level `A = T.Buffer(..., data=a)` alias)
-    // is a view described by its fields: it compares by them, bound at its first use.
-    if (!def && !map_free_vars_ && x->kind() != NodeKind::kBuffer) {
+    if (!def && !map_free_vars_) {
       if (x == y) return true;
       // Paired for now; it must be defined later in the tree (Finish() checks), or it is free.
       l2r_[x] = y;

@@ -446,6 +446,7 @@ void Parser::RelaxAssign(const doc::ExprPtr& target, const doc::ExprPtr& ann_exp
 void Parser::RelaxIf(const doc::Stmt& s) {
   Span span = SpanOf(s.pos);
   Expr cond = ToRelax(Eval(s.test), SpanOf(s.test->pos));
+  if (relax_.in_dataflow()) Fail(span, "an if cannot be inside `with R.dataflow():`: end the dataflow block before it");
   if (s.orelse.empty()) Fail(span, "an if in an R.function needs an else branch");
   std::string var_name;
   Type var_ty;

@@ -104,7 +104,7 @@ Value CallMatchBuffer(Parser& p, CallArgs& a, const TirCall& c) {
   if (fd && param) {
     for (size_t i = 0; i < fd->params.size(); ++i) if (fd->params[i].get() == param) index = static_cast<int64_t>(i);
   }
-  if (index < 0) p.Fail(SpanOr(src, span), "T.match_buffer outside a block matches a T.handle parameter of the function");
+  if (index < 0) p.Fail(span, "T.match_buffer outside a block matches a T.handle parameter of the function");
   if (fd->buffer_map.count(fd->params[index])) p.Fail(SpanOr(src, span), absl::StrCat("parameter ", param->name, " is already matched to a buffer"));
   fd->buffer_map.Set(fd->params[index], b);
   return Value::Obj(K::kBuffer, b);

@@ -118,7 +118,7 @@ Value CallReadsWrites(Parser& p, CallArgs& a, const TirCall& c) {
       for (const PrimExpr& d : b->shape) r.push_back(Range(IntImm(d.dtype(), 0), d));
       regions.push_back(BufferRegion(b, r));
     } else {
-      p.Fail(SpanOr(v, span), absl::StrCat("T.", name, " takes buffer regions, e.g. A[vi, 0:16]"));
+      p.Fail(span, absl::StrCat("T.", name, " takes buffer regions, e.g. A[vi, 0:16]"));
     }
   }
   (name == "reads" ? blk->reads : blk->writes) = regions;

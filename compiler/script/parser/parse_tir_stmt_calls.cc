@@ -22,6 +22,8 @@ namespace {
 Value CallFuncAttr(Parser& p, CallArgs& a, const TirCall& c) {
   builder::PrimFuncData* fd = p.tir_.func();
   if (!fd) p.Fail(c.span, "T.func_attr must be used inside a T.prim_func");
+  // As TVM's builder requires: no loop, block, if or binding frame is open around it.
+  if (p.tir_.depth() != 1) p.Fail(c.span, "T.func_attr must be at the top of the T.prim_func body, outside loops, blocks and bindings");
   c.Need(1, 1);
   for (const auto& [k, v] : p.ToAttrMap(a.args[0], c.span).items()) {
     if (fd->is_private && k.str() == "global_symbol") {

@@ -906,6 +906,7 @@ Value Parser::CallI(const std::string& name, CallArgs& a) {
   }
   if (name == "module_attrs") {
     if (!module_.defined() || a.args.size() != 1) Fail(a.span, "I.module_attrs({...}) belongs in an @I.ir_module class");
+    if (!module_->attrs.empty()) Fail(a.span, "I.module_attrs is given twice: a module sets its attributes in one call");
     for (const auto& [k, v] : ToAttrMap(a.args[0], a.args[0].span).items()) module_.CopyOnWrite()->attrs.Set(k, v);
     return Value::None();
   }
