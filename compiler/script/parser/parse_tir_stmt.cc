@@ -220,7 +220,7 @@ void Parser::BindTIRTarget(const doc::ExprPtr& target, const Value& v, const Spa
       Fail(span, absl::StrCat(is_axis ? "block axis " : "buffer ", name, " is already defined in this scope"));
     }
   }
-  if (v.kind == K::kPrim && !v.fresh_var && tir_.func()) {
+  if (v.kind == K::kPrim && !v.fresh_var && !v.meta && tir_.func()) {
     // `x = expr` binds a new variable for the rest of the block, as `x: T.let[dtype] = expr`.
     PrimExpr value = Downcast<PrimExpr>(v.obj);
     Var var(name, value.dtype(), SpanOf(target->pos));
@@ -230,6 +230,7 @@ void Parser::BindTIRTarget(const doc::ExprPtr& target, const Value& v, const Spa
   }
   Value stored = v;
   stored.fresh_var = false;
+  stored.meta = false;
   Define(name, stored);
 }
 
@@ -458,6 +459,15 @@ void Parser::TIRFor(const doc::Stmt& s) {
 
 void Parser::TIRWith(const doc::Stmt& s) {
   Span span = SpanOf(s.pos);
+  if (s.items.size() > 1) {
+    // `with a, b:` is `with a:` around `with b:`, as TVM enters the items in order.
+    auto inner = std::make_shared<doc::Stmt>(s);
+    inner->items.erase(inner->items.begin());
+    doc::Stmt outer = s;
+    outer.items.resize(1);
+    outer.body = {inner};
+    return TIRWith(outer);
+  }
   if (s.items.size() != 1) Fail(span, "a with statement takes one context");
   const doc::WithItem& item = s.items[0];
   if (item.context_expr->kind != doc::ExprKind::kCall) Fail(item.context_expr->pos, "unsupported with context");

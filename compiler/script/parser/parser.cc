@@ -902,7 +902,9 @@ Value Parser::EvalCompare(const doc::Expr& e) {
 Value Parser::CallI(const std::string& name, CallArgs& a) {
   if (name == "meta_var") {  // a Python-level value used as it is (no binding of its own)
     if (a.args.size() != 1 || !a.kwargs.empty()) Fail(a.span, "I.meta_var takes one value");
-    return a.args[0];
+    Value v = a.args[0];
+    v.meta = true;
+    return v;
   }
   if (name == "module_attrs") {
     if (!module_.defined() || a.args.size() != 1) Fail(a.span, "I.module_attrs({...}) belongs in an @I.ir_module class");

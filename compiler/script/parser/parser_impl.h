@@ -61,6 +61,7 @@ struct Value {
   std::vector<Value> keys;   // kDict
   std::vector<LoopSpec> loops;  // kLoops: one per loop variable
   bool fresh_var = false;    // kPrim/kRelax: a variable made by T.int32() / T.handle() / T.var(...)
+  bool meta = false;         // T.meta_var(x) / I.meta_var(x): an assignment names x itself, binds nothing
   const doc::Expr* lambda = nullptr;  // kLambda: the lambda node, owned by the doc tree being parsed
   ir::Span span;
 
