@@ -64,7 +64,9 @@ class CodegenLLVM : public ExprFunctor<llvm::Value*(const PrimExpr&)>, public St
   CodegenLLVM(llvm::LLVMContext* ctx, llvm::TargetMachine* tm) : ctx_(*ctx), tm_(tm), b_(*ctx) {}
   absl::Status Run(const IRModule& mod, LLVMModule* out);
 
- private:
+ protected:
+  // Protected, not private: the GPU backends (codegen_gpu.cc) extend this emitter with kernels,
+  // thread indices, shared memory and barriers.
   // Per-function emission state; saved and restored around an outlined parallel body.
   struct LoopTargets {
     llvm::BasicBlock* break_to;
