@@ -7,6 +7,7 @@
 #include "runtime/device/cpu_device_api.h"
 #include "runtime/device/device_api.h"
 #include "runtime/device/device_module.h"
+#include "runtime/device/cuda/cuda_runtime.h"
 #include "runtime/device/opencl/opencl_runtime.h"
 
 namespace kiln::runtime {
@@ -22,6 +23,7 @@ struct Entry {
 // The runtimes, by device type.
 constexpr Entry kRuntimes[] = {
     {kDLOpenCL, &opencl::OpenOpenCLRuntime},
+    {kDLCUDA, &cuda::OpenCUDARuntime},
 };
 
 class Registry {

@@ -39,6 +39,8 @@ struct Driver {
   CUresult (*MemFree)(CUdeviceptr);
   CUresult (*MemcpyHtoD)(CUdeviceptr, const void*, size_t);
   CUresult (*MemcpyDtoH)(void*, CUdeviceptr, size_t);
+  CUresult (*MemcpyDtoD)(CUdeviceptr, CUdeviceptr, size_t);
+  CUresult (*MemsetD8)(CUdeviceptr, unsigned char, size_t);
   CUresult (*EventCreate)(void**, unsigned);
   CUresult (*EventRecord)(void*, void*);
   CUresult (*EventSynchronize)(void*);
@@ -102,6 +104,8 @@ absl::StatusOr<std::shared_ptr<const Driver>> LoadDriver(const std::string& libr
   sym(&d->MemFree, {"cuMemFree_v2"});
   sym(&d->MemcpyHtoD, {"cuMemcpyHtoD_v2"});
   sym(&d->MemcpyDtoH, {"cuMemcpyDtoH_v2"});
+  sym(&d->MemcpyDtoD, {"cuMemcpyDtoD_v2"});
+  sym(&d->MemsetD8, {"cuMemsetD8_v2"});
   sym(&d->EventCreate, {"cuEventCreate"});
   sym(&d->EventRecord, {"cuEventRecord"});
   sym(&d->EventSynchronize, {"cuEventSynchronize"});
@@ -217,34 +221,72 @@ absl::StatusOr<std::unique_ptr<CUDAModule>> CUDADevice::LoadModule(const std::st
   return std::unique_ptr<CUDAModule>(new CUDAModule(driver_, context_, module));
 }
 
-absl::StatusOr<CUDABuffer> CUDADevice::Alloc(size_t bytes) const {
+absl::StatusOr<uint64_t> CUDADevice::AllocRaw(size_t bytes) const {
   absl::Status st = driver_->Check(driver_->CtxSetCurrent(context_), "cuCtxSetCurrent");
   if (!st.ok()) return st;
   CUdeviceptr p = 0;
   st = driver_->Check(driver_->MemAlloc(&p, bytes == 0 ? 1 : bytes), "cuMemAlloc");
   if (!st.ok()) return st;
+  return static_cast<uint64_t>(p);
+}
+
+void CUDADevice::FreeRaw(uint64_t ptr) const {
+  if (ptr == 0) return;
+  driver_->CtxSetCurrent(context_);
+  driver_->MemFree(ptr);
+}
+
+absl::StatusOr<CUDABuffer> CUDADevice::Alloc(size_t bytes) const {
+  absl::StatusOr<uint64_t> p = AllocRaw(bytes);
+  if (!p.ok()) return p.status();
   CUDABuffer b;
   b.driver_ = driver_;
   b.context_ = context_;
-  b.ptr_ = p;
+  b.ptr_ = *p;
   b.bytes_ = bytes;
   return b;
 }
 
 absl::Status CUDADevice::CopyToDevice(const CUDABuffer& dst, const void* src, size_t bytes) const {
   if (bytes > dst.bytes()) return absl::OutOfRangeError("copy past the end of a CUDA buffer");
-  if (bytes == 0) return absl::OkStatus();
-  absl::Status st = driver_->Check(driver_->CtxSetCurrent(context_), "cuCtxSetCurrent");
-  if (!st.ok()) return st;
-  return driver_->Check(driver_->MemcpyHtoD(dst.ptr(), src, bytes), "cuMemcpyHtoD");
+  return CopyToDevice(dst.ptr(), src, bytes);
 }
 
 absl::Status CUDADevice::CopyToHost(void* dst, const CUDABuffer& src, size_t bytes) const {
   if (bytes > src.bytes()) return absl::OutOfRangeError("copy past the end of a CUDA buffer");
+  return CopyToHost(dst, src.ptr(), bytes);
+}
+
+absl::Status CUDADevice::CopyToDevice(uint64_t dst, const void* src, size_t bytes) const {
   if (bytes == 0) return absl::OkStatus();
   absl::Status st = driver_->Check(driver_->CtxSetCurrent(context_), "cuCtxSetCurrent");
   if (!st.ok()) return st;
-  return driver_->Check(driver_->MemcpyDtoH(dst, src.ptr(), bytes), "cuMemcpyDtoH");
+  return driver_->Check(driver_->MemcpyHtoD(dst, src, bytes), "cuMemcpyHtoD");
+}
+
+absl::Status CUDADevice::CopyToHost(void* dst, uint64_t src, size_t bytes) const {
+  if (bytes == 0) return absl::OkStatus();
+  absl::Status st = driver_->Check(driver_->CtxSetCurrent(context_), "cuCtxSetCurrent");
+  if (!st.ok()) return st;
+  return driver_->Check(driver_->MemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH");
+}
+
+absl::Status CUDADevice::CopyWithinDevice(uint64_t dst, uint64_t src, size_t bytes) const {
+  if (bytes == 0) return absl::OkStatus();
+  absl::Status st = driver_->Check(driver_->CtxSetCurrent(context_), "cuCtxSetCurrent");
+  if (!st.ok()) return st;
+  st = driver_->Check(driver_->MemcpyDtoD(dst, src, bytes), "cuMemcpyDtoD");
+  if (!st.ok()) return st;
+  return Synchronize();  // cuMemcpyDtoD may return before the copy is done
+}
+
+absl::Status CUDADevice::Zero(uint64_t dst, size_t bytes) const {
+  if (bytes == 0) return absl::OkStatus();
+  absl::Status st = driver_->Check(driver_->CtxSetCurrent(context_), "cuCtxSetCurrent");
+  if (!st.ok()) return st;
+  st = driver_->Check(driver_->MemsetD8(dst, 0, bytes), "cuMemsetD8");
+  if (!st.ok()) return st;
+  return Synchronize();
 }
 
 absl::Status CUDADevice::Synchronize() const {

@@ -114,6 +114,15 @@ class CUDADevice {
   // Blocking copies between host memory and a buffer.
   absl::Status CopyToDevice(const CUDABuffer& dst, const void* src, size_t bytes) const;
   absl::Status CopyToHost(void* dst, const CUDABuffer& src, size_t bytes) const;
+
+  // The same on raw device pointers (CUdeviceptr values), for owners that manage lifetimes
+  // themselves (the DeviceAPI of cuda_runtime.h). Copies and Zero are blocking.
+  absl::StatusOr<uint64_t> AllocRaw(size_t bytes) const;
+  void FreeRaw(uint64_t ptr) const;
+  absl::Status CopyToDevice(uint64_t dst, const void* src, size_t bytes) const;
+  absl::Status CopyToHost(void* dst, uint64_t src, size_t bytes) const;
+  absl::Status CopyWithinDevice(uint64_t dst, uint64_t src, size_t bytes) const;
+  absl::Status Zero(uint64_t dst, size_t bytes) const;
   // Waits for everything issued so far.
   absl::Status Synchronize() const;
 
