@@ -15,6 +15,7 @@
 #include "client/cli/exec_commands.h"
 #include "client/cli/remote_commands.h"
 #include "client/cli/summary.h"
+#include "compiler/driver/device_build.h"
 #include "compiler/driver/kernel_build.h"
 #include "compiler/driver/relax_build.h"
 #include "compiler/driver/run.h"
@@ -59,6 +60,29 @@ std::string DefaultOutputPath(const std::string& input, const std::string& ext) 
   size_t dot = base.rfind('.');
   if (dot != std::string::npos && dot > 0) base = base.substr(0, dot);
   return base + ext;
+}
+
+// `kiln build --target cuda|nvptx|rocm|opencl ...` of a module's PrimFuncs: the device code of
+// their GPU kernels (PTX, an HSA code object, OpenCL C), as the device runtime loads it.
+int BuildDeviceCodeFile(const std::string& path, const ir::IRModule& module, const std::string& target,
+                        std::string out, std::chrono::steady_clock::time_point start) {
+  absl::StatusOr<driver::DeviceLowered> lowered = driver::LowerForDevice(module, target);
+  if (!lowered.ok()) return Fail("build", lowered.status());
+  const runtime::DeviceBlob& blob = lowered->blob;
+  if (blob.kernels.empty()) {
+    return Fail("build", absl::InvalidArgumentError(absl::StrCat(
+                             "no GPU kernel in ", path, ": ", target,
+                             " needs PrimFuncs with T.thread_binding or T.launch_thread regions")));
+  }
+  if (out.empty()) out = DefaultOutputPath(path, blob.format == "opencl" ? ".cl" : "." + blob.format);
+  absl::Status st = WriteText(out, blob.code);
+  if (!st.ok()) return Fail("build", st);
+  std::vector<std::string> names;
+  for (const runtime::DeviceKernelInfo& k : blob.kernels) names.push_back(k.name);
+  std::fprintf(stderr, "kiln build: %s -> %s [%s, %s]: %zu kernel%s (%s) in %.2f s\n", path.c_str(), out.c_str(),
+               target.c_str(), blob.format.c_str(), names.size(), names.size() == 1 ? "" : "s",
+               absl::StrJoin(names, ", ").c_str(), SecondsSince(start));
+  return 0;
 }
 
 // `kiln build` of a module with a Relax function, or with --exe: a VM executable (.kx).
@@ -154,9 +178,17 @@ int RunBuild(const Args& args) {
   if (args.positional().size() != 1) return Usage("build", "expected one input file");
   const std::string& path = args.positional()[0];
   std::string target = args.Get("--target", "llvm");
+  std::string out = args.Get("-o");
+  if (driver::IsDeviceTarget(target) && !args.Has("--exe")) {
+    auto start = std::chrono::steady_clock::now();
+    std::string diagnostics;
+    absl::StatusOr<ir::IRModule> module = script::LoadModule(path, args.Get("--name"), &diagnostics);
+    std::fputs(diagnostics.c_str(), stderr);
+    if (!module.ok()) return Fail("build", module.status());
+    if (!driver::HasRelaxFunction(*module)) return BuildDeviceCodeFile(path, *module, target, out, start);
+  }
   absl::StatusOr<std::string> kind = driver::KernelTargetKind(target);
   if (!kind.ok()) return Usage("build", std::string(kind.status().message()));
-  std::string out = args.Get("-o");
   bool emit_c = args.Has("--emit-c") || (*kind == "c" && absl::EndsWith(out, ".c"));
   bool emit_llvm = args.Has("--emit-llvm") || (*kind == "llvm" && absl::EndsWith(out, ".ll"));
   if (emit_c && *kind != "c") return Usage("build", "--emit-c needs --target c");

@@ -3,6 +3,9 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/driver/lowered_form.h"
 #include "compiler/ir/functor.h"
+#include "compiler/target/llvm/codegen_gpu.h"
+#include "compiler/target/source/cuda/codegen_cuda.h"
+#include "compiler/target/source/cuda/nvrtc_compile.h"
 #include "compiler/target/source/opencl/codegen_opencl.h"
 #include "compiler/tir/transform/passes.h"
 
@@ -26,8 +29,27 @@ absl::StatusOr<std::string> BuildOpenCL(const std::vector<PrimFunc>& kernels, co
   return std::move(src->source);
 }
 
+// "cuda -arch=sm_90 [-fast-math]": CUDA C++ through NVRTC.
+absl::StatusOr<std::string> BuildCUDA(const std::vector<PrimFunc>& kernels, const std::string& target) {
+  absl::StatusOr<codegen::CUDATarget> t = codegen::ParseCUDATarget(target);
+  if (!t.ok()) return t.status();
+  absl::StatusOr<codegen::CUDAProgramSource> src = codegen::GenerateCUDA(kernels);
+  if (!src.ok()) return src.status();
+  return codegen::CompileWithNVRTC(src->source, *t);
+}
+
+// "nvptx -mcpu=sm_90" and "rocm -mcpu=gfx90a": LLVM's NVPTX and AMDGPU backends.
+absl::StatusOr<std::string> BuildLLVMGPU(const std::vector<PrimFunc>& kernels, const std::string& target) {
+  absl::StatusOr<codegen::GPUTarget> t = codegen::ParseGPUTarget(target);
+  if (!t.ok()) return t.status();
+  return codegen::CompileGPUKernels(kernels, *t);
+}
+
 constexpr DeviceBackend kBackends[] = {
     {"opencl", "opencl", &BuildOpenCL},
+    {"cuda", "ptx", &BuildCUDA},
+    {"nvptx", "ptx", &BuildLLVMGPU},
+    {"rocm", "hsaco", &BuildLLVMGPU},
 };
 
 const DeviceBackend* FindBackend(const std::string& target) {
