@@ -289,6 +289,7 @@ int RunRun(const Args& args) {
   driver::RunOptions options;
   options.target = *target;
   if (*target == driver::RunTarget::kLLVM) options.llvm_target = target_text;
+  if (*target == driver::RunTarget::kDevice) options.device_target = target_text;
   if (*target != driver::RunTarget::kInterp) {
     pool = std::make_unique<runtime::ThreadPool>(threads);
     options.env = pool->env();

@@ -8,12 +8,14 @@ namespace kiln::driver {
 
 using namespace ir;  // NOLINT
 
-absl::StatusOr<std::unique_ptr<OpenCLRunner>> OpenCLRunner::Create(const IRModule& module) {
+absl::StatusOr<std::unique_ptr<OpenCLRunner>> OpenCLRunner::Create(const IRModule& module, const std::string& target) {
   std::unique_ptr<OpenCLRunner> r(new OpenCLRunner());
-  absl::StatusOr<DeviceLowered> lowered = LowerForDevice(module, "opencl");
+  absl::StatusOr<DLDeviceType> device_type = DeviceTypeOfTarget(target);
+  if (!device_type.ok()) return device_type.status();
+  absl::StatusOr<DeviceLowered> lowered = LowerForDevice(module, target);
   if (!lowered.ok()) return lowered.status();
   r->lowered_ = *std::move(lowered);
-  absl::StatusOr<runtime::DeviceRuntime*> rt = runtime::GetDeviceRuntime(kDLOpenCL);
+  absl::StatusOr<runtime::DeviceRuntime*> rt = runtime::GetDeviceRuntime(*device_type);
   if (!rt.ok()) return rt.status();
   r->runtime_ = *rt;
   if (!r->lowered_.blob.kernels.empty()) {

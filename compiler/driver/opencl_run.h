@@ -31,9 +31,11 @@ namespace kiln::driver {
 
 class OpenCLRunner {
  public:
-  // Lowers the module, opens the OpenCL runtime (UNAVAILABLE: "device unavailable: ...") and
-  // loads the kernels on it (a failed build returns the platform's build log).
-  static absl::StatusOr<std::unique_ptr<OpenCLRunner>> Create(const ir::IRModule& module);
+  // Lowers the module for device target `target` ("opencl", or any other device_build.h target:
+  // "cuda -arch=sm_90", "nvptx -mcpu=sm_90"), opens that device's runtime (UNAVAILABLE: "device
+  // unavailable: ...") and loads the kernels on it (a failed build returns the build log).
+  static absl::StatusOr<std::unique_ptr<OpenCLRunner>> Create(const ir::IRModule& module,
+                                                              const std::string& target = "opencl");
 
   // Calls `entry` with `packed` (the kernel ABI arguments built from `tensors`, one per param;
   // tensors of buffer params must be compact CPU tensors). Buffers are updated in place.
