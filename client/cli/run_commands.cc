@@ -179,15 +179,10 @@ int RunBuild(const Args& args) {
   const std::string& path = args.positional()[0];
   std::string target = args.Get("--target", "llvm");
   std::string out = args.Get("-o");
-  if (driver::IsDeviceTarget(target) && !args.Has("--exe")) {
-    auto start = std::chrono::steady_clock::now();
-    std::string diagnostics;
-    absl::StatusOr<ir::IRModule> module = script::LoadModule(path, args.Get("--name"), &diagnostics);
-    std::fputs(diagnostics.c_str(), stderr);
-    if (!module.ok()) return Fail("build", module.status());
-    if (!driver::HasRelaxFunction(*module)) return BuildDeviceCodeFile(path, *module, target, out, start);
-  }
-  absl::StatusOr<std::string> kind = driver::KernelTargetKind(target);
+  // GPU targets (device_build.h) build executables like the CPU ones, and for a module of PrimFuncs
+  // the kernels' device code.
+  bool device = driver::IsDeviceTarget(target);
+  absl::StatusOr<std::string> kind = device ? absl::StatusOr<std::string>("device") : driver::KernelTargetKind(target);
   if (!kind.ok()) return Usage("build", std::string(kind.status().message()));
   bool emit_c = args.Has("--emit-c") || (*kind == "c" && absl::EndsWith(out, ".c"));
   bool emit_llvm = args.Has("--emit-llvm") || (*kind == "llvm" && absl::EndsWith(out, ".ll"));
@@ -212,6 +207,7 @@ int RunBuild(const Args& args) {
   if (!emit_c && !emit_llvm && (exe || driver::HasRelaxFunction(*module))) {
     return BuildExecutableFile(path, *module, target, args.GetAll("--entry"), *hooks, out, start);
   }
+  if (device) return BuildDeviceCodeFile(path, *module, target, out, start);
   if (emit_c || emit_llvm) {
     absl::StatusOr<std::string> text = driver::EmitKernelSource(*module, target, *hooks);
     if (!text.ok()) return Fail("build", text.status());
