@@ -74,7 +74,6 @@ int BuildDeviceCodeFile(const std::string& path, const ir::IRModule& module, con
                              "no GPU kernel in ", path, ": ", target,
                              " needs PrimFuncs with T.thread_binding or T.launch_thread regions")));
   }
-  if (out.empty()) out = DefaultOutputPath(path, blob.format == "opencl" ? ".cl" : "." + blob.format);
   absl::Status st = WriteText(out, blob.code);
   if (!st.ok()) return Fail("build", st);
   std::vector<std::string> names;
@@ -178,12 +177,15 @@ int RunBuild(const Args& args) {
   if (args.positional().size() != 1) return Usage("build", "expected one input file");
   const std::string& path = args.positional()[0];
   std::string target = args.Get("--target", "llvm");
-  std::string out = args.Get("-o");
-  // GPU targets (device_build.h) build executables like the CPU ones, and for a module of PrimFuncs
-  // the kernels' device code.
+  // A GPU target gives an executable (its kernels need the device library beside the host code),
+  // or with an OUT ending in the device code's extension (.ptx, .hsaco, .cl) the kernels' device
+  // code alone.
   bool device = driver::IsDeviceTarget(target);
-  absl::StatusOr<std::string> kind = device ? absl::StatusOr<std::string>("device") : driver::KernelTargetKind(target);
+  absl::StatusOr<std::string> kind =
+      device ? absl::StatusOr<std::string>(target.substr(0, target.find(' '))) : driver::KernelTargetKind(target);
   if (!kind.ok()) return Usage("build", std::string(kind.status().message()));
+  std::string out = args.Get("-o");
+  bool emit_device = device && (absl::EndsWith(out, ".ptx") || absl::EndsWith(out, ".hsaco") || absl::EndsWith(out, ".cl"));
   bool emit_c = args.Has("--emit-c") || (*kind == "c" && absl::EndsWith(out, ".c"));
   bool emit_llvm = args.Has("--emit-llvm") || (*kind == "llvm" && absl::EndsWith(out, ".ll"));
   if (emit_c && *kind != "c") return Usage("build", "--emit-c needs --target c");
@@ -204,10 +206,10 @@ int RunBuild(const Args& args) {
   absl::StatusOr<ir::IRModule> module = script::LoadModule(path, args.Get("--name"), &diagnostics);
   std::fputs(diagnostics.c_str(), stderr);
   if (!module.ok()) return Fail("build", module.status());
-  if (!emit_c && !emit_llvm && (exe || driver::HasRelaxFunction(*module))) {
+  if (emit_device) return BuildDeviceCodeFile(path, *module, target, out, start);
+  if (!emit_c && !emit_llvm && (exe || device || driver::HasRelaxFunction(*module))) {
     return BuildExecutableFile(path, *module, target, args.GetAll("--entry"), *hooks, out, start);
   }
-  if (device) return BuildDeviceCodeFile(path, *module, target, out, start);
   if (emit_c || emit_llvm) {
     absl::StatusOr<std::string> text = driver::EmitKernelSource(*module, target, *hooks);
     if (!text.ok()) return Fail("build", text.status());
