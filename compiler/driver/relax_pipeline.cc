@@ -82,6 +82,11 @@ absl::StatusOr<ir::IRModule> RunRelaxPipeline(const ir::IRModule& module, const 
     return st.ok() ? st : absl::InvalidArgumentError(ir::RenderAll(diags, ""));
   };
   ir::IRModule mod = module;
+  if (options.gpu) {
+    ir::Map<ir::String, ir::ObjectRef> attrs = mod->attrs;
+    attrs.Set(ir::String(relax::legalize::kGPUTargetAttr), ir::IntImm(ir::DataType::Bool(), 1));
+    mod.CopyOnWrite()->attrs = attrs;
+  }
   for (const Step& step : kSteps) {
     if (step.only == (options.gpu ? Only::kCPU : Only::kGPU)) continue;
     absl::StatusOr<ir::IRModule> next = RunPass(step.name, step.run, mod, options.hooks, verify);
