@@ -78,7 +78,10 @@ const Command kCommands[] = {
      "A module of PrimFuncs only becomes a kernel library (a shared object that runtime::KernelLibrary\n"
      "loads; one kernel ABI entry per exported PrimFunc), or with --exe an executable whose functions\n"
      "are the kernels.\n"
-     "  --target T    llvm (default; LLVM options allowed: \"llvm -mcpu=skylake\") or c\n"
+     "  --target T    llvm (default; LLVM options allowed: \"llvm -mcpu=skylake\") or c, or a GPU target:\n"
+     "                opencl, \"cuda -arch=sm_90 [-fast-math]\" (NVRTC), \"nvptx -mcpu=sm_90\" (LLVM) or\n"
+     "                \"rocm -mcpu=gfx90a\" (compile only), which always build an executable; with an OUT\n"
+     "                ending in .ptx, .hsaco or .cl they write the GPU kernels' device code instead\n"
      "  -o OUT        the output (default: FILE's stem + .kx for an executable, + .so for a library);\n"
      "                for a library, with --target c an OUT ending in .c, with llvm one ending in .ll,\n"
      "                writes source; with llvm an OUT ending in .o writes the kernels' object file\n"
@@ -116,7 +119,7 @@ const Command kCommands[] = {
      "2 on a usage error.\n",
      "--target", "--text --python --stats", &RunInspect},
     {"run", "run a Relax function or a PrimFunc on .npy inputs",
-     "usage: kiln run FILE|MODEL.kx [--entry NAME] [--target llvm|c|interp|opencl] --input A.npy ...\n"
+     "usage: kiln run FILE|MODEL.kx [--entry NAME] [--target llvm|c|interp|opencl|cuda|nvptx] --input A.npy ...\n"
      "                [--output-dir D] [--stateful] [--view K:SHAPE:STRIDES[:OFFSET]] [--threads N]\n"
      "                [--name NAME] [--quiet] [--checked]\n\n"
      "Relax: when FILE has a Relax function (or is an executable from `kiln build`), it is built into\n"
@@ -134,8 +137,9 @@ const Command kCommands[] = {
      "  --entry NAME   the function (global_symbol or name); default: main for Relax, else the only\n"
      "                 exported PrimFunc\n"
      "  --target T     llvm (default: for PrimFuncs JIT-compiled in process), c (built with the C\n"
-     "                 compiler), interp (the reference interpreter; PrimFuncs only) or opencl\n"
-     "                 (PrimFuncs with blockIdx/threadIdx bindings, on the first OpenCL device)\n"
+     "                 compiler), interp (the reference interpreter; PrimFuncs only), opencl\n"
+     "                 (PrimFuncs with blockIdx/threadIdx bindings, on the first OpenCL device), or\n"
+     "                 \"cuda -arch=sm_XY\" / \"nvptx -mcpu=sm_XY\" (the same, on CUDA device 0)\n"
      "  --view K:SHAPE:STRIDES[:OFFSET]   pass input K as a strided view of its file's data: SHAPE\n"
      "                 and STRIDES comma-separated, STRIDES and OFFSET in elements, e.g.\n"
      "                 --view 0:16,16:32,1 reads a (16, 16) view with row stride 32 of a (16, 32) file;\n"

@@ -16,6 +16,7 @@
 #include "client/cli/files.h"
 #include "client/cli/remote_commands.h"
 #include "client/cli/summary.h"
+#include "compiler/driver/device_build.h"
 #include "compiler/driver/kernel_build.h"
 #include "compiler/driver/relax_build.h"
 #include "compiler/driver/run.h"
@@ -60,6 +61,28 @@ std::string DefaultOutputPath(const std::string& input, const std::string& ext) 
   size_t dot = base.rfind('.');
   if (dot != std::string::npos && dot > 0) base = base.substr(0, dot);
   return base + ext;
+}
+
+// `kiln build --target cuda|nvptx|rocm|opencl ...` of a module's PrimFuncs: the device code of
+// their GPU kernels (PTX, an HSA code object, OpenCL C), as the device runtime loads it.
+int BuildDeviceCodeFile(const std::string& path, const ir::IRModule& module, const std::string& target,
+                        std::string out, std::chrono::steady_clock::time_point start) {
+  absl::StatusOr<driver::DeviceLowered> lowered = driver::LowerForDevice(module, target);
+  if (!lowered.ok()) return Fail("build", lowered.status());
+  const runtime::DeviceBlob& blob = lowered->blob;
+  if (blob.kernels.empty()) {
+    return Fail("build", absl::InvalidArgumentError(absl::StrCat(
+                             "no GPU kernel in ", path, ": ", target,
+                             " needs PrimFuncs with T.thread_binding or T.launch_thread regions")));
+  }
+  absl::Status st = WriteText(out, blob.code);
+  if (!st.ok()) return Fail("build", st);
+  std::vector<std::string> names;
+  for (const runtime::DeviceKernelInfo& k : blob.kernels) names.push_back(k.name);
+  std::fprintf(stderr, "kiln build: %s -> %s [%s, %s]: %zu kernel%s (%s) in %.2f s\n", path.c_str(), out.c_str(),
+               target.c_str(), blob.format.c_str(), names.size(), names.size() == 1 ? "" : "s",
+               absl::StrJoin(names, ", ").c_str(), SecondsSince(start));
+  return 0;
 }
 
 // `kiln build` of a module with a Relax function, or with --exe: a VM executable (.kx).
@@ -156,9 +179,15 @@ int RunBuild(const Args& args) {
   if (args.positional().size() != 1) return Usage("build", "expected one input file");
   const std::string& path = args.positional()[0];
   std::string target = args.Get("--target", "llvm");
-  absl::StatusOr<std::string> kind = driver::KernelTargetKind(target);
+  // A GPU target gives an executable (its kernels need the device library beside the host code),
+  // or with an OUT ending in the device code's extension (.ptx, .hsaco, .cl) the kernels' device
+  // code alone.
+  bool device = driver::IsDeviceTarget(target);
+  absl::StatusOr<std::string> kind =
+      device ? absl::StatusOr<std::string>(target.substr(0, target.find(' '))) : driver::KernelTargetKind(target);
   if (!kind.ok()) return Usage("build", std::string(kind.status().message()));
   std::string out = args.Get("-o");
+  bool emit_device = device && (absl::EndsWith(out, ".ptx") || absl::EndsWith(out, ".hsaco") || absl::EndsWith(out, ".cl"));
   bool emit_c = args.Has("--emit-c") || (*kind == "c" && absl::EndsWith(out, ".c"));
   bool emit_llvm = args.Has("--emit-llvm") || (*kind == "llvm" && absl::EndsWith(out, ".ll"));
   // An object file needs no linking, so any -mtriple can produce one.
@@ -182,7 +211,8 @@ int RunBuild(const Args& args) {
   absl::StatusOr<ir::IRModule> module = script::LoadModule(path, args.Get("--name"), &diagnostics);
   std::fputs(diagnostics.c_str(), stderr);
   if (!module.ok()) return Fail("build", module.status());
-  if (!emit_c && !emit_llvm && !emit_object && (exe || driver::HasRelaxFunction(*module))) {
+  if (emit_device) return BuildDeviceCodeFile(path, *module, target, out, start);
+  if (!emit_c && !emit_llvm && !emit_object && (exe || device || driver::HasRelaxFunction(*module))) {
     return BuildExecutableFile(path, *module, target, args.GetAll("--entry"), *hooks, checked, out, start);
   }
   if (emit_object) {
@@ -282,6 +312,7 @@ int RunRun(const Args& args) {
     return Usage("run", "--checked applies to the llvm and c targets (the interpreter always checks)");
   }
   if (*target == driver::RunTarget::kLLVM) options.llvm_target = target_text;
+  if (*target == driver::RunTarget::kDevice) options.device_target = target_text;
   if (*target != driver::RunTarget::kInterp) {
     pool = std::make_unique<runtime::ThreadPool>(*threads);
     options.env = pool->env();

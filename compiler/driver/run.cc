@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler/driver/kernel_build.h"
+#include "compiler/driver/device_build.h"
 #include "compiler/driver/opencl_run.h"
 #include "compiler/target/llvm/jit.h"
 #include "compiler/target/llvm/target.h"
@@ -26,7 +27,9 @@ absl::StatusOr<RunTarget> ParseRunTarget(absl::string_view target) {
   if (kind == "llvm") return RunTarget::kLLVM;
   if (kind == "c" && kind.size() == target.size()) return RunTarget::kC;
   if (kind == "opencl" && kind.size() == target.size()) return RunTarget::kOpenCL;
-  return absl::InvalidArgumentError(absl::StrCat("unknown run target \"", target, "\" (interp, llvm, c or opencl)"));
+  if (kind != "opencl" && IsDeviceTarget(std::string(target))) return RunTarget::kDevice;
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown run target \"", target, "\" (interp, llvm, c, opencl, cuda or nvptx)"));
 }
 
 const char* RunTargetName(RunTarget target) {
@@ -35,6 +38,7 @@ const char* RunTargetName(RunTarget target) {
     case RunTarget::kLLVM: return "llvm";
     case RunTarget::kC: return "c";
     case RunTarget::kOpenCL: return "opencl";
+    case RunTarget::kDevice: return "device";
   }
   return "?";
 }
@@ -259,8 +263,10 @@ absl::StatusOr<std::unique_ptr<Runner>> Runner::Create(const IRModule& module, c
       r->kernels_ = std::move(*lib);
       break;
     }
-    case RunTarget::kOpenCL: {
-      absl::StatusOr<std::unique_ptr<OpenCLRunner>> cl = OpenCLRunner::Create(module);
+    case RunTarget::kOpenCL:
+    case RunTarget::kDevice: {
+      absl::StatusOr<std::unique_ptr<OpenCLRunner>> cl =
+          OpenCLRunner::Create(module, options.target == RunTarget::kDevice ? options.device_target : "opencl");
       if (!cl.ok()) return cl.status();
       r->opencl_ = std::move(*cl);
       break;
@@ -323,7 +329,7 @@ absl::StatusOr<KilnAny> Runner::Call(const std::string& entry, const std::vector
   KilnAny result{};
   result.type_index = kKilnNone;
   absl::Status st;
-  if (options_.target == RunTarget::kOpenCL) {
+  if (options_.target == RunTarget::kOpenCL || options_.target == RunTarget::kDevice) {
     absl::StatusOr<KilnAny> r = opencl_->Call(entry, packed, args, options_.interp);
     if (r.ok()) result = *r;
     st = r.status();

@@ -34,7 +34,9 @@ namespace kiln::driver {
 
 class OpenCLRunner;
 
-enum class RunTarget { kInterp, kLLVM, kC, kOpenCL };
+// kDevice: another GPU target of device_build.h ("cuda -arch=sm_90", "nvptx -mcpu=sm_90"), run
+// like opencl (host part on the interpreter) on that device's runtime.
+enum class RunTarget { kInterp, kLLVM, kC, kOpenCL, kDevice };
 
 // "interp", "llvm" (optionally with LLVM options: "llvm -mcpu=..."), "c", "opencl".
 absl::StatusOr<RunTarget> ParseRunTarget(absl::string_view target);
@@ -66,6 +68,8 @@ struct RunOptions {
   RunTarget target = RunTarget::kLLVM;
   // For kLLVM: the full target string ("llvm", "llvm -mcpu=skylake", ...).
   std::string llvm_target = "llvm";
+  // For kDevice: the full device target string.
+  std::string device_target;
   // For kC: where the kernel library is built ("" = $TMPDIR, else /tmp).
   std::string work_dir;
   // Lent to kernels for their parallel loops (runtime/thread_pool.h); null runs them serially.

@@ -238,7 +238,10 @@ TEST(RunTargetTest, Parse) {
   EXPECT_EQ(*ParseRunTarget("interp"), RunTarget::kInterp);
   EXPECT_EQ(*ParseRunTarget("llvm -mcpu=native"), RunTarget::kLLVM);
   EXPECT_EQ(*ParseRunTarget("c"), RunTarget::kC);
-  EXPECT_FALSE(ParseRunTarget("cuda").ok());
+  EXPECT_EQ(*ParseRunTarget("cuda -arch=sm_90"), RunTarget::kDevice);
+  EXPECT_EQ(*ParseRunTarget("nvptx"), RunTarget::kDevice);
+  EXPECT_EQ(*ParseRunTarget("opencl"), RunTarget::kOpenCL);
+  EXPECT_FALSE(ParseRunTarget("gpu").ok());
   EXPECT_FALSE(ParseRunTarget("c -O3").ok());
 }
 
