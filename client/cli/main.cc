@@ -99,7 +99,7 @@ const Command kCommands[] = {
      "2 on a usage error.\n",
      "--target", "--text --python --stats", &RunInspect},
     {"run", "run a Relax function or a PrimFunc on .npy inputs",
-     "usage: kiln run FILE|MODEL.kx [--entry NAME] [--target llvm|c|interp|opencl] --input A.npy ...\n"
+     "usage: kiln run FILE|MODEL.kx [--entry NAME] [--target llvm|c|interp|opencl|vulkan] --input A.npy ...\n"
      "                [--output-dir D] [--stateful] [--view K:SHAPE:STRIDES[:OFFSET]] [--threads N]\n"
      "                [--name NAME] [--quiet]\n\n"
      "Relax: when FILE has a Relax function (or is an executable from `kiln build`), it is built into\n"
@@ -117,8 +117,9 @@ const Command kCommands[] = {
      "  --entry NAME   the function (global_symbol or name); default: main for Relax, else the only\n"
      "                 exported PrimFunc\n"
      "  --target T     llvm (default: for PrimFuncs JIT-compiled in process), c (built with the C\n"
-     "                 compiler), interp (the reference interpreter; PrimFuncs only) or opencl\n"
-     "                 (PrimFuncs with blockIdx/threadIdx bindings, on the first OpenCL device)\n"
+     "                 compiler), interp (the reference interpreter; PrimFuncs only), opencl\n"
+     "                 (PrimFuncs with blockIdx/threadIdx bindings, on the first OpenCL device) or\n"
+     "                 vulkan (the same, as SPIR-V on the first Vulkan device)\n"
      "  --view K:SHAPE:STRIDES[:OFFSET]   pass input K as a strided view of its file's data: SHAPE\n"
      "                 and STRIDES comma-separated, STRIDES and OFFSET in elements, e.g.\n"
      "                 --view 0:16,16:32,1 reads a (16, 16) view with row stride 32 of a (16, 32) file;\n"

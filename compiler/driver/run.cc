@@ -12,6 +12,7 @@
 #include "absl/strings/str_join.h"
 #include "compiler/driver/kernel_build.h"
 #include "compiler/driver/opencl_run.h"
+#include "compiler/driver/vulkan_run.h"
 #include "compiler/target/llvm/jit.h"
 
 namespace kiln::driver {
@@ -24,7 +25,9 @@ absl::StatusOr<RunTarget> ParseRunTarget(absl::string_view target) {
   if (kind == "llvm") return RunTarget::kLLVM;
   if (kind == "c" && kind.size() == target.size()) return RunTarget::kC;
   if (kind == "opencl" && kind.size() == target.size()) return RunTarget::kOpenCL;
-  return absl::InvalidArgumentError(absl::StrCat("unknown run target \"", target, "\" (interp, llvm, c or opencl)"));
+  if (kind == "vulkan" && kind.size() == target.size()) return RunTarget::kVulkan;
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown run target \"", target, "\" (interp, llvm, c, opencl or vulkan)"));
 }
 
 const char* RunTargetName(RunTarget target) {
@@ -33,6 +36,7 @@ const char* RunTargetName(RunTarget target) {
     case RunTarget::kLLVM: return "llvm";
     case RunTarget::kC: return "c";
     case RunTarget::kOpenCL: return "opencl";
+    case RunTarget::kVulkan: return "vulkan";
   }
   return "?";
 }
@@ -228,6 +232,12 @@ absl::StatusOr<std::unique_ptr<Runner>> Runner::Create(const IRModule& module, c
       r->opencl_ = std::move(*cl);
       break;
     }
+    case RunTarget::kVulkan: {
+      absl::StatusOr<std::unique_ptr<VulkanRunner>> vk = VulkanRunner::Create(module);
+      if (!vk.ok()) return vk.status();
+      r->vulkan_ = std::move(*vk);
+      break;
+    }
   }
   return r;
 }
@@ -282,6 +292,10 @@ absl::StatusOr<KilnAny> Runner::Call(const std::string& entry, const std::vector
   absl::Status st;
   if (options_.target == RunTarget::kOpenCL) {
     absl::StatusOr<KilnAny> r = opencl_->Call(entry, packed, args, options_.interp);
+    if (r.ok()) result = *r;
+    st = r.status();
+  } else if (options_.target == RunTarget::kVulkan) {
+    absl::StatusOr<KilnAny> r = vulkan_->Call(entry, packed, args, options_.interp);
     if (r.ok()) result = *r;
     st = r.status();
   } else if (options_.target == RunTarget::kInterp) {

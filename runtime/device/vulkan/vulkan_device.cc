@@ -1,10 +1,16 @@
 #include "runtime/device/vulkan/vulkan_device.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 
 namespace kiln::runtime::vulkan {
 
@@ -76,6 +82,53 @@ absl::Status VkError(const std::string& what, VkResult r) {
     return absl::ResourceExhaustedError(absl::StrCat("Vulkan: ", what, ": out of memory (VkResult ", r, ")"));
   }
   return absl::InternalError(absl::StrCat("Vulkan: ", what, " failed (VkResult ", r, ")"));
+}
+
+// The driver library a Vulkan ICD manifest (JSON) names in "library_path" ("" if none).
+std::string ManifestLibrary(const std::string& manifest) {
+  std::ifstream in(manifest);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string json = text.str();
+  size_t key = json.find("\"library_path\"");
+  if (key == std::string::npos) return "";
+  size_t open = json.find('"', json.find(':', key));
+  size_t close = open == std::string::npos ? std::string::npos : json.find('"', open + 1);
+  if (close == std::string::npos) return "";
+  return json.substr(open + 1, close - open - 1);
+}
+
+// Loads every installed Vulkan driver (the libraries the ICD manifests name: $VK_DRIVER_FILES or
+// $VK_ICD_FILENAMES, else the manifest directories) with RTLD_DEEPBIND before the loader does.
+// Mesa's drivers (lavapipe included) bring their own LLVM; in a process that also has LLVM code
+// of its own (kiln's LLVM backend), their vague-linkage template symbols (pass models, vtables)
+// would otherwise bind to the process's copies and the driver's shader compiler would crash.
+// Deep binding keeps the driver's lookups inside its own libraries; the loader's later dlopen of
+// the same path reuses the loaded object. Done once per process; the handles stay open.
+void PreloadDriversWithDeepBinding() {
+  static const bool done = [] {
+    std::vector<std::string> manifests;
+    const char* env = std::getenv("VK_DRIVER_FILES");
+    if (env == nullptr || *env == '\0') env = std::getenv("VK_ICD_FILENAMES");
+    if (env != nullptr && *env != '\0') {
+      for (absl::string_view f : absl::StrSplit(env, ':', absl::SkipEmpty())) manifests.emplace_back(f);
+    } else {
+      for (const char* dir : {"/usr/share/vulkan/icd.d", "/usr/local/share/vulkan/icd.d", "/etc/vulkan/icd.d"}) {
+        if (DIR* d = opendir(dir)) {
+          while (struct dirent* e = readdir(d)) {
+            if (absl::EndsWith(e->d_name, ".json")) manifests.push_back(absl::StrCat(dir, "/", e->d_name));
+          }
+          closedir(d);
+        }
+      }
+    }
+    for (const std::string& m : manifests) {
+      std::string lib = ManifestLibrary(m);
+      if (!lib.empty()) dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);  // failure: the loader reports it
+    }
+    return true;
+  }();
+  (void)done;
 }
 
 // The loader, opened once per process and kept open (the handle is never closed: drivers it loaded
@@ -215,6 +268,7 @@ void VulkanBuffer::Release() {
 // ---------------- device ----------------
 
 absl::StatusOr<std::unique_ptr<VulkanDevice>> VulkanDevice::Open() {
+  PreloadDriversWithDeepBinding();
   std::string error;
   void* loader = Loader(&error);
   if (loader == nullptr) {
