@@ -152,7 +152,11 @@ absl::StatusOr<Tensor> Tensor::Empty(const std::vector<int64_t>& shape, DLDataTy
   auto storage = std::make_shared<Storage>();
   storage->api = *api;
   storage->alloc = *mem;
-  if (device.device_type == kDLCPU) std::memset(*mem, 0, static_cast<size_t>(nbytes));
+  if (device.device_type == kDLCPU) {
+    std::memset(*mem, 0, static_cast<size_t>(nbytes));
+  } else if (absl::Status st = (*api)->Zero(*mem, 0, static_cast<size_t>(nbytes)); !st.ok()) {
+    return st;  // the storage frees the allocation
+  }
   DLTensor dl{};
   dl.data = *mem;
   dl.device = device;

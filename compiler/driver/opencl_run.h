@@ -1,47 +1,38 @@
-// Running PrimFuncs with GPU thread bindings on an OpenCL device (PoCL on CPU-only machines): the
-// "opencl" target of driver/run.h.
+// Running PrimFuncs with GPU thread bindings on an OpenCL device (PoCL on CPU-only machines) with
+// the host part on the reference interpreter: the "opencl" target of driver/run.h, and the
+// reference for the compiled path (host code compiled by the LLVM/C backend, relax_build.h).
 //
-// Lowering (LowerForOpenCL): LowerSBlocks, FlattenBuffer, Simplify, then SplitHostDevice; the
-// device kernels go to the OpenCL C backend (compiler/target/source/opencl) and the program is
-// built by the platform when the runner is created (a failed build returns the build log).
+// Lowering is LowerForDevice (device_build.h); the blob is loaded through the device registry
+// (runtime/device/device_module.h), so this runs exactly the kernels an executable would carry.
 //
 // Host part: the host functions SplitHostDevice leaves (argument binding, launch sizes computed
 // from shapes and scalars, one T.call_packed per kernel) run on the reference interpreter, whose
-// call_packed hook launches the kernels. So the host checks the arguments exactly as the
-// interpreter and compiled CPU kernels do, and symbolic shapes need no host codegen yet. Buffers
-// are copied to the device before the host part runs and read back after it (every buffer
-// argument, since which ones a kernel writes is not tracked); host code that touches buffer
-// contents itself would see the stale host copy, so the slice assumes hosts only launch.
+// call_packed hook launches the kernels through DeviceModule::Launch. So the host checks the
+// arguments exactly as the interpreter and compiled CPU kernels do. CPU tensors are copied to
+// device memory before the host part runs and read back after it (every buffer argument, since
+// which ones a kernel writes is not tracked); the host passes host data pointers, which the hook
+// maps to the device copies.
 #ifndef KILN_COMPILER_DRIVER_OPENCL_RUN_H_
 #define KILN_COMPILER_DRIVER_OPENCL_RUN_H_
 
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "compiler/driver/device_build.h"
 #include "compiler/ir/ir.h"
-#include "compiler/target/source/opencl/codegen_opencl.h"
 #include "compiler/tir/interp/interp.h"
-#include "runtime/device/opencl/opencl_device.h"
+#include "runtime/device/device_module.h"
 #include "runtime/kernel_abi.h"
 #include "runtime/tensor.h"
 
 namespace kiln::driver {
 
-struct OpenCLLowered {
-  ir::IRModule host;                   // the module's PrimFuncs with their kernels launched
-  codegen::OpenCLProgramSource device;  // OpenCL C for every kernel
-};
-
-// Lowers every PrimFunc of `module` for OpenCL. Errors are the passes' and the backend's.
-absl::StatusOr<OpenCLLowered> LowerForOpenCL(const ir::IRModule& module);
-
 class OpenCLRunner {
  public:
-  // Lowers the module, opens the first OpenCL device (UNAVAILABLE: "device unavailable: ...")
-  // and builds the program on it.
+  // Lowers the module, opens the OpenCL runtime (UNAVAILABLE: "device unavailable: ...") and
+  // loads the kernels on it (a failed build returns the platform's build log).
   static absl::StatusOr<std::unique_ptr<OpenCLRunner>> Create(const ir::IRModule& module);
 
   // Calls `entry` with `packed` (the kernel ABI arguments built from `tensors`, one per param;
@@ -49,14 +40,13 @@ class OpenCLRunner {
   absl::StatusOr<KilnAny> Call(const std::string& entry, const std::vector<KilnAny>& packed,
                                const std::vector<runtime::Tensor>& tensors, const tir::InterpOptions& interp) const;
 
-  const std::string& source() const { return lowered_.device.source; }
+  const std::string& source() const { return lowered_.blob.code; }
 
  private:
   OpenCLRunner() = default;
-  OpenCLLowered lowered_;
-  std::map<std::string, codegen::OpenCLKernelInfo> kernels_;
-  std::unique_ptr<runtime::opencl::OpenCLDevice> device_;
-  std::unique_ptr<runtime::opencl::OpenCLProgram> program_;
+  DeviceLowered lowered_;
+  runtime::DeviceRuntime* runtime_ = nullptr;
+  std::unique_ptr<runtime::DeviceModule> module_;
 };
 
 }  // namespace kiln::driver

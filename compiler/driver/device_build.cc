@@ -1,0 +1,117 @@
+#include "compiler/driver/device_build.h"
+
+#include "absl/strings/str_cat.h"
+#include "compiler/driver/lowered_form.h"
+#include "compiler/ir/functor.h"
+#include "compiler/target/source/opencl/codegen_opencl.h"
+#include "compiler/tir/transform/passes.h"
+
+namespace kiln::driver {
+
+using namespace ir;  // NOLINT
+namespace t = tir::transform;
+
+namespace {
+
+// One device backend: the kernels of a module -> device code in `format`.
+struct DeviceBackend {
+  const char* kind;
+  const char* format;
+  absl::StatusOr<std::string> (*build)(const std::vector<PrimFunc>& kernels, const std::string& target);
+};
+
+absl::StatusOr<std::string> BuildOpenCL(const std::vector<PrimFunc>& kernels, const std::string&) {
+  absl::StatusOr<codegen::OpenCLProgramSource> src = codegen::GenerateOpenCL(kernels);
+  if (!src.ok()) return src.status();
+  return std::move(src->source);
+}
+
+constexpr DeviceBackend kBackends[] = {
+    {"opencl", "opencl", &BuildOpenCL},
+};
+
+const DeviceBackend* FindBackend(const std::string& target) {
+  std::string kind = target.substr(0, target.find(' '));
+  for (const DeviceBackend& b : kBackends) {
+    if (kind == b.kind) return &b;
+  }
+  return nullptr;
+}
+
+// Finds the first buffer element access of a host function, if any.
+class BufferAccessFinder : public StmtExprVisitor {
+ public:
+  std::string found;
+
+ private:
+  void VisitExpr_(const BufferLoadNode* op) override {
+    if (found.empty()) found = op->buffer->name;
+  }
+  void VisitStmt_(const BufferStoreNode* op) override {
+    if (found.empty()) found = op->buffer->name;
+  }
+};
+
+}  // namespace
+
+bool IsDeviceTarget(const std::string& target) { return FindBackend(target) != nullptr; }
+
+absl::StatusOr<DLDeviceType> DeviceTypeOfTarget(const std::string& target) {
+  const DeviceBackend* b = FindBackend(target);
+  if (b == nullptr) return absl::InvalidArgumentError(absl::StrCat("\"", target, "\" is not a device target"));
+  return runtime::DeviceTypeOfFormat(b->format);
+}
+
+runtime::DeviceKernelInfo KernelInfoOf(const PrimFunc& kernel) {
+  runtime::DeviceKernelInfo info;
+  info.name = kernel->GetGlobalSymbol();
+  for (const Var& v : kernel->params) {
+    DataType t = v.dtype();
+    info.params.push_back(t.is_handle() ? runtime::kDeviceHandleType
+                                        : DLDataType{static_cast<uint8_t>(t.code()), static_cast<uint8_t>(t.bits()),
+                                                     static_cast<uint16_t>(t.lanes())});
+  }
+  if (const auto* arr = kernel->attrs.Get(String("tir.kernel_launch_params")).as<ArrayNode>()) {
+    for (const ObjectRef& tag : arr->data) {
+      if (const auto* s = tag.as<StringNode>()) info.launch_params.push_back(s->value);
+    }
+  }
+  return info;
+}
+
+absl::StatusOr<DeviceLowered> LowerForDevice(const IRModule& module, const std::string& target) {
+  const DeviceBackend* backend = FindBackend(target);
+  if (backend == nullptr) return absl::InvalidArgumentError(absl::StrCat("\"", target, "\" is not a device target"));
+  DeviceLowered out;
+  out.host = IRModule::Make();
+  out.host.CopyOnWrite()->attrs = module->attrs;
+  std::vector<PrimFunc> kernels;
+  for (const auto& [gv, func] : module.Functions()) {
+    const auto* pf = func.as<PrimFuncNode>();
+    if (pf == nullptr) continue;
+    std::string name = LoweredSymbol(gv->name, pf);
+    absl::StatusOr<PrimFunc> f = t::LowerSBlocks(GetRef<PrimFunc>(pf), name);
+    if (!f.ok()) return f.status();
+    absl::StatusOr<t::SplitFunctions> split = t::SplitHostDevice(t::Simplify(t::FlattenBuffer(*f)), name, target);
+    if (!split.ok()) return split.status();
+    BufferAccessFinder finder;
+    finder.VisitStmt(split->host->body);
+    if (!finder.found.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          name, ": host code would access buffer ", finder.found, " (a loop nest outside every GPU thread binding); on ",
+          backend->kind, " every buffer access must be inside a T.thread_binding or T.launch_thread region"));
+    }
+    out.host.Add(gv, split->host);
+    for (const PrimFunc& k : split->kernels) kernels.push_back(t::Simplify(k));
+  }
+  out.blob.format = backend->format;
+  for (const PrimFunc& k : kernels) out.blob.kernels.push_back(KernelInfoOf(k));
+  if (!kernels.empty()) {
+    absl::StatusOr<std::string> code = backend->build(kernels, target);
+    if (!code.ok()) return code.status();
+    out.blob.code = *std::move(code);
+  }
+  return out;
+}
+
+}  // namespace kiln::driver
