@@ -12,7 +12,7 @@
 #include "absl/strings/str_join.h"
 #include "compiler/driver/kernel_build.h"
 #include "compiler/driver/opencl_run.h"
-#include "compiler/driver/vulkan_run.h"
+#include "compiler/driver/device_run.h"
 #include "compiler/target/llvm/jit.h"
 
 namespace kiln::driver {
@@ -233,7 +233,7 @@ absl::StatusOr<std::unique_ptr<Runner>> Runner::Create(const IRModule& module, c
       break;
     }
     case RunTarget::kVulkan: {
-      absl::StatusOr<std::unique_ptr<VulkanRunner>> vk = VulkanRunner::Create(module);
+      absl::StatusOr<std::unique_ptr<DeviceRunner>> vk = DeviceRunner::Create(module, "vulkan");
       if (!vk.ok()) return vk.status();
       r->vulkan_ = std::move(*vk);
       break;

@@ -6,7 +6,7 @@
 //   "opencl"  GPU-style kernels (thread bindings) split into host and device parts, the device
 //             part as OpenCL C built by the OpenCL platform (PoCL here); see opencl_run.h.
 //   "vulkan"  the same split, the device part as SPIR-V run through the Vulkan loader (lavapipe
-//             here); see vulkan_run.h.
+//             here); see device_run.h.
 // Every target takes the same arguments (runtime::Tensor, one per PrimFunc parameter) and checks
 // them with the same rules (the kernel ABI's), so callers compare targets by swapping one enum.
 // This is the library behind `kiln run`; the corpus and differential tests and the server's local
@@ -35,7 +35,7 @@
 namespace kiln::driver {
 
 class OpenCLRunner;
-class VulkanRunner;
+class DeviceRunner;
 
 enum class RunTarget { kInterp, kLLVM, kC, kOpenCL, kVulkan };
 
@@ -98,7 +98,7 @@ class Runner {
   RunOptions options_;
   std::unique_ptr<runtime::KernelModule> kernels_;  // null for interp, opencl and vulkan
   std::unique_ptr<OpenCLRunner> opencl_;            // opencl only
-  std::unique_ptr<VulkanRunner> vulkan_;            // vulkan only
+  std::unique_ptr<DeviceRunner> vulkan_;            // vulkan only
 };
 
 }  // namespace kiln::driver

@@ -1,11 +1,10 @@
-// The "vulkan" run target (vulkan_run.h) against the reference interpreter: kernels with thread
+// The "vulkan" run target (device_run.h) against the reference interpreter: kernels with thread
 // bindings run as SPIR-V on the Vulkan device (lavapipe on CPU machines) and must produce what
 // "interp" produces from the same inputs. Skipped, with the reason, where no Vulkan device exists.
 #include <cstring>
 #include <random>
 
 #include "compiler/driver/run.h"
-#include "compiler/driver/vulkan_run.h"
 #include "compiler/script/script.h"
 #include "gtest/gtest.h"
 
@@ -367,30 +366,6 @@ TEST_F(VulkanRunTest, HostChecksArgumentsBeforeLaunching) {
       vulkan_->Call("vadd", {Random({8}, kF32, 0, 1, &rng), Random({9}, kF32, 0, 1, &rng), Empty({8}, kF32)});
   ASSERT_FALSE(r.ok());
   EXPECT_TRUE(absl::IsInvalidArgument(r.status())) << r.status();
-}
-
-TEST(PackPushConstantsTest, ScalarsTravelAtTheirOffsetsInTheirPushTypes) {
-  codegen::SPIRVKernel k;
-  k.params = {ir::DataType::Handle(), ir::DataType::Int(8), ir::DataType::Float(64), ir::DataType::Float(16)};
-  k.slots = {0, 0, 8, 16};
-  k.push_types = {ir::DataType::Void(), ir::DataType::Int(32), ir::DataType::Float(64), ir::DataType::Float(32)};
-  k.push_constant_bytes = 20;
-  std::vector<KilnAny> args(4);
-  args[1].v_int64 = -3;
-  args[2].v_float64 = 2.5;
-  args[3].v_float64 = 0.25;
-  absl::StatusOr<std::vector<uint8_t>> p = PackPushConstants(k, args);
-  ASSERT_TRUE(p.ok()) << p.status();
-  ASSERT_EQ(p->size(), 20u);
-  int32_t i;
-  double d;
-  float f;
-  std::memcpy(&i, p->data(), 4);
-  std::memcpy(&d, p->data() + 8, 8);
-  std::memcpy(&f, p->data() + 16, 4);
-  EXPECT_EQ(i, -3);
-  EXPECT_EQ(d, 2.5);
-  EXPECT_EQ(f, 0.25f);
 }
 
 }  // namespace

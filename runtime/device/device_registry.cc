@@ -8,6 +8,7 @@
 #include "runtime/device/device_api.h"
 #include "runtime/device/device_module.h"
 #include "runtime/device/opencl/opencl_runtime.h"
+#include "runtime/device/vulkan/vulkan_runtime.h"
 
 namespace kiln::runtime {
 namespace {
@@ -22,6 +23,7 @@ struct Entry {
 // The runtimes, by device type.
 constexpr Entry kRuntimes[] = {
     {kDLOpenCL, &opencl::OpenOpenCLRuntime},
+    {kDLVulkan, &vulkan::OpenVulkanRuntime},
 };
 
 class Registry {

@@ -12,6 +12,7 @@
 #include "compiler/ir/functor.h"
 #include "compiler/target/spirv/spirv_builder.h"
 #include "compiler/target/spirv/spirv_tools.h"
+#include "runtime/device/vulkan/vulkan_abi.h"
 
 namespace kiln::codegen {
 namespace {
@@ -49,14 +50,6 @@ bool ReadsMemory(const PrimExpr& e) {
   return f.found;
 }
 
-// The type a scalar param travels as in the push constants.
-DataType PushType(DataType t) {
-  if (t.is_bool() || ((t.is_int()) && t.bits() < 32)) return DataType::Int(32);
-  if (t.is_uint() && t.bits() < 32) return DataType::UInt(32);
-  if (t.is_float() && t.bits() < 32) return DataType::Float(32);
-  return t;
-}
-
 // Where a buffer's elements live: a storage-buffer param (an array member of a Block struct), a
 // Workgroup array or a Function array.
 struct Base {
@@ -74,12 +67,6 @@ class CodegenSPIRV : public ExprFunctor<uint32_t(const PrimExpr&)>, public StmtF
     out.name = f->GetGlobalSymbol();
     name_ = out.name;
     if (out.name.empty()) return absl::InvalidArgumentError("SPIR-V codegen: a kernel without a global_symbol");
-    auto tags = f->attrs.Get(String("tir.kernel_launch_params"));
-    if (const auto* arr = tags.as<ArrayNode>()) {
-      for (const ObjectRef& t : arr->data) {
-        if (const auto* s = t.as<StringNode>()) out.launch_tags.push_back(s->value);
-      }
-    }
     b_.Capability(spv::CapabilityShader);
 
     // Element types the kernel accesses each data handle with.
@@ -101,53 +88,55 @@ class CodegenSPIRV : public ExprFunctor<uint32_t(const PrimExpr&)>, public StmtF
     } accesses;
     accesses.VisitStmt(f->body);
 
-    // Interface: storage buffers, the push-constant block, the thread built-ins.
+    // Interface: storage buffers and the push-constant block as vulkan_abi.h lays them out, the
+    // thread built-ins.
+    std::vector<DLDataType> param_types;
+    for (const Var& v : f->params) {
+      DataType t = v.dtype();
+      param_types.push_back(t.is_handle() ? DLDataType{kDLOpaqueHandle, 64, 1}
+                                          : DLDataType{static_cast<uint8_t>(t.code()), static_cast<uint8_t>(t.bits()),
+                                                       static_cast<uint16_t>(t.lanes())});
+      if (!t.is_handle() && !CheckType(t, absl::StrCat("kernel parameter ", v->name))) return status_;
+    }
+    absl::StatusOr<runtime::vulkan::ArgLayout> layout = runtime::vulkan::ArgLayoutOf(param_types);
+    if (!layout.ok()) return Error(std::string(layout.status().message()));
     std::vector<uint32_t> push_members;
     std::vector<uint32_t> push_offsets;
-    std::vector<const VarNode*> scalars;
-    for (const Var& v : f->params) {
-      out.params.push_back(v.dtype());
-      out.push_types.push_back(DataType::Void());
-      if (v.dtype().is_handle()) {
-        DataType elem = DataType::UInt(32);  // a buffer the kernel never touches
-        if (auto it = accesses.first.find(v.get()); it != accesses.first.end()) {
-          if (accesses.types[v.get()].size() > 1) {
-            return Error(absl::StrCat("buffer parameter ", v->name, " is accessed with more than one element type"));
-          }
-          elem = it->second;
-        }
-        if (!CheckType(elem, v->name)) return status_;
-        Base base;
-        base.storage = spv::StorageClassStorageBuffer;
-        base.in_block = true;
-        base.elem = elem;
-        base.elem_type = StorageType(elem);
-        StorageCapabilities(elem);
-        uint32_t rta = b_.TypeRuntimeArray(base.elem_type);
-        b_.Decorate(rta, spv::DecorationArrayStride, {static_cast<uint32_t>(std::max(1, elem.bytes()))});
-        uint32_t block = b_.TypeStruct({rta});
-        b_.Decorate(block, spv::DecorationBlock);
-        b_.MemberDecorate(block, 0, spv::DecorationOffset, {0});
-        base.var = b_.GlobalVariable(b_.TypePointer(spv::StorageClassStorageBuffer, block), spv::StorageClassStorageBuffer);
-        b_.Decorate(base.var, spv::DecorationDescriptorSet, {0});
-        b_.Decorate(base.var, spv::DecorationBinding, {out.num_buffers});
-        b_.Name(base.var, v->name);
-        bases_[v.get()] = base;
-        out.slots.push_back(out.num_buffers++);
+    std::vector<std::pair<const VarNode*, DataType>> scalars;  // with the type each travels as
+    for (size_t i = 0; i < f->params.size(); ++i) {
+      const Var& v = f->params[i];
+      if (!v.dtype().is_handle()) {
+        DLDataType p = layout->push_types[i];
+        DataType pt(p.code, p.bits, 1);
+        push_members.push_back(Type(pt));
+        push_offsets.push_back(layout->slots[i]);
+        scalars.push_back({v.get(), pt});
         continue;
       }
-      if (v.dtype().is_vector() || !CheckType(v.dtype(), v->name)) {
-        return Error(absl::StrCat("kernel parameter ", v->name, " has unsupported type ", v.dtype().ToString()));
+      DataType elem = DataType::UInt(32);  // a buffer the kernel never touches
+      if (auto it = accesses.first.find(v.get()); it != accesses.first.end()) {
+        if (accesses.types[v.get()].size() > 1) {
+          return Error(absl::StrCat("buffer parameter ", v->name, " is accessed with more than one element type"));
+        }
+        elem = it->second;
       }
-      DataType pt = PushType(v.dtype());
-      uint32_t size = static_cast<uint32_t>(pt.bytes());
-      uint32_t offset = (out.push_constant_bytes + size - 1) / size * size;
-      out.push_constant_bytes = offset + size;
-      out.push_types.back() = pt;
-      out.slots.push_back(offset);
-      push_members.push_back(Type(pt));
-      push_offsets.push_back(offset);
-      scalars.push_back(v.get());
+      if (!CheckType(elem, v->name)) return status_;
+      Base base;
+      base.storage = spv::StorageClassStorageBuffer;
+      base.in_block = true;
+      base.elem = elem;
+      base.elem_type = StorageType(elem);
+      StorageCapabilities(elem);
+      uint32_t rta = b_.TypeRuntimeArray(base.elem_type);
+      b_.Decorate(rta, spv::DecorationArrayStride, {static_cast<uint32_t>(std::max(1, elem.bytes()))});
+      uint32_t block = b_.TypeStruct({rta});
+      b_.Decorate(block, spv::DecorationBlock);
+      b_.MemberDecorate(block, 0, spv::DecorationOffset, {0});
+      base.var = b_.GlobalVariable(b_.TypePointer(spv::StorageClassStorageBuffer, block), spv::StorageClassStorageBuffer);
+      b_.Decorate(base.var, spv::DecorationDescriptorSet, {0});
+      b_.Decorate(base.var, spv::DecorationBinding, {layout->slots[i]});
+      b_.Name(base.var, v->name);
+      bases_[v.get()] = base;
     }
     uint32_t push_var = 0;
     if (!push_members.empty()) {
@@ -174,11 +163,10 @@ class CodegenSPIRV : public ExprFunctor<uint32_t(const PrimExpr&)>, public StmtF
     uint32_t fn = b_.BeginFunction(void_type, b_.TypeFunction(void_type, {}), &label_);
     b_.Name(fn, out.name);
     for (size_t i = 0; i < scalars.size(); ++i) {
-      DataType pt = PushType(scalars[i]->dtype);
+      const auto& [var, pt] = scalars[i];
       uint32_t ptr = b_.EmitValue(spv::OpAccessChain, b_.TypePointer(spv::StorageClassPushConstant, Type(pt)),
                                   {push_var, Int32(static_cast<int64_t>(i))});
-      uint32_t v = b_.EmitValue(spv::OpLoad, Type(pt), {ptr});
-      values_[scalars[i]] = Convert(v, pt, scalars[i]->dtype);
+      values_[var] = Convert(b_.EmitValue(spv::OpLoad, Type(pt), {ptr}), pt, var->dtype);
     }
     VisitStmt(f->body);
     if (!status_.ok()) return status_;

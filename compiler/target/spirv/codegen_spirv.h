@@ -1,16 +1,14 @@
 // Vulkan backend: the device kernels that SplitHostDevice outlines (calling_conv 2, flattened TIR)
 // as SPIR-V compute shaders, one module per kernel, built word by word with spirv_builder.h, then
 // validated and optimized with SPIRV-Tools (spirv_tools.h). The module targets Vulkan 1.1
-// (SPIR-V 1.3, GLSL450 memory model, logical addressing). Its interface, which the launcher
-// (runtime/device/vulkan) follows:
+// (SPIR-V 1.3, GLSL450 memory model, logical addressing). Its interface is the one
+// runtime/device/vulkan/vulkan_abi.h defines (and the Vulkan runtime binds):
 //   * entry point: GLCompute, named by the kernel's global_symbol;
-//   * buffer params -> storage buffers `struct { T data[]; }` in descriptor set 0, bindings
-//     0, 1, ... in parameter order; T is the element type the kernel accesses the buffer with
-//     (bool is stored as uint8, as on the host);
-//   * scalar params -> one push-constant block, in parameter order, each member at an offset
-//     aligned to its size; bool/int8/int16 travel as int32, uint8/uint16 as uint32, float16 as
-//     float32 (push constants of 8/16-bit types need extra device features) and are converted
-//     back in the shader;
+//   * buffer params -> storage buffers `struct { T data[]; }` in descriptor set 0 at the bindings
+//     ArgLayoutOf gives; T is the element type the kernel accesses the buffer with (bool is stored
+//     as uint8, as on the host);
+//   * scalar params -> one push-constant block at ArgLayoutOf's offsets and types, converted back
+//     to the param's type in the shader;
 //   * threadIdx.x/y/z -> LocalInvocationId, blockIdx.x/y/z -> WorkgroupId; the workgroup size is
 //     the WorkgroupSize built-in made of specialization constants 0, 1, 2 (x, y, z; default 1),
 //     so one module serves any block size the host computes (symbolic extents included) and the
@@ -38,18 +36,10 @@
 
 namespace kiln::codegen {
 
-// One kernel: its SPIR-V and what a launcher needs to call it.
+// One kernel's SPIR-V.
 struct SPIRVKernel {
-  std::string name;                      // the entry point (the PrimFunc's global_symbol)
-  std::vector<uint32_t> words;           // the validated, optimized module
-  std::vector<ir::DataType> params;      // handle (a buffer) or the scalar's type, in order
-  std::vector<std::string> launch_tags;  // "blockIdx.x", ... in the order the host passes extents
-  // Per param: the binding of a buffer param, or the push-constant byte offset of a scalar.
-  std::vector<uint32_t> slots;
-  // Per param: the type a scalar travels as in the push constants (unused for buffers).
-  std::vector<ir::DataType> push_types;
-  uint32_t num_buffers = 0;
-  uint32_t push_constant_bytes = 0;
+  std::string name;             // the entry point (the PrimFunc's global_symbol)
+  std::vector<uint32_t> words;  // the validated, optimized module
 };
 
 // One module per kernel of `kernels` (SplitHostDevice's device functions), each validated and

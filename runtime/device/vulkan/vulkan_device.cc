@@ -470,17 +470,48 @@ absl::StatusOr<VulkanBuffer> VulkanDevice::Alloc(size_t bytes) const {
   return b;
 }
 
-absl::Status VulkanDevice::Write(const VulkanBuffer& dst, const void* src, size_t bytes) const {
-  if (bytes > dst.bytes_) return absl::InvalidArgumentError(absl::StrCat("Vulkan: writing ", bytes, " bytes into a buffer of ", dst.bytes_));
-  std::lock_guard<std::mutex> lock(mu_);  // no dispatch runs while the host touches memory
-  if (bytes > 0) std::memcpy(dst.mapped_, src, bytes);
+namespace {
+
+absl::Status CheckRange(const VulkanBuffer& b, size_t offset, size_t bytes) {
+  if (offset > b.bytes() || bytes > b.bytes() - offset) {
+    return absl::OutOfRangeError(absl::StrCat("Vulkan: ", bytes, " bytes at offset ", offset, " exceed a buffer of ",
+                                              b.bytes(), " bytes"));
+  }
   return absl::OkStatus();
 }
 
-absl::Status VulkanDevice::Read(void* dst, const VulkanBuffer& src, size_t bytes) const {
-  if (bytes > src.bytes_) return absl::InvalidArgumentError(absl::StrCat("Vulkan: reading ", bytes, " bytes from a buffer of ", src.bytes_));
+}  // namespace
+
+absl::Status VulkanDevice::Write(const VulkanBuffer& dst, size_t offset, const void* src, size_t bytes) const {
+  if (absl::Status st = CheckRange(dst, offset, bytes); !st.ok()) return st;
+  std::lock_guard<std::mutex> lock(mu_);  // no dispatch runs while the host touches memory
+  if (bytes > 0) std::memcpy(static_cast<uint8_t*>(dst.mapped_) + offset, src, bytes);
+  return absl::OkStatus();
+}
+
+absl::Status VulkanDevice::Read(void* dst, const VulkanBuffer& src, size_t offset, size_t bytes) const {
+  if (absl::Status st = CheckRange(src, offset, bytes); !st.ok()) return st;
   std::lock_guard<std::mutex> lock(mu_);
-  if (bytes > 0) std::memcpy(dst, src.mapped_, bytes);
+  if (bytes > 0) std::memcpy(dst, static_cast<const uint8_t*>(src.mapped_) + offset, bytes);
+  return absl::OkStatus();
+}
+
+absl::Status VulkanDevice::Copy(const VulkanBuffer& dst, size_t dst_offset, const VulkanBuffer& src,
+                                size_t src_offset, size_t bytes) const {
+  if (absl::Status st = CheckRange(dst, dst_offset, bytes); !st.ok()) return st;
+  if (absl::Status st = CheckRange(src, src_offset, bytes); !st.ok()) return st;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (bytes > 0) {
+    std::memmove(static_cast<uint8_t*>(dst.mapped_) + dst_offset, static_cast<const uint8_t*>(src.mapped_) + src_offset,
+                 bytes);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status VulkanDevice::Zero(const VulkanBuffer& dst, size_t offset, size_t bytes) const {
+  if (absl::Status st = CheckRange(dst, offset, bytes); !st.ok()) return st;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (bytes > 0) std::memset(static_cast<uint8_t*>(dst.mapped_) + offset, 0, bytes);
   return absl::OkStatus();
 }
 

@@ -114,9 +114,14 @@ class VulkanDevice {
 
   // A buffer of `bytes` bytes (at least 4 are allocated: Vulkan refuses empty buffers).
   absl::StatusOr<VulkanBuffer> Alloc(size_t bytes) const;
-  // Copies between host memory and a buffer (no dispatch is in flight between launches).
-  absl::Status Write(const VulkanBuffer& dst, const void* src, size_t bytes) const;
-  absl::Status Read(void* dst, const VulkanBuffer& src, size_t bytes) const;
+  // Copies between host memory and a buffer (at a byte offset), within the device, and zeroing.
+  // No dispatch is in flight between launches, so these are plain copies of mapped memory.
+  // OUT_OF_RANGE past the end of a buffer.
+  absl::Status Write(const VulkanBuffer& dst, size_t offset, const void* src, size_t bytes) const;
+  absl::Status Read(void* dst, const VulkanBuffer& src, size_t offset, size_t bytes) const;
+  absl::Status Copy(const VulkanBuffer& dst, size_t dst_offset, const VulkanBuffer& src, size_t src_offset,
+                    size_t bytes) const;
+  absl::Status Zero(const VulkanBuffer& dst, size_t offset, size_t bytes) const;
 
  private:
   friend class VulkanBuffer;
