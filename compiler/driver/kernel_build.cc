@@ -1,6 +1,7 @@
 #include "compiler/driver/kernel_build.h"
 
 #include "absl/strings/str_cat.h"
+#include "compiler/driver/device_build.h"
 #include "compiler/driver/lowered_form.h"
 #include "compiler/driver/tir_pipeline.h"
 #include "compiler/target/llvm/codegen_llvm.h"
@@ -57,8 +58,57 @@ absl::Status BuildKernelLibrary(const IRModule& module, const std::string& targe
   return st;
 }
 
+namespace {
+
+IRModule PrimFuncsOf(const IRModule& module) {
+  IRModule prims = IRModule::Make();
+  for (const auto& [gv, f] : module.Functions()) {
+    if (f.as<PrimFuncNode>() != nullptr) prims.Add(gv, f);
+  }
+  return prims;
+}
+
+// The device target's split module: host part lowered for the LLVM host, and the blob.
+absl::StatusOr<std::pair<IRModule, runtime::DeviceBlob>> LowerDeviceKernels(const IRModule& module,
+                                                                            const std::string& target,
+                                                                            const PassHooks& hooks) {
+  IRModule prims = PrimFuncsOf(module);
+  if (prims.Functions().empty()) return absl::InvalidArgumentError("the module has no PrimFunc to build");
+  absl::StatusOr<DeviceLowered> split = LowerForDevice(prims, target);
+  if (!split.ok()) return split.status();
+  absl::StatusOr<DLDeviceType> device = DeviceTypeOfTarget(target);
+  if (!device.ok()) return device.status();
+  PipelineOptions options;
+  options.target_kind = "llvm";
+  options.hooks = hooks;
+  options.device_type = *device;
+  options.device_name = target.substr(0, target.find(' '));
+  absl::StatusOr<IRModule> host = LowerTIR(split->host, options);
+  if (!host.ok()) return host.status();
+  return std::make_pair(*std::move(host), std::move(split->blob));
+}
+
+}  // namespace
+
+absl::StatusOr<runtime::DeviceBlob> BuildDeviceKernelLibrary(const IRModule& module, const std::string& target,
+                                                             const std::string& out_path,
+                                                             std::vector<std::string>* kernels,
+                                                             const PassHooks& hooks) {
+  absl::StatusOr<std::pair<IRModule, runtime::DeviceBlob>> lowered = LowerDeviceKernels(module, target, hooks);
+  if (!lowered.ok()) return lowered.status();
+  absl::Status st = codegen::BuildSharedLibrary(lowered->first, "llvm", out_path);
+  if (!st.ok()) return st;
+  if (kernels != nullptr) *kernels = KernelNames(lowered->first);
+  return std::move(lowered->second);
+}
+
 absl::StatusOr<std::string> EmitKernelSource(const IRModule& module, const std::string& target,
                                              const PassHooks& hooks) {
+  if (IsDeviceTarget(target)) {
+    absl::StatusOr<std::pair<IRModule, runtime::DeviceBlob>> lowered = LowerDeviceKernels(module, target, hooks);
+    if (!lowered.ok()) return lowered.status();
+    return lowered->second.code;
+  }
   absl::StatusOr<IRModule> lowered = LowerKernels(module, target, hooks);
   if (!lowered.ok()) return lowered.status();
   if (*KernelTargetKind(target) == "c") return codegen::GenerateC(*lowered);

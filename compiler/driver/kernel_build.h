@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "compiler/driver/pass_instrument.h"
 #include "compiler/ir/ir.h"
+#include "runtime/device/device_module.h"
 
 namespace kiln::driver {
 
@@ -32,7 +33,17 @@ std::vector<std::string> KernelNames(const ir::IRModule& lowered);
 absl::Status BuildKernelLibrary(const ir::IRModule& module, const std::string& target, const std::string& out_path,
                                 std::vector<std::string>* kernels = nullptr, const PassHooks& hooks = {});
 
-// The generated code as text: C source for "c", optimized LLVM assembly for "llvm ...".
+// GPU targets (device_build.h: "opencl", ...): the module's PrimFuncs split into host and device
+// code (LowerForDevice). The host part goes through the TIR pipeline for an LLVM host (its argument
+// checks require tensors on the target's device) and is built into the shared library `out_path`;
+// its T.call_packed launches call KilnKernelEnv::device_launch. Returns the device blob.
+absl::StatusOr<runtime::DeviceBlob> BuildDeviceKernelLibrary(const ir::IRModule& module, const std::string& target,
+                                                             const std::string& out_path,
+                                                             std::vector<std::string>* kernels = nullptr,
+                                                             const PassHooks& hooks = {});
+
+// The generated code as text: C source for "c", optimized LLVM assembly for "llvm ...", the device
+// code (e.g. OpenCL C) for a GPU target.
 absl::StatusOr<std::string> EmitKernelSource(const ir::IRModule& module, const std::string& target,
                                              const PassHooks& hooks = {});
 

@@ -55,9 +55,11 @@ const Step kSteps[] = {
     {"LowerIntrin", [](const PrimFunc& f, const std::string&, const PipelineOptions&)
                         -> absl::StatusOr<PrimFunc> { return t::LowerIntrin(f); }},
     // Exported functions become kernel ABI entries with argument checks.
-    {"MakePackedAPI", [](const PrimFunc& f, const std::string& name, const PipelineOptions&)
+    {"MakePackedAPI", [](const PrimFunc& f, const std::string& name, const PipelineOptions& o)
                           -> absl::StatusOr<PrimFunc> {
-       t::PackedApiOptions api;  // kDLCPU: every supported target is a CPU host
+       t::PackedApiOptions api;
+       api.device_type = o.device_type;
+       api.device_name = o.device_name;
        return t::MakePackedAPI(f, name, api);
      }},
 };

@@ -25,6 +25,10 @@ struct PipelineOptions {
   bool verify_input = true;
   // Per-pass hooks: a dump of the module after chosen passes, the verifier between passes.
   PassHooks hooks;
+  // The device tensor arguments must be on: the CPU, or for the host part of a GPU build
+  // (device_build.h) the GPU whose kernels it launches (DLPack device type and name for messages).
+  int device_type = 1;  // kDLCPU
+  std::string device_name = "cpu";
 };
 
 // The names of the pipeline's steps in order (a pass that runs twice is listed once): what

@@ -414,12 +414,13 @@ absl::StatusOr<Value> ToDevice(BuiltinContext&, Args a) {
   ASSIGN_OR_RETURN(t, TensorArg(fn, a, 0));
   ASSIGN_OR_RETURN(dev_type, Int(fn, a, 1));
   ASSIGN_OR_RETURN(dev_id, Int(fn, a, 2));
-  if (dev_type != kDLCPU || t.device().device_type != kDLCPU) {
-    return absl::UnimplementedError(absl::StrCat(fn, ": copies between device types ", t.device().device_type, " and ",
-                                                 dev_type, " are not supported yet"));
+  DLDevice to{static_cast<DLDeviceType>(dev_type), static_cast<int32_t>(dev_id)};
+  if (dev_type == kDLCPU && t.device().device_type == kDLCPU) {
+    ASSIGN_OR_RETURN(out, runtime::Tensor::Empty(t.shape(), t.dtype(), to));
+    RETURN_IF_ERROR(out.CopyFrom(t));  // any strides
+    return Value::Tensor(std::move(out));
   }
-  ASSIGN_OR_RETURN(out, runtime::Tensor::Empty(t.shape(), t.dtype(), DLDevice{kDLCPU, static_cast<int32_t>(dev_id)}));
-  RETURN_IF_ERROR(out.CopyFrom(t));
+  ASSIGN_OR_RETURN(out, t.CopyTo(to));
   return Value::Tensor(std::move(out));
 }
 

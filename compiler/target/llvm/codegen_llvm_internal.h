@@ -173,6 +173,7 @@ class CodegenLLVM : public ExprFunctor<llvm::Value*(const PrimExpr&)>, public St
   llvm::Value* CallIntrinsic(const std::string& name, const CallNode* op);
   llvm::Value* MathCall(const std::string& name, const CallNode* op);
   llvm::Value* StructGet(const CallNode* op);
+  llvm::Value* DeviceLaunch(const CallNode* op);
   llvm::Value* Libm(const std::string& base, const std::vector<llvm::Value*>& args);
 
   // ---------------- statements: codegen_llvm_stmt.cc
@@ -224,7 +225,7 @@ class CodegenLLVM : public ExprFunctor<llvm::Value*(const PrimExpr&)>, public St
   llvm::Type *i1_, *i8_, *i16_, *i32_, *i64_, *f32_;
   llvm::PointerType* ptr_;
   llvm::StructType *any_ty_, *tensor_ty_, *env_ty_;
-  llvm::FunctionType *kernel_fn_ty_, *body_fn_ty_, *parallel_for_ty_;
+  llvm::FunctionType *kernel_fn_ty_, *body_fn_ty_, *parallel_for_ty_, *device_launch_ty_;
   std::map<std::string, std::pair<llvm::Function*, const PrimFuncNode*>> functions_;
   std::map<std::string, llvm::Constant*> strings_;
   std::unordered_map<const VarNode*, llvm::Value*> vars_;
