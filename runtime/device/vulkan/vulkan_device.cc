@@ -595,7 +595,7 @@ absl::StatusOr<VkPipeline> VulkanKernel::Pipeline(std::array<uint32_t, 3> block)
   return pipeline;
 }
 
-absl::Status VulkanKernel::Launch(const std::vector<const VulkanBuffer*>& buffers,
+absl::Status VulkanKernel::Launch(const std::vector<BoundBuffer>& buffers,
                                   const std::vector<uint8_t>& push_constants, std::array<uint32_t, 3> grid,
                                   std::array<uint32_t, 3> block, uint64_t* elapsed_ns) const {
   if (elapsed_ns != nullptr) *elapsed_ns = 0;
@@ -606,6 +606,15 @@ absl::Status VulkanKernel::Launch(const std::vector<const VulkanBuffer*>& buffer
                                                    push_constants.size()));
   }
   const VkPhysicalDeviceLimits& lim = device_->limits_;
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    const BoundBuffer& b = buffers[i];
+    if (b.buffer == nullptr || b.offset > b.buffer->bytes() ||
+        (lim.minStorageBufferOffsetAlignment > 0 && b.offset % lim.minStorageBufferOffsetAlignment != 0)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Vulkan: buffer #", i, " of ", spec_.entry, " is bound at offset ", b.offset, ", which is past its end or not a "
+          "multiple of ", device_->description_, "'s storage buffer offset alignment (", lim.minStorageBufferOffsetAlignment, ")"));
+    }
+  }
   uint64_t invocations = uint64_t{block[0]} * block[1] * block[2];
   for (int d = 0; d < 3; ++d) {
     if (grid[d] == 0 || block[d] == 0) return absl::OkStatus();  // nothing to run
@@ -651,7 +660,7 @@ absl::Status VulkanKernel::Launch(const std::vector<const VulkanBuffer*>& buffer
   std::vector<VkDescriptorBufferInfo> infos(buffers.size());
   std::vector<VkWriteDescriptorSet> writes(buffers.size());
   for (size_t i = 0; i < buffers.size(); ++i) {
-    infos[i] = VkDescriptorBufferInfo{buffers[i]->buffer(), 0, VK_WHOLE_SIZE};
+    infos[i] = VkDescriptorBufferInfo{buffers[i].buffer->buffer(), buffers[i].offset, VK_WHOLE_SIZE};
     writes[i] = VkWriteDescriptorSet{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
     writes[i].dstSet = set;
     writes[i].dstBinding = static_cast<uint32_t>(i);

@@ -61,6 +61,13 @@ class VulkanBuffer {
   size_t bytes_ = 0;
 };
 
+// A buffer bound to a kernel from a byte offset on (a multiple of the device's
+// minStorageBufferOffsetAlignment, which Launch checks).
+struct BoundBuffer {
+  const VulkanBuffer* buffer = nullptr;
+  size_t offset = 0;
+};
+
 // What a kernel is made from.
 struct KernelSpec {
   std::string entry;              // the entry point's name
@@ -75,11 +82,12 @@ class VulkanKernel {
   VulkanKernel(const VulkanKernel&) = delete;
   VulkanKernel& operator=(const VulkanKernel&) = delete;
 
-  // Dispatches `grid` workgroups of `block` invocations, with `buffers` bound in order and
+  // Dispatches `grid` workgroups of `block` invocations, with `buffers` bound in order (each
+  // from its offset to its end) and
   // `push_constants` (push_constant_bytes of them) pushed, and waits for it. When `elapsed_ns` is
   // given it receives the dispatch's device time from timestamp queries (0 where the queue has no
   // timestamps). INVALID_ARGUMENT for a wrong argument count or a size beyond the device's limits.
-  absl::Status Launch(const std::vector<const VulkanBuffer*>& buffers, const std::vector<uint8_t>& push_constants,
+  absl::Status Launch(const std::vector<BoundBuffer>& buffers, const std::vector<uint8_t>& push_constants,
                       std::array<uint32_t, 3> grid, std::array<uint32_t, 3> block, uint64_t* elapsed_ns = nullptr) const;
 
  private:

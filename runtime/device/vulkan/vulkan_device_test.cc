@@ -51,8 +51,8 @@ TEST(VulkanDeviceTest, LaunchesWithBlockSizesFromSpecializationAndTimes) {
   ASSERT_TRUE(dev->Write(*by, 0, y.data(), n * 4).ok());
   // Two block sizes: two pipelines of one kernel; both cover all n elements.
   uint64_t ns = 0;
-  ASSERT_TRUE((*k)->Launch({&*by, &*bx}, Push(2.0f, n), {(n + 63) / 64, 1, 1}, {64, 1, 1}, &ns).ok());
-  absl::Status st = (*k)->Launch({&*by, &*bx}, Push(1.0f, n), {(n + 127) / 128, 1, 1}, {128, 1, 1});
+  ASSERT_TRUE((*k)->Launch({{&*by}, {&*bx}}, Push(2.0f, n), {(n + 63) / 64, 1, 1}, {64, 1, 1}, &ns).ok());
+  absl::Status st = (*k)->Launch({{&*by}, {&*bx}}, Push(1.0f, n), {(n + 127) / 128, 1, 1}, {128, 1, 1});
   ASSERT_TRUE(st.ok()) << st;
   std::vector<float> out(n);
   ASSERT_TRUE(dev->Read(out.data(), *by, 0, n * 4).ok());
@@ -84,12 +84,14 @@ TEST(VulkanDeviceTest, RejectsBadLaunches) {
   ASSERT_TRUE(k.ok()) << k.status();
   auto b = dev->Alloc(16);
   ASSERT_TRUE(b.ok());
-  absl::Status st = (*k)->Launch({&*b}, Push(1, 4), {1, 1, 1}, {4, 1, 1});
+  absl::Status st = (*k)->Launch({{&*b}}, Push(1, 4), {1, 1, 1}, {4, 1, 1});
   EXPECT_TRUE(absl::IsInvalidArgument(st)) << st;
-  st = (*k)->Launch({&*b, &*b}, Push(1, 4), {1, 1, 1}, {100000, 1, 1});
+  st = (*k)->Launch({{&*b}, {&*b}}, Push(1, 4), {1, 1, 1}, {100000, 1, 1});
+  EXPECT_TRUE(absl::IsInvalidArgument(st)) << st;
+  st = (*k)->Launch({{&*b, 32}, {&*b}}, Push(1, 4), {1, 1, 1}, {4, 1, 1});  // an offset past the end
   EXPECT_TRUE(absl::IsInvalidArgument(st)) << st;
   // An empty grid runs nothing.
-  EXPECT_TRUE((*k)->Launch({&*b, &*b}, Push(1, 4), {0, 1, 1}, {4, 1, 1}).ok());
+  EXPECT_TRUE((*k)->Launch({{&*b}, {&*b}}, Push(1, 4), {0, 1, 1}, {4, 1, 1}).ok());
 }
 
 TEST(VulkanDeviceTest, RejectsModulesTheDriverCannotTake) {

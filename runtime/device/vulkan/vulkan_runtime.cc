@@ -1,5 +1,8 @@
 #include "runtime/device/vulkan/vulkan_runtime.h"
 
+#include <map>
+#include <mutex>
+
 #include "absl/strings/str_cat.h"
 #include "runtime/device/vulkan/vulkan_abi.h"
 #include "runtime/device/vulkan/vulkan_device.h"
@@ -7,7 +10,41 @@
 namespace kiln::runtime::vulkan {
 namespace {
 
-const VulkanBuffer* Buffer(const void* p) { return static_cast<const VulkanBuffer*>(p); }
+// Device pointers. A Vulkan buffer has no address, yet host code and the VM treat device pointers
+// as addresses: they may pass `data + byte_offset` for a tensor placed inside a larger storage.
+// So each allocation gets a range of a made-up address space (never dereferenced; far from any
+// host mapping, 256-byte aligned, ranges separated by a gap), and a pointer anywhere inside a
+// range resolves to (buffer, offset). A pointer in no range is an error, not a crash.
+class AddressSpace {
+ public:
+  void* Add(std::unique_ptr<VulkanBuffer> buffer) {
+    std::lock_guard<std::mutex> lock(mu_);
+    uint64_t base = next_;
+    next_ += (std::max<uint64_t>(buffer->bytes(), 1) + 2 * kAlign - 1) / kAlign * kAlign;
+    ranges_.emplace(base, std::move(buffer));
+    return reinterpret_cast<void*>(base);
+  }
+  void Remove(void* p) {
+    std::lock_guard<std::mutex> lock(mu_);
+    ranges_.erase(reinterpret_cast<uint64_t>(p));
+  }
+  absl::StatusOr<BoundBuffer> Resolve(const void* p) const {
+    uint64_t a = reinterpret_cast<uint64_t>(p);
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = ranges_.upper_bound(a);
+    if (it != ranges_.begin()) {
+      --it;
+      if (a - it->first <= it->second->bytes()) return BoundBuffer{it->second.get(), a - it->first};
+    }
+    return absl::InvalidArgumentError(absl::StrCat("Vulkan: 0x", absl::Hex(a), " is not a pointer into a Vulkan allocation"));
+  }
+
+ private:
+  static constexpr uint64_t kAlign = 256;
+  mutable std::mutex mu_;
+  uint64_t next_ = uint64_t{1} << 44;
+  std::map<uint64_t, std::unique_ptr<VulkanBuffer>> ranges_;  // by base address
+};
 
 class VulkanModule final : public DeviceModule {
  public:
@@ -15,20 +52,21 @@ class VulkanModule final : public DeviceModule {
     ArgLayout layout;
     std::unique_ptr<VulkanKernel> kernel;
   };
-  VulkanModule(std::vector<DeviceKernelInfo> infos, std::vector<Kernel> kernels)
-      : DeviceModule(std::move(infos)), kernels_(std::move(kernels)) {}
+  VulkanModule(std::vector<DeviceKernelInfo> infos, std::vector<Kernel> kernels, const AddressSpace* memory)
+      : DeviceModule(std::move(infos)), kernels_(std::move(kernels)), memory_(memory) {}
 
  protected:
   absl::Status LaunchKernel(const DeviceKernelInfo& info, absl::Span<const KilnAny> params,
                             const LaunchDims& dims) const override {
     const Kernel& k = kernels_[static_cast<size_t>(&info - kernels().data())];
-    std::vector<const VulkanBuffer*> buffers;
+    std::vector<BoundBuffer> buffers;
     for (size_t i = 0; i < params.size(); ++i) {
       if (info.params[i].code != kDLOpaqueHandle) continue;
-      if (params[i].type_index == kKilnNone || params[i].v_ptr == nullptr) {
-        return absl::InvalidArgumentError(absl::StrCat("Vulkan: argument #", i, " of ", info.name, " is a null buffer"));
+      absl::StatusOr<BoundBuffer> b = memory_->Resolve(params[i].type_index == kKilnNone ? nullptr : params[i].v_ptr);
+      if (!b.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat("argument #", i, " of ", info.name, ": ", b.status().message()));
       }
-      buffers.push_back(Buffer(params[i].v_ptr));
+      buffers.push_back(*b);
     }
     std::array<uint32_t, 3> grid, block;
     for (int d = 0; d < 3; ++d) {
@@ -44,6 +82,7 @@ class VulkanModule final : public DeviceModule {
 
  private:
   std::vector<Kernel> kernels_;  // parallel to kernels()
+  const AddressSpace* memory_;    // the runtime's, which outlives its modules
 };
 
 class VulkanRuntime final : public DeviceRuntime, public DeviceAPI {
@@ -74,34 +113,44 @@ class VulkanRuntime final : public DeviceRuntime, public DeviceAPI {
       if (!k.ok()) return k.status();
       kernels.push_back({*std::move(layout), *std::move(k)});
     }
-    return std::unique_ptr<DeviceModule>(new VulkanModule(blob.kernels, std::move(kernels)));
+    return std::unique_ptr<DeviceModule>(new VulkanModule(blob.kernels, std::move(kernels), &memory_));
   }
 
-  // DeviceAPI. Storage buffers are bound at offset 0, so any `alignment` holds.
+  // DeviceAPI. Pointers are AddressSpace addresses, 256-byte aligned, so any `alignment` holds.
   absl::StatusOr<void*> AllocDataSpace(size_t nbytes, size_t /*alignment*/) override {
     absl::StatusOr<VulkanBuffer> b = device_->Alloc(nbytes);
     if (!b.ok()) return b.status();
-    return static_cast<void*>(new VulkanBuffer(*std::move(b)));
+    return memory_.Add(std::make_unique<VulkanBuffer>(*std::move(b)));
   }
-  void FreeDataSpace(void* ptr) override { delete static_cast<VulkanBuffer*>(ptr); }
+  void FreeDataSpace(void* ptr) override { memory_.Remove(ptr); }
   absl::Status CopyFromHost(void* dev, size_t dev_offset, const void* host, size_t nbytes) override {
-    return device_->Write(*Buffer(dev), dev_offset, host, nbytes);
+    absl::StatusOr<BoundBuffer> b = memory_.Resolve(dev);
+    if (!b.ok()) return b.status();
+    return device_->Write(*b->buffer, b->offset + dev_offset, host, nbytes);
   }
   absl::Status CopyToHost(void* host, const void* dev, size_t dev_offset, size_t nbytes) override {
-    return device_->Read(host, *Buffer(dev), dev_offset, nbytes);
+    absl::StatusOr<BoundBuffer> b = memory_.Resolve(dev);
+    if (!b.ok()) return b.status();
+    return device_->Read(host, *b->buffer, b->offset + dev_offset, nbytes);
   }
   absl::Status CopyWithinDevice(void* dst, size_t dst_offset, const void* src, size_t src_offset,
                                 size_t nbytes) override {
-    return device_->Copy(*Buffer(dst), dst_offset, *Buffer(src), src_offset, nbytes);
+    absl::StatusOr<BoundBuffer> d = memory_.Resolve(dst), s = memory_.Resolve(src);
+    if (!d.ok()) return d.status();
+    if (!s.ok()) return s.status();
+    return device_->Copy(*d->buffer, d->offset + dst_offset, *s->buffer, s->offset + src_offset, nbytes);
   }
   absl::Status Zero(void* dev, size_t dev_offset, size_t nbytes) override {
-    return device_->Zero(*Buffer(dev), dev_offset, nbytes);
+    absl::StatusOr<BoundBuffer> b = memory_.Resolve(dev);
+    if (!b.ok()) return b.status();
+    return device_->Zero(*b->buffer, b->offset + dev_offset, nbytes);
   }
   // Every launch has finished when it returns.
   absl::Status Synchronize() override { return absl::OkStatus(); }
 
  private:
   std::unique_ptr<VulkanDevice> device_;
+  AddressSpace memory_;  // destroyed (buffers freed) before the device
 };
 
 }  // namespace

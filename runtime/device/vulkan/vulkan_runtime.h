@@ -1,5 +1,6 @@
 // The Vulkan device behind kiln's device interfaces (runtime/device/device_module.h): its
-// DeviceAPI (a device pointer is a VulkanBuffer owned by the runtime; offsets go to the copies)
+// DeviceAPI (a device pointer is an address in a range the runtime assigns to each buffer, so
+// `pointer + offset` is a valid device pointer as on address-based devices)
 // and its DeviceRuntime, which loads "spirv" blobs (one SPIR-V module per kernel, vulkan_abi.h)
 // into modules whose launches bind buffers and push scalars as vulkan_abi.h lays them out.
 #ifndef KILN_RUNTIME_DEVICE_VULKAN_VULKAN_RUNTIME_H_

@@ -90,6 +90,30 @@ TEST_F(VulkanRuntimeTest, LoadsLaunchesAndCopiesThroughTheInterfaces) {
   api->FreeDataSpace(dz);
 }
 
+// A tensor placed inside a larger allocation is passed as base + offset, as the VM's storage
+// planner does; an address outside every allocation is an error, not a crash.
+TEST_F(VulkanRuntimeTest, PointersInsideAnAllocationBindAtTheirOffset) {
+  absl::StatusOr<std::unique_ptr<DeviceModule>> m = rt_->Load(Axpy());
+  ASSERT_TRUE(m.ok()) << m.status();
+  DeviceAPI* api = rt_->api();
+  const int n = 64;
+  std::vector<float> host(2 * n);
+  for (int i = 0; i < 2 * n; ++i) host[i] = static_cast<float>(i);
+  char* storage = static_cast<char*>(*api->AllocDataSpace(2 * n * 4, 64));
+  ASSERT_TRUE(api->CopyFromHost(storage, 0, host.data(), 2 * n * 4).ok());
+  void* y = storage + n * 4;  // the second half
+  KilnAny args[] = {Ptr(y), Ptr(storage), Float(1), Int(n), Int(1), Int(n)};
+  ASSERT_TRUE((*m)->Launch("axpy", args, 6).ok());
+  std::vector<float> out(n);
+  ASSERT_TRUE(api->CopyToHost(out.data(), y, 0, n * 4).ok());
+  for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], static_cast<float>(i) + static_cast<float>(n + i)) << i;
+  KilnAny bad[] = {Ptr(reinterpret_cast<void*>(0x40)), Ptr(storage), Float(1), Int(n), Int(1), Int(n)};
+  absl::Status st = (*m)->Launch("axpy", bad, 6);
+  EXPECT_TRUE(absl::IsInvalidArgument(st)) << st;
+  EXPECT_FALSE(api->CopyToHost(out.data(), storage + 3 * n * 4, 0, 4).ok());
+  api->FreeDataSpace(storage);
+}
+
 TEST_F(VulkanRuntimeTest, RejectsOtherFormatsAndMismatchedBlobs) {
   DeviceBlob b = Axpy();
   b.format = "opencl";
