@@ -25,6 +25,19 @@ namespace {
   "  --tls-ca C           use TLS, verifying the server with the CA certificate C (PEM)\n" \
   "  --tls-cert C --tls-key K   mutual TLS: this client's certificate and key (PEM)\n"
 
+// The options of `kiln run|bench` on a kiln-agent (client/cli/remote_commands.h).
+#define AGENT_VALUED " --agent --agent-token-file --farm --priority " REMOTE_VALUED
+#define AGENT_OPTIONS \
+  "\nOn a kiln-agent (the output is the same as a local run's):\n" \
+  "  --agent HOST:PORT    run on this agent; FILE is built here (or read, for a .kx) and uploaded\n" \
+  "  --remote HOST:PORT --farm KEY [--priority P]   compile FILE on that kilnd and run on an agent\n" \
+  "                       of KEY leased from its farm (highest priority first, FIFO within one);\n" \
+  "                       --remote with --agent compiles on kilnd and runs on that agent\n" \
+  "  --agent-token-file T the agent's bearer token (T's first line)\n" \
+  "  --token-file T, --tls-ca C, --tls-cert C --tls-key K   as for `kiln build --remote`\n" \
+  "An agent that cannot be reached is reported as UNAVAILABLE with its address; a key no agent\n" \
+  "registered, as NOT_FOUND with the keys kilnd has.\n"
+
 const Command kCommands[] = {
     {"check", "parse and verify TVMScript files",
      "usage: kiln check FILE... [--name NAME]\n"
@@ -128,8 +141,8 @@ const Command kCommands[] = {
      "  --threads N    threads for parallel loops (default: one per core)\n"
      "  --quiet        no timing summary on stderr\n"
      "Exits 1 with the message on a compile error, a corrupted executable, a rejected argument (count,\n"
-     "shape, dtype, strides) or a failed assert, 2 on a usage error.\n",
-     "--entry --target --input --output-dir --view --threads --name", "--quiet --stateful", &RunRun},
+     "shape, dtype, strides) or a failed assert, 2 on a usage error.\n" AGENT_OPTIONS,
+     "--entry --target --input --output-dir --view --threads --name" AGENT_VALUED, "--quiet --stateful", &RunRun},
     {"bench", "time a Relax function with TVM's time_evaluator",
      "usage: kiln bench FILE|MODEL.kx [--entry NAME] [--target llvm|c] [--input A.npy ...]\n"
      "                  [--number N] [--repeat R] [--min-repeat-ms M] [--cooldown-interval-ms C]\n"
@@ -141,9 +154,9 @@ const Command kCommands[] = {
      "static shapes (needs the source file). Defaults are TVM's: number 10, repeat 1, min-repeat-ms 0,\n"
      "cooldown 0, repeats-to-cooldown 1, limit-zero-time-iterations 100, cache-flush-bytes 0.\n"
      "  --json   one JSON object: mean_s, median_s, std_s, min_s, max_s, results_s (seconds per call\n"
-     "           for each repeat), number, repeat, build_s\n",
+     "           for each repeat), number, repeat, build_s\n" AGENT_OPTIONS,
      "--entry --target --input --number --repeat --min-repeat-ms --cooldown-interval-ms "
-     "--repeats-to-cooldown --limit-zero-time-iterations --cache-flush-bytes --threads --name",
+     "--repeats-to-cooldown --limit-zero-time-iterations --cache-flush-bytes --threads --name" AGENT_VALUED,
      "--json", &RunBench},
     {"version", "print the kiln and LLVM versions", "usage: kiln version\n", "", "", &RunVersion},
 };
@@ -162,7 +175,8 @@ void PrintUsage(FILE* out) {
   for (const Command& c : kCommands) std::fprintf(out, "  %-12s %s\n", c.name, c.summary);
   std::fprintf(out,
                "\nbuild, check and fmt also run on a kilnd: --remote HOST:PORT [--token-file T] [--tls-ca C\n"
-               "[--tls-cert C --tls-key K]] (see `kiln help build`).\n"
+               "[--tls-cert C --tls-key K]] (see `kiln help build`); run and bench on a kiln-agent: --agent\n"
+               "HOST:PORT, or --remote HOST:PORT --farm KEY (see `kiln help run`).\n"
                "\n`kiln help <command>` or `kiln <command> --help` shows a command's usage.\n");
 }
 

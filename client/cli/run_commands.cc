@@ -203,6 +203,9 @@ int RunRun(const Args& args) {
   if (args.positional().empty()) return Usage("run", "expected a TVMScript file");
   const std::string& path = args.positional()[0];
   if (IsVMRun(path, args.Get("--name"))) return RunVM(args);
+  if (WantsAgent(args) || args.Has("--remote")) {
+    return Usage("run", "--agent, --farm and --remote run Relax modules and executables; a PrimFunc-only module runs here");
+  }
   if (args.Has("--stateful")) return Usage("run", "--stateful applies to Relax functions and executables");
   // Inputs: every --input in order, then any further positional files (so `--input in/*.npy` works).
   std::vector<std::string> inputs = args.GetAll("--input");
