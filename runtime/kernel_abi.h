@@ -76,6 +76,11 @@ typedef struct {
    * message instead. */
   KilnDeviceLaunchFn device_launch;
   void* launcher;
+  /* Device workspace for host code of GPU targets (buffers its kernels share, such as a fused
+   * kernel's intermediates): `nbytes` bytes of device memory, or NULL with `*result` set to
+   * {kKilnErrorMessage, ...}; freed with device_free (the launcher frees what a failed call left). */
+  void* (*device_alloc)(void* launcher, int64_t nbytes, KilnAny* result);
+  void (*device_free)(void* launcher, void* ptr);
 } KilnKernelEnv;
 
 typedef int32_t (*KilnKernelFn)(void* self, const KilnAny* args, int32_t num_args, KilnAny* result);

@@ -15,6 +15,7 @@
 #include "client/cli/exec_commands.h"
 #include "client/cli/remote_commands.h"
 #include "client/cli/summary.h"
+#include "compiler/driver/device_build.h"
 #include "compiler/driver/kernel_build.h"
 #include "compiler/driver/relax_build.h"
 #include "compiler/driver/run.h"
@@ -154,7 +155,10 @@ int RunBuild(const Args& args) {
   if (args.positional().size() != 1) return Usage("build", "expected one input file");
   const std::string& path = args.positional()[0];
   std::string target = args.Get("--target", "llvm");
-  absl::StatusOr<std::string> kind = driver::KernelTargetKind(target);
+  // A GPU target always gives an executable: its kernels need the device library beside the host code.
+  bool device = driver::IsDeviceTarget(target);
+  absl::StatusOr<std::string> kind =
+      device ? absl::StatusOr<std::string>(target.substr(0, target.find(' '))) : driver::KernelTargetKind(target);
   if (!kind.ok()) return Usage("build", std::string(kind.status().message()));
   std::string out = args.Get("-o");
   bool emit_c = args.Has("--emit-c") || (*kind == "c" && absl::EndsWith(out, ".c"));
@@ -177,7 +181,7 @@ int RunBuild(const Args& args) {
   absl::StatusOr<ir::IRModule> module = script::LoadModule(path, args.Get("--name"), &diagnostics);
   std::fputs(diagnostics.c_str(), stderr);
   if (!module.ok()) return Fail("build", module.status());
-  if (!emit_c && !emit_llvm && (exe || driver::HasRelaxFunction(*module))) {
+  if (!emit_c && !emit_llvm && (exe || device || driver::HasRelaxFunction(*module))) {
     return BuildExecutableFile(path, *module, target, args.GetAll("--entry"), *hooks, out, start);
   }
   if (emit_c || emit_llvm) {

@@ -64,7 +64,25 @@ class BufferAccessFinder : public StmtExprVisitor {
   }
 };
 
+// Host-level allocations (a fused kernel's intermediates, shared by its kernels) are device
+// memory: annotated for the host codegen, which allocates them through the env's device_alloc.
+class MarkDeviceAllocations : public StmtExprMutator {
+ private:
+  Stmt VisitStmt_(const AllocBufferNode* op) override {
+    Stmt body = VisitStmt(op->body);
+    Map<String, ObjectRef> annotations = op->annotations;
+    annotations.Set(String(kDeviceAllocAttr), IntImm(DataType::Bool(), 1));
+    return AllocBuffer(op->buffer, body, annotations, op->span);
+  }
+};
+
 }  // namespace
+
+bool IsHostFunc(const PrimFuncNode* f) {
+  const auto* v = f->attrs.count(String("tir.is_host_func")) ? f->attrs.Get(String("tir.is_host_func")).as<IntImmNode>()
+                                                            : nullptr;
+  return v != nullptr && v->value != 0;
+}
 
 bool IsDeviceTarget(const std::string& target) { return FindBackend(target) != nullptr; }
 
@@ -101,19 +119,25 @@ absl::StatusOr<DeviceLowered> LowerForDevice(const IRModule& module, const std::
   for (const auto& [gv, func] : module.Functions()) {
     const auto* pf = func.as<PrimFuncNode>();
     if (pf == nullptr) continue;
+    if (IsHostFunc(pf)) {  // shape functions work on the VM's shape heap, in host memory
+      out.host.Add(gv, func);
+      continue;
+    }
     std::string name = LoweredSymbol(gv->name, pf);
     absl::StatusOr<PrimFunc> f = t::LowerSBlocks(GetRef<PrimFunc>(pf), name);
     if (!f.ok()) return f.status();
     absl::StatusOr<t::SplitFunctions> split = t::SplitHostDevice(t::Simplify(t::FlattenBuffer(*f)), name, target);
     if (!split.ok()) return split.status();
-    BufferAccessFinder finder;
+    BufferAccessFinder finder;  // (allocations are fine: they become device memory)
     finder.VisitStmt(split->host->body);
     if (!finder.found.empty()) {
       return absl::InvalidArgumentError(absl::StrCat(
           name, ": host code would access buffer ", finder.found, " (a loop nest outside every GPU thread binding); on ",
           backend->kind, " every buffer access must be inside a T.thread_binding or T.launch_thread region"));
     }
-    out.host.Add(gv, split->host);
+    PrimFunc host = split->host;
+    host.CopyOnWrite()->body = MarkDeviceAllocations().VisitStmt(host->body);
+    out.host.Add(gv, host);
     for (const PrimFunc& k : split->kernels) kernels.push_back(t::Simplify(k));
   }
   out.blob.format = backend->format;

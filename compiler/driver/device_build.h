@@ -7,6 +7,10 @@
 // the reference path) or compiles for the CPU with the LLVM or C backend (kernel_build.h), whose
 // T.call_packed becomes a call of KilnKernelEnv::device_launch (runtime/kernel_abi.h).
 //
+// Buffers the host allocates (a fused kernel's intermediates, shared by its kernels) are device
+// memory: LowerForDevice annotates their AllocBuffer with kDeviceAllocAttr, and the LLVM host
+// codegen allocates them through KilnKernelEnv::device_alloc.
+//
 // Host functions must only launch: a host function that still loads or stores buffer elements
 // (a loop nest no thread is bound to) would read device memory on the CPU, so it is rejected
 // with an error naming the function (the Relax pipeline's GPU default schedule binds every
@@ -17,6 +21,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "compiler/driver/lowered_form.h"
 #include "compiler/ir/ir.h"
 #include "runtime/device/device_module.h"
 
@@ -37,6 +42,11 @@ struct DeviceLowered {
 // Lowers and splits every PrimFunc of `module` for device target `target` (Relax functions are
 // left out). Errors are the passes', the backend's, or the host-touches-memory check above.
 absl::StatusOr<DeviceLowered> LowerForDevice(const ir::IRModule& module, const std::string& target);
+
+// A PrimFunc marked "tir.is_host_func" (the shape functions of VMShapeLower and ComputePrimValue):
+// it runs on the host even in a GPU build (its buffers are host memory), so LowerForDevice keeps
+// it whole in the host module and its argument checks expect CPU tensors.
+bool IsHostFunc(const ir::PrimFuncNode* f);
 
 // The kernel table entry of one SplitHostDevice kernel: its global_symbol, its params' dtypes
 // (buffers as runtime::kDeviceHandleType) and its "tir.kernel_launch_params".

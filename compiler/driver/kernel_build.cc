@@ -78,14 +78,28 @@ absl::StatusOr<std::pair<IRModule, runtime::DeviceBlob>> LowerDeviceKernels(cons
   if (!split.ok()) return split.status();
   absl::StatusOr<DLDeviceType> device = DeviceTypeOfTarget(target);
   if (!device.ok()) return device.status();
+  // Host functions proper (shape functions) take CPU tensors; the others the device's.
+  IRModule on_host = IRModule::Make(), launching = IRModule::Make();
+  for (const auto& [gv, f] : split->host.Functions()) {
+    (IsHostFunc(f.as<PrimFuncNode>()) ? on_host : launching).Add(gv, f);
+  }
   PipelineOptions options;
   options.target_kind = "llvm";
   options.hooks = hooks;
+  IRModule host = IRModule::Make();
+  if (!on_host.Functions().empty()) {
+    absl::StatusOr<IRModule> lowered = LowerTIR(on_host, options);
+    if (!lowered.ok()) return lowered.status();
+    for (const auto& [gv, f] : lowered->Functions()) host.Add(gv, f);
+  }
   options.device_type = *device;
   options.device_name = target.substr(0, target.find(' '));
-  absl::StatusOr<IRModule> host = LowerTIR(split->host, options);
-  if (!host.ok()) return host.status();
-  return std::make_pair(*std::move(host), std::move(split->blob));
+  if (!launching.Functions().empty()) {
+    absl::StatusOr<IRModule> lowered = LowerTIR(launching, options);
+    if (!lowered.ok()) return lowered.status();
+    for (const auto& [gv, f] : lowered->Functions()) host.Add(gv, f);
+  }
+  return std::make_pair(host, std::move(split->blob));
 }
 
 }  // namespace

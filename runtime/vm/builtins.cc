@@ -425,9 +425,14 @@ absl::StatusOr<Value> ToDevice(BuiltinContext&, Args a) {
 }
 
 // A scalar of an int or bool tensor, read on the host.
-absl::StatusOr<int64_t> ReadIntScalar(const char* fn, const runtime::Tensor& t, int64_t index) {
+absl::StatusOr<int64_t> ReadIntScalar(const char* fn, const runtime::Tensor& tensor, int64_t index) {
+  runtime::Tensor t = tensor;
+  if (t.device().device_type != kDLCPU) {  // a condition computed on a GPU: read it back
+    absl::StatusOr<runtime::Tensor> contiguous = t.CopyTo(DLDevice{kDLCPU, 0});
+    if (!contiguous.ok()) return absl::Status(contiguous.status().code(), absl::StrCat(fn, ": ", contiguous.status().message()));
+    t = *std::move(contiguous);
+  }
   DLDataType d = t.dtype();
-  if (t.device().device_type != kDLCPU) return absl::UnimplementedError(absl::StrCat(fn, ": tensor not on the CPU"));
   if ((d.code != kDLInt && d.code != kDLUInt && d.code != runtime::kDLBoolCode) || d.lanes != 1) {
     return absl::InvalidArgumentError(absl::StrCat(fn, ": expects an integer or bool tensor, got ", runtime::DTypeString(d)));
   }
@@ -483,6 +488,11 @@ absl::StatusOr<Value> EnsureZeroOffset(BuiltinContext&, Args a) {
   RETURN_IF_ERROR(NumArgs(fn, a, 1, 1));
   ASSIGN_OR_RETURN(t, TensorArg(fn, a, 0));
   if (t.byte_offset() == 0) return a[0];
+  if (t.device().device_type != kDLCPU) {
+    // A GPU data pointer is a handle, not an address: the offset cannot move into it.
+    ASSIGN_OR_RETURN(copy, t.CopyTo(t.device()));
+    return Value::Tensor(std::move(copy));
+  }
   if (t.byte_offset() % 64 == 0) {
     DLManagedTensor* m = t.ToDLPack();
     m->dl_tensor.data = static_cast<char*>(m->dl_tensor.data) + m->dl_tensor.byte_offset;

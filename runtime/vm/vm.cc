@@ -137,6 +137,8 @@ absl::Status VirtualMachine::Init(const VMOptions& options) {
     if (kernel_env_ != nullptr) device_env_ = *kernel_env_;
     device_env_.device_launch = &VirtualMachine::DeviceLaunch;
     device_env_.launcher = this;
+    device_env_.device_alloc = &VirtualMachine::DeviceAlloc;
+    device_env_.device_free = &VirtualMachine::DeviceFree;
     kernel_env_ = &device_env_;
   }
   for (const Constant& c : exec_->constants) {
@@ -264,6 +266,33 @@ int32_t VirtualMachine::DeviceLaunch(void* launcher, const char* kernel, const K
   return -1;
 }
 
+void* VirtualMachine::DeviceAlloc(void* launcher, int64_t nbytes, KilnAny* result) {
+  auto* vm = static_cast<VirtualMachine*>(launcher);
+  absl::StatusOr<void*> p = absl::InvalidArgumentError(absl::StrCat("negative size ", nbytes));
+  if (nbytes >= 0) {
+    absl::StatusOr<runtime::DeviceAPI*> api = runtime::GetDeviceAPI(vm->devices_[0]);
+    p = api.ok() ? (*api)->AllocDataSpace(static_cast<size_t>(nbytes), runtime::kAllocAlignment) : api.status();
+  }
+  if (!p.ok()) {
+    vm->launch_error_ = absl::StrCat("MemoryError: device workspace of ", nbytes, " bytes: ", p.status().message());
+    result->type_index = kKilnErrorMessage;
+    result->v_ptr = const_cast<char*>(vm->launch_error_.c_str());
+    return nullptr;
+  }
+  vm->workspace_.push_back(*p);
+  return *p;
+}
+
+void VirtualMachine::DeviceFree(void* launcher, void* ptr) {
+  auto* vm = static_cast<VirtualMachine*>(launcher);
+  auto it = std::find(vm->workspace_.begin(), vm->workspace_.end(), ptr);
+  if (it == vm->workspace_.end()) return;
+  vm->workspace_.erase(it);
+  if (absl::StatusOr<runtime::DeviceAPI*> api = runtime::GetDeviceAPI(vm->devices_[0]); api.ok()) {
+    (*api)->FreeDataSpace(ptr);
+  }
+}
+
 absl::StatusOr<Value> VirtualMachine::ToHost(Value v) const {
   if (v.is_tensor() && v.as_tensor().device().device_type != kDLCPU) {
     const runtime::Tensor& t = v.as_tensor();
@@ -343,8 +372,10 @@ absl::StatusOr<Value> VirtualMachine::CallKernel(const Callee& callee, absl::Spa
     }
   }
   KilnAny result{};
-  RETURN_IF_ERROR(runtime::CallKernel(callee.kernel, *callee.name, kernel_args_.data(),
-                                      static_cast<int32_t>(args.size()), &result, kernel_env_));
+  absl::Status called = runtime::CallKernel(callee.kernel, *callee.name, kernel_args_.data(),
+                                            static_cast<int32_t>(args.size()), &result, kernel_env_);
+  while (!workspace_.empty()) DeviceFree(this, workspace_.back());  // what an early exit left
+  RETURN_IF_ERROR(called);
   switch (result.type_index) {
     case kKilnInt: return Value::Int(result.v_int64);
     case kKilnBool: return Value::Bool(result.v_int64 != 0);

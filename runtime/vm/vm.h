@@ -175,6 +175,9 @@ class VirtualMachine : private BuiltinContext {
   // KilnKernelEnv::device_launch: `launcher` is the VM.
   static int32_t DeviceLaunch(void* launcher, const char* kernel, const KilnAny* args, int32_t num_args,
                               KilnAny* result);
+  // KilnKernelEnv::device_alloc / device_free: device workspace of host code, on devices[0].
+  static void* DeviceAlloc(void* launcher, int64_t nbytes, KilnAny* result);
+  static void DeviceFree(void* launcher, void* ptr);
 
   std::shared_ptr<const Executable> exec_;
   std::vector<DLDevice> devices_;
@@ -188,6 +191,7 @@ class VirtualMachine : private BuiltinContext {
   std::unordered_map<std::string, const runtime::DeviceModule*> device_kernels_;
   KilnKernelEnv device_env_{};
   std::string launch_error_;  // the message of the last failed launch (the result slot points here)
+  std::vector<void*> workspace_;  // live device workspace; what a failed kernel call left is freed
   std::vector<Callee> callees_;     // one per func_table entry
   std::vector<Value> constants_;    // the constant pool as Values
   std::vector<KilnAny> kernel_args_;  // scratch for kernel calls (kernels never re-enter the VM)

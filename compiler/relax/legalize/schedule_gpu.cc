@@ -129,9 +129,16 @@ std::optional<PrimFunc> ScheduleFunc(const PrimFunc& f) {
     const auto* v = f->attrs.count(String(key)) ? f->attrs.Get(String(key)).as<IntImmNode>() : nullptr;
     return v != nullptr && v->value != 0;
   };
-  if (!flag("s_tir") || flag(kScheduledAttr) || BindsThreads(f->body)) return std::nullopt;
+  if (flag(kScheduledAttr) || flag("tir.is_host_func") || BindsThreads(f->body)) return std::nullopt;
+  Map<String, ObjectRef> attrs = f->attrs;
+  attrs.Set(String(kScheduledAttr), IntImm(DataType::Bool(), 1));
   const auto* root_realize = f->body.as<SBlockRealizeNode>();
-  if (root_realize == nullptr || !root_realize->block->iter_vars.empty()) return std::nullopt;
+  if (!flag("s_tir") || root_realize == nullptr || !root_realize->block->iter_vars.empty()) {
+    // Plain TIR says nothing about which loops are independent: one thread runs it all.
+    Var bx("bx", DataType::Int(64)), tx("tx", DataType::Int(64));
+    return PrimFunc(f->params, BindThreads(bx, Int64(1), tx, Int64(1), f->body), f->ret_type, f->buffer_map, attrs,
+                    f->span);
+  }
   const SBlockNode* root = root_realize->block.get();
   std::vector<Stmt> stages;
   if (const auto* seq = root->body.as<SeqStmtNode>()) {
@@ -139,8 +146,6 @@ std::optional<PrimFunc> ScheduleFunc(const PrimFunc& f) {
   } else {
     stages.push_back(ScheduleStage(root->body));
   }
-  Map<String, ObjectRef> attrs = f->attrs;
-  attrs.Set(String(kScheduledAttr), IntImm(DataType::Bool(), 1));
   auto n = make_object<SBlockNode>();
   n->iter_vars = root->iter_vars;
   n->reads = root->reads;

@@ -14,9 +14,10 @@ namespace kiln::relax::legalize {
 // exactly that many threads).
 inline constexpr int64_t kDefaultGPUBlockSize = 256;
 
-// Every PrimFunc of `module` in s_tir form that binds no GPU thread yet (no "kiln.scheduled"
-// attribute, no T.thread_binding or T.launch_thread) is scheduled stage by stage (a stage is a
-// statement of the root block):
+// Every PrimFunc of `module` that binds no GPU thread yet (no "kiln.scheduled" or
+// "tir.is_host_func" attribute, no T.thread_binding or T.launch_thread) is scheduled. One in
+// plain TIR (not s_tir) runs whole in a single thread. One in s_tir form is scheduled stage by
+// stage (a stage is a statement of the root block):
 //   * a perfect loop nest around one SBlockRealize whose leading loops are bound to data-parallel
 //     iter vars: those loops are fused into one, split by kDefaultGPUBlockSize and bound to
 //     blockIdx.x / threadIdx.x, with a guard for the last partial block; the remaining loops

@@ -75,7 +75,7 @@ void CodegenLLVM::InitTypes() {
       {ptr_, llvm::StructType::get(ctx_, {i32_, i32_}), i32_, llvm::StructType::get(ctx_, {i8_, i8_, i16_}), ptr_,
        ptr_, i64_},
       "DLTensor");
-  env_ty_ = llvm::StructType::create(ctx_, {ptr_, ptr_, ptr_, ptr_}, "KilnKernelEnv");
+  env_ty_ = llvm::StructType::create(ctx_, {ptr_, ptr_, ptr_, ptr_, ptr_, ptr_}, "KilnKernelEnv");
   kernel_fn_ty_ = llvm::FunctionType::get(i32_, {ptr_, ptr_, i32_, ptr_}, false);
   body_fn_ty_ = llvm::FunctionType::get(i32_, {i64_, i64_, ptr_}, false);
   parallel_for_ty_ = llvm::FunctionType::get(i32_, {ptr_, i64_, ptr_, ptr_}, false);

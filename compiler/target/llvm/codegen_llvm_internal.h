@@ -217,6 +217,7 @@ class CodegenLLVM : public ExprFunctor<llvm::Value*(const PrimExpr&)>, public St
   void VisitStmt_(const EvaluateNode* op) override;
   void EmitReturn(const PrimExpr& e);
   void VisitStmt_(const AllocBufferNode* op) override;
+  void EmitDeviceAlloc(const AllocBufferNode* op);
   void VisitStmt_(const DeclBufferNode* op) override { VisitStmt(op->body); }
   llvm::LLVMContext& ctx_;
   llvm::TargetMachine* tm_;
