@@ -119,7 +119,7 @@ const Command kCommands[] = {
      "2 on a usage error.\n",
      "--target", "--text --python --stats", &RunInspect},
     {"run", "run a Relax function or a PrimFunc on .npy inputs",
-     "usage: kiln run FILE|MODEL.kx [--entry NAME] [--target llvm|c|interp|opencl|cuda|nvptx] --input A.npy ...\n"
+     "usage: kiln run FILE|MODEL.kx [--entry NAME] [--target llvm|c|interp|opencl|vulkan|cuda|nvptx] --input A.npy ...\n"
      "                [--output-dir D] [--stateful] [--view K:SHAPE:STRIDES[:OFFSET]] [--threads N]\n"
      "                [--name NAME] [--quiet] [--checked]\n\n"
      "Relax: when FILE has a Relax function (or is an executable from `kiln build`), it is built into\n"
@@ -138,7 +138,8 @@ const Command kCommands[] = {
      "                 exported PrimFunc\n"
      "  --target T     llvm (default: for PrimFuncs JIT-compiled in process), c (built with the C\n"
      "                 compiler), interp (the reference interpreter; PrimFuncs only), opencl\n"
-     "                 (PrimFuncs with blockIdx/threadIdx bindings, on the first OpenCL device), or\n"
+     "                 (PrimFuncs with blockIdx/threadIdx bindings, on the first OpenCL device),\n"
+     "                 vulkan (the same, as SPIR-V on the first Vulkan device), or\n"
      "                 \"cuda -arch=sm_XY\" / \"nvptx -mcpu=sm_XY\" (the same, on CUDA device 0)\n"
      "  --view K:SHAPE:STRIDES[:OFFSET]   pass input K as a strided view of its file's data: SHAPE\n"
      "                 and STRIDES comma-separated, STRIDES and OFFSET in elements, e.g.\n"

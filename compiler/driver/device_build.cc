@@ -7,7 +7,9 @@
 #include "compiler/target/source/cuda/codegen_cuda.h"
 #include "compiler/target/source/cuda/nvrtc_compile.h"
 #include "compiler/target/source/opencl/codegen_opencl.h"
+#include "compiler/target/spirv/codegen_spirv.h"
 #include "compiler/tir/transform/passes.h"
+#include "runtime/device/vulkan/vulkan_abi.h"
 
 namespace kiln::driver {
 
@@ -45,11 +47,23 @@ absl::StatusOr<std::string> BuildLLVMGPU(const std::vector<PrimFunc>& kernels, c
   return codegen::CompileGPUKernels(kernels, *t);
 }
 
+// One SPIR-V module per kernel, in kernel order (runtime/device/vulkan/vulkan_abi.h).
+absl::StatusOr<std::string> BuildSPIRV(const std::vector<PrimFunc>& kernels, const std::string&) {
+  absl::StatusOr<std::vector<codegen::SPIRVKernel>> spirv = codegen::GenerateSPIRV(kernels);
+  if (!spirv.ok()) return spirv.status();
+  std::vector<std::vector<uint32_t>> modules;
+  for (codegen::SPIRVKernel& k : *spirv) modules.push_back(std::move(k.words));
+  return runtime::vulkan::PackModules(modules);
+}
+
 constexpr DeviceBackend kBackends[] = {
     {"opencl", "opencl", &BuildOpenCL},
     {"cuda", "ptx", &BuildCUDA},
     {"nvptx", "ptx", &BuildLLVMGPU},
     {"rocm", "hsaco", &BuildLLVMGPU},
+}
+
+    {"vulkan", "spirv", &BuildSPIRV},
 };
 
 const DeviceBackend* FindBackend(const std::string& target) {

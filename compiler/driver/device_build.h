@@ -3,7 +3,7 @@
 // launch sizes, one T.call_packed per kernel) and device kernels, and the kernels go to the
 // target's device backend (TVM's "target.build.<kind>" dispatch; the table is in device_build.cc:
 // one row per backend). The result is a runtime::DeviceBlob (runtime/device/device_module.h) —
-// code plus kernel table — and the host module, which the caller either interprets (opencl_run.h,
+// code plus kernel table — and the host module, which the caller either interprets (device_run.h,
 // the reference path) or compiles for the CPU with the LLVM or C backend (kernel_build.h), whose
 // T.call_packed becomes a call of KilnKernelEnv::device_launch (runtime/kernel_abi.h).
 //

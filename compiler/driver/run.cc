@@ -13,7 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "compiler/driver/kernel_build.h"
 #include "compiler/driver/device_build.h"
-#include "compiler/driver/opencl_run.h"
+#include "compiler/driver/device_run.h"
 #include "compiler/target/llvm/jit.h"
 #include "compiler/target/llvm/target.h"
 
@@ -27,9 +27,10 @@ absl::StatusOr<RunTarget> ParseRunTarget(absl::string_view target) {
   if (kind == "llvm") return RunTarget::kLLVM;
   if (kind == "c" && kind.size() == target.size()) return RunTarget::kC;
   if (kind == "opencl" && kind.size() == target.size()) return RunTarget::kOpenCL;
+  if (kind == "vulkan" && kind.size() == target.size()) return RunTarget::kVulkan;
   if (kind != "opencl" && IsDeviceTarget(std::string(target))) return RunTarget::kDevice;
   return absl::InvalidArgumentError(
-      absl::StrCat("unknown run target \"", target, "\" (interp, llvm, c, opencl, cuda or nvptx)"));
+      absl::StrCat("unknown run target \"", target, "\" (interp, llvm, c, opencl, vulkan, cuda or nvptx)"));
 }
 
 const char* RunTargetName(RunTarget target) {
@@ -39,6 +40,7 @@ const char* RunTargetName(RunTarget target) {
     case RunTarget::kC: return "c";
     case RunTarget::kOpenCL: return "opencl";
     case RunTarget::kDevice: return "device";
+    case RunTarget::kVulkan: return "vulkan";
   }
   return "?";
 }
@@ -264,11 +266,12 @@ absl::StatusOr<std::unique_ptr<Runner>> Runner::Create(const IRModule& module, c
       break;
     }
     case RunTarget::kOpenCL:
+    case RunTarget::kVulkan:
     case RunTarget::kDevice: {
-      absl::StatusOr<std::unique_ptr<OpenCLRunner>> cl =
-          OpenCLRunner::Create(module, options.target == RunTarget::kDevice ? options.device_target : "opencl");
-      if (!cl.ok()) return cl.status();
-      r->opencl_ = std::move(*cl);
+      std::string target = options.target == RunTarget::kDevice ? options.device_target : RunTargetName(options.target);
+      absl::StatusOr<std::unique_ptr<DeviceRunner>> device = DeviceRunner::Create(module, target);
+      if (!device.ok()) return device.status();
+      r->device_ = std::move(*device);
       break;
     }
   }
@@ -329,8 +332,8 @@ absl::StatusOr<KilnAny> Runner::Call(const std::string& entry, const std::vector
   KilnAny result{};
   result.type_index = kKilnNone;
   absl::Status st;
-  if (options_.target == RunTarget::kOpenCL || options_.target == RunTarget::kDevice) {
-    absl::StatusOr<KilnAny> r = opencl_->Call(entry, packed, args, options_.interp);
+  if (device_ != nullptr) {
+    absl::StatusOr<KilnAny> r = device_->Call(entry, packed, args, options_.interp);
     if (r.ok()) result = *r;
     st = r.status();
   } else if (options_.target == RunTarget::kInterp) {

@@ -9,6 +9,7 @@
 #include "runtime/device/device_module.h"
 #include "runtime/device/cuda/cuda_runtime.h"
 #include "runtime/device/opencl/opencl_runtime.h"
+#include "runtime/device/vulkan/vulkan_runtime.h"
 
 namespace kiln::runtime {
 namespace {
@@ -24,6 +25,7 @@ struct Entry {
 constexpr Entry kRuntimes[] = {
     {kDLOpenCL, &opencl::OpenOpenCLRuntime},
     {kDLCUDA, &cuda::OpenCUDARuntime},
+    {kDLVulkan, &vulkan::OpenVulkanRuntime},
 };
 
 class Registry {

@@ -1,8 +1,8 @@
 """Executes the shared TIR conformance corpus with `kiln run` on the interp, llvm and c targets.
 
 Which programs run on which target: a program whose NNN_name.ref.py lists a CPU target (TARGETS,
-default ["llvm", "c"]) runs on interp, llvm and c; a GPU target ("opencl": PoCL on CPU machines)
-runs the programs that list it. For each such pair: inputs = make_inputs(numpy.random.default_rng(0)) are saved as .npy files, `kiln
+default ["llvm", "c"]) runs on interp, llvm and c; a GPU target ("opencl": PoCL on CPU machines,
+"vulkan": lavapipe) runs the programs that list it. For each such pair: inputs = make_inputs(numpy.random.default_rng(0)) are saved as .npy files, `kiln
 run` runs ENTRY on each target, and the OUTPUTS params it writes back (and the printed return value
 when RETURNS) are compared with expected(inputs) by numpy.allclose(RTOL, ATOL), bit-exact when both
 are 0. Each output must also have its parameter's declared dtype (the dtype of the array
@@ -37,7 +37,7 @@ import tempfile
 import numpy as np
 
 CPU_TARGETS = ("llvm", "c")
-GPU_TARGETS = ("opencl", "cuda", "nvptx")
+GPU_TARGETS = ("opencl", "vulkan", "cuda", "nvptx")
 
 
 def runs_on(ref, target):

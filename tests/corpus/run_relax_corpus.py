@@ -1,5 +1,6 @@
 """Executes the shared Relax conformance corpus with `kiln run` on the llvm and c targets (and on
-GPU targets: --targets opencl runs every program built for OpenCL, on PoCL in CI).
+GPU targets: --targets opencl or vulkan runs every program built for that target, on PoCL or
+lavapipe in CI).
 
 For every shared/corpus/relax/NNN_name.py: inputs = make_inputs(numpy.random.default_rng(0)) are
 flattened (a tuple parameter contributes its fields in order; R.Prim scalars become 0-d arrays) and

@@ -1,4 +1,4 @@
-#include "compiler/driver/opencl_run.h"
+#include "compiler/driver/device_run.h"
 
 #include <unordered_map>
 
@@ -8,14 +8,15 @@ namespace kiln::driver {
 
 using namespace ir;  // NOLINT
 
-absl::StatusOr<std::unique_ptr<OpenCLRunner>> OpenCLRunner::Create(const IRModule& module, const std::string& target) {
-  std::unique_ptr<OpenCLRunner> r(new OpenCLRunner());
-  absl::StatusOr<DLDeviceType> device_type = DeviceTypeOfTarget(target);
-  if (!device_type.ok()) return device_type.status();
+absl::StatusOr<std::unique_ptr<DeviceRunner>> DeviceRunner::Create(const IRModule& module, const std::string& target) {
+  std::unique_ptr<DeviceRunner> r(new DeviceRunner());
+  r->target_ = target.substr(0, target.find(' '));
   absl::StatusOr<DeviceLowered> lowered = LowerForDevice(module, target);
   if (!lowered.ok()) return lowered.status();
   r->lowered_ = *std::move(lowered);
-  absl::StatusOr<runtime::DeviceRuntime*> rt = runtime::GetDeviceRuntime(*device_type);
+  absl::StatusOr<DLDeviceType> type = DeviceTypeOfTarget(target);
+  if (!type.ok()) return type.status();
+  absl::StatusOr<runtime::DeviceRuntime*> rt = runtime::GetDeviceRuntime(*type);
   if (!rt.ok()) return rt.status();
   r->runtime_ = *rt;
   if (!r->lowered_.blob.kernels.empty()) {
@@ -48,7 +49,7 @@ class DeviceCopies {
 
 }  // namespace
 
-absl::StatusOr<KilnAny> OpenCLRunner::Call(const std::string& entry, const std::vector<KilnAny>& packed,
+absl::StatusOr<KilnAny> DeviceRunner::Call(const std::string& entry, const std::vector<KilnAny>& packed,
                                            const std::vector<runtime::Tensor>& tensors,
                                            const tir::InterpOptions& interp) const {
   runtime::DeviceAPI* api = runtime_->api();
@@ -59,7 +60,7 @@ absl::StatusOr<KilnAny> OpenCLRunner::Call(const std::string& entry, const std::
     if (copies.by_host_pointer_.count(tensor.data())) continue;
     if (!tensor.IsCompact() || tensor.byte_offset() != 0 || tensor.device().device_type != kDLCPU) {
       return absl::InvalidArgumentError(
-          absl::StrCat("argument #", i, ": the opencl target takes compact CPU tensors without a byte offset"));
+          absl::StrCat("argument #", i, ": the ", target_, " target takes compact CPU tensors without a byte offset"));
     }
     size_t bytes = static_cast<size_t>(tensor.nbytes());
     absl::StatusOr<void*> dev = api->AllocDataSpace(bytes, runtime::kAllocAlignment);
@@ -72,7 +73,7 @@ absl::StatusOr<KilnAny> OpenCLRunner::Call(const std::string& entry, const std::
   tir::InterpOptions options = interp;
   options.call_packed = [&](const std::string& name, const std::vector<KilnAny>& args) -> absl::Status {
     const runtime::DeviceKernelInfo* k = module_ != nullptr ? module_->FindKernel(name) : nullptr;
-    if (k == nullptr) return absl::NotFoundError(absl::StrCat("no OpenCL kernel named ", name));
+    if (k == nullptr) return absl::NotFoundError(absl::StrCat("no ", target_, " kernel named ", name));
     std::vector<KilnAny> device_args = args;
     for (size_t i = 0; i < k->params.size() && i < args.size(); ++i) {
       if (k->params[i].code != kDLOpaqueHandle) continue;
@@ -80,7 +81,7 @@ absl::StatusOr<KilnAny> OpenCLRunner::Call(const std::string& entry, const std::
       if (it == copies.by_host_pointer_.end()) {
         return absl::UnimplementedError(absl::StrCat("argument #", i, " of ", name,
                                                      " is not the data of a tensor argument (host-side "
-                                                     "allocations are not supported on opencl yet)"));
+                                                     "allocations are not supported on ", target_, " yet)"));
       }
       device_args[i].v_ptr = it->second;
     }
