@@ -1,6 +1,7 @@
 // Args::Parse, the option parser every kiln subcommand shares (see args.h).
 #include "client/cli/args.h"
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 
 namespace kiln::cli {
@@ -58,6 +59,16 @@ std::string Args::Get(const std::string& name, const std::string& dflt) const {
 std::vector<std::string> Args::GetAll(const std::string& name) const {
   auto it = values_.find(name);
   return it == values_.end() ? std::vector<std::string>{} : it->second;
+}
+
+absl::StatusOr<int> ThreadsOption(const Args& args) {
+  if (!args.Has("--threads")) return 0;
+  int threads = 0;
+  if (!absl::SimpleAtoi(args.Get("--threads"), &threads) || threads < 1 || threads > kMaxThreads) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--threads needs an integer from 1 to ", kMaxThreads, ", not \"", args.Get("--threads"), "\""));
+  }
+  return threads;
 }
 
 }  // namespace kiln::cli

@@ -13,12 +13,19 @@ using namespace ir;  // NOLINT
 
 absl::StatusOr<std::string> KernelTargetKind(const std::string& target) {
   std::string kind = target.substr(0, target.find(' '));
+  // The C target compiles with the system C compiler for this host: an option such as -mcpu would
+  // be silently ignored, so any is refused (an executable's NormalizeTarget says the same).
+  if (kind == "c" && target != "c") {
+    return absl::InvalidArgumentError(absl::StrCat("target \"", target,
+                                                   "\": \"c\" takes no options (choose a CPU with \"llvm -mcpu=...\")"));
+  }
   if (kind == "llvm" || kind == "c") return kind;
   return absl::InvalidArgumentError(
       absl::StrCat("unsupported target \"", target, "\": kernel libraries are built for \"llvm\" or \"c\""));
 }
 
-absl::StatusOr<IRModule> LowerKernels(const IRModule& module, const std::string& target, const PassHooks& hooks) {
+absl::StatusOr<IRModule> LowerKernels(const IRModule& module, const std::string& target, const PassHooks& hooks,
+                                      bool checked) {
   absl::StatusOr<std::string> kind = KernelTargetKind(target);
   if (!kind.ok()) return kind.status();
   // Only PrimFuncs become kernels; Relax functions are the VM's business.
@@ -30,6 +37,7 @@ absl::StatusOr<IRModule> LowerKernels(const IRModule& module, const std::string&
   PipelineOptions options;
   options.target_kind = *kind;
   options.hooks = hooks;
+  options.checked = checked;
   return LowerTIR(prims, options);
 }
 
@@ -43,8 +51,8 @@ std::vector<std::string> KernelNames(const IRModule& lowered) {
 }
 
 absl::Status BuildKernelLibrary(const IRModule& module, const std::string& target, const std::string& out_path,
-                                std::vector<std::string>* kernels, const PassHooks& hooks) {
-  absl::StatusOr<IRModule> lowered = LowerKernels(module, target, hooks);
+                                std::vector<std::string>* kernels, const PassHooks& hooks, bool checked) {
+  absl::StatusOr<IRModule> lowered = LowerKernels(module, target, hooks, checked);
   if (!lowered.ok()) return lowered.status();
   absl::Status st;
   if (*KernelTargetKind(target) == "c") {
@@ -117,16 +125,26 @@ absl::StatusOr<runtime::DeviceBlob> BuildDeviceKernelLibrary(const IRModule& mod
 }
 
 absl::StatusOr<std::string> EmitKernelSource(const IRModule& module, const std::string& target,
-                                             const PassHooks& hooks) {
+                                             const PassHooks& hooks, bool checked) {
   if (IsDeviceTarget(target)) {
     absl::StatusOr<std::pair<IRModule, runtime::DeviceBlob>> lowered = LowerDeviceKernels(module, target, hooks);
     if (!lowered.ok()) return lowered.status();
     return lowered->second.code;
   }
-  absl::StatusOr<IRModule> lowered = LowerKernels(module, target, hooks);
+  absl::StatusOr<IRModule> lowered = LowerKernels(module, target, hooks, checked);
   if (!lowered.ok()) return lowered.status();
   if (*KernelTargetKind(target) == "c") return codegen::GenerateC(*lowered);
   return codegen::EmitLLVMAssembly(*lowered, target);
+}
+
+absl::StatusOr<std::string> EmitKernelObject(const IRModule& module, const std::string& target,
+                                             const PassHooks& hooks, bool checked) {
+  absl::StatusOr<std::string> kind = KernelTargetKind(target);
+  if (!kind.ok()) return kind.status();
+  if (*kind != "llvm") return absl::InvalidArgumentError("object files are written for llvm targets");
+  absl::StatusOr<IRModule> lowered = LowerKernels(module, target, hooks, checked);
+  if (!lowered.ok()) return lowered.status();
+  return codegen::EmitObjectFile(*lowered, target);
 }
 
 }  // namespace kiln::driver

@@ -5,8 +5,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -20,20 +18,12 @@
 #include "compiler/relax/backend/vm/exec_builder.h"
 #include "compiler/script/script.h"
 #include "compiler/target/llvm/target.h"
+#include "runtime/read_file.h"
 
 namespace kiln::driver {
 namespace {
 
 using namespace ::kiln::ir;  // NOLINT
-
-absl::StatusOr<std::string> ReadBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return absl::InternalError(absl::StrCat("error reading ", path));
-  return ss.str();
-}
 
 // The PrimFuncs of `module` built into a shared object in a temporary file, returned as bytes
 // (a "host-so" library), followed for a GPU target by the "device" library of its kernels.
@@ -67,9 +57,9 @@ absl::StatusOr<std::vector<vm::LibraryBlob>> BuildHostLibrary(const IRModule& mo
       if (llvm.ok()) host_target = *llvm;
     }
   } else {
-    st = BuildKernelLibrary(module, target, path, kernels, options.kernel_hooks);
+    st = BuildKernelLibrary(module, target, path, kernels, options.kernel_hooks, options.checked);
   }
-  absl::StatusOr<std::string> bytes = st.ok() ? ReadBytes(path) : absl::StatusOr<std::string>(st);
+  absl::StatusOr<std::string> bytes = st.ok() ? runtime::ReadRegularFile(path) : absl::StatusOr<std::string>(st);
   unlink(path.c_str());
   if (!bytes.ok()) return bytes.status();
   // The host code first: the VM resolves kernels in library order.
@@ -186,7 +176,7 @@ absl::StatusOr<vm::Executable> BuildModuleExecutable(const IRModule& module, con
 
 absl::StatusOr<vm::Executable> LoadOrBuildExecutable(const std::string& path, const std::string& target,
                                                      const BuildOptions& options) {
-  absl::StatusOr<std::string> data = ReadBytes(path);
+  absl::StatusOr<std::string> data = runtime::ReadRegularFile(path);
   if (!data.ok()) return data.status();
   uint64_t magic = 0;
   if (data->size() >= sizeof(magic)) std::memcpy(&magic, data->data(), sizeof(magic));  // little-endian hosts

@@ -31,6 +31,8 @@ struct BuildOptions {
   // Where the kernel library is built before it is read into the executable ("" = $TMPDIR, else
   // /tmp). The file is deleted afterwards.
   std::string work_dir;
+  // Checked mode for the kernels (PipelineOptions::checked). Part of what a cache must key on.
+  bool checked = false;
 };
 
 // True if the module has at least one Relax function.

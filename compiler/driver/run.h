@@ -40,6 +40,11 @@ enum class RunTarget { kInterp, kLLVM, kC, kOpenCL };
 absl::StatusOr<RunTarget> ParseRunTarget(absl::string_view target);
 const char* RunTargetName(RunTarget target);
 
+// OK when code built for `target` ("llvm ..." or "c") can execute on this machine: for LLVM
+// targets codegen::CheckRunsOnHost (the host's architecture, and every ISA feature the target's
+// CPU and -mattr enable); "c" always builds for the host. Runner::Create checks it for llvm.
+absl::Status CheckRunsHere(const std::string& target);
+
 // One parameter of a PrimFunc as a caller must supply it.
 struct ParamInfo {
   std::string name;      // the buffer's name for a buffer param, else the variable's
@@ -66,6 +71,8 @@ struct RunOptions {
   // Lent to kernels for their parallel loops (runtime/thread_pool.h); null runs them serially.
   const KilnKernelEnv* env = nullptr;
   tir::InterpOptions interp;
+  // For kLLVM and kC: checked mode (PipelineOptions::checked).
+  bool checked = false;
 };
 
 // A module made ready to run on one target: compiled once (for llvm and c), then callable any

@@ -14,6 +14,8 @@
 //   at that point, so no per-call arena is needed.
 // - A failed AssertStmt writes {kKilnErrorMessage, "Kind: message"} to the result slot and returns
 //   -1, with the message spelled exactly as the C backend spells it.
+// - After a direct call of a helper PrimFunc the result slot is read: a helper's failed assert
+//   fails its caller too, up to the entry (the C backend does the same).
 // - A packed entry's compute_scope (the body after MakePackedAPI's checks) is outlined into an
 //   internal "<name>_compute_" function, and the entry is optnone (see EmitComputeScope).
 // - Parallel loops are outlined into a KilnParallelBody whose captured variables travel in a

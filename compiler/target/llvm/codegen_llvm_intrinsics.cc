@@ -52,7 +52,17 @@ llvm::Value* CodegenLLVM::VisitExpr_(const CallNode* op) {
       Fail(absl::StrCat("call of ", gv->name, " with ", op->args.size(), " arguments"));
       return Undef(op->dtype);
     }
-    return b_.CreateCall(fn, args);
+    llvm::Value* ret = b_.CreateCall(fn, args);
+    // A failed assert in the callee left its message in the result slot: pass the failure on.
+    llvm::Value* kind = b_.CreateLoad(b_.getInt32Ty(), b_.CreateStructGEP(any_ty_, fs_.result, 0));
+    llvm::BasicBlock* fail = llvm::BasicBlock::Create(ctx_, "call.fail", fs_.fn);
+    llvm::BasicBlock* cont = llvm::BasicBlock::Create(ctx_, "call.ok", fs_.fn);
+    llvm::MDNode* weights = llvm::MDBuilder(ctx_).createBranchWeights(1, 1 << 20);
+    b_.CreateCondBr(b_.CreateICmpEQ(kind, b_.getInt32(kKilnErrorMessage)), fail, cont, weights);
+    b_.SetInsertPoint(fail);
+    EmitExit(fs_.packed || fs_.in_parallel ? b_.getInt32(-1) : nullptr);
+    b_.SetInsertPoint(cont);
+    return ret;
   }
   const auto* o = op->op.as<OpNode>();
   if (o == nullptr) {
