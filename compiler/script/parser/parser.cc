@@ -4,6 +4,9 @@
 // calls of TVMScript functions go to CallT / CallR / CallI.
 #include <cmath>
 #include <cstdlib>
+#include <set>
+#include <string>
+#include <vector>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -87,6 +90,30 @@ void Parser::Poison(const doc::ExprPtr& target) {
     Define(target->name, Value::Of(K::kPoison));
   } else if (target->kind == doc::ExprKind::kTuple || target->kind == doc::ExprKind::kList) {
     for (const auto& e : target->elts) Poison(e);
+  }
+}
+
+namespace {
+
+// The names a target binds, in order, with repeats (Starred targets bind their inner name).
+void TargetNames(const doc::Expr& e, std::vector<std::string>* out) {
+  if (e.kind == doc::ExprKind::kName) {
+    out->push_back(e.name);
+  } else if (e.kind == doc::ExprKind::kTuple || e.kind == doc::ExprKind::kList) {
+    for (const auto& x : e.elts) if (x) TargetNames(*x, out);
+  } else if (e.kind == doc::ExprKind::kStarred && e.value) {
+    TargetNames(*e.value, out);
+  }
+}
+
+}  // namespace
+
+void Parser::CheckDistinctTargets(const doc::Expr& target) const {
+  std::vector<std::string> names;
+  TargetNames(target, &names);
+  std::set<std::string> seen;
+  for (const std::string& n : names) {
+    if (!seen.insert(n).second) Fail(target.pos, absl::StrCat("'", n, "' is assigned twice in one assignment"));
   }
 }
 
@@ -875,10 +902,13 @@ Value Parser::EvalCompare(const doc::Expr& e) {
 Value Parser::CallI(const std::string& name, CallArgs& a) {
   if (name == "meta_var") {  // a Python-level value used as it is (no binding of its own)
     if (a.args.size() != 1 || !a.kwargs.empty()) Fail(a.span, "I.meta_var takes one value");
-    return a.args[0];
+    Value v = a.args[0];
+    v.meta = true;
+    return v;
   }
   if (name == "module_attrs") {
     if (!module_.defined() || a.args.size() != 1) Fail(a.span, "I.module_attrs({...}) belongs in an @I.ir_module class");
+    if (!module_->attrs.empty()) Fail(a.span, "I.module_attrs is given twice: a module sets its attributes in one call");
     for (const auto& [k, v] : ToAttrMap(a.args[0], a.args[0].span).items()) module_.CopyOnWrite()->attrs.Set(k, v);
     return Value::None();
   }

@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -60,6 +61,7 @@ struct Value {
   std::vector<Value> keys;   // kDict
   std::vector<LoopSpec> loops;  // kLoops: one per loop variable
   bool fresh_var = false;    // kPrim/kRelax: a variable made by T.int32() / T.handle() / T.var(...)
+  bool meta = false;         // T.meta_var(x) / I.meta_var(x): an assignment names x itself, binds nothing
   const doc::Expr* lambda = nullptr;  // kLambda: the lambda node, owned by the doc tree being parsed
   ir::Span span;
 
@@ -161,6 +163,8 @@ class Parser {
   void Define(const std::string& name, Value v) { scopes_.back()[name] = std::move(v); }
   const Value* Lookup(const std::string& name) const;
   void Poison(const doc::ExprPtr& target);
+  // Fails at `target` when a tuple assignment names one variable twice (`vi, vi = ...`).
+  void CheckDistinctTargets(const doc::Expr& target) const;
 
   // ---- TIR (parse_tir.cc; statements in parse_tir_stmt.cc, T.* calls in the parse_tir_*.cc families)
   ir::PrimFunc ParsePrimFunc(const doc::Stmt& def, const std::string& name, const CallArgs* deco);
@@ -173,6 +177,10 @@ class Parser {
   void TIRWith(const doc::Stmt& s);
   void TIRExprStmt(const doc::Stmt& s);
   void BindTIRTarget(const doc::ExprPtr& target, const Value& v, const ir::Span& span);
+  // An s_tir sblock without T.reads or T.writes gets them inferred, which fails where its body
+  // uses a buffer's data pointer directly (`own`: data of the block's own buffers).
+  void CheckNoOpaqueAccess(const ir::Stmt& realize, const std::unordered_set<const ir::Object*>& own,
+                           const std::string& block_name);
   void StoreTo(const doc::Expr& target, const Value& value, const ir::Span& span);
   Value CallT(const std::string& name, CallArgs& a);
   // Rewrites the arguments of T.<name> the way TVM's builder function does before the call is
@@ -232,6 +240,7 @@ class Parser {
   std::map<std::string, ir::DataType> tir_ret_;  // PrimFunc name -> its return dtype (TIR calls)
   std::string name_hint_;      // the assignment target a call's result will be bound to
   std::vector<std::string> name_hints_;  // the targets of a tuple assignment
+  ir::Span prim_func_span_;    // the T.prim_func being parsed (errors TVM reports at the function)
   int loop_depth_ = 0;         // enclosing TIR loops (for break / continue)
   int max_scope_depth_ = 1000;
   std::unordered_map<const ir::Object*, ir::IterVar> thread_ivs_;  // launch_thread var -> IterVar

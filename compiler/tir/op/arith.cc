@@ -108,13 +108,19 @@ absl::StatusOr<DataType> CommonElementType(DataType a, DataType b) {
     return ea;
   }
   if (!ea.is_numeric() || !eb.is_numeric()) return Mismatch(a, b);
-  if (ea.is_floating() && eb.is_floating()) return Mismatch(a, b);
-  if (ea.is_floating()) return ea;
-  if (eb.is_floating()) return eb;
-  // Both integer-like: same signedness widens; int vs uint (or bool) is ambiguous.
-  bool sa = ea.is_int(), sb = eb.is_int();
-  if (sa != sb) return Mismatch(a, b);
-  return ea.bits() >= eb.bits() ? ea : eb;
+  // TVM's BinaryOpMatchTypes promotion: IEEE floats widen to the wider one; a float beats any
+  // other kind; among the narrow float formats the one present wins; bool yields to an integer;
+  // same-signedness integers widen; int vs uint takes the wider, or the unsigned at equal width.
+  if (ea.is_float() && eb.is_float()) return ea.bits() >= eb.bits() ? ea : eb;
+  if (ea.is_float() != eb.is_float()) return ea.is_float() ? ea : eb;
+  if (ea.is_floating() || eb.is_floating()) {
+    if (ea.is_floating() && eb.is_floating()) return Mismatch(a, b);  // two narrow formats
+    return ea.is_floating() ? ea : eb;
+  }
+  if (ea.is_bool() || eb.is_bool()) return ea.is_bool() ? eb : ea;
+  if (ea.is_int() == eb.is_int()) return ea.bits() >= eb.bits() ? ea : eb;
+  if (ea.bits() != eb.bits()) return ea.bits() > eb.bits() ? ea : eb;
+  return ea.is_uint() ? ea : eb;
 }
 
 // A literal adopting dtype `t` (used when the other side is an expression).
