@@ -2,6 +2,7 @@
 #include "client/cli/args.h"
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 
 namespace kiln::cli {
@@ -78,6 +79,16 @@ absl::StatusOr<std::map<std::string, std::string>> ParseDefines(const std::vecto
 
 std::map<std::string, std::string> Defines(const Args& args) {
   return ParseDefines(args.GetAll("--define")).value_or(std::map<std::string, std::string>{});
+}
+
+absl::StatusOr<int> ThreadsOption(const Args& args) {
+  if (!args.Has("--threads")) return 0;
+  int threads = 0;
+  if (!absl::SimpleAtoi(args.Get("--threads"), &threads) || threads < 1 || threads > kMaxThreads) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--threads needs an integer from 1 to ", kMaxThreads, ", not \"", args.Get("--threads"), "\""));
+  }
+  return threads;
 }
 
 }  // namespace kiln::cli

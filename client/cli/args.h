@@ -43,6 +43,13 @@ absl::StatusOr<std::map<std::string, std::string>> ParseDefines(const std::vecto
 // ParseDefines of args' --define values; main() has rejected malformed ones before any command runs.
 std::map<std::string, std::string> Defines(const Args& args);
 
+// The most threads --threads may ask for: far above any host's cores, far below what the process
+// can create (100000 threads ended in std::system_error).
+inline constexpr int kMaxThreads = 1024;
+
+// --threads N of `args`: 0 when absent (one per core); INVALID_ARGUMENT unless 1 <= N <= kMaxThreads.
+absl::StatusOr<int> ThreadsOption(const Args& args);
+
 }  // namespace kiln::cli
 
 #endif  // KILN_CLIENT_CLI_ARGS_H_

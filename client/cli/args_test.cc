@@ -1,6 +1,7 @@
 // Tests for the shared subcommand argument parser.
 #include "client/cli/args.h"
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 
 namespace kiln::cli {
@@ -42,6 +43,20 @@ TEST(ArgsTest, Defines) {
     absl::StatusOr<std::map<std::string, std::string>> d = ParseDefines({bad});
     ASSERT_FALSE(d.ok()) << bad;
     EXPECT_NE(d.status().message().find(bad), std::string::npos) << d.status();
+  }
+}
+
+TEST(ArgsTest, ThreadsOptionIsBounded) {
+  auto threads = [](std::vector<std::string> argv) {
+    return ThreadsOption(*Args::Parse(argv, {"--threads"}, {}));
+  };
+  EXPECT_EQ(*threads({}), 0);
+  EXPECT_EQ(*threads({"--threads", "4"}), 4);
+  EXPECT_EQ(*threads({"--threads", "1024"}), kMaxThreads);
+  for (const char* bad : {"0", "-1", "1025", "100000", "x", "99999999999"}) {
+    absl::StatusOr<int> t = threads({"--threads", bad});
+    EXPECT_FALSE(t.ok()) << bad;
+    EXPECT_EQ(t.status().message(), absl::StrCat("--threads needs an integer from 1 to 1024, not \"", bad, "\""));
   }
 }
 

@@ -1,4 +1,5 @@
 #include "client/cli/exec_commands.h"
+#include "client/cli/files.h"
 
 #include <sys/stat.h>
 
@@ -19,6 +20,7 @@
 #include "client/cli/remote_commands.h"
 #include "client/cpp/remote_device.h"
 #include "compiler/driver/relax_build.h"
+#include "compiler/driver/run.h"
 #include "compiler/script/load.h"
 #include "runtime/npy.h"
 #include "runtime/profiling/time_evaluator.h"
@@ -27,10 +29,11 @@
 namespace kiln::cli {
 namespace {
 
-// The template values a module built from source needs (`--define`).
+// How a module built from source is read (`--define`) and compiled (`--checked`).
 driver::BuildOptions BuildOptionsFrom(const Args& args) {
   driver::BuildOptions o;
   o.defines = Defines(args);
+  o.checked = args.Has("--checked");
   return o;
 }
 
@@ -56,6 +59,10 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
 }
 
 bool HasExecutableMagic(const std::string& path) {
+  // Only a regular file is opened here: a FIFO would block, and anything else is refused by name
+  // when it is loaded.
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
   std::ifstream in(path, std::ios::binary);
   uint64_t magic = 0;
   if (!in.read(reinterpret_cast<char*>(&magic), sizeof(magic))) return false;
@@ -317,10 +324,8 @@ absl::StatusOr<Session> OpenSession(const Args& args, bool random_inputs) {
   const std::string& path = args.positional()[0];
   std::vector<std::string> inputs = args.GetAll("--input");
   inputs.insert(inputs.end(), args.positional().begin() + 1, args.positional().end());
-  int threads = 0;
-  if (args.Has("--threads") && (!absl::SimpleAtoi(args.Get("--threads"), &threads) || threads < 1)) {
-    return absl::InvalidArgumentError("--threads needs a positive integer");
-  }
+  absl::StatusOr<int> threads = ThreadsOption(args);
+  if (!threads.ok()) return threads.status();
   Session s;
   s.entry = args.Get("--entry", "main");
 
@@ -334,9 +339,12 @@ absl::StatusOr<Session> OpenSession(const Args& args, bool random_inputs) {
     slots = EntrySlots(*module, s.entry);
   }
 
+  // Code with instructions this CPU lacks would end in SIGILL: refused by name before building.
+  absl::Status runs = driver::CheckRunsHere(args.Get("--target", "llvm"));
+  if (!runs.ok()) return runs;
   auto start = std::chrono::steady_clock::now();
   if (WantsAgent(args)) {
-    absl::Status st = OpenOnAgent(args, path, threads, &s);
+    absl::Status st = OpenOnAgent(args, path, *threads, &s);
     if (!st.ok()) return st;
     s.build_s = SecondsSince(start);
   } else {
@@ -346,7 +354,7 @@ absl::StatusOr<Session> OpenSession(const Args& args, bool random_inputs) {
     s.build_s = SecondsSince(start);
     s.exec = std::make_shared<const vm::Executable>(*std::move(exec));
     vm::VMOptions options;
-    options.num_threads = threads;
+    options.num_threads = *threads;
     absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> machine = vm::VirtualMachine::Create(s.exec, options);
     if (!machine.ok()) return machine.status();
     s.vm = *std::move(machine);
@@ -444,6 +452,12 @@ int RunVM(const Args& args) {
   }
   if (args.Has("--view")) return Usage("run", "--view applies to PrimFunc entries only");
   if (std::string bad = CheckAgentOptions(args); !bad.empty()) return Usage("run", bad);
+  // Checked before the function runs, so a long run never ends in "cannot write".
+  std::string out_dir = args.Get("--output-dir");
+  if (!out_dir.empty()) {
+    absl::Status st = PrepareOutputDir(out_dir);
+    if (!st.ok()) return Fail("run", st);
+  }
   absl::StatusOr<Session> s = OpenSession(args, /*random_inputs=*/false);
   if (!s.ok()) return Fail("run", s.status());
   auto start = std::chrono::steady_clock::now();
@@ -459,9 +473,7 @@ int RunVM(const Args& args) {
   }
   double run_s = SecondsSince(start);
 
-  std::string out_dir = args.Get("--output-dir");
   if (!out_dir.empty()) {
-    mkdir(out_dir.c_str(), 0777);  // an existing directory is fine; write errors report the rest
     for (size_t i = 0; i < results.size(); ++i) {
       absl::StatusOr<Tensor> array = ResultArray(results[i]);
       if (!array.ok()) return Fail("run", array.status());

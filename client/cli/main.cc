@@ -77,7 +77,7 @@ const Command kCommands[] = {
      "--to -o --name", "", &RunIr},
     {"build", "compile a module into a VM executable or a kernel library",
      "usage: kiln build FILE [--target llvm|c] [-o OUT] [--exe] [--entry F ...] [--name NAME]\n"
-     "                  [--emit-c | --emit-llvm] [--print-after PASS|all] [--verify-each]\n"
+     "                  [--emit-c | --emit-llvm] [--print-after PASS|all] [--verify-each] [--checked]\n"
      "                  [--define NAME=VALUE ...]\n"
      "       kiln build FILE [--target T] [-o OUT.kx] [--entry F ...] --remote HOST:PORT\n"
      "                  [--token-file T] [--tls-ca C [--tls-cert C --tls-key K]]\n\n"
@@ -87,10 +87,14 @@ const Command kCommands[] = {
      "A module of PrimFuncs only becomes a kernel library (a shared object that runtime::KernelLibrary\n"
      "loads; one kernel ABI entry per exported PrimFunc), or with --exe an executable whose functions\n"
      "are the kernels.\n"
-     "  --target T    llvm (default; LLVM options allowed: \"llvm -mcpu=skylake\") or c\n"
+     "  --target T    llvm (default; LLVM options allowed: \"llvm -mcpu=skylake\") or c, or a GPU target:\n"
+     "                opencl, \"cuda -arch=sm_90 [-fast-math]\" (NVRTC), \"nvptx -mcpu=sm_90\" (LLVM) or\n"
+     "                \"rocm -mcpu=gfx90a\" (compile only), which always build an executable; with an OUT\n"
+     "                ending in .ptx, .hsaco or .cl they write the GPU kernels' device code instead\n"
      "  -o OUT        the output (default: FILE's stem + .kx for an executable, + .so for a library);\n"
      "                for a library, with --target c an OUT ending in .c, with llvm one ending in .ll,\n"
-     "                writes source\n"
+     "                writes source; with llvm an OUT ending in .o writes the kernels' object file\n"
+     "                (no linking, so any -mtriple works)\n"
      "  --exe         write an executable for a module of PrimFuncs only\n"
      "  --entry F     (repeatable) the Relax functions the executable exports; the others, and the\n"
      "                kernels only they use, are dropped (default: every public function)\n"
@@ -103,6 +107,9 @@ const Command kCommands[] = {
      "                lists the passes\n"
      "  --verify-each run the verifiers after every pass (Relax well-formedness and the TIR verifier;\n"
      "                a failure names the pass)\n"
+     "  --checked     checked mode: every buffer access is bounds-checked and integer division by zero,\n"
+     "                INT_MIN / -1, shifts by the bit width or more and recursion deeper than 64 calls\n"
+     "                fail the call with the interpreter's message and the source location (slower)\n"
      "A summary line goes to stderr. Exits 1 on a compile error, 2 on a usage error.\n\n"
      "With --remote the kilnd at HOST:PORT compiles FILE (sent as it is) and the executable it returns\n"
      "is written to OUT: the same bytes a local build writes. The output is always an executable\n"
@@ -110,7 +117,7 @@ const Command kCommands[] = {
      "Compile errors come back as FILE:LINE:COL diagnostics. --name, --emit-c, --emit-llvm,\n"
      "--print-after and --verify-each are local only.\n"
      DEFINE_OPTION REMOTE_OPTIONS,
-     "--target -o --name --entry --print-after --define " REMOTE_VALUED, "--exe --emit-c --emit-llvm --verify-each", &RunBuild},
+     "--target -o --name --entry --print-after --define " REMOTE_VALUED, "--exe --emit-c --emit-llvm --verify-each --checked", &RunBuild},
     {"inspect", "print a VM executable as text, Python or statistics",
      "usage: kiln inspect FILE [--text | --python | --stats] [--target llvm|c]\n\n"
      "FILE is an executable written by `kiln build` (.kx), or a module, built first for --target.\n"
@@ -121,9 +128,9 @@ const Command kCommands[] = {
      "2 on a usage error.\n",
      "--target", "--text --python --stats", &RunInspect},
     {"run", "run a Relax function or a PrimFunc on .npy inputs",
-     "usage: kiln run FILE|MODEL.kx [--entry NAME] [--target llvm|c|interp|opencl] --input A.npy ...\n"
+     "usage: kiln run FILE|MODEL.kx [--entry NAME] [--target llvm|c|interp|opencl|vulkan|cuda|nvptx] --input A.npy ...\n"
      "                [--output-dir D] [--stateful] [--view K:SHAPE:STRIDES[:OFFSET]] [--threads N]\n"
-     "                [--name NAME] [--define NAME=VALUE ...] [--quiet]\n\n"
+     "                [--name NAME] [--define NAME=VALUE ...] [--quiet] [--checked]\n\n"
      "Relax: when FILE has a Relax function (or is an executable from `kiln build`), it is built into\n"
      "a VM executable (or loaded) and function NAME (default main) runs on the VM. The inputs are its\n"
      "parameters in order, one .npy file each (a tuple parameter takes one file per field, an R.Prim a\n"
@@ -139,8 +146,10 @@ const Command kCommands[] = {
      "  --entry NAME   the function (global_symbol or name); default: main for Relax, else the only\n"
      "                 exported PrimFunc\n"
      "  --target T     llvm (default: for PrimFuncs JIT-compiled in process), c (built with the C\n"
-     "                 compiler), interp (the reference interpreter; PrimFuncs only) or opencl\n"
-     "                 (PrimFuncs with blockIdx/threadIdx bindings, on the first OpenCL device)\n"
+     "                 compiler), interp (the reference interpreter; PrimFuncs only), opencl\n"
+     "                 (PrimFuncs with blockIdx/threadIdx bindings, on the first OpenCL device),\n"
+     "                 vulkan (the same, as SPIR-V on the first Vulkan device), or\n"
+     "                 \"cuda -arch=sm_XY\" / \"nvptx -mcpu=sm_XY\" (the same, on CUDA device 0)\n"
      "  --view K:SHAPE:STRIDES[:OFFSET]   pass input K as a strided view of its file's data: SHAPE\n"
      "                 and STRIDES comma-separated, STRIDES and OFFSET in elements, e.g.\n"
      "                 --view 0:16,16:32,1 reads a (16, 16) view with row stride 32 of a (16, 32) file;\n"
@@ -148,9 +157,11 @@ const Command kCommands[] = {
      "                 when it declares a matching elem_offset (PrimFuncs only)\n"
      "  --threads N    threads for parallel loops (default: one per core)\n"
      "  --quiet        no timing summary on stderr\n"
+     "  --checked      checked mode (llvm, c): bounds, division, shift and recursion checks, as\n"
+     "                 `kiln build --checked`; the first failure ends the run with its message\n"
      "Exits 1 with the message on a compile error, a corrupted executable, a rejected argument (count,\n"
      "shape, dtype, strides) or a failed assert, 2 on a usage error.\n" DEFINE_OPTION AGENT_OPTIONS,
-     "--entry --target --input --output-dir --view --threads --name --define" AGENT_VALUED, "--quiet --stateful", &RunRun},
+     "--entry --target --input --output-dir --view --threads --name --define" AGENT_VALUED, "--quiet --stateful --checked", &RunRun},
     {"bench", "time a Relax function with TVM's time_evaluator",
      "usage: kiln bench FILE|MODEL.kx [--entry NAME] [--target llvm|c] [--input A.npy ...]\n"
      "                  [--number N] [--repeat R] [--min-repeat-ms M] [--cooldown-interval-ms C]\n"

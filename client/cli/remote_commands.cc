@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
-#include <sstream>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -12,6 +11,7 @@
 #include "client/cli/summary.h"
 #include "client/cpp/client.h"
 #include "compiler/ir/serialize.h"
+#include "runtime/read_file.h"
 #include "runtime/vm/executable.h"
 
 namespace kiln::cli {
@@ -22,13 +22,7 @@ int Usage(const char* cmd, const std::string& message) {
   return 2;
 }
 
-absl::StatusOr<std::string> ReadBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+absl::StatusOr<std::string> ReadBytes(const std::string& path) { return runtime::ReadRegularFile(path); }
 
 absl::Status WriteBytes(const std::string& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -109,6 +103,9 @@ std::string CheckAgentOptions(const Args& args) {
     return "--remote runs on an agent: give --farm KEY or --agent HOST:PORT";
   }
   if (args.Has("--priority") && !args.Has("--farm")) return "--priority applies to --farm";
+  if (args.Has("--checked") && args.Has("--remote")) {
+    return "--checked builds locally: kilnd has no checked mode; drop --remote or --checked";
+  }
   int priority = 0;
   if (args.Has("--priority") && !absl::SimpleAtoi(args.Get("--priority"), &priority)) {
     return "--priority needs an integer";

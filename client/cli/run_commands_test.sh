@@ -58,7 +58,8 @@ grep -q kiln_kernel_names lib_llvm.so || fail "lib_llvm.so lacks the kernel tabl
 $KILN build prog.py --target c --emit-c 2>/dev/null | grep -q 'int32_t kiln_fn_scale(.*__asm__("scale")' || fail "--emit-c"
 $KILN build prog.py --target c -o src.c 2>/dev/null && grep -q 'int32_t kiln_fn_total(.*__asm__("total")' src.c || fail "-o x.c"
 $KILN build prog.py --emit-llvm 2>/dev/null | grep -q 'define .*@scale' || fail "--emit-llvm"
-$KILN build prog.py --target cuda >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown target must exit 2"
+$KILN build prog.py --target gpu >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown target must exit 2"
+$KILN build prog.py --target cuda 2>&1 >/dev/null | grep -q "thread_binding" || fail "cuda without thread bindings"
 $KILN build prog.py --emit-c >/dev/null 2>&1; [ $? -eq 2 ] || fail "--emit-c with llvm must exit 2"
 echo 'def broken(:' > bad.py
 $KILN build bad.py --target c >/dev/null 2>&1; [ $? -eq 1 ] || fail "a parse error must exit 1"

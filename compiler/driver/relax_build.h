@@ -35,6 +35,8 @@ struct BuildOptions {
   // LoadOrBuildExecutable on TVMScript: the template values bound before the file is read
   // (script::ParseOptions::defines; `kiln run --define`).
   std::map<std::string, std::string> defines;
+  // Checked mode for the kernels (PipelineOptions::checked). Part of what a cache must key on.
+  bool checked = false;
 };
 
 // True if the module has at least one Relax function.

@@ -89,5 +89,23 @@ TEST(LoadTest, ErrorsNameTheFile) {
   EXPECT_EQ(json.status().message().rfind(TempPath("broken.json") + ": ", 0), 0u) << json.status();
 }
 
+// Python accepts a UTF-8 byte order mark at the start of a source file.
+TEST(LoadTest, ByteOrderMarkIsSkipped) {
+  std::string py = Write("bom.py", std::string("\xEF\xBB\xBF") + kSource);
+  std::string diags;
+  absl::StatusOr<ir::IRModule> m = LoadModule(py, "", &diags);
+  ASSERT_TRUE(m.ok()) << m.status() << diags;
+  EXPECT_TRUE(m->Lookup("add_one").defined());
+}
+
+TEST(LoadTest, DevicesAndDirectoriesAreRefused) {
+  absl::StatusOr<ir::IRModule> zero = LoadModule("/dev/zero", "");
+  EXPECT_EQ(zero.status().message(), "/dev/zero is not a regular file");
+  const char* dir = std::getenv("TEST_TMPDIR");
+  std::string d = dir != nullptr ? dir : "/tmp";
+  absl::StatusOr<ir::IRModule> m = LoadModule(d, "");
+  EXPECT_EQ(m.status().message(), d + " is a directory");
+}
+
 }  // namespace
 }  // namespace kiln::script

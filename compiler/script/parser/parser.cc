@@ -3,8 +3,11 @@
 // (a Python number, string or container, an IR object, or the name of a TVMScript function), and
 // calls of TVMScript functions go to CallT / CallR / CallI.
 #include <algorithm>
+#include <cerrno>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <set>
 #include <string>
 #include <vector>
@@ -693,36 +696,86 @@ Value Parser::CallName(const std::string& path, CallArgs& a) {
 
 namespace {
 
-bool PythonArith(const std::string& op, const Value& a, const Value& b, Value* out) {
+// Python's arithmetic on two number literals. kiln's integer literals are int64 while Python's are
+// unbounded, so an integer result outside int64 is an error (`*error` set), never a wrapped value
+// (2**64 would read as 0, 2**63 as a negative number). Returns false when `op` does not apply.
+bool PythonArith(const std::string& op, const Value& a, const Value& b, Value* out, std::string* error) {
   if (!a.is_number() || !b.is_number()) return false;
   bool is_float = a.kind == K::kFloat || b.kind == K::kFloat;
   auto fv = [](const Value& v) { return v.kind == K::kFloat ? v.f : static_cast<double>(v.kind == K::kBool ? v.b : v.i); };
   auto iv = [](const Value& v) { return v.kind == K::kBool ? static_cast<int64_t>(v.b) : v.i; };
-  if (op == "/") { *out = Value::Float(fv(a) / fv(b)); return fv(b) != 0; }
+  if (op == "/" || (op == "**" && !is_float && iv(b) < 0)) is_float = true;  // Python: 2 ** -1 == 0.5
+  if (op == "/") {
+    if (fv(b) == 0) *error = "division by zero in a constant expression";
+    else *out = Value::Float(fv(a) / fv(b));
+    return true;
+  }
   if (is_float) {
     double x = fv(a), y = fv(b);
     if (op == "+") *out = Value::Float(x + y);
     else if (op == "-") *out = Value::Float(x - y);
     else if (op == "*") *out = Value::Float(x * y);
     else if (op == "**") *out = Value::Float(std::pow(x, y));
-    else if (op == "//" && y != 0) *out = Value::Float(std::floor(x / y));
-    else if (op == "%" && y != 0) *out = Value::Float(x - std::floor(x / y) * y);
+    else if ((op == "//" || op == "%") && y == 0) *error = "division by zero in a constant expression";
+    else if (op == "//") *out = Value::Float(std::floor(x / y));
+    else if (op == "%") *out = Value::Float(x - std::floor(x / y) * y);
     else return false;
     return true;
   }
-  int64_t x = iv(a), y = iv(b);
-  if (op == "+") *out = Value::Int(x + y);
-  else if (op == "-") *out = Value::Int(x - y);
-  else if (op == "*") *out = Value::Int(x * y);
-  else if (op == "//" && y != 0) *out = Value::Int(x / y - ((x % y != 0) && ((x < 0) != (y < 0))));
-  else if (op == "%" && y != 0) { int64_t r = x % y; if (r != 0 && ((r < 0) != (y < 0))) r += y; *out = Value::Int(r); }
-  else if (op == "<<" && y >= 0 && y < 63) *out = Value::Int(x << y);
-  else if (op == ">>" && y >= 0 && y < 64) *out = Value::Int(x >> y);
-  else if (op == "&") *out = Value::Int(x & y);
-  else if (op == "|") *out = Value::Int(x | y);
-  else if (op == "^") *out = Value::Int(x ^ y);
-  else if (op == "**" && y >= 0) { int64_t r = 1; for (int64_t k = 0; k < y; ++k) r *= x; *out = Value::Int(r); }
-  else return false;
+  int64_t x = iv(a), y = iv(b), r = 0;
+  bool overflow = false;
+  if (op == "+") {
+    overflow = __builtin_add_overflow(x, y, &r);
+  } else if (op == "-") {
+    overflow = __builtin_sub_overflow(x, y, &r);
+  } else if (op == "*") {
+    overflow = __builtin_mul_overflow(x, y, &r);
+  } else if (op == "//" || op == "%") {
+    if (y == 0) {
+      *error = "division by zero in a constant expression";
+      return true;
+    }
+    overflow = x == std::numeric_limits<int64_t>::min() && y == -1 && op == "//";
+    if (!overflow && y == -1) {
+      r = op == "//" ? -x : 0;
+    } else if (!overflow) {
+      r = op == "//" ? x / y - ((x % y != 0) && ((x < 0) != (y < 0))) : x % y;
+      if (op == "%" && r != 0 && ((r < 0) != (y < 0))) r += y;
+    }
+  } else if (op == "<<" || op == ">>") {
+    if (y < 0) {
+      *error = "negative shift count in a constant expression";
+      return true;
+    }
+    if (op == ">>") {
+      r = y >= 64 ? (x < 0 ? -1 : 0) : x >> y;
+    } else if (x != 0) {
+      overflow = y >= 64 || __builtin_mul_overflow(x, static_cast<int64_t>(uint64_t{1} << y), &r);
+      if (y == 63 && x == -1) overflow = false, r = std::numeric_limits<int64_t>::min();
+    }
+  } else if (op == "&") {
+    r = x & y;
+  } else if (op == "|") {
+    r = x | y;
+  } else if (op == "^") {
+    r = x ^ y;
+  } else if (op == "**") {
+    r = 1;  // |x| >= 2 overflows within 64 steps, so the loop is short
+    for (int64_t k = 0; k < y && !overflow; ++k) {
+      overflow = __builtin_mul_overflow(r, x, &r);
+      if (x == 0 || x == 1 || (x == -1 && k >= 1)) {
+        r = x == -1 ? (y % 2 == 0 ? 1 : -1) : (x == 0 ? 0 : 1);
+        break;
+      }
+    }
+  } else {
+    return false;
+  }
+  if (overflow) {
+    *error = absl::StrCat("the constant ", x, " ", op, " ", y, " does not fit in 64 bits (integer literals are int64)");
+  } else {
+    *out = Value::Int(r);
+  }
   return true;
 }
 
@@ -742,8 +795,11 @@ Value Parser::EvalBinOp(const doc::Expr& e) {
   Span span = SpanOf(e.pos);
   const std::string& op = e.name;
   Value out;
-  if (PythonArith(op, a, b, &out)) return out;
-  if (a.is_number() && b.is_number()) Fail(span, "division by zero in a constant expression");
+  std::string error;
+  if (PythonArith(op, a, b, &out, &error)) {
+    if (!error.empty()) Fail(span, error);
+    return out;
+  }
   if (LayoutBinOp(op, a, b, span, &out)) return out;
   if (a.kind == K::kRelax || b.kind == K::kRelax) {
     static const std::pair<const char*, const char*> kRelaxOps[] = {
@@ -808,12 +864,42 @@ Value Parser::EvalBinOp(const doc::Expr& e) {
   Fail(span, "operator " + op + " is not supported in TIR");
 }
 
+namespace {
+
+// Whether an integer literal too wide for int64 is 2**63 ("9223372036854775808", "0x8000000000000000",
+// with or without '_'): negated, it is int64's minimum, as TVM prints that value.
+bool IsTwoToThe63(const std::string& text) {
+  std::string t;
+  for (char c : text) {
+    if (c != '_') t.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  }
+  int base = 10;
+  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'o' || t[1] == 'b')) {
+    base = t[1] == 'x' ? 16 : t[1] == 'o' ? 8 : 2;
+    t = t.substr(2);
+  }
+  errno = 0;
+  char* end = nullptr;
+  unsigned long long v = std::strtoull(t.c_str(), &end, base);
+  return errno == 0 && end != nullptr && *end == '\0' && v == (1ULL << 63);
+}
+
+}  // namespace
+
 Value Parser::EvalUnary(const doc::Expr& e) {
+  const doc::Expr& operand = *e.value;
+  if (e.name == "-" && operand.kind == doc::ExprKind::kConstant && operand.const_kind == doc::Expr::ConstKind::kInt &&
+      operand.int_overflow && IsTwoToThe63(operand.int_text)) {
+    return Value::Int(std::numeric_limits<int64_t>::min());
+  }
   Value x = Eval(e.value);
   Span span = SpanOf(e.pos);
   const std::string& op = e.name;
   if (op == "+") return x;
   if (x.is_number()) {
+    if (op == "-" && x.kind == K::kInt && x.i == std::numeric_limits<int64_t>::min()) {
+      Fail(span, absl::StrCat("the constant -(", x.i, ") does not fit in 64 bits (integer literals are int64)"));
+    }
     if (op == "-") return x.kind == K::kFloat ? Value::Float(-x.f) : Value::Int(-(x.kind == K::kBool ? x.b : x.i));
     if (op == "not") return Value::Bool(!(x.kind == K::kFloat ? x.f != 0 : (x.kind == K::kBool ? x.b : x.i != 0)));
     if (op == "~" && x.kind != K::kFloat) return Value::Int(~(x.kind == K::kBool ? static_cast<int64_t>(x.b) : x.i));

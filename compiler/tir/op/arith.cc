@@ -328,7 +328,12 @@ absl::StatusOr<PrimExpr> TryConstFold(BinaryOpKind kind, const PrimExpr& a, cons
       bool floor = kind == BinaryOpKind::kFloorDiv;
       if ((pb && pb->value == 0) || (fb && fb->value == 0)) return DivByZero();
       if (pa && pb) {
-        if (pa->value == std::numeric_limits<int64_t>::min() && pb->value == -1) return PrimExpr();
+        // The one quotient a signed type cannot hold; the same division traps at run time (x86's
+        // idiv), so folding it to a wrapped value would hide the fault.
+        if (t.is_int() && pb->value == -1 && pa->value == WrapToType(uint64_t{1} << (t.bits() - 1), t)) {
+          return absl::InvalidArgumentError(absl::StrCat("integer overflow: ", pa->value, " // -1 does not fit in ",
+                                                         t.ToString(), " (the division traps at run time)"));
+        }
         int64_t q = floor ? FloorDivInt(pa->value, pb->value) : pa->value / pb->value;
         return PrimExpr(ir::IntImm(t, WrapToType(u(q), t)));
       }
