@@ -61,8 +61,6 @@ constexpr DeviceBackend kBackends[] = {
     {"cuda", "ptx", &BuildCUDA},
     {"nvptx", "ptx", &BuildLLVMGPU},
     {"rocm", "hsaco", &BuildLLVMGPU},
-}
-
     {"vulkan", "spirv", &BuildSPIRV},
 };
 

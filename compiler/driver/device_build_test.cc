@@ -108,7 +108,9 @@ std::vector<float> BuildAndRun(const std::string& target, const runtime::Tensor&
     *skip = machine.status();
     return {};
   }
-  if (target == "opencl") EXPECT_EQ((*machine)->devices()[0].device_type, kDLOpenCL);
+  if (target == "opencl") {
+    EXPECT_EQ((*machine)->devices()[0].device_type, kDLOpenCL);
+  }
   absl::StatusOr<vm::Value> out = (*machine)->Invoke("main", {vm::Value::Tensor(input)});
   EXPECT_TRUE(out.ok()) << out.status();
   if (!out.ok() || !out->is_tensor()) return {};
