@@ -403,7 +403,10 @@ void Parser::TIRFor(const doc::Stmt& s) {
   Span span = SpanOf(s.pos);
   if (!s.orelse.empty()) Fail(span, "for ... else is not supported");
   Value it = Eval(s.iter);
-  if (it.is_seq()) return TIRUnrolledFor(s, it);
+  // Over a captured tuple or list (a name or expression, not a display: `for i in [1, 2]` stays
+  // TVM's error), the loop is Python's, unrolled here.
+  bool display = s.iter->kind == doc::ExprKind::kList || s.iter->kind == doc::ExprKind::kTuple;
+  if (it.is_seq() && !display) return TIRUnrolledFor(s, it);
   if (it.kind != K::kLoops) {
     Fail(SpanOf(s.iter->pos), "a for loop iterates over range(), T.serial/parallel/vectorized/unroll/thread_binding or T.grid");
   }
@@ -459,8 +462,8 @@ void Parser::TIRFor(const doc::Stmt& s) {
 }
 
 void Parser::TIRUnrolledFor(const doc::Stmt& s, const Value& items) {
-  // A Python `for` over a tuple or list (captured values, a literal): no IR loop, the body is parsed
-  // once per item with the target names bound to it (tuple targets unpack the item).
+  // A Python `for` over a captured tuple or list: no IR loop, the body is parsed once per item with
+  // the target names bound to it (tuple targets unpack the item).
   for (const Value& item : items.items) {
     std::vector<std::pair<std::string, Value>> names;
     if (s.target->kind == doc::ExprKind::kName) {
