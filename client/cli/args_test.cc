@@ -32,6 +32,20 @@ TEST(ArgsTest, HelpAndDoubleDash) {
   EXPECT_EQ(a->positional(), (std::vector<std::string>{"--not-an-option"}));
 }
 
+TEST(ArgsTest, Defines) {
+  auto a = Args::Parse({"--define", "M=128", "--define=DT=float16", "--define", "S=(2, 3)", "--define", "M=64"},
+                       {"--define"}, {});
+  ASSERT_TRUE(a.ok()) << a.status();
+  std::map<std::string, std::string> want = {{"M", "64"}, {"DT", "float16"}, {"S", "(2, 3)"}};
+  EXPECT_EQ(Defines(*a), want);
+  EXPECT_EQ(ParseDefines({"E="})->at("E"), "");
+  for (const char* bad : {"M", "=1", "1M=2", "a-b=3"}) {
+    absl::StatusOr<std::map<std::string, std::string>> d = ParseDefines({bad});
+    ASSERT_FALSE(d.ok()) << bad;
+    EXPECT_NE(d.status().message().find(bad), std::string::npos) << d.status();
+  }
+}
+
 TEST(ArgsTest, ThreadsOptionIsBounded) {
   auto threads = [](std::vector<std::string> argv) {
     return ThreadsOption(*Args::Parse(argv, {"--threads"}, {}));

@@ -29,6 +29,14 @@
 namespace kiln::cli {
 namespace {
 
+// How a module built from source is read (`--define`) and compiled (`--checked`).
+driver::BuildOptions BuildOptionsFrom(const Args& args) {
+  driver::BuildOptions o;
+  o.defines = Defines(args);
+  o.checked = args.Has("--checked");
+  return o;
+}
+
 using runtime::Tensor;
 using vm::Value;
 
@@ -295,9 +303,8 @@ absl::Status OpenOnAgent(const Args& args, const std::string& path, int threads,
     bytes = std::move(compiled->bytes);
     digest = std::move(compiled->digest);
   } else {
-    driver::BuildOptions build;
-    build.checked = args.Has("--checked");
-    absl::StatusOr<vm::Executable> exec = driver::LoadOrBuildExecutable(path, args.Get("--target", "llvm"), build);
+    absl::StatusOr<vm::Executable> exec = driver::LoadOrBuildExecutable(path, args.Get("--target", "llvm"),
+                                                                                 BuildOptionsFrom(args));
     if (!exec.ok()) return exec.status();
     bytes = exec->Serialize();
   }
@@ -326,7 +333,7 @@ absl::StatusOr<Session> OpenSession(const Args& args, bool random_inputs) {
   std::optional<std::vector<Slot>> slots;
   if (!HasExecutableMagic(path)) {
     std::string diagnostics;  // the parser's, shown whether or not it succeeds
-    absl::StatusOr<ir::IRModule> module = script::LoadModule(path, args.Get("--name"), &diagnostics);
+    absl::StatusOr<ir::IRModule> module = script::LoadModule(path, ScriptOptions(args), &diagnostics);
     std::fputs(diagnostics.c_str(), stderr);
     if (!module.ok()) return module.status();
     slots = EntrySlots(*module, s.entry);
@@ -341,9 +348,8 @@ absl::StatusOr<Session> OpenSession(const Args& args, bool random_inputs) {
     if (!st.ok()) return st;
     s.build_s = SecondsSince(start);
   } else {
-    driver::BuildOptions build;
-    build.checked = args.Has("--checked");
-    absl::StatusOr<vm::Executable> exec = driver::LoadOrBuildExecutable(path, args.Get("--target", "llvm"), build);
+    absl::StatusOr<vm::Executable> exec = driver::LoadOrBuildExecutable(path, args.Get("--target", "llvm"),
+                                                                                 BuildOptionsFrom(args));
     if (!exec.ok()) return exec.status();
     s.build_s = SecondsSince(start);
     s.exec = std::make_shared<const vm::Executable>(*std::move(exec));
@@ -424,10 +430,17 @@ absl::StatusOr<Tensor> ResultArray(const Value& v) {
 
 }  // namespace
 
-bool IsVMRun(const std::string& path, const std::string& name) {
+script::ParseOptions ScriptOptions(const Args& args) {
+  script::ParseOptions o;
+  o.name = args.Get("--name");
+  o.defines = Defines(args);
+  return o;
+}
+
+bool IsVMRun(const std::string& path, const script::ParseOptions& options) {
   if (HasExecutableMagic(path)) return true;
   std::string diagnostics;  // the parser's, shown whether or not it succeeds
-  absl::StatusOr<ir::IRModule> module = script::LoadModule(path, name, &diagnostics);
+  absl::StatusOr<ir::IRModule> module = script::LoadModule(path, options, &diagnostics);
   std::fputs(diagnostics.c_str(), stderr);
   return module.ok() && driver::HasRelaxFunction(*module);
 }
@@ -533,7 +546,8 @@ int RunInspect(const Args& args) {
   int views = args.Has("--text") + args.Has("--python") + args.Has("--stats");
   if (views > 1) return Usage("inspect", "choose one of --text, --python, --stats");
   const std::string& path = args.positional()[0];
-  absl::StatusOr<vm::Executable> exec = driver::LoadOrBuildExecutable(path, args.Get("--target", "llvm"));
+  absl::StatusOr<vm::Executable> exec = driver::LoadOrBuildExecutable(path, args.Get("--target", "llvm"),
+                                                                                 BuildOptionsFrom(args));
   if (!exec.ok()) return Fail("inspect", exec.status());
   std::string out = args.Has("--python") ? exec->AsPython() : args.Has("--stats") ? exec->Stats() : exec->AsText();
   std::fwrite(out.data(), 1, out.size(), stdout);

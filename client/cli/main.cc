@@ -25,6 +25,13 @@ namespace {
   "  --tls-ca C           use TLS, verifying the server with the CA certificate C (PEM)\n" \
   "  --tls-cert C --tls-key K   mutual TLS: this client's certificate and key (PEM)\n"
 
+// --define, for every command that reads TVMScript (script::ParseOptions::defines; kilnd's extra_vars
+// with --remote).
+#define DEFINE_OPTION \
+  "  --define NAME=VALUE   (repeatable) bind NAME before FILE is read, as if it began with\n" \
+  "                      NAME = VALUE: a number, a string, a bool, a tuple/list of those, or a bare\n" \
+  "                      word as a string (--define M=128 --define DT=float16 --define S=\"(4, 8)\")\n"
+
 // The options of `kiln run|bench` on a kiln-agent (client/cli/remote_commands.h).
 #define AGENT_VALUED " --agent --agent-token-file --farm --priority " REMOTE_VALUED
 #define AGENT_OPTIONS \
@@ -40,22 +47,23 @@ namespace {
 
 const Command kCommands[] = {
     {"check", "parse and verify TVMScript files",
-     "usage: kiln check FILE... [--name NAME]\n"
+     "usage: kiln check FILE... [--name NAME] [--define NAME=VALUE ...]\n"
      "       kiln check FILE... --remote HOST:PORT [--token-file T] [--tls-ca C]\n\n"
      "Parses each file and runs the TIR verifier and Relax well-formedness checks. Diagnostics go to\n"
      "stderr as FILE:LINE:COL: error: ...; exits 0 when every file is valid, 1 otherwise.\n"
      "  --name NAME   with several top-level definitions, check the one named NAME (local only)\n"
-     REMOTE_OPTIONS,
-     "--name " REMOTE_VALUED, "", &RunCheck},
+     DEFINE_OPTION REMOTE_OPTIONS,
+     "--name --define " REMOTE_VALUED, "", &RunCheck},
     {"fmt", "print TVMScript in canonical form",
      "usage: kiln fmt FILE [-i] [--name NAME] [--module-alias NAME] [--hide-inferable-ty]\n"
+     "                [--define NAME=VALUE ...]\n"
      "       kiln fmt FILE [-i] --remote HOST:PORT [--token-file T] [--tls-ca C]\n\n"
      "Prints FILE as TVM v0.26 prints it. -i rewrites FILE in place.\n"
      "  --module-alias NAME   what Relax functions call their module (TVM's module_alias; default\n"
      "                        cls; empty: the module's own name)\n"
      "  --hide-inferable-ty   omit binding annotations the value's type implies (TVM's show_all_ty=False)\n"
-     REMOTE_OPTIONS,
-     "--name --module-alias " REMOTE_VALUED, "-i --hide-inferable-ty", &RunFmt},
+     DEFINE_OPTION REMOTE_OPTIONS,
+     "--name --module-alias --define " REMOTE_VALUED, "-i --hide-inferable-ty", &RunFmt},
     {"roundtrip", "check parse -> print -> parse round trips",
      "usage: kiln roundtrip FILE... [--summary]\n\n"
      "For each file: parse, print, parse again (must be structurally equal) and print again (must be\n"
@@ -70,6 +78,7 @@ const Command kCommands[] = {
     {"build", "compile a module into a VM executable or a kernel library",
      "usage: kiln build FILE [--target llvm|c] [-o OUT] [--exe] [--entry F ...] [--name NAME]\n"
      "                  [--emit-c | --emit-llvm] [--print-after PASS|all] [--verify-each] [--checked]\n"
+     "                  [--define NAME=VALUE ...]\n"
      "       kiln build FILE [--target T] [-o OUT.kx] [--entry F ...] --remote HOST:PORT\n"
      "                  [--token-file T] [--tls-ca C [--tls-cert C --tls-key K]]\n\n"
      "FILE is TVMScript or serialized IR. A module with a Relax function becomes a Relax VM executable\n"
@@ -107,8 +116,8 @@ const Command kCommands[] = {
      "(.kx); the summary line adds the cache tier that answered (cache: memory|disk|redis|miss).\n"
      "Compile errors come back as FILE:LINE:COL diagnostics. --name, --emit-c, --emit-llvm,\n"
      "--print-after and --verify-each are local only.\n"
-     REMOTE_OPTIONS,
-     "--target -o --name --entry --print-after " REMOTE_VALUED, "--exe --emit-c --emit-llvm --verify-each --checked", &RunBuild},
+     DEFINE_OPTION REMOTE_OPTIONS,
+     "--target -o --name --entry --print-after --define " REMOTE_VALUED, "--exe --emit-c --emit-llvm --verify-each --checked", &RunBuild},
     {"inspect", "print a VM executable as text, Python or statistics",
      "usage: kiln inspect FILE [--text | --python | --stats] [--target llvm|c]\n\n"
      "FILE is an executable written by `kiln build` (.kx), or a module, built first for --target.\n"
@@ -121,7 +130,7 @@ const Command kCommands[] = {
     {"run", "run a Relax function or a PrimFunc on .npy inputs",
      "usage: kiln run FILE|MODEL.kx [--entry NAME] [--target llvm|c|interp|opencl|vulkan|cuda|nvptx] --input A.npy ...\n"
      "                [--output-dir D] [--stateful] [--view K:SHAPE:STRIDES[:OFFSET]] [--threads N]\n"
-     "                [--name NAME] [--quiet] [--checked]\n\n"
+     "                [--name NAME] [--define NAME=VALUE ...] [--quiet] [--checked]\n\n"
      "Relax: when FILE has a Relax function (or is an executable from `kiln build`), it is built into\n"
      "a VM executable (or loaded) and function NAME (default main) runs on the VM. The inputs are its\n"
      "parameters in order, one .npy file each (a tuple parameter takes one file per field, an R.Prim a\n"
@@ -151,22 +160,22 @@ const Command kCommands[] = {
      "  --checked      checked mode (llvm, c): bounds, division, shift and recursion checks, as\n"
      "                 `kiln build --checked`; the first failure ends the run with its message\n"
      "Exits 1 with the message on a compile error, a corrupted executable, a rejected argument (count,\n"
-     "shape, dtype, strides) or a failed assert, 2 on a usage error.\n" AGENT_OPTIONS,
-     "--entry --target --input --output-dir --view --threads --name" AGENT_VALUED, "--quiet --stateful --checked", &RunRun},
+     "shape, dtype, strides) or a failed assert, 2 on a usage error.\n" DEFINE_OPTION AGENT_OPTIONS,
+     "--entry --target --input --output-dir --view --threads --name --define" AGENT_VALUED, "--quiet --stateful --checked", &RunRun},
     {"bench", "time a Relax function with TVM's time_evaluator",
      "usage: kiln bench FILE|MODEL.kx [--entry NAME] [--target llvm|c] [--input A.npy ...]\n"
      "                  [--number N] [--repeat R] [--min-repeat-ms M] [--cooldown-interval-ms C]\n"
      "                  [--repeats-to-cooldown K] [--limit-zero-time-iterations L]\n"
-     "                  [--cache-flush-bytes B] [--threads N] [--json]\n\n"
+     "                  [--cache-flush-bytes B] [--threads N] [--define NAME=VALUE ...] [--json]\n\n"
      "Builds (or loads) the executable, sets the inputs once (set_input) and times invoke_stateful of\n"
      "NAME (default main) as TVM's time_evaluator does: one warm-up call, then R repeats of N calls;\n"
      "a repeat shorter than M ms raises N. Without --input, inputs are random values of the declared\n"
      "static shapes (needs the source file). Defaults are TVM's: number 10, repeat 1, min-repeat-ms 0,\n"
      "cooldown 0, repeats-to-cooldown 1, limit-zero-time-iterations 100, cache-flush-bytes 0.\n"
      "  --json   one JSON object: mean_s, median_s, std_s, min_s, max_s, results_s (seconds per call\n"
-     "           for each repeat), number, repeat, build_s\n" AGENT_OPTIONS,
+     "           for each repeat), number, repeat, build_s\n" DEFINE_OPTION AGENT_OPTIONS,
      "--entry --target --input --number --repeat --min-repeat-ms --cooldown-interval-ms "
-     "--repeats-to-cooldown --limit-zero-time-iterations --cache-flush-bytes --threads --name" AGENT_VALUED,
+     "--repeats-to-cooldown --limit-zero-time-iterations --cache-flush-bytes --threads --name --define" AGENT_VALUED,
      "--json", &RunBench},
     {"version", "print the kiln and LLVM versions", "usage: kiln version\n", "", "", &RunVersion},
 };
@@ -230,6 +239,10 @@ int Main(int argc, char** argv) {
   if (args->help()) {
     std::fputs(c->usage, stdout);
     return 0;
+  }
+  if (absl::Status st = ParseDefines(args->GetAll("--define")).status(); !st.ok()) {
+    std::fprintf(stderr, "kiln %s: %s\n", c->name, std::string(st.message()).c_str());
+    return 2;
   }
   return c->run(*args);
 }

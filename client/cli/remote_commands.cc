@@ -71,15 +71,17 @@ void ReportError(const char* cmd, const std::string& address, const absl::Status
   std::fputs(text.c_str(), stderr);
 }
 
-// Fills the module fields every request shares: serialized IR by its magic, else TVMScript text.
+// Fills the module fields every request shares: serialized IR by its magic, else TVMScript text,
+// and the --define template values as extra_vars.
 template <typename Request>
-void SetModule(const std::string& path, std::string bytes, Request* r) {
+void SetModule(const Args& args, const std::string& path, std::string bytes, Request* r) {
   if (ir::LooksLikeSerializedIR(bytes)) {
     r->set_ir(std::move(bytes));
   } else {
     r->set_source(std::move(bytes));
   }
   r->set_filename(path);
+  for (const auto& [name, value] : Defines(args)) (*r->mutable_extra_vars())[name] = value;
 }
 
 // "dir/foo.py" -> "foo.kx", as the local build names its output.
@@ -117,7 +119,7 @@ absl::StatusOr<RemoteExecutable> CompileOnKilnd(const Args& args, const std::str
   absl::StatusOr<std::unique_ptr<Client>> client = Connect(args);
   if (!client.ok()) return client.status();
   v1::CompileRequest request;
-  SetModule(path, std::move(*bytes), &request);
+  SetModule(args, path, std::move(*bytes), &request);
   request.set_target(args.Get("--target", "llvm"));
   absl::StatusOr<CompileResult> result = (*client)->Compile(request);
   if (!result.ok()) {
@@ -162,7 +164,7 @@ int RunRemoteBuild(const Args& args) {
   absl::StatusOr<std::unique_ptr<Client>> client = Connect(args);
   if (!client.ok()) return Usage("build", std::string(client.status().message()));
   v1::CompileRequest request;
-  SetModule(path, std::move(*bytes), &request);
+  SetModule(args, path, std::move(*bytes), &request);
   request.set_target(args.Get("--target", "llvm"));
   for (const std::string& e : args.GetAll("--entry")) request.add_entries(e);
   absl::StatusOr<CompileResult> result = (*client)->Compile(request);
@@ -207,7 +209,7 @@ int RunRemoteCheck(const Args& args) {
       continue;
     }
     v1::CheckRequest request;
-    SetModule(path, std::move(*bytes), &request);
+    SetModule(args, path, std::move(*bytes), &request);
     absl::StatusOr<v1::CheckResponse> r = (*client)->Check(request);
     if (!r.ok()) {
       ReportError("check", args.Get("--remote"), r.status());
@@ -234,7 +236,7 @@ int RunRemoteFmt(const Args& args) {
   absl::StatusOr<std::unique_ptr<Client>> client = Connect(args);
   if (!client.ok()) return Usage("fmt", std::string(client.status().message()));
   v1::FormatRequest request;
-  SetModule(path, std::move(*bytes), &request);
+  SetModule(args, path, std::move(*bytes), &request);
   absl::StatusOr<v1::FormatResponse> r = (*client)->Format(request);
   if (!r.ok()) {
     ReportError("fmt", args.Get("--remote"), r.status());

@@ -208,7 +208,7 @@ int RunBuild(const Args& args) {
 
   auto start = std::chrono::steady_clock::now();
   std::string diagnostics;  // the parser's, shown whether or not it succeeds
-  absl::StatusOr<ir::IRModule> module = script::LoadModule(path, args.Get("--name"), &diagnostics);
+  absl::StatusOr<ir::IRModule> module = script::LoadModule(path, ScriptOptions(args), &diagnostics);
   std::fputs(diagnostics.c_str(), stderr);
   if (!module.ok()) return Fail("build", module.status());
   if (emit_device) return BuildDeviceCodeFile(path, *module, target, out, start);
@@ -246,7 +246,7 @@ int RunBuild(const Args& args) {
 int RunRun(const Args& args) {
   if (args.positional().empty()) return Usage("run", "expected a TVMScript file");
   const std::string& path = args.positional()[0];
-  if (IsVMRun(path, args.Get("--name"))) return RunVM(args);
+  if (IsVMRun(path, ScriptOptions(args))) return RunVM(args);
   if (WantsAgent(args) || args.Has("--remote")) {
     return Usage("run", "--agent, --farm and --remote run Relax modules and executables; a PrimFunc-only module runs here");
   }
@@ -276,7 +276,7 @@ int RunRun(const Args& args) {
   }
 
   std::string diagnostics;  // the parser's, shown whether or not it succeeds
-  absl::StatusOr<ir::IRModule> module = script::LoadModule(path, args.Get("--name"), &diagnostics);
+  absl::StatusOr<ir::IRModule> module = script::LoadModule(path, ScriptOptions(args), &diagnostics);
   std::fputs(diagnostics.c_str(), stderr);
   if (!module.ok()) return Fail("run", module.status());
   absl::StatusOr<std::string> entry = ChooseEntry(*module, args.Get("--entry"));

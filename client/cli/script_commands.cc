@@ -51,6 +51,7 @@ absl::Status WriteFile(const std::string& path, const std::string& data) {
 script::ParseOptions OptionsFrom(const Args& args) {
   script::ParseOptions o;
   o.name = args.Get("--name");
+  o.defines = Defines(args);
   return o;
 }
 

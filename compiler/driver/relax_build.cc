@@ -196,7 +196,9 @@ absl::StatusOr<vm::Executable> LoadOrBuildExecutable(const std::string& path, co
     if (!node.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", node.status().message()));
     module = script::AsModule(*node);
   } else {
-    absl::StatusOr<ObjectRef> parsed = script::ParseScript(*data, path);
+    script::ParseOptions parse;
+    parse.defines = options.defines;
+    absl::StatusOr<ObjectRef> parsed = script::ParseScript(*data, path, nullptr, parse);
     if (!parsed.ok()) return parsed.status();  // diagnostics already name the file
     module = script::AsModule(*parsed);
   }

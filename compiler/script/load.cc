@@ -28,6 +28,13 @@ absl::StatusOr<ir::ObjectRef> ParseFile(const std::string& path, const ParseOpti
 }
 
 absl::StatusOr<ir::IRModule> LoadModule(const std::string& path, const std::string& name, std::string* diagnostics) {
+  ParseOptions o;
+  o.name = name;
+  return LoadModule(path, o, diagnostics);
+}
+
+absl::StatusOr<ir::IRModule> LoadModule(const std::string& path, const ParseOptions& options,
+                                        std::string* diagnostics) {
   absl::StatusOr<std::string> data = ReadFile(path);
   if (!data.ok()) return data.status();
   if (ir::LooksLikeSerializedIR(*data) || absl::EndsWith(path, ".json")) {
@@ -36,9 +43,7 @@ absl::StatusOr<ir::IRModule> LoadModule(const std::string& path, const std::stri
     if (!node.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", node.status().message()));
     return AsModule(*node);
   }
-  ParseOptions o;
-  o.name = name;
-  absl::StatusOr<ir::ObjectRef> r = ParseFile(path, o, diagnostics);
+  absl::StatusOr<ir::ObjectRef> r = ParseFile(path, options, diagnostics);
   if (!r.ok()) return r.status();
   return AsModule(*r);
 }

@@ -31,6 +31,10 @@ absl::StatusOr<ir::ObjectRef> ParseFile(const std::string& path, const ParseOpti
 // definitions). A lone function becomes a module holding it.
 absl::StatusOr<ir::IRModule> LoadModule(const std::string& path, const std::string& name,
                                         std::string* diagnostics = nullptr);
+// The same with every parse option (`options.name` picks the definition; `defines` binds template
+// values); serialized IR ignores them.
+absl::StatusOr<ir::IRModule> LoadModule(const std::string& path, const ParseOptions& options,
+                                        std::string* diagnostics = nullptr);
 
 }  // namespace kiln::script
 

@@ -29,6 +29,29 @@ std::string Write(const std::string& name, const std::string& data) {
   return path;
 }
 
+TEST(LoadTest, ParseOptionsBindTemplateValues) {
+  std::string py = Write("tmpl.py", R"PY(@T.prim_func
+def fill(A: T.Buffer((N,), DT)):
+    for i in range(N):
+        A[i] = T.Cast(DT, i)
+)PY");
+  std::string diags;
+  EXPECT_FALSE(LoadModule(py, "", &diags).ok());
+  EXPECT_NE(diags.find("N"), std::string::npos) << diags;
+  ParseOptions o;
+  o.defines = {{"N", "7"}, {"DT", "float16"}};
+  absl::StatusOr<ir::IRModule> seven = LoadModule(py, o, &diags);
+  ASSERT_TRUE(seven.ok()) << diags;
+  o.defines["N"] = "9";
+  absl::StatusOr<ir::IRModule> nine = LoadModule(py, o, &diags);
+  ASSERT_TRUE(nine.ok()) << diags;
+  absl::StatusOr<std::string> a = ir::SerializeToJson(*seven);
+  absl::StatusOr<std::string> b = ir::SerializeToJson(*nine);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_NE(a->find("float16"), std::string::npos);
+  EXPECT_NE(*a, *b);
+}
+
 TEST(LoadTest, TVMScriptAndBothSerializedForms) {
   std::string py = Write("m.py", kSource);
   std::string diags = "stale";

@@ -25,7 +25,9 @@ Value CallAxis(Parser& p, CallArgs& a, const TirCall& c) {
   if (kind == "remap") {
     c.Need(2, 2);
     std::string kinds = p.ToStr(a.args[0], SpanOr(a.args[0], span));
-    std::vector<Value> bindings = p.ToSeq(a.args[1], SpanOr(a.args[1], span));
+    // One loop variable may stand alone (what `for idx in T.grid(*shape)` binds for rank 1).
+    std::vector<Value> bindings =
+        a.args[1].kind == K::kPrim ? std::vector<Value>{a.args[1]} : p.ToSeq(a.args[1], SpanOr(a.args[1], span));
     if (kinds.size() != bindings.size()) {
       p.Fail(span, absl::StrCat("T.axis.remap: the kinds string \"", kinds, "\" has size ", kinds.size(), " but ",
                               bindings.size(), " bindings are given"));

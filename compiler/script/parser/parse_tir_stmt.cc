@@ -370,9 +370,9 @@ void Parser::StoreTo(const doc::Expr& target, const Value& value, const Span& sp
     std::vector<Value> idx;
     bool tuple_index = target.slice->kind == doc::ExprKind::kTuple && !target.slice->parenthesized;
     if (tuple_index) {
-      for (const auto& x : target.slice->elts) idx.push_back(Eval(x));
+      for (const auto& x : target.slice->elts) EvalItem(x, &idx);
     } else {
-      idx.push_back(Eval(target.slice));
+      EvalItem(target.slice, &idx);
     }
     bool has_slice = false;
     indices = BufferIndices(buf, idx, tspan, &has_slice, nullptr);
@@ -403,6 +403,10 @@ void Parser::TIRFor(const doc::Stmt& s) {
   Span span = SpanOf(s.pos);
   if (!s.orelse.empty()) Fail(span, "for ... else is not supported");
   Value it = Eval(s.iter);
+  // Over a captured tuple or list (a name or expression, not a display: `for i in [1, 2]` stays
+  // TVM's error), the loop is Python's, unrolled here.
+  bool display = s.iter->kind == doc::ExprKind::kList || s.iter->kind == doc::ExprKind::kTuple;
+  if (it.is_seq() && !display) return TIRUnrolledFor(s, it);
   if (it.kind != K::kLoops) {
     Fail(SpanOf(s.iter->pos), "a for loop iterates over range(), T.serial/parallel/vectorized/unroll/thread_binding or T.grid");
   }
@@ -455,6 +459,32 @@ void Parser::TIRFor(const doc::Stmt& s) {
     body = loop;
   }
   tir_.Emit(body);
+}
+
+void Parser::TIRUnrolledFor(const doc::Stmt& s, const Value& items) {
+  // A Python `for` over a captured tuple or list: no IR loop, the body is parsed once per item with
+  // the target names bound to it (tuple targets unpack the item).
+  for (const Value& item : items.items) {
+    std::vector<std::pair<std::string, Value>> names;
+    if (s.target->kind == doc::ExprKind::kName) {
+      names.emplace_back(s.target->name, item);
+    } else if (s.target->kind == doc::ExprKind::kTuple || s.target->kind == doc::ExprKind::kList) {
+      std::vector<Value> parts = ToSeq(item, SpanOf(s.iter->pos));
+      if (parts.size() != s.target->elts.size()) {
+        Fail(s.target->pos, absl::StrCat("cannot unpack ", parts.size(), " values into ", s.target->elts.size(), " names"));
+      }
+      for (size_t k = 0; k < parts.size(); ++k) {
+        if (s.target->elts[k]->kind != doc::ExprKind::kName) Fail(s.target->elts[k]->pos, "a loop target must be a name");
+        names.emplace_back(s.target->elts[k]->name, parts[k]);
+      }
+    } else {
+      Fail(s.target->pos, "a loop target must be a name or a tuple of names");
+    }
+    PushScope();
+    for (auto& [name, v] : names) Define(name, std::move(v));
+    ParseTIRBody(s.body);
+    PopScope();
+  }
 }
 
 void Parser::TIRWith(const doc::Stmt& s) {

@@ -2,6 +2,7 @@
 // `T.` / `R.` / `I.` namespaces follows the architecture spec: an expression evaluates to a Value
 // (a Python number, string or container, an IR object, or the name of a TVMScript function), and
 // calls of TVMScript functions go to CallT / CallR / CallI.
+#include <algorithm>
 #include <cerrno>
 #include <cctype>
 #include <cmath>
@@ -53,6 +54,7 @@ const char* KindName(Value::Kind k) {
     case K::kLayout: return "layout";
     case K::kLayoutSpec: return "layout spec";
     case K::kAxisTerms: return "axis-bound value";
+    case K::kMacro: return "macro";
   }
   return "value";
 }
@@ -418,13 +420,7 @@ Value Parser::Eval(const doc::ExprPtr& ep) {
     case doc::ExprKind::kList: {
       std::vector<Value> items;
       items.reserve(e.elts.size());
-      for (const auto& x : e.elts) {
-        if (x->kind == doc::ExprKind::kStarred) {  // (n, *shape): the sequence's items in place
-          for (Value& item : ToSeq(Eval(x->value), SpanOf(x->pos))) items.push_back(std::move(item));
-          continue;
-        }
-        items.push_back(Eval(x));
-      }
+      for (const auto& x : e.elts) EvalItem(x, &items);  // (n, *shape): the sequence's items in place
       v = Value::Seq(e.kind == doc::ExprKind::kTuple ? K::kTuple : K::kList, std::move(items));
       break;
     }
@@ -564,6 +560,21 @@ Value Parser::EvalAttribute(const doc::Expr& e) {
   Fail(span, absl::StrCat("a ", KindName(base.kind), " has no attribute '", e.name, "'"));
 }
 
+void Parser::EvalItem(const doc::ExprPtr& x, std::vector<Value>* idx) {
+  if (x->kind != doc::ExprKind::kStarred) {
+    idx->push_back(Eval(x));
+    return;
+  }
+  // A lone expression stars as itself: rank-polymorphic code (`B[*v] = A[*v]` after `for v in
+  // T.grid(*shape)`) gets one loop variable, not a list, when the shape has rank 1.
+  Value inner = Eval(x->value);
+  if (inner.kind == K::kPrim) {
+    idx->push_back(std::move(inner));
+    return;
+  }
+  for (Value& item : ToSeq(inner, SpanOf(x->pos))) idx->push_back(std::move(item));
+}
+
 Value Parser::EvalSubscript(const doc::Expr& e) {
   Value base = Eval(e.value);
   Span span = SpanOf(e.pos);
@@ -571,9 +582,9 @@ Value Parser::EvalSubscript(const doc::Expr& e) {
   idx.reserve(e.slice->elts.size() + 1);
   bool tuple_index = e.slice->kind == doc::ExprKind::kTuple && !e.slice->parenthesized;
   if (tuple_index) {
-    for (const auto& x : e.slice->elts) idx.push_back(Eval(x));
+    for (const auto& x : e.slice->elts) EvalItem(x, &idx);
   } else {
-    idx.push_back(Eval(e.slice));
+    EvalItem(e.slice, &idx);
   }
   switch (base.kind) {
     case K::kBuffer: return LoadFromBuffer(Downcast<Buffer>(base.obj), idx, span);
@@ -664,6 +675,7 @@ Value Parser::EvalCall(const doc::Expr& e) {
       if (callee.items.size() == 1 && callee.items[0].kind == K::kRelax) a.args.insert(a.args.begin(), callee.items[0]);
       return CallName(callee.s, a);
     case K::kRelax: return CallRelaxFunction(Downcast<Expr>(callee.obj), a);
+    case K::kMacro: return ExpandMacro(callee, a);
     case K::kPoison: throw ParseError{a.span, "", true};
     default: break;
   }
@@ -808,6 +820,22 @@ Value Parser::EvalBinOp(const doc::Expr& e) {
     Value t = a;
     t.items.insert(t.items.end(), b.items.begin(), b.items.end());
     return t;
+  }
+  // Python repetition: "S" * len(shape) (T.axis.remap kinds for any rank), (1,) * n.
+  if (op == "*" && (a.kind == K::kInt || b.kind == K::kInt) && (a.kind == K::kStr || b.kind == K::kStr || a.is_seq() || b.is_seq())) {
+    const Value& what = a.kind == K::kInt ? b : a;
+    int64_t n = std::max<int64_t>(0, (a.kind == K::kInt ? a : b).i);
+    if (n * static_cast<int64_t>(what.kind == K::kStr ? what.s.size() : what.items.size()) > (int64_t{1} << 20)) {
+      Fail(span, "repetition result too large");
+    }
+    Value r = what;
+    r.s.clear();
+    r.items.clear();
+    for (int64_t k = 0; k < n; ++k) {
+      r.s += what.s;
+      r.items.insert(r.items.end(), what.items.begin(), what.items.end());
+    }
+    return r;
   }
   PrimExpr pa = a.is_number() ? PrimExpr() : ToPrim(a, a.span);
   PrimExpr pb = b.is_number() ? PrimExpr() : ToPrim(b, b.span);
@@ -1060,8 +1088,9 @@ ObjectRef Parser::ParseModule(const doc::Module& m, const std::string& select_na
       if (v.kind != K::kName) Fail(deco->pos, "unsupported decorator");
       std::string name = v.s;
       if (name == "I.ir_module" || name == "tvm.script.ir_module" || name == "ir_module") name = "I.ir_module";
-      if (name != "T.prim_func" && name != "R.function" && name != "I.ir_module") {
-        Fail(deco->pos, absl::StrCat("unsupported decorator '", v.s, "': expected @T.prim_func, @R.function or @I.ir_module"));
+      if (name != "T.prim_func" && name != "R.function" && name != "I.ir_module" && name != "T.macro") {
+        Fail(deco->pos, absl::StrCat("unsupported decorator '", v.s,
+                                     "': expected @T.prim_func, @R.function, @T.macro or @I.ir_module"));
       }
       d->name = name;
       d->args.span = SpanOf(deco->pos);
@@ -1131,6 +1160,8 @@ ObjectRef Parser::ParseModule(const doc::Module& m, const std::string& select_na
             defs.emplace_back(s.name, ParsePrimFunc(s, s.name, &d.args));
           } else if (d.name == "R.function") {
             defs.emplace_back(s.name, ParseRelaxFunc(s, s.name, &d.args, true));
+          } else if (d.name == "T.macro") {
+            Define(s.name, DefineMacro(s, d.args));
           } else {
             Fail(s.pos, "@I.ir_module decorates a class");
           }

@@ -50,6 +50,8 @@ struct Value {
     kLayout,      // obj: a TileLayout or ComposeLayout (T.TileLayout(...), T.ComposeLayout(...))
     kLayoutSpec,  // obj: the TileLayout that `T.S[...] + T.R[...] + offset` describes so far
     kAxisTerms,   // `v @ Axis.laneid + 512`: keys (axis names, kStr) and items (their values)
+    kMacro,       // a module-level @T.macro: `macro` is its definition, `b` hygienic, `i` the
+                  // number of scopes visible where it was defined (parse_macro.cc)
   };
   Kind kind = Kind::kNone;
   bool b = false;
@@ -63,6 +65,7 @@ struct Value {
   bool fresh_var = false;    // kPrim/kRelax: a variable made by T.int32() / T.handle() / T.var(...)
   bool meta = false;         // T.meta_var(x) / I.meta_var(x): an assignment names x itself, binds nothing
   const doc::Expr* lambda = nullptr;  // kLambda: the lambda node, owned by the doc tree being parsed
+  const doc::Stmt* macro = nullptr;   // kMacro: the function definition, owned likewise
   ir::Span span;
 
   static Value None() { return Value(); }
@@ -124,6 +127,9 @@ class Parser {
   std::string FormatFieldValue(const Value& v, const std::string& conversion, const doc::Expr& field);
   Value EvalAttribute(const doc::Expr& e);
   Value EvalSubscript(const doc::Expr& e);
+  // One element of a tuple, list or subscript: `*v` adds v's items (v itself when it is one
+  // expression, so that rank-1 code written for any rank works).
+  void EvalItem(const doc::ExprPtr& x, std::vector<Value>* items);
   Value EvalCall(const doc::Expr& e);
   Value EvalBinOp(const doc::Expr& e);
   Value EvalUnary(const doc::Expr& e);
@@ -174,6 +180,7 @@ class Parser {
   void TIRAnnAssign(const doc::Stmt& s);
   void TIRAugAssign(const doc::Stmt& s);
   void TIRFor(const doc::Stmt& s);
+  void TIRUnrolledFor(const doc::Stmt& s, const Value& items);
   void TIRWith(const doc::Stmt& s);
   void TIRExprStmt(const doc::Stmt& s);
   void BindTIRTarget(const doc::ExprPtr& target, const Value& v, const ir::Span& span);
@@ -225,6 +232,8 @@ class Parser {
 
   // ---- module
   Value CallI(const std::string& name, CallArgs& a);
+  Value DefineMacro(const doc::Stmt& def, const CallArgs& deco);
+  Value ExpandMacro(const Value& macro, CallArgs& a);
   ir::IRModule ParseIRModule(const doc::Stmt& cls, const CallArgs& deco);
 
   std::string source_;
@@ -242,6 +251,7 @@ class Parser {
   std::vector<std::string> name_hints_;  // the targets of a tuple assignment
   ir::Span prim_func_span_;    // the T.prim_func being parsed (errors TVM reports at the function)
   int loop_depth_ = 0;         // enclosing TIR loops (for break / continue)
+  int macro_depth_ = 0;        // macro expansions in progress (a recursive macro is an error)
   int max_scope_depth_ = 1000;
   std::unordered_map<const ir::Object*, ir::IterVar> thread_ivs_;  // launch_thread var -> IterVar
   std::unordered_map<const ir::Object*, ir::Range> loop_ranges_;   // loop var -> its range (axis.remap)
