@@ -39,6 +39,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/functor.h"
 #include "compiler/ir/structural.h"
+#include "compiler/ir/type_registry.h"
 #include "compiler/relax/op/infer_util.h"
 #include "compiler/relax/op/op.h"
 #include "compiler/relax/transform/ir_rewrite.h"
