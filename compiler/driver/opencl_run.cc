@@ -4,7 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/driver/lowered_form.h"
-#include "compiler/ir/functor.h"
+#include "compiler/tir/functor.h"
 #include "compiler/tir/transform/passes.h"
 
 namespace kiln::driver {

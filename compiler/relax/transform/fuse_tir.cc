@@ -37,7 +37,6 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "compiler/ir/functor.h"
 #include "compiler/ir/structural.h"
 #include "compiler/ir/type_registry.h"
 #include "compiler/relax/op/infer_util.h"
@@ -45,6 +44,7 @@
 #include "compiler/relax/transform/ir_rewrite.h"
 #include "compiler/relax/transform/op_pattern.h"
 #include "compiler/relax/transform/passes.h"
+#include "compiler/tir/functor.h"
 
 namespace kiln::relax::transform {
 namespace {
