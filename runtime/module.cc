@@ -1,8 +1,11 @@
 #include "runtime/module.h"
 
 #include <dlfcn.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "absl/strings/str_cat.h"
 #include "runtime/trap.h"
@@ -27,8 +30,51 @@ absl::StatusOr<std::unique_ptr<KernelLibrary>> KernelLibrary::Load(const std::st
   return lib;
 }
 
+namespace {
+
+bool WriteAll(int fd, absl::string_view bytes) {
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
+    if (n <= 0) return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<KernelLibrary>> KernelLibrary::LoadFromBytes(absl::string_view bytes,
+                                                                           const std::string& name) {
+  int fd = memfd_create(("kiln-" + name).c_str(), MFD_CLOEXEC);
+  if (fd >= 0) {
+    if (!WriteAll(fd, bytes)) {
+      close(fd);
+      return absl::InternalError(absl::StrCat("cannot write library \"", name, "\" to a memory file"));
+    }
+    absl::StatusOr<std::unique_ptr<KernelLibrary>> lib = Load(absl::StrCat("/proc/self/fd/", fd));
+    if (!lib.ok()) {
+      close(fd);
+      return lib.status();
+    }
+    (*lib)->memfd_ = fd;
+    return lib;
+  }
+  const char* dir = std::getenv("TMPDIR");
+  std::string path = absl::StrCat(dir != nullptr && *dir != '\0' ? dir : "/tmp", "/kiln-lib-XXXXXX");
+  fd = mkstemp(path.data());
+  if (fd < 0) return absl::InternalError("cannot create a temporary file for a kernel library");
+  bool ok = WriteAll(fd, bytes);
+  close(fd);
+  absl::StatusOr<std::unique_ptr<KernelLibrary>> lib =
+      ok ? Load(path) : absl::InternalError("cannot write a kernel library file");
+  unlink(path.c_str());
+  return lib;
+}
+
 KernelLibrary::~KernelLibrary() {
   if (handle_ != nullptr) dlclose(handle_);
+  if (memfd_ >= 0) close(memfd_);
 }
 
 absl::StatusOr<KilnKernelFn> KernelLibrary::GetKernel(const std::string& name) const {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "runtime/kernel_abi.h"
 
 namespace kiln::runtime {
@@ -37,6 +38,11 @@ class KernelLibrary : public KernelModule {
  public:
   // dlopen()s `path` (RTLD_LOCAL: two libraries may export the same kernel names).
   static absl::StatusOr<std::unique_ptr<KernelLibrary>> Load(const std::string& path);
+  // Loads a library from its bytes (an executable's library section), written to an anonymous
+  // memory file, or without memfd to a private temporary file unlinked at once. `name` names it in
+  // errors.
+  static absl::StatusOr<std::unique_ptr<KernelLibrary>> LoadFromBytes(absl::string_view bytes,
+                                                                      const std::string& name);
   ~KernelLibrary() override;
   KernelLibrary(const KernelLibrary&) = delete;
   KernelLibrary& operator=(const KernelLibrary&) = delete;
@@ -48,6 +54,10 @@ class KernelLibrary : public KernelModule {
  private:
   KernelLibrary() = default;
   void* handle_ = nullptr;
+  // The memory file of LoadFromBytes, open for as long as the library is loaded: dlopen returns an
+  // already-loaded library whose path string matches, and a closed descriptor's number -- hence its
+  // /proc/self/fd/N path -- is reused by the next memory file.
+  int memfd_ = -1;
   std::string path_;
   std::vector<std::string> names_;
 };

@@ -1,11 +1,6 @@
 #include "runtime/vm/vm.h"
 
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -26,40 +21,6 @@ namespace {
 
 int64_t NowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-// Writes a shared object to an anonymous memory file (or, without memfd, a private temporary file
-// that is unlinked at once) and dlopens it.
-absl::StatusOr<std::unique_ptr<runtime::KernelLibrary>> LoadSharedObject(const LibraryBlob& blob) {
-  auto write_all = [&](int fd) {
-    size_t done = 0;
-    while (done < blob.bytes.size()) {
-      ssize_t n = write(fd, blob.bytes.data() + done, blob.bytes.size() - done);
-      if (n <= 0) return false;
-      done += static_cast<size_t>(n);
-    }
-    return true;
-  };
-  int fd = memfd_create(("kiln-" + blob.name).c_str(), MFD_CLOEXEC);
-  if (fd >= 0) {
-    if (!write_all(fd)) {
-      close(fd);
-      return absl::InternalError(absl::StrCat("cannot write library \"", blob.name, "\" to a memory file"));
-    }
-    auto lib = runtime::KernelLibrary::Load(absl::StrCat("/proc/self/fd/", fd));
-    close(fd);  // the mapping stays
-    return lib;
-  }
-  const char* dir = std::getenv("TMPDIR");
-  std::string path = absl::StrCat(dir != nullptr && *dir != '\0' ? dir : "/tmp", "/kiln-lib-XXXXXX");
-  fd = mkstemp(path.data());
-  if (fd < 0) return absl::InternalError("cannot create a temporary file for a kernel library");
-  bool ok = write_all(fd);
-  close(fd);
-  absl::StatusOr<std::unique_ptr<runtime::KernelLibrary>> lib =
-      ok ? runtime::KernelLibrary::Load(path) : absl::InternalError("cannot write a kernel library file");
-  unlink(path.c_str());
-  return lib;
 }
 
 Value ConstantValue(const Constant& c) {
@@ -153,7 +114,7 @@ absl::Status VirtualMachine::Init(const VMOptions& options) {
       return absl::UnimplementedError(absl::StrCat("library \"", blob.name, "\" of kind \"", blob.kind, "\" (target \"",
                                                    blob.target, "\") is not supported by this runtime"));
     }
-    absl::StatusOr<std::unique_ptr<runtime::KernelLibrary>> lib = LoadSharedObject(blob);
+    absl::StatusOr<std::unique_ptr<runtime::KernelLibrary>> lib = runtime::KernelLibrary::LoadFromBytes(blob.bytes, blob.name);
     if (!lib.ok()) {
       return absl::Status(lib.status().code(), absl::StrCat("loading library \"", blob.name, "\": ", lib.status().message()));
     }

@@ -79,30 +79,33 @@ std::string TmpDir() {
   return d != nullptr ? d : "/tmp";
 }
 
-// The kernel library's bytes and path, built once per test binary.
+// A kernel library's bytes and path.
 struct KernelLib {
   std::string path;
   std::string bytes;
   std::string error;
 };
 
-const KernelLib& Kernels() {
-  static const KernelLib* lib = [] {
-    auto* k = new KernelLib();
-    std::string src = TmpDir() + "/vm_test_kernels_" + std::to_string(getpid()) + ".c";
-    k->path = TmpDir() + "/vm_test_kernels_" + std::to_string(getpid()) + ".so";
-    std::ofstream(src) << kKernelSource;
-    std::string cmd = "cc -shared -fPIC -O1 -o " + k->path + " " + src + " 2>&1";
-    if (std::system(cmd.c_str()) != 0) {
-      k->error = "cannot compile the test kernels with: " + cmd;
-      return k;
-    }
-    std::ifstream in(k->path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    k->bytes = ss.str();
+KernelLib BuildKernels(const std::string& stem, const char* source) {
+  KernelLib k;
+  std::string src = TmpDir() + "/" + stem + "_" + std::to_string(getpid()) + ".c";
+  k.path = TmpDir() + "/" + stem + "_" + std::to_string(getpid()) + ".so";
+  std::ofstream(src) << source;
+  std::string cmd = "cc -shared -fPIC -O1 -o " + k.path + " " + src + " 2>&1";
+  if (std::system(cmd.c_str()) != 0) {
+    k.error = "cannot compile the test kernels with: " + cmd;
     return k;
-  }();
+  }
+  std::ifstream in(k.path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  k.bytes = ss.str();
+  return k;
+}
+
+// kKernelSource's library, built once per test binary.
+const KernelLib& Kernels() {
+  static const KernelLib* lib = new KernelLib(BuildKernels("vm_test_kernels", kKernelSource));
   return *lib;
 }
 
@@ -201,6 +204,39 @@ TEST_F(VMTest, RunsAKernelFromTheLibrarySection) {
   r = vm->Invoke("main", {Value::Tensor(Floats({5, 6, 7, 8, 9}))});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(FloatsOf(*r), (std::vector<float>{6, 7, 8, 9, 10}));
+}
+
+// Two executables with different libraries loaded at once, the second while the first is alive:
+// each VM resolves its own kernels. (The first library's memory file once closed its descriptor,
+// the second got the same /proc/self/fd/N path, and dlopen handed back the first library.)
+TEST_F(VMTest, LibrariesOfLiveVMsStayDistinct) {
+  constexpr char kOther[] = R"C(
+#include <stdint.h>
+typedef struct { int32_t type_index; uint32_t zero_padding; union { int64_t v_int64; double v_float64; void* v_ptr; }; } KilnAny;
+int32_t int_neg(void* self, const KilnAny* a, int32_t n, KilnAny* r) {
+  r->type_index = 1;
+  r->v_int64 = -a[0].v_int64;
+  return 0;
+}
+const char kiln_kernel_names[] = "int_neg\0";
+)C";
+  KernelLib other = BuildKernels("vm_test_other", kOther);
+  ASSERT_TRUE(other.error.empty()) << other.error;
+  auto first = Make(Standard());
+  ASSERT_NE(first, nullptr);
+  Assembler a;
+  a.Begin("neg", 1, {"n"});
+  a.Call("int_neg", {R(0)}, 1);
+  a.Ret(1);
+  a.End();
+  Executable e = a.Finish();
+  e.libraries.push_back({"host-so", "llvm", "host", other.bytes});
+  auto second = Make(std::move(e));
+  ASSERT_NE(second, nullptr);
+  absl::StatusOr<Value> r = second->Invoke("neg", {Value::Int(5)});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->as_int(), -5);
+  EXPECT_TRUE(first->Invoke("fact", {Value::Int(4)}).ok());
 }
 
 TEST_F(VMTest, SurvivesASerializeRoundTrip) {

@@ -25,16 +25,12 @@ namespace kiln::server {
 
 namespace {
 
-ModuleSource SourceOf(const v1::CompileRequest& r) {
+// Compile, Check and Format requests name their module with the same fields.
+template <typename Request>
+ModuleSource SourceOf(const Request& r) {
   ModuleSource in{r.has_source() ? &r.source() : nullptr, r.has_ir() ? &r.ir() : nullptr, r.filename()};
   in.defines.insert(r.extra_vars().begin(), r.extra_vars().end());
   return in;
-}
-ModuleSource SourceOf(const v1::CheckRequest& r) {
-  return {r.has_source() ? &r.source() : nullptr, r.has_ir() ? &r.ir() : nullptr, r.filename()};
-}
-ModuleSource SourceOf(const v1::FormatRequest& r) {
-  return {r.has_source() ? &r.source() : nullptr, r.has_ir() ? &r.ir() : nullptr, r.filename()};
 }
 
 void AddWarnings(const v1::Diagnostics& all, google::protobuf::RepeatedPtrField<v1::Diagnostic>* out) {

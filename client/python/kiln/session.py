@@ -11,10 +11,11 @@ import grpc
 from kiln._proto import compile_pb2, compile_pb2_grpc, farm_pb2, farm_pb2_grpc
 from kiln._rpc import Endpoint, PathOrBytes
 from kiln.device import RemoteDevice
-from kiln.errors import Diagnostic, KilnError, RpcError
+from kiln.errors import CompileError, Diagnostic, KilnError, RpcError
 from kiln.local import AGENT_KEY, LocalServices
+from kiln.script import Script
 
-Source = Union[str, bytes, "os.PathLike[str]"]
+Source = Union[str, bytes, "os.PathLike[str]", Script]
 
 _IR_MAGIC = b"KILNIR"
 _CACHE_TIERS = {
@@ -29,10 +30,12 @@ _FETCH_RETRIES = 3
 def _module_fields(source: Source, filename: Optional[str]) -> Dict[str, object]:
     """The CompileRequest/CheckRequest/FormatRequest fields for a source text, a path, or IR bytes.
 
-    A str with a newline is source text; another str (no module fits on one line), or an
+    A kiln.script definition sends its text and captured values; a str with a newline is source text; another str (no module fits on one line), or an
     os.PathLike, is a path read from disk (it becomes the diagnostics' filename); bytes starting with
     the KILNIR magic are a serialized IRModule, other bytes UTF-8 source.
     """
+    if isinstance(source, Script):
+        return source.request_fields()
     if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source):
         path = os.fspath(source)
         with open(path, "rb") as f:
@@ -148,25 +151,40 @@ class Session:
 
         entries: the Relax functions to export (default: every public one). options: compiler options
         by name. extra_vars: Python values the source captures, by name ({"M": 128, "DT": "float16"}),
-        sent as their repr(): the source is read as if it began with `M = 128`.
+        sent as their repr(): the source is read as if it began with `M = 128` (a kiln.script
+        definition sends the values it captured; these are added to them).
         Raises CompileError with the diagnostics when the source does not compile.
         """
-        req = compile_pb2.CompileRequest(target=target, entries=list(entries or []),
-                                         options={k: str(v) for k, v in (options or {}).items()},
-                                         extra_vars={k: repr(v) for k, v in (extra_vars or {}).items()},
-                                         **_module_fields(source_or_path, filename))
-        return Executable(self, self._endpoint.unary("Compile", self._compile.Compile, req, timeout))
+        return Executable(self, self._module_call(
+            "Compile", self._compile.Compile, compile_pb2.CompileRequest, source_or_path, filename, extra_vars,
+            timeout, target=target, entries=list(entries or []),
+            options={k: str(v) for k, v in (options or {}).items()}))
 
-    def check(self, source_or_path: Source, *, filename: Optional[str] = None) -> List[Diagnostic]:
+    def check(self, source_or_path: Source, *, filename: Optional[str] = None,
+              extra_vars: Optional[Dict[str, object]] = None) -> List[Diagnostic]:
         """Parses and verifies a module; returns its warnings, raises CompileError on errors."""
-        req = compile_pb2.CheckRequest(**_module_fields(source_or_path, filename))
-        resp = self._endpoint.unary("Check", self._compile.Check, req)
+        resp = self._module_call("Check", self._compile.Check, compile_pb2.CheckRequest, source_or_path, filename,
+                                 extra_vars)
         return [Diagnostic.from_proto(d) for d in resp.warnings]
 
-    def format(self, source_or_path: Source, *, filename: Optional[str] = None) -> str:
-        """The canonical TVMScript text of a module (what `kiln fmt` prints)."""
-        req = compile_pb2.FormatRequest(**_module_fields(source_or_path, filename))
-        return self._endpoint.unary("Format", self._compile.Format, req).text
+    def format(self, source_or_path: Source, *, filename: Optional[str] = None,
+               extra_vars: Optional[Dict[str, object]] = None) -> str:
+        """The canonical TVMScript text of a module (what `kiln fmt` prints); captured values appear
+        substituted."""
+        return self._module_call("Format", self._compile.Format, compile_pb2.FormatRequest, source_or_path, filename,
+                                 extra_vars).text
+
+    def _module_call(self, method: str, fn, request_type, source: Source, filename: Optional[str],
+                     extra_vars: Optional[Dict[str, object]], timeout: Optional[float] = None, **fields):
+        """A Compile/Check/Format call; a kiln.script definition's diagnostics come back in its file's lines."""
+        module = _module_fields(source, filename)
+        module["extra_vars"] = dict(module.get("extra_vars", {}), **{k: repr(v) for k, v in (extra_vars or {}).items()})
+        try:
+            return self._endpoint.unary(method, fn, request_type(**module, **fields), timeout)
+        except CompileError as e:
+            if isinstance(source, Script):
+                raise source.map_error(e) from None
+            raise
 
     def stat(self) -> compile_pb2.StatResponse:
         """kilnd's cache and pool statistics (needs the admin permission)."""

@@ -15,7 +15,7 @@ from google.protobuf import any_pb2 as google_dot_protobuf_dot_any__pb2
 from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19kiln/_proto/compile.proto\x12\x07kiln.v1\x1a\x19google/protobuf/any.proto\x1a\x1egoogle/protobuf/duration.proto\"\xdc\x02\n\x0e\x43ompileRequest\x12\x10\n\x06source\x18\x01 \x01(\tH\x00\x12\x0c\n\x02ir\x18\x02 \x01(\x0cH\x00\x12\x10\n\x08\x66ilename\x18\x03 \x01(\t\x12\x0e\n\x06target\x18\x04 \x01(\t\x12\x35\n\x07options\x18\x05 \x03(\x0b\x32$.kiln.v1.CompileRequest.OptionsEntry\x12\x0f\n\x07\x65ntries\x18\x06 \x03(\t\x12:\n\nextra_vars\x18\x07 \x03(\x0b\x32&.kiln.v1.CompileRequest.ExtraVarsEntry\x12\x18\n\x10max_inline_bytes\x18\x08 \x01(\x04\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x1a\x30\n\x0e\x45xtraVarsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x08\n\x06module\"\x96\x01\n\x10\x41rtifactMetadata\x12\x0c\n\x04size\x18\x01 \x01(\x04\x12\x0e\n\x06target\x18\x02 \x01(\t\x12\x18\n\x10\x63ompiler_version\x18\x03 \x01(\t\x12\x11\n\tfunctions\x18\x04 \x03(\t\x12\x16\n\x0e\x63ompile_micros\x18\x05 \x01(\x04\x12\x1f\n\x17original_compile_micros\x18\x06 \x01(\x04\"\xc2\x01\n\x0f\x43ompileResponse\x12\x0e\n\x06\x64igest\x18\x01 \x01(\t\x12\x11\n\tcache_key\x18\x02 \x01(\t\x12+\n\x08metadata\x18\x03 \x01(\x0b\x32\x19.kiln.v1.ArtifactMetadata\x12$\n\x05\x63\x61\x63he\x18\x04 \x01(\x0e\x32\x15.kiln.v1.CacheTierHit\x12\x12\n\nexecutable\x18\x05 \x01(\x0c\x12%\n\x08warnings\x18\x06 \x03(\x0b\x32\x13.kiln.v1.Diagnostic\"K\n\x14\x46\x65tchArtifactRequest\x12\x0e\n\x06\x64igest\x18\x01 \x01(\t\x12\x0e\n\x06offset\x18\x02 \x01(\x04\x12\x13\n\x0b\x63hunk_bytes\x18\x03 \x01(\r\"k\n\rArtifactChunk\x12(\n\x06header\x18\x01 \x01(\x0b\x32\x18.kiln.v1.CompileResponse\x12\x0e\n\x06offset\x18\x02 \x01(\x04\x12\x0c\n\x04\x64\x61ta\x18\x03 \x01(\x0c\x12\x12\n\ntotal_size\x18\x04 \x01(\x04\"\x9f\x01\n\nDiagnostic\x12#\n\x08severity\x18\x01 \x01(\x0e\x32\x11.kiln.v1.Severity\x12\x0c\n\x04\x66ile\x18\x02 \x01(\t\x12\x0c\n\x04line\x18\x03 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x04 \x01(\x05\x12\x10\n\x08\x65nd_line\x18\x05 \x01(\x05\x12\x0f\n\x07\x65nd_col\x18\x06 \x01(\x05\x12\x0f\n\x07message\x18\x07 \x01(\t\x12\x0f\n\x07\x65xcerpt\x18\x08 \x01(\t\"7\n\x0b\x44iagnostics\x12(\n\x0b\x64iagnostics\x18\x01 \x03(\x0b\x32\x13.kiln.v1.Diagnostic\"Q\n\tRpcStatus\x12\x0c\n\x04\x63ode\x18\x01 \x01(\x05\x12\x0f\n\x07message\x18\x02 \x01(\t\x12%\n\x07\x64\x65tails\x18\x03 \x03(\x0b\x32\x14.google.protobuf.Any\";\n\tRetryInfo\x12.\n\x0bretry_delay\x18\x01 \x01(\x0b\x32\x19.google.protobuf.Duration\"J\n\x0c\x43heckRequest\x12\x10\n\x06source\x18\x01 \x01(\tH\x00\x12\x0c\n\x02ir\x18\x02 \x01(\x0cH\x00\x12\x10\n\x08\x66ilename\x18\x03 \x01(\tB\x08\n\x06module\"6\n\rCheckResponse\x12%\n\x08warnings\x18\x01 \x03(\x0b\x32\x13.kiln.v1.Diagnostic\"K\n\rFormatRequest\x12\x10\n\x06source\x18\x01 \x01(\tH\x00\x12\x0c\n\x02ir\x18\x02 \x01(\x0cH\x00\x12\x10\n\x08\x66ilename\x18\x03 \x01(\tB\x08\n\x06module\"\x1e\n\x0e\x46ormatResponse\x12\x0c\n\x04text\x18\x01 \x01(\t\"\r\n\x0bStatRequest\"\x98\x01\n\x0e\x43\x61\x63heTierStats\x12\x0c\n\x04tier\x18\x01 \x01(\t\x12\x0c\n\x04hits\x18\x02 \x01(\x04\x12\x0e\n\x06misses\x18\x03 \x01(\x04\x12\x11\n\tevictions\x18\x04 \x01(\x04\x12\x0f\n\x07\x63orrupt\x18\x05 \x01(\x04\x12\x0f\n\x07\x65ntries\x18\x06 \x01(\x04\x12\r\n\x05\x62ytes\x18\x07 \x01(\x04\x12\x16\n\x0e\x63\x61pacity_bytes\x18\x08 \x01(\x04\"\x86\x01\n\tPoolStats\x12\x0e\n\x06target\x18\x01 \x01(\t\x12\x0f\n\x07workers\x18\x02 \x01(\r\x12\x0c\n\x04\x62usy\x18\x03 \x01(\r\x12\x0e\n\x06queued\x18\x04 \x01(\r\x12\x11\n\tcompleted\x18\x05 \x01(\x04\x12\x0e\n\x06\x66\x61iled\x18\x06 \x01(\x04\x12\x17\n\x0fworker_restarts\x18\x07 \x01(\x04\"\x9c\x01\n\x0cStatResponse\x12\x16\n\x0eserver_version\x18\x01 \x01(\t\x12\x16\n\x0euptime_seconds\x18\x02 \x01(\x04\x12&\n\x05\x63\x61\x63he\x18\x03 \x03(\x0b\x32\x17.kiln.v1.CacheTierStats\x12\x11\n\tcoalesced\x18\x04 \x01(\x04\x12!\n\x05pools\x18\x05 \x03(\x0b\x32\x12.kiln.v1.PoolStats\"\x14\n\x12ListTargetsRequest\"G\n\nTargetInfo\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x16\n\x0e\x64\x65\x66\x61ult_target\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\";\n\x13ListTargetsResponse\x12$\n\x07targets\x18\x01 \x03(\x0b\x32\x13.kiln.v1.TargetInfo\"\x9b\x01\n\x16InspectArtifactRequest\x12\x0e\n\x06\x64igest\x18\x01 \x01(\t\x12\x32\n\x04view\x18\x02 \x01(\x0e\x32$.kiln.v1.InspectArtifactRequest.View\"=\n\x04View\x12\x14\n\x10VIEW_UNSPECIFIED\x10\x00\x12\x08\n\x04TEXT\x10\x01\x12\n\n\x06PYTHON\x10\x02\x12\t\n\x05STATS\x10\x03\"T\n\x17InspectArtifactResponse\x12\x0c\n\x04text\x18\x01 \x01(\t\x12+\n\x08metadata\x18\x02 \x01(\x0b\x32\x19.kiln.v1.ArtifactMetadata*q\n\x0c\x43\x61\x63heTierHit\x12\x1e\n\x1a\x43\x41\x43HE_TIER_HIT_UNSPECIFIED\x10\x00\x12\x0e\n\nCACHE_MISS\x10\x01\x12\x10\n\x0c\x43\x41\x43HE_MEMORY\x10\x02\x12\x0e\n\nCACHE_DISK\x10\x03\x12\x0f\n\x0b\x43\x41\x43HE_REDIS\x10\x04*a\n\x08Severity\x12\x18\n\x14SEVERITY_UNSPECIFIED\x10\x00\x12\x12\n\x0eSEVERITY_ERROR\x10\x01\x12\x14\n\x10SEVERITY_WARNING\x10\x02\x12\x11\n\rSEVERITY_NOTE\x10\x03\x32\xa4\x04\n\x0e\x43ompileService\x12<\n\x07\x43ompile\x12\x17.kiln.v1.CompileRequest\x1a\x18.kiln.v1.CompileResponse\x12\x42\n\rCompileStream\x12\x17.kiln.v1.CompileRequest\x1a\x16.kiln.v1.ArtifactChunk0\x01\x12H\n\rFetchArtifact\x12\x1d.kiln.v1.FetchArtifactRequest\x1a\x16.kiln.v1.ArtifactChunk0\x01\x12\x36\n\x05\x43heck\x12\x15.kiln.v1.CheckRequest\x1a\x16.kiln.v1.CheckResponse\x12\x39\n\x06\x46ormat\x12\x16.kiln.v1.FormatRequest\x1a\x17.kiln.v1.FormatResponse\x12\x33\n\x04Stat\x12\x14.kiln.v1.StatRequest\x1a\x15.kiln.v1.StatResponse\x12H\n\x0bListTargets\x12\x1b.kiln.v1.ListTargetsRequest\x1a\x1c.kiln.v1.ListTargetsResponse\x12T\n\x0fInspectArtifact\x12\x1f.kiln.v1.InspectArtifactRequest\x1a .kiln.v1.InspectArtifactResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19kiln/_proto/compile.proto\x12\x07kiln.v1\x1a\x19google/protobuf/any.proto\x1a\x1egoogle/protobuf/duration.proto\"\xdc\x02\n\x0e\x43ompileRequest\x12\x10\n\x06source\x18\x01 \x01(\tH\x00\x12\x0c\n\x02ir\x18\x02 \x01(\x0cH\x00\x12\x10\n\x08\x66ilename\x18\x03 \x01(\t\x12\x0e\n\x06target\x18\x04 \x01(\t\x12\x35\n\x07options\x18\x05 \x03(\x0b\x32$.kiln.v1.CompileRequest.OptionsEntry\x12\x0f\n\x07\x65ntries\x18\x06 \x03(\t\x12:\n\nextra_vars\x18\x07 \x03(\x0b\x32&.kiln.v1.CompileRequest.ExtraVarsEntry\x12\x18\n\x10max_inline_bytes\x18\x08 \x01(\x04\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x1a\x30\n\x0e\x45xtraVarsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x08\n\x06module\"\x96\x01\n\x10\x41rtifactMetadata\x12\x0c\n\x04size\x18\x01 \x01(\x04\x12\x0e\n\x06target\x18\x02 \x01(\t\x12\x18\n\x10\x63ompiler_version\x18\x03 \x01(\t\x12\x11\n\tfunctions\x18\x04 \x03(\t\x12\x16\n\x0e\x63ompile_micros\x18\x05 \x01(\x04\x12\x1f\n\x17original_compile_micros\x18\x06 \x01(\x04\"\xc2\x01\n\x0f\x43ompileResponse\x12\x0e\n\x06\x64igest\x18\x01 \x01(\t\x12\x11\n\tcache_key\x18\x02 \x01(\t\x12+\n\x08metadata\x18\x03 \x01(\x0b\x32\x19.kiln.v1.ArtifactMetadata\x12$\n\x05\x63\x61\x63he\x18\x04 \x01(\x0e\x32\x15.kiln.v1.CacheTierHit\x12\x12\n\nexecutable\x18\x05 \x01(\x0c\x12%\n\x08warnings\x18\x06 \x03(\x0b\x32\x13.kiln.v1.Diagnostic\"K\n\x14\x46\x65tchArtifactRequest\x12\x0e\n\x06\x64igest\x18\x01 \x01(\t\x12\x0e\n\x06offset\x18\x02 \x01(\x04\x12\x13\n\x0b\x63hunk_bytes\x18\x03 \x01(\r\"k\n\rArtifactChunk\x12(\n\x06header\x18\x01 \x01(\x0b\x32\x18.kiln.v1.CompileResponse\x12\x0e\n\x06offset\x18\x02 \x01(\x04\x12\x0c\n\x04\x64\x61ta\x18\x03 \x01(\x0c\x12\x12\n\ntotal_size\x18\x04 \x01(\x04\"\x9f\x01\n\nDiagnostic\x12#\n\x08severity\x18\x01 \x01(\x0e\x32\x11.kiln.v1.Severity\x12\x0c\n\x04\x66ile\x18\x02 \x01(\t\x12\x0c\n\x04line\x18\x03 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x04 \x01(\x05\x12\x10\n\x08\x65nd_line\x18\x05 \x01(\x05\x12\x0f\n\x07\x65nd_col\x18\x06 \x01(\x05\x12\x0f\n\x07message\x18\x07 \x01(\t\x12\x0f\n\x07\x65xcerpt\x18\x08 \x01(\t\"7\n\x0b\x44iagnostics\x12(\n\x0b\x64iagnostics\x18\x01 \x03(\x0b\x32\x13.kiln.v1.Diagnostic\"Q\n\tRpcStatus\x12\x0c\n\x04\x63ode\x18\x01 \x01(\x05\x12\x0f\n\x07message\x18\x02 \x01(\t\x12%\n\x07\x64\x65tails\x18\x03 \x03(\x0b\x32\x14.google.protobuf.Any\";\n\tRetryInfo\x12.\n\x0bretry_delay\x18\x01 \x01(\x0b\x32\x19.google.protobuf.Duration\"\xb6\x01\n\x0c\x43heckRequest\x12\x10\n\x06source\x18\x01 \x01(\tH\x00\x12\x0c\n\x02ir\x18\x02 \x01(\x0cH\x00\x12\x10\n\x08\x66ilename\x18\x03 \x01(\t\x12\x38\n\nextra_vars\x18\x04 \x03(\x0b\x32$.kiln.v1.CheckRequest.ExtraVarsEntry\x1a\x30\n\x0e\x45xtraVarsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x08\n\x06module\"6\n\rCheckResponse\x12%\n\x08warnings\x18\x01 \x03(\x0b\x32\x13.kiln.v1.Diagnostic\"\xb8\x01\n\rFormatRequest\x12\x10\n\x06source\x18\x01 \x01(\tH\x00\x12\x0c\n\x02ir\x18\x02 \x01(\x0cH\x00\x12\x10\n\x08\x66ilename\x18\x03 \x01(\t\x12\x39\n\nextra_vars\x18\x04 \x03(\x0b\x32%.kiln.v1.FormatRequest.ExtraVarsEntry\x1a\x30\n\x0e\x45xtraVarsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x08\n\x06module\"\x1e\n\x0e\x46ormatResponse\x12\x0c\n\x04text\x18\x01 \x01(\t\"\r\n\x0bStatRequest\"\x98\x01\n\x0e\x43\x61\x63heTierStats\x12\x0c\n\x04tier\x18\x01 \x01(\t\x12\x0c\n\x04hits\x18\x02 \x01(\x04\x12\x0e\n\x06misses\x18\x03 \x01(\x04\x12\x11\n\tevictions\x18\x04 \x01(\x04\x12\x0f\n\x07\x63orrupt\x18\x05 \x01(\x04\x12\x0f\n\x07\x65ntries\x18\x06 \x01(\x04\x12\r\n\x05\x62ytes\x18\x07 \x01(\x04\x12\x16\n\x0e\x63\x61pacity_bytes\x18\x08 \x01(\x04\"\x86\x01\n\tPoolStats\x12\x0e\n\x06target\x18\x01 \x01(\t\x12\x0f\n\x07workers\x18\x02 \x01(\r\x12\x0c\n\x04\x62usy\x18\x03 \x01(\r\x12\x0e\n\x06queued\x18\x04 \x01(\r\x12\x11\n\tcompleted\x18\x05 \x01(\x04\x12\x0e\n\x06\x66\x61iled\x18\x06 \x01(\x04\x12\x17\n\x0fworker_restarts\x18\x07 \x01(\x04\"\x9c\x01\n\x0cStatResponse\x12\x16\n\x0eserver_version\x18\x01 \x01(\t\x12\x16\n\x0euptime_seconds\x18\x02 \x01(\x04\x12&\n\x05\x63\x61\x63he\x18\x03 \x03(\x0b\x32\x17.kiln.v1.CacheTierStats\x12\x11\n\tcoalesced\x18\x04 \x01(\x04\x12!\n\x05pools\x18\x05 \x03(\x0b\x32\x12.kiln.v1.PoolStats\"\x14\n\x12ListTargetsRequest\"G\n\nTargetInfo\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x16\n\x0e\x64\x65\x66\x61ult_target\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\";\n\x13ListTargetsResponse\x12$\n\x07targets\x18\x01 \x03(\x0b\x32\x13.kiln.v1.TargetInfo\"\x9b\x01\n\x16InspectArtifactRequest\x12\x0e\n\x06\x64igest\x18\x01 \x01(\t\x12\x32\n\x04view\x18\x02 \x01(\x0e\x32$.kiln.v1.InspectArtifactRequest.View\"=\n\x04View\x12\x14\n\x10VIEW_UNSPECIFIED\x10\x00\x12\x08\n\x04TEXT\x10\x01\x12\n\n\x06PYTHON\x10\x02\x12\t\n\x05STATS\x10\x03\"T\n\x17InspectArtifactResponse\x12\x0c\n\x04text\x18\x01 \x01(\t\x12+\n\x08metadata\x18\x02 \x01(\x0b\x32\x19.kiln.v1.ArtifactMetadata*q\n\x0c\x43\x61\x63heTierHit\x12\x1e\n\x1a\x43\x41\x43HE_TIER_HIT_UNSPECIFIED\x10\x00\x12\x0e\n\nCACHE_MISS\x10\x01\x12\x10\n\x0c\x43\x41\x43HE_MEMORY\x10\x02\x12\x0e\n\nCACHE_DISK\x10\x03\x12\x0f\n\x0b\x43\x41\x43HE_REDIS\x10\x04*a\n\x08Severity\x12\x18\n\x14SEVERITY_UNSPECIFIED\x10\x00\x12\x12\n\x0eSEVERITY_ERROR\x10\x01\x12\x14\n\x10SEVERITY_WARNING\x10\x02\x12\x11\n\rSEVERITY_NOTE\x10\x03\x32\xa4\x04\n\x0e\x43ompileService\x12<\n\x07\x43ompile\x12\x17.kiln.v1.CompileRequest\x1a\x18.kiln.v1.CompileResponse\x12\x42\n\rCompileStream\x12\x17.kiln.v1.CompileRequest\x1a\x16.kiln.v1.ArtifactChunk0\x01\x12H\n\rFetchArtifact\x12\x1d.kiln.v1.FetchArtifactRequest\x1a\x16.kiln.v1.ArtifactChunk0\x01\x12\x36\n\x05\x43heck\x12\x15.kiln.v1.CheckRequest\x1a\x16.kiln.v1.CheckResponse\x12\x39\n\x06\x46ormat\x12\x16.kiln.v1.FormatRequest\x1a\x17.kiln.v1.FormatResponse\x12\x33\n\x04Stat\x12\x14.kiln.v1.StatRequest\x1a\x15.kiln.v1.StatResponse\x12H\n\x0bListTargets\x12\x1b.kiln.v1.ListTargetsRequest\x1a\x1c.kiln.v1.ListTargetsResponse\x12T\n\x0fInspectArtifact\x12\x1f.kiln.v1.InspectArtifactRequest\x1a .kiln.v1.InspectArtifactResponseb\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'kiln._proto.compile_pb2', globals())
@@ -26,10 +26,14 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _COMPILEREQUEST_OPTIONSENTRY._serialized_options = b'8\001'
   _COMPILEREQUEST_EXTRAVARSENTRY._options = None
   _COMPILEREQUEST_EXTRAVARSENTRY._serialized_options = b'8\001'
-  _CACHETIERHIT._serialized_start=2454
-  _CACHETIERHIT._serialized_end=2567
-  _SEVERITY._serialized_start=2569
-  _SEVERITY._serialized_end=2666
+  _CHECKREQUEST_EXTRAVARSENTRY._options = None
+  _CHECKREQUEST_EXTRAVARSENTRY._serialized_options = b'8\001'
+  _FORMATREQUEST_EXTRAVARSENTRY._options = None
+  _FORMATREQUEST_EXTRAVARSENTRY._serialized_options = b'8\001'
+  _CACHETIERHIT._serialized_start=2673
+  _CACHETIERHIT._serialized_end=2786
+  _SEVERITY._serialized_start=2788
+  _SEVERITY._serialized_end=2885
   _COMPILEREQUEST._serialized_start=98
   _COMPILEREQUEST._serialized_end=446
   _COMPILEREQUEST_OPTIONSENTRY._serialized_start=340
@@ -52,34 +56,38 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _RPCSTATUS._serialized_end=1284
   _RETRYINFO._serialized_start=1286
   _RETRYINFO._serialized_end=1345
-  _CHECKREQUEST._serialized_start=1347
-  _CHECKREQUEST._serialized_end=1421
-  _CHECKRESPONSE._serialized_start=1423
-  _CHECKRESPONSE._serialized_end=1477
-  _FORMATREQUEST._serialized_start=1479
-  _FORMATREQUEST._serialized_end=1554
-  _FORMATRESPONSE._serialized_start=1556
-  _FORMATRESPONSE._serialized_end=1586
-  _STATREQUEST._serialized_start=1588
-  _STATREQUEST._serialized_end=1601
-  _CACHETIERSTATS._serialized_start=1604
-  _CACHETIERSTATS._serialized_end=1756
-  _POOLSTATS._serialized_start=1759
-  _POOLSTATS._serialized_end=1893
-  _STATRESPONSE._serialized_start=1896
-  _STATRESPONSE._serialized_end=2052
-  _LISTTARGETSREQUEST._serialized_start=2054
-  _LISTTARGETSREQUEST._serialized_end=2074
-  _TARGETINFO._serialized_start=2076
-  _TARGETINFO._serialized_end=2147
-  _LISTTARGETSRESPONSE._serialized_start=2149
-  _LISTTARGETSRESPONSE._serialized_end=2208
-  _INSPECTARTIFACTREQUEST._serialized_start=2211
-  _INSPECTARTIFACTREQUEST._serialized_end=2366
-  _INSPECTARTIFACTREQUEST_VIEW._serialized_start=2305
-  _INSPECTARTIFACTREQUEST_VIEW._serialized_end=2366
-  _INSPECTARTIFACTRESPONSE._serialized_start=2368
-  _INSPECTARTIFACTRESPONSE._serialized_end=2452
-  _COMPILESERVICE._serialized_start=2669
-  _COMPILESERVICE._serialized_end=3217
+  _CHECKREQUEST._serialized_start=1348
+  _CHECKREQUEST._serialized_end=1530
+  _CHECKREQUEST_EXTRAVARSENTRY._serialized_start=388
+  _CHECKREQUEST_EXTRAVARSENTRY._serialized_end=436
+  _CHECKRESPONSE._serialized_start=1532
+  _CHECKRESPONSE._serialized_end=1586
+  _FORMATREQUEST._serialized_start=1589
+  _FORMATREQUEST._serialized_end=1773
+  _FORMATREQUEST_EXTRAVARSENTRY._serialized_start=388
+  _FORMATREQUEST_EXTRAVARSENTRY._serialized_end=436
+  _FORMATRESPONSE._serialized_start=1775
+  _FORMATRESPONSE._serialized_end=1805
+  _STATREQUEST._serialized_start=1807
+  _STATREQUEST._serialized_end=1820
+  _CACHETIERSTATS._serialized_start=1823
+  _CACHETIERSTATS._serialized_end=1975
+  _POOLSTATS._serialized_start=1978
+  _POOLSTATS._serialized_end=2112
+  _STATRESPONSE._serialized_start=2115
+  _STATRESPONSE._serialized_end=2271
+  _LISTTARGETSREQUEST._serialized_start=2273
+  _LISTTARGETSREQUEST._serialized_end=2293
+  _TARGETINFO._serialized_start=2295
+  _TARGETINFO._serialized_end=2366
+  _LISTTARGETSRESPONSE._serialized_start=2368
+  _LISTTARGETSRESPONSE._serialized_end=2427
+  _INSPECTARTIFACTREQUEST._serialized_start=2430
+  _INSPECTARTIFACTREQUEST._serialized_end=2585
+  _INSPECTARTIFACTREQUEST_VIEW._serialized_start=2524
+  _INSPECTARTIFACTREQUEST_VIEW._serialized_end=2585
+  _INSPECTARTIFACTRESPONSE._serialized_start=2587
+  _INSPECTARTIFACTRESPONSE._serialized_end=2671
+  _COMPILESERVICE._serialized_start=2888
+  _COMPILESERVICE._serialized_end=3436
 # @@protoc_insertion_point(module_scope)
