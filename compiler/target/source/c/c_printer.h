@@ -20,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler/driver/lowered_form.h"
+#include "compiler/ir/module.h"
 #include "compiler/tir/analysis/free_vars.h"
 #include "compiler/tir/functor.h"
 #include "compiler/tir/op/builtin.h"
