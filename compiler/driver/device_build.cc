@@ -2,7 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/driver/lowered_form.h"
-#include "compiler/ir/functor.h"
+#include "compiler/tir/functor.h"
 #include "compiler/target/llvm/codegen_gpu.h"
 #include "compiler/target/source/cuda/codegen_cuda.h"
 #include "compiler/target/source/cuda/nvrtc_compile.h"

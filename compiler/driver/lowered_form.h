@@ -49,7 +49,7 @@
 
 #include <string>
 
-#include "compiler/ir/ir.h"
+#include "compiler/ir/tir.h"
 
 namespace kiln::driver {
 

@@ -12,12 +12,12 @@
 #include "absl/strings/strip.h"
 #include "compiler/driver/device_build.h"
 #include "compiler/driver/kernel_build.h"
-#include "compiler/ir/functor.h"
 #include "compiler/ir/serialize.h"
 #include "compiler/relax/backend/vm/codegen_vm.h"
 #include "compiler/relax/backend/vm/exec_builder.h"
 #include "compiler/script/script.h"
 #include "compiler/target/llvm/target.h"
+#include "compiler/tir/functor.h"
 #include "runtime/read_file.h"
 
 namespace kiln::driver {

@@ -8,8 +8,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/driver/lowered_form.h"
-#include "compiler/ir/functor.h"
 #include "compiler/tir/analysis/verifier.h"
+#include "compiler/tir/functor.h"
 #include "compiler/tir/transform/passes.h"
 
 namespace kiln::driver {

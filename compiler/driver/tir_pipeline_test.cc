@@ -7,9 +7,9 @@
 #include <memory>
 #include <vector>
 
-#include "compiler/ir/functor.h"
 #include "compiler/target/source/c/codegen_c.h"
 #include "compiler/target/testing/lowered_ir.h"
+#include "compiler/tir/functor.h"
 #include "gtest/gtest.h"
 #include "runtime/module.h"
 #include "runtime/thread_pool.h"

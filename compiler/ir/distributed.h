@@ -13,7 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "compiler/ir/module.h"
-#include "compiler/ir/type.h"
+#include "compiler/ir/relax_type.h"
 
 namespace kiln::ir {
 

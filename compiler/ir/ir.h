@@ -11,6 +11,7 @@
 #include "compiler/ir/object.h"
 #include "compiler/ir/reflection.h"
 #include "compiler/ir/relax.h"
+#include "compiler/ir/relax_type.h"
 #include "compiler/ir/tir.h"
 #include "compiler/ir/type.h"
 

@@ -19,7 +19,7 @@ template <typename T> class ObjectPtr;
 template <typename T, typename... Args> ObjectPtr<T> make_object(Args&&... args);
 
 // Every concrete node type. The functors dispatch on it with a switch; reflection keys it to a type
-// name. Keep in sync with the TypeRegistry list in reflection.cc (structural_test checks that every
+// name. Keep in sync with the TypeRegistry list in type_registry.cc (structural_test checks that every
 // kind is registered).
 enum class NodeKind : uint16_t {
   kInvalid = 0,
@@ -47,6 +47,12 @@ enum class NodeKind : uint16_t {
   kFunction, kExternFunc,
   kNumKinds
 };
+
+// Nodes with identity (variables and buffers): structural equality maps them at their binding site
+// instead of comparing them by value.
+inline bool IsBindingKind(NodeKind k) {
+  return k == NodeKind::kVar || k == NodeKind::kSizeVar || k == NodeKind::kBuffer || k == NodeKind::kDataflowVar;
+}
 
 // Base of all IR nodes. Not copyable: identity matters (a Var is its object).
 class Object {

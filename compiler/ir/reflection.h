@@ -132,30 +132,6 @@ ObjectPtr<Node> CloneNode(const Node& n) {
   return p;
 }
 
-// Registry of node types: type key -> kind and default constructor. Built once on first use from the
-// explicit list in TypeRegistry::TypeRegistry (reflection.cc), immutable afterwards (safe to read from
-// any thread).
-class TypeRegistry {
- public:
-  struct Entry {
-    const char* type_key;
-    NodeKind kind;
-    ObjectPtr<Object> (*create)();
-    // A node with identity (Var, Buffer, ...): equality maps it at its binding site.
-    bool is_binding;
-  };
-  static const TypeRegistry& Global();
-  // nullptr if unknown.
-  const Entry* Find(const std::string& type_key) const;
-  const Entry* Find(NodeKind kind) const;
-  const std::vector<Entry>& entries() const { return entries_; }
-
- private:
-  TypeRegistry();
-  std::vector<Entry> entries_;
-  std::vector<int> by_kind_;  // NodeKind -> index into entries_, -1 if none
-};
-
 }  // namespace kiln::ir
 
 #endif  // KILN_COMPILER_IR_REFLECTION_H_

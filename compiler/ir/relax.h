@@ -6,6 +6,7 @@
 #include <string>
 
 #include "compiler/ir/expr.h"
+#include "compiler/ir/relax_type.h"
 
 namespace kiln::ir::relax {
 

@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/ir.h"
+#include "compiler/ir/type_registry.h"
 #include "compiler/version.h"
 #include "google/protobuf/stubs/logging.h"
 #include "google/protobuf/util/json_util.h"

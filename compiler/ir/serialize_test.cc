@@ -5,6 +5,7 @@
 #include "compiler/ir/ir.h"
 #include "compiler/ir/structural.h"
 #include "compiler/ir/testing/samples.h"
+#include "compiler/ir/type_registry.h"
 #include "gtest/gtest.h"
 #include "proto/ir.pb.h"
 

@@ -9,15 +9,12 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "compiler/ir/ir.h"
+#include "compiler/ir/base.h"
 
 namespace kiln::ir {
 namespace {
 
-bool IsBinding(const Object* o) {
-  const TypeRegistry::Entry* e = TypeRegistry::Global().Find(o->kind());
-  return e != nullptr && e->is_binding;
-}
+bool IsBinding(const Object* o) { return IsBindingKind(o->kind()); }
 
 bool DoubleEq(double a, double b) {
   if (std::isnan(a) && std::isnan(b)) return true;

@@ -12,7 +12,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
-#include "compiler/ir/functor.h"
+#include "compiler/tir/functor.h"
 
 namespace kiln::script {
 namespace {

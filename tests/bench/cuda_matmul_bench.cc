@@ -21,7 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "compiler/driver/device_build.h"
-#include "compiler/ir/functor.h"
+#include "compiler/tir/functor.h"
 #include "compiler/script/script.h"
 #include "runtime/device/cuda/cuda_device.h"
 

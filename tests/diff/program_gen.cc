@@ -8,7 +8,7 @@
 #include <random>
 
 #include "absl/strings/str_cat.h"
-#include "compiler/ir/functor.h"
+#include "compiler/tir/functor.h"
 
 namespace kiln::difftest {
 namespace {

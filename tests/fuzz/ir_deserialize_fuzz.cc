@@ -10,6 +10,7 @@
 #include "compiler/ir/serialize.h"
 #include "compiler/ir/structural.h"
 #include "compiler/ir/testing/samples.h"
+#include "compiler/ir/type_registry.h"
 #include "tests/fuzz/fuzz_driver.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

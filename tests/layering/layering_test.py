@@ -4,6 +4,11 @@
     compiler/, client/, server/ or LLVM: not through a Bazel dep, directly or transitively, and not
     through an #include. The agent runs on small devices without the compiler.
   * compiler/ir (the IR nodes) never reaches the TVMScript layer, compiler/script.
+  * compiler/tir's libraries (TIR-only: functors, analyses, arith, ops, passes, the interpreter)
+    build on the TIR nodes (//compiler/ir:tir), never on Relax: not on compiler/relax, the whole IR
+    //compiler/ir:ir (which adds Relax), or the script layer, and their sources include neither
+    compiler/relax/ nor the Relax node headers. Tests there may parse TVMScript (which brings Relax
+    in), so test and testonly targets are not checked by this rule.
 
 genquery cannot express this: it rejects recursive patterns (//runtime/...) and needs every target
 in its scope listed, so a new package would escape the check. Instead this test reads the real
@@ -23,17 +28,29 @@ import os
 import re
 import sys
 
-# (package directory, forbidden label prefixes, forbidden #include prefixes, why)
+# (package directory, forbidden label prefixes, forbidden #include prefixes, libraries only, why).
+# A rule for libraries only starts from the non-test, non-testonly targets of its directory and
+# checks the #includes of their own sources; the others start from every target and check every
+# source file under the directory.
 RULES = [
     ("runtime",
      ("//compiler", "//client", "//server", "//third_party/llvm", "@llvm"),
      ("compiler/", "client/", "server/", "llvm/", "llvm-c/"),
+     False,
      "runtime/ never depends on compiler/ or LLVM (DESIGN.md §1)"),
     ("compiler/ir",
      ("//compiler/script",),
      ("compiler/script/",),
+     False,
      "the IR nodes do not depend on the TVMScript layer"),
+    ("compiler/tir",
+     ("//compiler/relax", "//compiler/ir:ir", "//compiler/script"),
+     ("compiler/relax/", "compiler/ir/ir.h", "compiler/ir/relax", "compiler/ir/distributed.h",
+      "compiler/ir/type_registry.h", "compiler/script/"),
+     True,
+     "TIR-only libraries build on //compiler/ir:tir, never on Relax"),
 ]
+TEST_RULES = ("cc_test", "py_test", "sh_test")
 
 LABEL_ATTRS = ("deps", "srcs", "hdrs", "data", "implementation_deps", "textual_hdrs", "exports")
 SOURCE_EXTS = (".h", ".hh", ".hpp", ".c", ".cc", ".cpp", ".inc")
@@ -68,6 +85,11 @@ def normalize(label, package):
     return None
 
 
+class Target(collections.namedtuple("Target", "deps files is_test")):
+    """deps: labels it depends on; files: its own source files (paths from the root); is_test: a test
+    rule or testonly."""
+
+
 class _Package(dict):
     """The namespace a BUILD file runs in: every unknown name is a rule that records its target."""
 
@@ -83,11 +105,11 @@ class _Package(dict):
         })
         self._package, self._targets = package, targets
 
-    def _rule(self, *args, **kwargs):
+    def _rule(self, rule, *args, **kwargs):
         name = kwargs.get("name")
         if not isinstance(name, str):
             return
-        edges = []
+        edges, files = [], []
         for attr in LABEL_ATTRS:
             values = kwargs.get(attr) or []
             if isinstance(values, str):
@@ -97,14 +119,17 @@ class _Package(dict):
                     label = normalize(v, self._package)
                     if label:
                         edges.append(label)
-        self._targets["//%s:%s" % (self._package, name)] = edges
+                    elif attr in ("srcs", "hdrs", "textual_hdrs"):
+                        files.append(os.path.join(self._package, v))
+        is_test = rule in TEST_RULES or bool(kwargs.get("testonly"))
+        self._targets["//%s:%s" % (self._package, name)] = Target(edges, files, is_test)
 
     def __missing__(self, key):
-        return self._rule
+        return lambda *args, **kwargs: self._rule(key, *args, **kwargs)
 
 
 def load_graph(root):
-    """{label: [labels it depends on]} for every target of every BUILD file of the repository."""
+    """{label: Target} for every target of every BUILD file of the repository."""
     targets = {}
     for dirpath, filenames in walk(root):
         build = next((f for f in ("BUILD.bazel", "BUILD") if f in filenames), None)
@@ -127,9 +152,13 @@ def reaches_forbidden(label, forbidden):
     return any(label == p or label.startswith(p + ":") or label.startswith(p + "/") for p in forbidden)
 
 
-def check_deps(graph, top, forbidden):
-    """Paths from a target of top/... to a forbidden label, one per forbidden label reached."""
-    starts = sorted(l for l in graph if in_dir(l[2:].split(":")[0], top))
+def start_targets(graph, top, libraries_only):
+    return sorted(l for l, t in graph.items()
+                  if in_dir(l[2:].split(":")[0], top) and not (libraries_only and t.is_test))
+
+
+def check_deps(graph, starts, forbidden):
+    """Paths from a start target to a forbidden label, one per forbidden label reached."""
     parent = {s: None for s in starts}
     queue = collections.deque(starts)
     found = []
@@ -142,25 +171,29 @@ def check_deps(graph, top, forbidden):
                 label = parent[label]
             found.append(" -> ".join(reversed(path)))
             continue
-        for dep in graph.get(label, ()):
+        for dep in graph[label].deps if label in graph else ():
             if dep not in parent:
                 parent[dep] = label
                 queue.append(dep)
     return found
 
 
-def check_includes(root, top, forbidden):
+def source_files(root, graph, top, starts, libraries_only):
+    if libraries_only:
+        return sorted({os.path.join(root, f) for l in starts for f in graph[l].files
+                       if f.endswith(SOURCE_EXTS) and os.path.exists(os.path.join(root, f))})
+    return [os.path.join(dirpath, name) for dirpath, filenames in walk(root, top)
+            for name in filenames if name.endswith(SOURCE_EXTS)]
+
+
+def check_includes(root, paths, forbidden):
     found = []
-    for dirpath, filenames in walk(root, top):
-        for name in filenames:
-            if not name.endswith(SOURCE_EXTS):
-                continue
-            path = os.path.join(dirpath, name)
-            with open(path, errors="replace") as f:
-                for lineno, line in enumerate(f, 1):
-                    m = INCLUDE_RE.match(line)
-                    if m and m.group(1).startswith(forbidden):
-                        found.append("%s:%d: #include \"%s\"" % (os.path.relpath(path, root), lineno, m.group(1)))
+    for path in paths:
+        with open(path, errors="replace") as f:
+            for lineno, line in enumerate(f, 1):
+                m = INCLUDE_RE.match(line)
+                if m and m.group(1).startswith(forbidden):
+                    found.append("%s:%d: #include \"%s\"" % (os.path.relpath(path, root), lineno, m.group(1)))
     return found
 
 
@@ -174,13 +207,15 @@ def main():
         return 1
     graph = load_graph(root)
     failures = 0
-    for top, labels, includes, why in RULES:
-        checked = sum(1 for l in graph if in_dir(l[2:].split(":")[0], top))
+    for top, labels, includes, libraries_only, why in RULES:
+        starts = start_targets(graph, top, libraries_only)
+        checked = len(starts)
         if checked == 0:
             print("FAIL: no targets under //%s (is the checkout at %s?)" % (top, root))
             failures += 1
             continue
-        violations = check_deps(graph, top, labels) + check_includes(root, top, includes)
+        paths = source_files(root, graph, top, starts, libraries_only)
+        violations = check_deps(graph, starts, labels) + check_includes(root, paths, includes)
         for v in violations:
             print("FAIL: %s: %s" % (why, v))
         failures += len(violations)

@@ -9,9 +9,9 @@
 #include <unordered_set>
 
 #include "absl/strings/str_cat.h"
-#include "compiler/ir/functor.h"
 #include "compiler/relax/legalize/table.h"
 #include "compiler/relax/op/op.h"
+#include "compiler/tir/functor.h"
 
 namespace kiln::relax::legalize {
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "compiler/ir/functor.h"
+#include "compiler/tir/functor.h"
 #include "compiler/relax/legalize/loops.h"
 #include "compiler/tir/analysis/free_vars.h"
 #include "compiler/tir/transform/ir_utils.h"

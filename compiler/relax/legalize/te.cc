@@ -5,10 +5,10 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "compiler/ir/functor.h"
 #include "compiler/ir/structural.h"
 #include "compiler/relax/op/infer_util.h"
 #include "compiler/relax/op/op.h"
+#include "compiler/tir/functor.h"
 #include "compiler/tir/op/arith.h"
 
 namespace kiln::relax::legalize {

@@ -4,7 +4,7 @@
 // error for an output no stage computes.
 #include "compiler/relax/legalize/te.h"
 
-#include "compiler/ir/functor.h"
+#include "compiler/tir/functor.h"
 #include "gtest/gtest.h"
 #include "tests/util/status_matchers.h"
 

@@ -12,11 +12,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "compiler/ir/functor.h"
 #include "compiler/relax/legalize/legalize.h"
 #include "compiler/relax/op/infer_util.h"
 #include "compiler/relax/op/op.h"
 #include "compiler/script/script.h"
+#include "compiler/tir/functor.h"
 #include "runtime/npy.h"
 
 namespace kiln::relax::legalize::testing {

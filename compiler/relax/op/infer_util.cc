@@ -8,9 +8,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "compiler/ir/functor.h"
 #include "compiler/ir/structural.h"
 #include "compiler/relax/op/op.h"
+#include "compiler/tir/functor.h"
 
 namespace kiln::relax {
 

@@ -5,10 +5,10 @@
 #include <unordered_map>
 
 #include "absl/strings/str_cat.h"
-#include "compiler/ir/functor.h"
 #include "compiler/ir/structural.h"
 #include "compiler/relax/op/infer_util.h"
 #include "compiler/relax/op/op_families.h"
+#include "compiler/tir/functor.h"
 
 namespace kiln::relax {
 

@@ -11,9 +11,9 @@
 #include <unordered_set>
 #include <vector>
 
-#include "compiler/ir/functor.h"
 #include "compiler/relax/transform/passes.h"
 #include "compiler/relax/transform/op_pattern.h"
+#include "compiler/tir/functor.h"
 
 namespace kiln::relax::transform {
 namespace {

@@ -30,6 +30,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/structural.h"
+#include "compiler/ir/type_registry.h"
 #include "compiler/relax/transform/ir_rewrite.h"
 #include "compiler/relax/transform/op_pattern.h"
 #include "compiler/relax/transform/passes.h"

@@ -37,13 +37,14 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "compiler/ir/functor.h"
 #include "compiler/ir/structural.h"
+#include "compiler/ir/type_registry.h"
 #include "compiler/relax/op/infer_util.h"
 #include "compiler/relax/op/op.h"
 #include "compiler/relax/transform/ir_rewrite.h"
 #include "compiler/relax/transform/op_pattern.h"
 #include "compiler/relax/transform/passes.h"
+#include "compiler/tir/functor.h"
 
 namespace kiln::relax::transform {
 namespace {

@@ -3,6 +3,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "compiler/ir/type_registry.h"
+
 namespace kiln::relax::transform {
 namespace {
 

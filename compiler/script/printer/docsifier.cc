@@ -7,8 +7,8 @@
 #include <cstdlib>
 
 #include "absl/strings/str_cat.h"
-#include "compiler/ir/functor.h"
 #include "compiler/ir/structural.h"
+#include "compiler/tir/functor.h"
 
 namespace kiln::script::printer {
 namespace {

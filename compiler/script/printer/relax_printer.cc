@@ -5,11 +5,11 @@
 #include <string>
 #include <unordered_set>
 
-#include "compiler/ir/functor.h"
 #include "compiler/ir/structural.h"
 #include "compiler/relax/op/op.h"
 #include "compiler/script/doc/writer.h"
 #include "compiler/script/printer/docsifier.h"
+#include "compiler/tir/functor.h"
 
 namespace kiln::script::printer {
 

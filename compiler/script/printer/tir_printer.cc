@@ -6,9 +6,9 @@
 #include <unordered_set>
 #include <vector>
 
-#include "compiler/ir/functor.h"
 #include "compiler/ir/structural.h"
 #include "compiler/script/printer/docsifier.h"
+#include "compiler/tir/functor.h"
 #include "compiler/tir/op/arith.h"
 #include "compiler/tir/op/op.h"
 

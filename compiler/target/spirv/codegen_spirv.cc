@@ -9,7 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/driver/lowered_form.h"
-#include "compiler/ir/functor.h"
+#include "compiler/tir/functor.h"
 #include "compiler/target/spirv/spirv_builder.h"
 #include "compiler/target/spirv/spirv_tools.h"
 #include "runtime/device/vulkan/vulkan_abi.h"

@@ -5,8 +5,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "compiler/ir/functor.h"
 #include "compiler/tir/arith/analyzer.h"
+#include "compiler/tir/functor.h"
 #include "runtime/kernel_abi.h"
 
 namespace kiln::tir {

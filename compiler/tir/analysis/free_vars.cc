@@ -2,7 +2,7 @@
 
 #include <unordered_set>
 
-#include "compiler/ir/functor.h"
+#include "compiler/tir/functor.h"
 
 namespace kiln::tir {
 namespace {

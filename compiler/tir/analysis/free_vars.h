@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "compiler/ir/ir.h"
+#include "compiler/ir/tir.h"
 
 namespace kiln::tir {
 

@@ -13,7 +13,8 @@
 
 #include "absl/status/status.h"
 #include "compiler/ir/diagnostic.h"
-#include "compiler/ir/ir.h"
+#include "compiler/ir/module.h"
+#include "compiler/ir/tir.h"
 
 namespace kiln::tir {
 

@@ -33,7 +33,7 @@
 #include <unordered_map>
 #include <utility>
 
-#include "compiler/ir/ir.h"
+#include "compiler/ir/tir.h"
 
 namespace kiln::arith {
 

@@ -4,8 +4,8 @@
 // Intervals are computed in 128 bits so that the arithmetic itself never overflows.
 #include <algorithm>
 
-#include "compiler/ir/functor.h"
 #include "compiler/tir/arith/analyzer.h"
+#include "compiler/tir/functor.h"
 
 namespace kiln::arith {
 namespace {

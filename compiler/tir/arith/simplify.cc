@@ -8,9 +8,9 @@
 #include <cmath>
 #include <vector>
 
-#include "compiler/ir/functor.h"
 #include "compiler/ir/structural.h"
 #include "compiler/tir/arith/analyzer.h"
+#include "compiler/tir/functor.h"
 
 namespace kiln::arith {
 namespace {

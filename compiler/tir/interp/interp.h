@@ -16,7 +16,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "compiler/ir/ir.h"
+#include "compiler/ir/module.h"
+#include "compiler/ir/tir.h"
 #include "runtime/kernel_abi.h"
 
 namespace kiln::tir {

@@ -18,7 +18,7 @@
 #include <cstdint>
 
 #include "absl/status/statusor.h"
-#include "compiler/ir/ir.h"
+#include "compiler/ir/tir.h"
 
 namespace kiln::tir {
 

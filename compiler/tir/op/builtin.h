@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "compiler/ir/ir.h"
+#include "compiler/ir/tir.h"
 #include "compiler/tir/op/arith.h"
 #include "compiler/tir/op/op.h"
 

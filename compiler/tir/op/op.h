@@ -18,7 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "compiler/ir/ir.h"
+#include "compiler/ir/tir.h"
 
 namespace kiln::tir {
 

@@ -15,8 +15,8 @@
 // MakePackedAPI checks and binds them (the flat buffers share their data vars).
 #include <unordered_map>
 
-#include "compiler/ir/functor.h"
 #include "compiler/tir/arith/analyzer.h"
+#include "compiler/tir/functor.h"
 #include "compiler/tir/transform/ir_utils.h"
 #include "compiler/tir/transform/passes.h"
 

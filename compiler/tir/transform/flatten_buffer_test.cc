@@ -1,5 +1,5 @@
+#include "compiler/tir/functor.h"
 #include "gtest/gtest.h"
-#include "compiler/ir/functor.h"
 #include "compiler/tir/arith/analyzer.h"
 #include "compiler/tir/transform/passes.h"
 

@@ -12,7 +12,7 @@
 #include <limits>
 
 #include "absl/strings/str_cat.h"
-#include "compiler/ir/functor.h"
+#include "compiler/tir/functor.h"
 #include "compiler/tir/transform/ir_utils.h"
 #include "compiler/tir/transform/passes.h"
 

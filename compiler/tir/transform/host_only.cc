@@ -7,7 +7,7 @@
 // The other AttrStmts (pragmas and similar scheduling hints) are removed: no CPU backend reads
 // them, and the lowered form is simpler without them.
 #include "absl/strings/str_cat.h"
-#include "compiler/ir/functor.h"
+#include "compiler/tir/functor.h"
 #include "compiler/tir/transform/ir_utils.h"
 #include "compiler/tir/transform/passes.h"
 

@@ -1,7 +1,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/ir/functor.h"
+#include "compiler/tir/functor.h"
 #include "compiler/script/script.h"
 #include "compiler/tir/transform/interp_check.h"
 #include "compiler/tir/transform/passes.h"

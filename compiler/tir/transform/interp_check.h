@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "compiler/ir/ir.h"
+#include "compiler/ir/tir.h"
 
 namespace kiln::tir::transform::testing {
 

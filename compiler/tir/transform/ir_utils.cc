@@ -1,6 +1,6 @@
 #include "compiler/tir/transform/ir_utils.h"
 
-#include "compiler/ir/functor.h"
+#include "compiler/tir/functor.h"
 
 namespace kiln::tir::transform {
 namespace {

@@ -6,7 +6,7 @@
 #include <optional>
 #include <unordered_map>
 
-#include "compiler/ir/ir.h"
+#include "compiler/ir/tir.h"
 
 namespace kiln::tir::transform {
 

@@ -26,9 +26,9 @@
 #include <unordered_set>
 #include <vector>
 
-#include "compiler/ir/functor.h"
 #include "compiler/ir/structural.h"
 #include "compiler/tir/arith/analyzer.h"
+#include "compiler/tir/functor.h"
 #include "compiler/tir/transform/ir_utils.h"
 #include "compiler/tir/transform/passes.h"
 

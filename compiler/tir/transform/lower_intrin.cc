@@ -7,8 +7,8 @@
 //     shift) and tirx.bitwise_and(x, 2^k - 1), exact in two's complement.
 // Everything else stays FloorDiv/FloorMod. Math intrinsics stay tirx.* calls (the backends map
 // them to libm or LLVM intrinsics) and tirx.if_then_else stays (it must stay lazy).
-#include "compiler/ir/functor.h"
 #include "compiler/tir/arith/analyzer.h"
+#include "compiler/tir/functor.h"
 #include "compiler/tir/transform/ir_utils.h"
 #include "compiler/tir/transform/passes.h"
 

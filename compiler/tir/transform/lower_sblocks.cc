@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "compiler/ir/functor.h"
 #include "compiler/tir/arith/analyzer.h"
+#include "compiler/tir/functor.h"
 #include "compiler/tir/transform/ir_utils.h"
 #include "compiler/tir/transform/passes.h"
 

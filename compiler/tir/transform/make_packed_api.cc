@@ -52,9 +52,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/driver/lowered_form.h"
-#include "compiler/ir/functor.h"
 #include "compiler/tir/analysis/abi_checks.h"
 #include "compiler/tir/arith/analyzer.h"
+#include "compiler/tir/functor.h"
 #include "compiler/tir/op/builtin.h"
 #include "compiler/tir/transform/ir_utils.h"
 #include "compiler/tir/transform/passes.h"

@@ -1,6 +1,6 @@
 // Structure of the generated entry; the checks themselves run in compiler/driver/tir_pipeline_test.
+#include "compiler/tir/functor.h"
 #include "gtest/gtest.h"
-#include "compiler/ir/functor.h"
 #include "compiler/tir/transform/passes.h"
 
 namespace kiln::tir::transform {

@@ -7,8 +7,8 @@
 //     run time with its message, as written);
 //   * loops with a constant extent <= 0 -> removed;
 //   * no-op Evaluate(constant) statements dropped from sequences.
-#include "compiler/ir/functor.h"
 #include "compiler/tir/arith/analyzer.h"
+#include "compiler/tir/functor.h"
 #include "compiler/tir/transform/ir_utils.h"
 #include "compiler/tir/transform/passes.h"
 

@@ -23,9 +23,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/driver/lowered_form.h"
-#include "compiler/ir/functor.h"
 #include "compiler/ir/structural.h"
 #include "compiler/tir/analysis/free_vars.h"
+#include "compiler/tir/functor.h"
 #include "compiler/tir/transform/ir_utils.h"
 #include "compiler/tir/transform/passes.h"
 

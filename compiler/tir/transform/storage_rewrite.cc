@@ -25,7 +25,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "compiler/ir/functor.h"
+#include "compiler/tir/functor.h"
 #include "compiler/tir/transform/ir_utils.h"
 #include "compiler/tir/transform/passes.h"
 

@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "compiler/ir/functor.h"
+#include "compiler/tir/functor.h"
 #include "compiler/tir/transform/ir_utils.h"
 #include "compiler/tir/transform/passes.h"
 

@@ -14,8 +14,8 @@
 #include <optional>
 #include <vector>
 
-#include "compiler/ir/functor.h"
 #include "compiler/tir/arith/analyzer.h"
+#include "compiler/tir/functor.h"
 #include "compiler/tir/op/op.h"
 #include "compiler/tir/transform/ir_utils.h"
 #include "compiler/tir/transform/passes.h"

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "compiler/ir/functor.h"
+#include "compiler/tir/functor.h"
 
 namespace kiln::relax::backend {
 namespace {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "compiler/ir/functor.h"
 #include "compiler/relax/backend/vm/exec_builder.h"
+#include "compiler/tir/functor.h"
 #include "runtime/tensor.h"
 
 namespace kiln::relax::backend {

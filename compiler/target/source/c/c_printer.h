@@ -21,8 +21,9 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "compiler/driver/lowered_form.h"
-#include "compiler/ir/functor.h"
+#include "compiler/ir/module.h"
 #include "compiler/tir/analysis/free_vars.h"
+#include "compiler/tir/functor.h"
 #include "compiler/tir/op/builtin.h"
 
 namespace kiln::codegen::csrc {

@@ -24,8 +24,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler/driver/lowered_form.h"
-#include "compiler/ir/functor.h"
 #include "compiler/tir/analysis/free_vars.h"
+#include "compiler/tir/functor.h"
 #include "compiler/tir/op/builtin.h"
 
 #include "compiler/target/source/c/c_printer.h"

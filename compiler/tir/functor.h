@@ -1,11 +1,12 @@
 // TIR functors: dispatch on node kind to one Visit method per node type, plus the default
-// recursive visitor and the copy-on-write mutator that passes build on.
-#ifndef KILN_COMPILER_IR_FUNCTOR_H_
-#define KILN_COMPILER_IR_FUNCTOR_H_
+// recursive visitor and the copy-on-write mutator that passes build on. They stay in namespace
+// kiln::ir with the nodes they visit.
+#ifndef KILN_COMPILER_TIR_FUNCTOR_H_
+#define KILN_COMPILER_TIR_FUNCTOR_H_
 
 #include <utility>
 
-#include "compiler/ir/ir.h"
+#include "compiler/ir/tir.h"
 
 namespace kiln::ir {
 
@@ -198,4 +199,4 @@ Ref GetRef(const Node* op) {
 
 }  // namespace kiln::ir
 
-#endif  // KILN_COMPILER_IR_FUNCTOR_H_
+#endif  // KILN_COMPILER_TIR_FUNCTOR_H_

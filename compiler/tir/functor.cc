@@ -1,4 +1,4 @@
-#include "compiler/ir/functor.h"
+#include "compiler/tir/functor.h"
 
 namespace kiln::ir {
 
