@@ -272,8 +272,10 @@ Array<PrimExpr> Parser::BufferIndices(const Buffer& b, const std::vector<Value>&
       }
       if (region) region->push_back(Range(lo, extent));
       int64_t step = v.items[2].kind == K::kNone ? 1 : ToInt(v.items[2], SpanOr(v.items[2], span));
+      if (step == 0) Fail(SpanOr(v.items[2], span), "slice step cannot be zero");
       if (const auto* n = extent.as<IntImmNode>()) {
-        int64_t lanes = (n->value + step - 1) / step;
+        // len(range(0, extent, step)), for either sign of step.
+        int64_t lanes = step > 0 ? (n->value + step - 1) / step : (n->value + step + 1) / step;
         if (lanes > 1) {
           out.push_back(Ramp(lo, IntImm(lo.dtype(), step), static_cast<int>(lanes)));
         } else {
