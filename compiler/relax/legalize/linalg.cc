@@ -346,15 +346,8 @@ absl::StatusOr<Expr> LegalizeMatmulGPU(const ir::relax::Call& call, LegalizeCont
   return ctx->Emit(fb, {out}, OpPatternKind::kOutEWiseFusable, call);
 }
 
-bool ForGPU(const LegalizeContext& ctx) {
-  const auto* v = ctx.module()->attrs.count(String(kGPUTargetAttr))
-                      ? ctx.module()->attrs.Get(String(kGPUTargetAttr)).as<IntImmNode>()
-                      : nullptr;
-  return v != nullptr && v->value != 0;
-}
-
 absl::StatusOr<Expr> LegalizeMatmul(const ir::relax::Call& call, LegalizeContext* ctx) {
-  if (ForGPU(*ctx)) return LegalizeMatmulGPU(call, ctx);
+  if (ctx->for_gpu()) return LegalizeMatmulGPU(call, ctx);
   absl::StatusOr<std::vector<TensorSpec>> in = KernelInputs(call, {0, 1});
   if (!in.ok()) return in.status();
   return EmitKernel("matmul", MatmulKernel((*in)[0], (*in)[1], DTypeAttr(call, "out_dtype")), call, {0, 1}, ctx);

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/relax/legalize/conv_gpu.h"
 #include "compiler/relax/legalize/kernel_call.h"
 #include "compiler/relax/op/infer_util.h"
 
@@ -312,11 +313,7 @@ namespace {
 // relax.nn.conv1d / conv2d / conv2d_transpose with TVM's attributes.
 LegalizeFn ConvLegalizer(const std::string& name, bool transpose, const char* data_layout, const char* kernel_layout) {
   return [=](const ir::relax::Call& call, LegalizeContext* ctx) -> absl::StatusOr<Expr> {
-    absl::StatusOr<std::vector<TensorSpec>> in = KernelInputs(call, {0, 1});
-    if (!in.ok()) return in.status();
     ConvSpec spec;
-    spec.data = (*in)[0];
-    spec.weight = (*in)[1];
     spec.data_layout = StringAttr(call, "data_layout", data_layout);
     spec.kernel_layout = StringAttr(call, "kernel_layout", kernel_layout);
     spec.out_layout = StringAttr(call, "out_layout", spec.data_layout);
@@ -327,6 +324,11 @@ LegalizeFn ConvLegalizer(const std::string& name, bool transpose, const char* da
     spec.groups = IntAttr(call, "groups").value_or(1);
     spec.out_dtype = DTypeAttr(call, "out_dtype");
     spec.transpose = transpose;
+    if (ctx->for_gpu()) return LegalizeConvGPU(spec, call, ctx);
+    absl::StatusOr<std::vector<TensorSpec>> in = KernelInputs(call, {0, 1});
+    if (!in.ok()) return in.status();
+    spec.data = (*in)[0];
+    spec.weight = (*in)[1];
     return EmitKernel(name, ConvKernel(spec), call, {0, 1}, ctx);
   };
 }

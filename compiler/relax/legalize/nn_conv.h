@@ -1,5 +1,5 @@
 // R.nn.conv1d, R.nn.conv2d and R.nn.conv2d_transpose legalized to PrimFuncs with the default CPU
-// schedule (nn_conv.cc).
+// schedule (nn_conv.cc); for GPU targets to plain s_tir instead (conv_gpu.h).
 #ifndef KILN_COMPILER_RELAX_LEGALIZE_NN_CONV_H_
 #define KILN_COMPILER_RELAX_LEGALIZE_NN_CONV_H_
 
