@@ -2,7 +2,8 @@
 // strides, asymmetric padding, dilation, groups (depthwise too), NHWC / HWIO layouts, conv1d,
 // conv2d_transpose with output_padding, and a symbolic spatial dim. Each program is legalized for
 // a GPU target and run unscheduled on the interpreter and LLVM, then with ScheduleDefaultGPU on
-// opencl (PoCL) and vulkan (lavapipe); a device that is missing is skipped with the reason.
+// opencl (PoCL) and vulkan (lavapipe), where most cases take the tiled implicit-GEMM schedule; a
+// device that is missing is skipped with the reason.
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "compiler/relax/legalize/legalize.h"
 #include "compiler/relax/legalize/schedule_gpu.h"
 #include "compiler/relax/legalize/testing.h"
+#include "compiler/script/printer/printer.h"
 #include "compiler/script/script.h"
 #include "gtest/gtest.h"
 
@@ -145,6 +147,20 @@ TEST(ConvGPUTest, IsOneSTIRReduction) {
     EXPECT_EQ(realize->block->alloc_buffers.size(), 0u) << "no padded copy or packed weight";
   }
   EXPECT_EQ(kernels, 1);
+}
+
+TEST(ConvGPUTest, ScheduledAsAnImplicitGemm) {
+  // (n, y, x) against the output channels over (c, ky, kx): the tiled schedule of
+  // schedule_gpu_gemm.h, with the padding's if_then_else evaluated into the shared tile.
+  absl::StatusOr<ir::ObjectRef> parsed = script::ParseScript(GPUProgram(Cases()[0]), "conv_gpu_test.py");
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  absl::StatusOr<ir::IRModule> legal = LegalizeOps(script::AsModule(*parsed));
+  ASSERT_TRUE(legal.ok()) << legal.status();
+  absl::StatusOr<ir::IRModule> scheduled = ScheduleDefaultGPU(*legal);
+  ASSERT_TRUE(scheduled.ok()) << scheduled.status();
+  std::string text = script::printer::Print(*scheduled);
+  EXPECT_NE(text.find("T.alloc_shared("), std::string::npos) << text;
+  EXPECT_NE(text.find("= T.if_then_else("), std::string::npos) << text;
 }
 
 void CheckTarget(driver::RunTarget target) {
