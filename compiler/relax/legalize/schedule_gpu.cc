@@ -11,6 +11,7 @@
 #include "compiler/tir/functor.h"
 #include "compiler/relax/legalize/loops.h"
 #include "compiler/relax/legalize/schedule_gpu_gemm.h"
+#include "compiler/relax/legalize/schedule_gpu_reduce.h"
 #include "compiler/tir/analysis/free_vars.h"
 #include "compiler/tir/transform/ir_utils.h"
 
@@ -85,6 +86,7 @@ Stmt BindThreads(const Var& bx, PrimExpr blocks, const Var& tx, PrimExpr threads
 
 Stmt ScheduleStage(const Stmt& s) {
   if (std::optional<Stmt> gemm = ScheduleGemmStage(s)) return *gemm;
+  if (std::optional<Stmt> reduction = ScheduleReductionStage(s)) return *reduction;
   Var bx("bx", DataType::Int(64)), tx("tx", DataType::Int(64));
   std::optional<SpatialPrefix> p = MatchSpatialPrefix(s);
   if (!p) return BindThreads(bx, Int64(1), tx, Int64(1), s);

@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/structural.h"
 #include "compiler/relax/legalize/loops.h"
+#include "compiler/relax/legalize/schedule_gpu_stage.h"
 #include "compiler/relax/legalize/te.h"
 #include "compiler/tir/functor.h"
 #include "compiler/tir/transform/ir_utils.h"
@@ -27,32 +28,11 @@ namespace {
 using namespace ir;  // NOLINT: this file is about IR node types only
 using tir::transform::Substitute;
 using tir::transform::VarMap;
-using VarSet = std::set<const VarNode*>;
 
 constexpr int64_t kRegM = kGemmTileM / kGemmThreadsY, kRegN = kGemmTileN / kGemmThreadsX;
 constexpr int64_t kThreads = kGemmThreadsX * kGemmThreadsY;
 static_assert(kGemmTileM * kGemmTileK % kThreads == 0 && kGemmTileN * kGemmTileK % kThreads == 0,
               "each thread loads a whole number of tile elements");
-
-// Which of `of` an expression uses, and whether it loads anything / loads buffer `c`.
-class Uses : public StmtExprVisitor {
- public:
-  Uses(const VarSet& of, const BufferNode* c, const PrimExpr& e) : of_(of), c_(c) { VisitExpr(e); }
-  VarSet vars;
-  bool loads = false, loads_c = false;
-
- private:
-  void VisitExpr_(const VarNode* op) override {
-    if (of_.count(op)) vars.insert(op);
-  }
-  void VisitExpr_(const BufferLoadNode* op) override {
-    loads = true;
-    loads_c |= op->buffer.get() == c_;
-    StmtExprVisitor::VisitExpr_(op);
-  }
-  const VarSet& of_;
-  const BufferNode* c_;
-};
 
 class LoadCollector : public StmtExprVisitor {
  public:
@@ -65,88 +45,33 @@ class LoadCollector : public StmtExprVisitor {
   }
 };
 
-bool Subset(const VarSet& a, const VarSet& b) {
-  for (const VarNode* v : a) {
-    if (!b.count(v)) return false;
-  }
-  return true;
-}
-
-// A matched GEMM stage: its block, and its iter vars by role in block order.
+// A matched GEMM stage: the reduction stage, and its data-parallel iter vars by role in block
+// order.
 struct Gemm {
-  const SBlockNode* block = nullptr;
-  const BufferStoreNode* store = nullptr;
-  const BufferStoreNode* init = nullptr;
-  std::vector<const IterVarNode*> batch, rows, cols, red;  // batch, I, J, K
-  std::unordered_map<const VarNode*, PrimExpr> extent;
+  ReductionStage s;
+  std::vector<const IterVarNode*> batch, rows, cols;  // batch, I, J (K is s.reduce)
 };
 
-bool PlainLoop(const ForNode* f) {
-  return f->kind == ForKind::kSerial && IsConst(f->min, 0) && !f->step.defined() && f->annotations.empty() &&
-         !f->thread_binding.defined();
-}
-
-std::optional<Gemm> Match(const Stmt& s) {
-  std::unordered_map<const VarNode*, PrimExpr> loop_extent;
-  Stmt cur = s;
-  while (const auto* f = cur.as<ForNode>()) {
-    if (!PlainLoop(f)) return std::nullopt;
-    loop_extent[f->loop_var.get()] = f->extent;
-    cur = f->body;
-  }
-  const auto* realize = cur.as<SBlockRealizeNode>();
-  if (realize == nullptr || (realize->predicate.defined() && !IsConst(realize->predicate, 1))) return std::nullopt;
-  Gemm g;
-  g.block = realize->block.get();
-  const SBlockNode* block = g.block;
-  if (!block->alloc_buffers.empty() || !block->match_buffers.empty() || !block->init.defined() ||
-      block->iter_vars.size() != realize->iter_values.size() || block->iter_vars.size() != loop_extent.size()) {
-    return std::nullopt;
-  }
-  VarSet spatial, reduce, all;
-  std::set<const VarNode*> bound_loops;
-  for (size_t i = 0; i < block->iter_vars.size(); ++i) {
-    const IterVarNode* iv = block->iter_vars[i].get();
-    const auto* lv = realize->iter_values[i].as<VarNode>();
-    if (lv == nullptr || !loop_extent.count(lv) || !bound_loops.insert(lv).second) return std::nullopt;
-    if (iv->dom.defined() && !IsConst(iv->dom->min, 0)) return std::nullopt;
-    g.extent[iv->var.get()] = loop_extent[lv];
-    if (iv->iter_type == IterVarType::kDataPar) {
-      spatial.insert(iv->var.get());
-    } else if (iv->iter_type == IterVarType::kCommReduce) {
-      reduce.insert(iv->var.get());
-    } else {
-      return std::nullopt;
-    }
-    all.insert(iv->var.get());
-  }
-  g.store = block->body.as<BufferStoreNode>();
-  g.init = block->init.as<BufferStoreNode>();
-  if (reduce.empty() || g.store == nullptr || g.init == nullptr || !g.store->buffer.same_as(g.init->buffer)) {
-    return std::nullopt;
-  }
-  const BufferNode* c = g.store->buffer.get();
-  for (const PrimExpr& idx : g.store->indices) {
-    if (!Subset(Uses(all, c, idx).vars, spatial)) return std::nullopt;
-  }
-  if (!StructuralEqual(g.store->indices, g.init->indices)) return std::nullopt;
-  Uses init_uses(all, c, g.init->value);
-  if (init_uses.loads || !Subset(init_uses.vars, spatial)) return std::nullopt;
-
+std::optional<Gemm> Match(const Stmt& stage) {
+  std::optional<ReductionStage> rs = MatchReductionStage(stage);
+  if (!rs) return std::nullopt;
+  Gemm g{*std::move(rs), {}, {}, {}};
+  const ReductionStage& s = g.s;
+  const BufferNode* c = s.store->buffer.get();
   // The spatial vars each operand load uses.
   LoadCollector loads;
-  loads.VisitExpr(g.store->value);
+  loads.VisitExpr(s.store->value);
   std::vector<VarSet> uses;
   for (const BufferLoadNode* l : loads.loads) {
     if (l->buffer.get() == c) {
-      if (!StructuralEqual(l->indices, g.store->indices)) return std::nullopt;
+      if (!StructuralEqual(l->indices, s.store->indices)) return std::nullopt;
       continue;
     }
-    VarSet u = Uses(all, c, GetRef<PrimExpr>(l)).vars;
+    VarSet u = UsesOf(GetRef<PrimExpr>(l), s.all_vars, c).vars;
     VarSet sp;
     bool uses_k = false;
     for (const VarNode* v : u) {
-      if (spatial.count(v)) {
+      if (s.spatial_vars.count(v)) {
         sp.insert(v);
       } else {
         uses_k = true;
@@ -158,7 +83,7 @@ std::optional<Gemm> Match(const Stmt& s) {
   if (uses.empty()) return std::nullopt;
   // Batch: the spatial vars every operand uses, and those none uses (they only index the output).
   VarSet batch;
-  for (const VarNode* v : spatial) {
+  for (const VarNode* v : s.spatial_vars) {
     bool in_all = true, in_any = false;
     for (const VarSet& u : uses) {
       in_all &= u.count(v) > 0;
@@ -179,18 +104,16 @@ std::optional<Gemm> Match(const Stmt& s) {
     if (groups[1].count(v)) return std::nullopt;
   }
   // J: the group of the output's last index (its stores are then the coalesced ones).
-  const auto* last = g.store->indices.empty() ? nullptr : g.store->indices.back().as<VarNode>();
+  const auto* last = s.store->indices.empty() ? nullptr : s.store->indices.back().as<VarNode>();
   if (last != nullptr && groups[0].count(last)) std::swap(groups[0], groups[1]);
-  for (const IterVar& iv : block->iter_vars) {
+  for (const IterVarNode* iv : s.spatial) {
     const VarNode* v = iv->var.get();
-    if (reduce.count(v)) {
-      g.red.push_back(iv.get());
-    } else if (batch.count(v)) {
-      g.batch.push_back(iv.get());
+    if (batch.count(v)) {
+      g.batch.push_back(iv);
     } else if (groups[0].count(v)) {
-      g.rows.push_back(iv.get());
+      g.rows.push_back(iv);
     } else {
-      g.cols.push_back(iv.get());
+      g.cols.push_back(iv);
     }
   }
   return g;
@@ -213,7 +136,7 @@ class TileRewriter : public StmtExprMutator {
   std::vector<Tile> tiles;
 
   PrimExpr VisitExpr(const PrimExpr& e) override {
-    Uses u(all_, c_, e);
+    VarUses u = UsesOf(e, all_, c_);
     if (u.loads && !u.loads_c) {
       bool a = Subset(u.vars, a_side_);
       if (a || Subset(u.vars, b_side_)) {
@@ -238,47 +161,9 @@ class TileRewriter : public StmtExprMutator {
   PrimExpr acc_read_, kk_, row_, col_;
 };
 
-PrimExpr Product(const std::vector<const IterVarNode*>& ivs, const Gemm& g) {
-  PrimExpr p = Int64(1);
-  for (const IterVarNode* iv : ivs) p = Times(p, g.extent.at(iv->var.get()));
-  return p;
-}
-
-// Binds the iter vars `ivs` to the row-major unravelling of `flat` over their extents.
-void Bind(const std::vector<const IterVarNode*>& ivs, const Gemm& g, const PrimExpr& flat, VarMap* sub) {
-  std::vector<PrimExpr> shape;
-  for (const IterVarNode* iv : ivs) shape.push_back(g.extent.at(iv->var.get()));
-  Indices idx = Unravel(flat, shape);
-  for (size_t i = 0; i < ivs.size(); ++i) (*sub)[ivs[i]->var.get()] = idx[i];
-}
-
-For ThreadLoop(const Var& v, PrimExpr extent, const char* tag, Stmt body) {
-  return For(v, Int64(0), extent, ForKind::kThreadBinding, std::move(body),
-             IterVar(Range(Int64(0), extent), v, IterVarType::kThreadIndex, tag));
-}
-
-For Serial(const Var& v, PrimExpr extent, ForKind kind, Stmt body) {
-  return For(v, Int64(0), std::move(extent), kind, std::move(body));
-}
-
-Stmt Sync() { return Evaluate(Intrin("tvm_storage_sync", DataType::Int(32), {StringImm("shared")})); }
-
 // `e` guarded by `cond` (no guard when cond is undefined), as a value: zero outside.
 PrimExpr Guarded(const PrimExpr& cond, const PrimExpr& e) {
   return cond.defined() ? Intrin("if_then_else", e.dtype(), {cond, e, Const(e.dtype(), 0)}) : e;
-}
-
-// `x < n` unless x < n always holds because the tiles divide n (then undefined).
-PrimExpr Below(const PrimExpr& x, const PrimExpr& n, int64_t tile) {
-  int64_t c = ConstOr(n, -1);
-  if (c >= 0 && c % tile == 0) return PrimExpr();
-  return LT(x, n);
-}
-
-PrimExpr AndMaybe(const PrimExpr& a, const PrimExpr& b) {
-  if (!a.defined()) return b;
-  if (!b.defined()) return a;
-  return And(a, b);
 }
 
 }  // namespace
@@ -287,12 +172,13 @@ std::optional<Stmt> ScheduleGemmStage(const Stmt& stage) {
   std::optional<Gemm> m = Match(stage);
   if (!m) return std::nullopt;
   const Gemm& g = *m;
-  PrimExpr M = Product(g.rows, g), N = Product(g.cols, g), K = Product(g.red, g), nb = Product(g.batch, g);
+  const ReductionStage& st = g.s;
+  PrimExpr M = Product(g.rows, st), N = Product(g.cols, st), K = Product(st.reduce, st), nb = Product(g.batch, st);
   constexpr int64_t kLarge = int64_t{1} << 40;
   if (ConstOr(Times(M, N), kLarge) < 256 || ConstOr(K, kLarge) < 8) return std::nullopt;
 
   VarSet all, a_side, b_side;
-  for (const auto* group : {&g.batch, &g.rows, &g.cols, &g.red}) {
+  for (const auto* group : {&g.batch, &g.rows, &g.cols, &st.reduce}) {
     for (const IterVarNode* iv : *group) {
       all.insert(iv->var.get());
       if (group != &g.cols) a_side.insert(iv->var.get());
@@ -303,25 +189,25 @@ std::optional<Stmt> ScheduleGemmStage(const Stmt& stage) {
   Var ty("ty", DataType::Int(64)), tx("tx", DataType::Int(64));
   Var ko("ko", DataType::Int(64)), kk("kk", DataType::Int(64)), a("a", DataType::Int(64)), b("b", DataType::Int(64));
   Var l("l", DataType::Int(64));
-  const DataType dt = g.store->buffer->dtype;
+  const DataType dt = st.store->buffer->dtype;
   Buffer acc = Buffer::Make("acc", {Int64(kRegM * kRegN)}, dt, "local");
   PrimExpr acc_at = Plus(Times(a, Int64(kRegN)), b);
   PrimExpr row = Plus(ty, Times(a, Int64(kGemmThreadsY))), col = Plus(tx, Times(b, Int64(kGemmThreadsX)));
   PrimExpr i0 = Times(by, Int64(kGemmTileM)), j0 = Times(bx, Int64(kGemmTileN)), k0 = Times(ko, Int64(kGemmTileK));
 
-  TileRewriter rw(all, a_side, b_side, g.store->buffer.get(), Load(acc, {acc_at}), kk, row, col);
-  PrimExpr update = rw.VisitExpr(g.store->value);
+  TileRewriter rw(all, a_side, b_side, st.store->buffer.get(), Load(acc, {acc_at}), kk, row, col);
+  PrimExpr update = rw.VisitExpr(st.store->value);
 
   // The iter vars at (row, col, kk) of this thread's register tile and K step.
   VarMap at;
-  Bind(g.batch, g, bz, &at);
-  Bind(g.rows, g, Plus(i0, row), &at);
-  Bind(g.cols, g, Plus(j0, col), &at);
-  Bind(g.red, g, Plus(k0, kk), &at);
+  Bind(g.batch, st, bz, &at);
+  Bind(g.rows, st, Plus(i0, row), &at);
+  Bind(g.cols, st, Plus(j0, col), &at);
+  Bind(st.reduce, st, Plus(k0, kk), &at);
   auto unrolled = [&](const Var& v, int64_t n, Stmt body) { return Serial(v, Int64(n), ForKind::kUnrolled, body); };
   auto each_output = [&](Stmt body) { return unrolled(a, kRegM, unrolled(b, kRegN, std::move(body))); };
 
-  Stmt init = each_output(Store(acc, Substitute(g.init->value, at), {acc_at}));
+  Stmt init = each_output(Store(acc, Substitute(st.init->value, at), {acc_at}));
 
   // Tile loads: thread t stores elements t, t + kThreads, ... of each tile, K-fastest for A (a
   // row of A is contiguous along K in a row-major matmul) and N-fastest for B.
@@ -333,25 +219,25 @@ std::optional<Stmt> ScheduleGemmStage(const Stmt& stage) {
     PrimExpr kc = tile.a_side ? PrimExpr(FloorMod(flat, Int64(kGemmTileK))) : PrimExpr(FloorDiv(flat, Int64(other)));
     PrimExpr oc = tile.a_side ? PrimExpr(FloorDiv(flat, Int64(kGemmTileK))) : PrimExpr(FloorMod(flat, Int64(other)));
     VarMap sub;
-    Bind(g.batch, g, bz, &sub);
-    Bind(tile.a_side ? g.rows : g.cols, g, Plus(tile.a_side ? i0 : j0, oc), &sub);
-    Bind(g.red, g, Plus(k0, kc), &sub);
+    Bind(g.batch, st, bz, &sub);
+    Bind(tile.a_side ? g.rows : g.cols, st, Plus(tile.a_side ? i0 : j0, oc), &sub);
+    Bind(st.reduce, st, Plus(k0, kc), &sub);
     PrimExpr inside = AndMaybe(Below(Plus(tile.a_side ? i0 : j0, oc), tile.a_side ? M : N, other),
                                Below(Plus(k0, kc), K, kGemmTileK));
     Stmt store = Store(tile.buffer, Guarded(inside, Substitute(tile.value, sub)), {kc, oc});
     loads.push_back(unrolled(l, other * kGemmTileK / kThreads, store));
   }
-  loads.push_back(Sync());
+  loads.push_back(SharedSync());
   Stmt step = each_output(Store(acc, Substitute(update, at), {acc_at}));
   PrimExpr k_inside = Below(Plus(k0, kk), K, kGemmTileK);
   if (k_inside.defined()) step = ir::IfThenElse(k_inside, step);
   loads.push_back(Serial(kk, Int64(kGemmTileK), ForKind::kSerial, step));
-  loads.push_back(Sync());
+  loads.push_back(SharedSync());
   Stmt k_loop = Serial(ko, CeilDivBy(K, kGemmTileK), ForKind::kSerial, Seq(loads));
 
   std::vector<PrimExpr> out_idx;
-  for (const PrimExpr& e : g.store->indices) out_idx.push_back(Substitute(e, at));
-  Stmt write = BufferStore(g.store->buffer, Load(acc, {acc_at}), Array<PrimExpr>(out_idx));
+  for (const PrimExpr& e : st.store->indices) out_idx.push_back(Substitute(e, at));
+  Stmt write = BufferStore(st.store->buffer, Load(acc, {acc_at}), Array<PrimExpr>(out_idx));
   PrimExpr out_inside = AndMaybe(Below(Plus(i0, row), M, kGemmTileM), Below(Plus(j0, col), N, kGemmTileN));
   if (out_inside.defined()) write = ir::IfThenElse(out_inside, write);
 
