@@ -138,10 +138,14 @@ class CUDADevice {
     return ms;
   }
 
- private:
-  CUDADevice() = default;
+  // TimeMs in two halves (for the runtime's DeviceTimer): two events, the first recorded on the
+  // default stream; then the second recorded, waited for, the milliseconds between them, and both
+  // destroyed.
   absl::StatusOr<std::array<void*, 2>> RecordStart() const;
   absl::StatusOr<double> RecordStopAndWait(std::array<void*, 2> events) const;
+
+ private:
+  CUDADevice() = default;
   std::shared_ptr<const Driver> driver_;
   int device_ = 0;
   void* context_ = nullptr;

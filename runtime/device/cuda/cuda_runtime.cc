@@ -64,6 +64,27 @@ class CUDAKernelModule final : public DeviceModule {
   std::unique_ptr<CUDAModule> module_;
 };
 
+// Two CUDA events on the default stream.
+class CUDATimer final : public DeviceTimer {
+ public:
+  CUDATimer(const CUDADevice* device, std::array<void*, 2> events) : device_(device), events_(events) {}
+  ~CUDATimer() override {
+    if (!stopped_) (void)device_->RecordStopAndWait(events_);  // destroys the events
+  }
+  absl::StatusOr<int64_t> StopAndWait() override {
+    if (stopped_) return absl::FailedPreconditionError("CUDA timer: StopAndWait called twice");
+    stopped_ = true;
+    absl::StatusOr<double> ms = device_->RecordStopAndWait(events_);
+    if (!ms.ok()) return ms.status();
+    return static_cast<int64_t>(*ms * 1e6);
+  }
+
+ private:
+  const CUDADevice* device_;
+  std::array<void*, 2> events_;
+  bool stopped_ = false;
+};
+
 class CUDARuntime final : public DeviceRuntime, public DeviceAPI {
  public:
   explicit CUDARuntime(std::unique_ptr<CUDADevice> device) : device_(std::move(device)) {}
@@ -103,6 +124,11 @@ class CUDARuntime final : public DeviceRuntime, public DeviceAPI {
     return device_->Zero(Ptr(dev) + dev_offset, nbytes);
   }
   absl::Status Synchronize() override { return device_->Synchronize(); }
+  absl::StatusOr<std::unique_ptr<DeviceTimer>> StartTimer() override {
+    absl::StatusOr<std::array<void*, 2>> events = device_->RecordStart();
+    if (!events.ok()) return events.status();
+    return std::unique_ptr<DeviceTimer>(new CUDATimer(device_.get(), *events));
+  }
 
  private:
   std::unique_ptr<CUDADevice> device_;

@@ -105,6 +105,12 @@ class OpenCLDevice {
   absl::Status Read(void* dst, const OpenCLBuffer& src, size_t bytes) const;
   // Waits for everything enqueued so far.
   absl::Status Finish() const;
+  // A marker on the queue: it completes once everything enqueued before it has finished. The
+  // caller releases it (clReleaseEvent).
+  absl::StatusOr<cl_event> Marker() const;
+  // The device's time, in nanoseconds, at which `event` finished (its CL_PROFILING_COMMAND_END;
+  // the queue profiles every command); waits for it.
+  absl::StatusOr<uint64_t> EndTimeNs(cl_event event) const;
 
   // For the DeviceRuntime (opencl_runtime.h), which manages raw cl_mem handles.
   cl_context context() const { return context_; }

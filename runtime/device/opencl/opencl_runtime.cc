@@ -63,6 +63,27 @@ class OpenCLModule final : public DeviceModule {
   std::unique_ptr<OpenCLProgram> program_;
 };
 
+// Two profiled markers: the device time between their completions.
+class OpenCLTimer final : public DeviceTimer {
+ public:
+  OpenCLTimer(const OpenCLDevice* device, cl_event start) : device_(device), start_(start) {}
+  ~OpenCLTimer() override { clReleaseEvent(start_); }
+  absl::StatusOr<int64_t> StopAndWait() override {
+    absl::StatusOr<cl_event> stop = device_->Marker();
+    if (!stop.ok()) return stop.status();
+    absl::StatusOr<uint64_t> t1 = device_->EndTimeNs(*stop);
+    clReleaseEvent(*stop);
+    if (!t1.ok()) return t1.status();
+    absl::StatusOr<uint64_t> t0 = device_->EndTimeNs(start_);
+    if (!t0.ok()) return t0.status();
+    return static_cast<int64_t>(*t1 - *t0);
+  }
+
+ private:
+  const OpenCLDevice* device_;
+  cl_event start_;
+};
+
 class OpenCLRuntime final : public DeviceRuntime, public DeviceAPI {
  public:
   explicit OpenCLRuntime(std::unique_ptr<OpenCLDevice> device) : device_(std::move(device)) {}
@@ -121,6 +142,11 @@ class OpenCLRuntime final : public DeviceRuntime, public DeviceAPI {
     return Synchronize();
   }
   absl::Status Synchronize() override { return device_->Finish(); }
+  absl::StatusOr<std::unique_ptr<DeviceTimer>> StartTimer() override {
+    absl::StatusOr<cl_event> start = device_->Marker();
+    if (!start.ok()) return start.status();
+    return std::unique_ptr<DeviceTimer>(new OpenCLTimer(device_.get(), *start));
+  }
 
  private:
   std::unique_ptr<OpenCLDevice> device_;
