@@ -1,7 +1,8 @@
 // Relax models built for "cuda -arch=sm_90" (NVRTC) and "nvptx -mcpu=sm_90" (LLVM) through the
 // whole pipeline (GPU legalization, ScheduleDefaultGPU with its shared-memory tiles, host/device
 // split): the executable's device library is PTX whose kernels use shared memory and barriers
-// where the default schedule tiled a matmul or a convolution, and `ptxas -arch=sm_90` accepts it
+// where the default schedule tiled a matmul or a convolution and warp shuffles in the row sum, and
+// `ptxas -arch=sm_90` accepts it
 // (skipped with a message when ptxas or NVRTC is missing). tests/gpu/run_cuda.sh runs the same
 // models on a GPU.
 #include <gtest/gtest.h>
@@ -71,6 +72,7 @@ void CheckTarget(const std::string& target) {
   const std::string& ptx = blob->code;
   EXPECT_NE(ptx.find(".shared"), std::string::npos) << target << ": no shared-memory tile\n" << ptx;
   EXPECT_NE(ptx.find("bar.sync"), std::string::npos) << target << ": no barrier\n" << ptx;
+  EXPECT_NE(ptx.find("shfl.sync.down"), std::string::npos) << target << ": the reduction uses no warp shuffle\n" << ptx;
   if (access(kPtxas, X_OK) != 0) GTEST_SKIP() << "ptxas check: " << kPtxas << " not found (no CUDA toolkit)";
   std::string log;
   int rc = RunCommand(absl::StrCat(kPtxas, " -arch=sm_90 -v -o /dev/null ", WriteTemp("model.ptx", ptx)), &log);

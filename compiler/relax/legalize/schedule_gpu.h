@@ -10,6 +10,11 @@
 
 namespace kiln::relax::legalize {
 
+// Module attribute (set to True) when the GPU target has 32-lane warp shuffles (CUDA
+// __shfl_down_sync, NVPTX shfl.sync.down): the cooperative reductions then combine their float32
+// and int32 partials with shuffles inside each warp and shared memory only across warps.
+inline constexpr char kGPUWarpShuffleAttr[] = "kiln.gpu_warp_shuffle";
+
 // Threads per block of the default schedule (a stage with fewer iterations gets one block of
 // exactly that many threads).
 inline constexpr int64_t kDefaultGPUBlockSize = 256;

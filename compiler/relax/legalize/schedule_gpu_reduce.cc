@@ -20,6 +20,8 @@ using tir::transform::VarMap;
 
 namespace {
 
+constexpr int64_t kWarpSize = 32;  // the lanes of a CUDA warp (threads is a multiple of it)
+
 // The update's operator: how two partial results combine, and its identity.
 struct Combiner {
   std::function<PrimExpr(const PrimExpr&, const PrimExpr&)> combine;
@@ -45,7 +47,7 @@ std::optional<Combiner> MatchCombiner(const PrimExpr& update, DataType dt) {
 
 }  // namespace
 
-std::optional<Stmt> ScheduleReductionStage(const Stmt& stage) {
+std::optional<Stmt> ScheduleReductionStage(const Stmt& stage, bool warp_shuffle) {
   std::optional<ReductionStage> rs = MatchReductionStage(stage);
   if (!rs) return std::nullopt;
   const ReductionStage& s = *rs;
@@ -74,17 +76,46 @@ std::optional<Stmt> ScheduleReductionStage(const Stmt& stage) {
 
   Stmt step = Store(acc, op->combine(Load(acc, {Int64(0)}), Substitute(v, at)), {Int64(0)});
   if (PrimExpr inside = Below(kidx, k, threads); inside.defined()) step = ir::IfThenElse(inside, step);
-  std::vector<Stmt> seq = {Store(acc, op->identity, {Int64(0)}), Serial(r, CeilDivBy(k, threads), ForKind::kSerial, step),
-                           Store(red, Load(acc, {Int64(0)}), {tx}), SharedSync()};
-  for (int64_t half = threads / 2; half >= 1; half /= 2) {
-    Stmt fold = Store(red, op->combine(Load(red, {tx}), Load(red, {Plus(tx, Int64(half))})), {tx});
-    seq.push_back(ir::IfThenElse(LT(tx, Int64(half)), fold));
-    seq.push_back(SharedSync());
-  }
+  std::vector<Stmt> seq = {Store(acc, op->identity, {Int64(0)}), Serial(r, CeilDivBy(k, threads), ForKind::kSerial, step)};
   std::vector<PrimExpr> out_idx;
   for (const PrimExpr& e : s.store->indices) out_idx.push_back(Substitute(e, at));
-  PrimExpr total = op->combine(Substitute(s.init->value, at), Load(red, {Int64(0)}));
-  seq.push_back(ir::IfThenElse(EQ(tx, Int64(0)), BufferStore(c, total, Array<PrimExpr>(out_idx))));
+  auto store_total = [&](const PrimExpr& total) {
+    return ir::IfThenElse(EQ(tx, Int64(0)),
+                          BufferStore(c, op->combine(Substitute(s.init->value, at), total), Array<PrimExpr>(out_idx)));
+  };
+  const bool shuffle = warp_shuffle && (dt == DataType::Float(32) || dt == DataType::Int(32));
+  if (shuffle) {
+    // acc = acc op (acc of the lane `offset` above), for offsets 16 .. 1: lane 0 of each warp then
+    // holds the warp's result. Every lane of the warp executes each shuffle (full mask).
+    auto warp_fold = [&]() {
+      std::vector<Stmt> folds;
+      for (int64_t offset = kWarpSize / 2; offset >= 1; offset /= 2) {
+        PrimExpr other = Intrin("tvm_warp_shuffle_down", dt,
+                                {IntImm(DataType::Int(32), -1), Load(acc, {Int64(0)}), IntImm(DataType::Int(32), offset),
+                                 IntImm(DataType::Int(32), kWarpSize), IntImm(DataType::Int(32), kWarpSize)});
+        folds.push_back(Store(acc, op->combine(Load(acc, {Int64(0)}), other), {Int64(0)}));
+      }
+      return Seq(folds);
+    };
+    const int64_t warps = threads / kWarpSize;
+    red = Buffer::Make("red_shared", {Int64(warps)}, dt, "shared");
+    seq.push_back(warp_fold());
+    seq.push_back(ir::IfThenElse(EQ(FloorMod(tx, Int64(kWarpSize)), Int64(0)),
+                                 Store(red, Load(acc, {Int64(0)}), {FloorDiv(tx, Int64(kWarpSize))})));
+    seq.push_back(SharedSync());
+    Stmt first = Store(acc, Intrin("if_then_else", dt, {LT(tx, Int64(warps)), Load(red, {tx}), op->identity}), {Int64(0)});
+    seq.push_back(ir::IfThenElse(LT(tx, Int64(kWarpSize)),
+                                 Seq({first, warp_fold(), store_total(Load(acc, {Int64(0)}))})));
+  } else {
+    seq.push_back(Store(red, Load(acc, {Int64(0)}), {tx}));
+    seq.push_back(SharedSync());
+    for (int64_t half = threads / 2; half >= 1; half /= 2) {
+      Stmt fold = Store(red, op->combine(Load(red, {tx}), Load(red, {Plus(tx, Int64(half))})), {tx});
+      seq.push_back(ir::IfThenElse(LT(tx, Int64(half)), fold));
+      seq.push_back(SharedSync());
+    }
+    seq.push_back(store_total(Load(red, {Int64(0)})));
+  }
 
   Stmt body = Allocate(red, Allocate(acc, Seq(seq)));
   return ThreadLoop(bx, n, "blockIdx.x", ThreadLoop(tx, Int64(threads), "threadIdx.x", body));

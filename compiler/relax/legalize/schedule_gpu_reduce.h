@@ -17,8 +17,11 @@ namespace kiln::relax::legalize {
 // or 64 for a reduction shorter than 256) each fold a strided share of the reduction into a
 // register starting from op's identity, then combine the partials in shared memory in log2(threads)
 // halving steps separated by barriers; thread 0 stores init op total. Float results may differ
-// from the serial order in the last bits (the sum is reassociated).
-std::optional<ir::Stmt> ScheduleReductionStage(const ir::Stmt& stage);
+// from the serial order in the last bits (the sum is reassociated). With `warp_shuffle` (the
+// target has 32-lane tvm_warp_shuffle_down) and a float32 or int32 result, the partials are
+// combined by shuffles within each warp, one value per warp goes through shared memory, and the
+// first warp combines those by shuffles again.
+std::optional<ir::Stmt> ScheduleReductionStage(const ir::Stmt& stage, bool warp_shuffle);
 
 }  // namespace kiln::relax::legalize
 

@@ -30,16 +30,18 @@ std::string Shape(const std::vector<int64_t>& s) {
   return r + (s.size() == 1 ? ",)" : ")");
 }
 
-std::string Program(const Case& c) {
+std::string Program(const Case& c, bool warp_shuffle = false) {
   std::string p = testing::Program(absl::StrCat("x: R.Tensor(", Shape(c.in), ", \"float32\")"),
                                    absl::StrCat("R.Tensor(", Shape(c.out), ", \"float32\")"),
                                    {absl::StrCat("gv: R.Tensor(", Shape(c.out), ", \"float32\") = ", c.op)});
   const std::string head = "class Module:\n";
-  return p.insert(p.find(head) + head.size(), absl::StrCat("    I.module_attrs({\"", kGPUTargetAttr, "\": True})\n"));
+  std::string attrs = absl::StrCat("\"", kGPUTargetAttr, "\": True");
+  if (warp_shuffle) absl::StrAppend(&attrs, ", \"", kGPUWarpShuffleAttr, "\": True");
+  return p.insert(p.find(head) + head.size(), absl::StrCat("    I.module_attrs({", attrs, "})\n"));
 }
 
-absl::StatusOr<ir::IRModule> Scheduled(const Case& c) {
-  absl::StatusOr<ir::ObjectRef> parsed = script::ParseScript(Program(c), "schedule_gpu_reduce_test.py");
+absl::StatusOr<ir::IRModule> Scheduled(const Case& c, bool warp_shuffle = false) {
+  absl::StatusOr<ir::ObjectRef> parsed = script::ParseScript(Program(c, warp_shuffle), "schedule_gpu_reduce_test.py");
   if (!parsed.ok()) return parsed.status();
   absl::StatusOr<ir::IRModule> legal = LegalizeOps(script::AsModule(*parsed));
   if (!legal.ok()) return legal.status();
@@ -69,6 +71,16 @@ TEST(ScheduleReductionStageTest, LongReductionsShareTheWork) {
   ASSERT_TRUE(short_m.ok()) << short_m.status();
   std::string short_out = script::printer::Print(*short_m);
   EXPECT_EQ(short_out.find("shared"), std::string::npos) << short_out;
+}
+
+// With warp shuffles (cuda, nvptx): shuffles within each warp, one shared slot per warp (8 for
+// 256 threads). Their numerics are checked on a GPU (tests/gpu/run_cuda.sh: the Relax corpus).
+TEST(ScheduleReductionStageTest, WarpShufflesWhereTheTargetHasThem) {
+  absl::StatusOr<ir::IRModule> m = Scheduled(Cases()[0], /*warp_shuffle=*/true);
+  ASSERT_TRUE(m.ok()) << m.status();
+  std::string out = script::printer::Print(*m);
+  EXPECT_NE(out.find("T.tvm_warp_shuffle_down("), std::string::npos) << out;
+  EXPECT_NE(out.find("red_shared = T.alloc_shared((T.int64(8),)"), std::string::npos) << out;
 }
 
 void CheckTarget(driver::RunTarget target) {

@@ -271,6 +271,15 @@ class CodegenCUDA : public csrc::CodegenC {
       Fail(absl::StrCat("T.tvm_storage_sync(\"", s, "\") is not supported"));
       return "0";
     }
+    if (o != nullptr && o->name == "tirx.tvm_warp_shuffle_down") {
+      // (mask, value, delta, width, warp_size): the value of the lane `delta` above this one.
+      if (op->args.size() != 5) {
+        Fail("T.tvm_warp_shuffle_down takes (mask, value, delta, width, warp_size)");
+        return "0";
+      }
+      return absl::StrCat("__shfl_down_sync((unsigned)(", VisitExpr(op->args[0]), "), ", VisitExpr(op->args[1]), ", ",
+                          VisitExpr(op->args[2]), ", ", VisitExpr(op->args[3]), ")");
+    }
     if (o != nullptr && (o->name == "tirx.call_extern" || o->name == "tirx.call_pure_extern" ||
                          o->name == "tirx.reinterpret")) {
       Fail(absl::StrCat("T.", o->name.substr(5), " in device code is not supported"));
