@@ -10,24 +10,6 @@ namespace {
 
 uint64_t Ptr(const void* p) { return reinterpret_cast<uint64_t>(p); }
 
-// A scalar kernel argument in the CUDA C type of the kernel's parameter.
-absl::StatusOr<KernelArg> ScalarArg(DLDataType t, const KilnAny& v) {
-  if (t.code == kDLFloat) {
-    double d = v.type_index == kKilnFloat ? v.v_float64 : static_cast<double>(v.v_int64);
-    if (t.bits == 32) return KernelArg::Of(static_cast<float>(d));
-    if (t.bits == 64) return KernelArg::Of(d);
-  } else if (t.code == kDLInt || t.code == kDLUInt) {
-    int64_t i = v.v_int64;
-    switch (t.bits) {
-      case 8: return KernelArg::Of(static_cast<int8_t>(i));
-      case 16: return KernelArg::Of(static_cast<int16_t>(i));
-      case 32: return KernelArg::Of(static_cast<int32_t>(i));
-      case 64: return KernelArg::Of(i);
-    }
-  }
-  return absl::InvalidArgumentError(
-      absl::StrCat("CUDA: scalar kernel argument of type code ", t.code, " bits ", t.bits, " is not supported"));
-}
 
 class CUDAKernelModule final : public DeviceModule {
  public:
@@ -44,7 +26,7 @@ class CUDAKernelModule final : public DeviceModule {
         args.push_back(KernelArg::Of(params[i].type_index == kKilnNone ? uint64_t{0} : Ptr(params[i].v_ptr)));
         continue;
       }
-      absl::StatusOr<KernelArg> a = ScalarArg(kernel.params[i], params[i]);
+      absl::StatusOr<KernelArg> a = ScalarKernelArg(kernel.params[i], params[i], "CUDA");
       if (!a.ok()) return a.status();
       args.push_back(*a);
     }

@@ -17,13 +17,13 @@
 
 #include <array>
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "runtime/device/kernel_arg.h"
 
 namespace kiln::runtime::opencl {
 
@@ -46,21 +46,8 @@ class OpenCLBuffer {
   size_t bytes_ = 0;
 };
 
-// One kernel argument as clSetKernelArg takes it: a buffer, or a scalar's bytes.
-struct KernelArg {
-  size_t size = 0;
-  std::array<uint8_t, 8> bytes{};
-
-  static KernelArg Buffer(const OpenCLBuffer& b) { return Of(b.mem()); }
-  template <typename T>
-  static KernelArg Of(T v) {
-    static_assert(sizeof(T) <= 8, "scalar kernel arguments are at most 8 bytes");
-    KernelArg a;
-    a.size = sizeof(T);
-    std::memcpy(a.bytes.data(), &v, sizeof(T));
-    return a;
-  }
-};
+// Kernel arguments are runtime::KernelArg (kernel_arg.h): a buffer is KernelArg::Of(buffer.mem()).
+using runtime::KernelArg;
 
 // A program built for one device; kernels are launched by name.
 class OpenCLProgram {

@@ -12,25 +12,6 @@ absl::Status ClError(const char* what, cl_int err) {
 
 cl_mem Mem(const void* p) { return static_cast<cl_mem>(const_cast<void*>(p)); }
 
-// A scalar kernel argument in the C type of the kernel's parameter (OpenCL C's sizes: int is 32
-// bits, long 64, float 32, double 64).
-absl::StatusOr<KernelArg> ScalarArg(DLDataType t, const KilnAny& v) {
-  if (t.code == kDLFloat) {
-    double d = v.type_index == kKilnFloat ? v.v_float64 : static_cast<double>(v.v_int64);
-    if (t.bits == 32) return KernelArg::Of(static_cast<float>(d));
-    if (t.bits == 64) return KernelArg::Of(d);
-  } else if (t.code == kDLInt || t.code == kDLUInt) {
-    int64_t i = v.v_int64;
-    switch (t.bits) {
-      case 8: return KernelArg::Of(static_cast<int8_t>(i));
-      case 16: return KernelArg::Of(static_cast<int16_t>(i));
-      case 32: return KernelArg::Of(static_cast<int32_t>(i));
-      case 64: return KernelArg::Of(i);
-    }
-  }
-  return absl::InvalidArgumentError(absl::StrCat("OpenCL: scalar kernel argument of type code ", t.code, " bits ",
-                                                 t.bits, " is not supported"));
-}
 
 class OpenCLModule final : public DeviceModule {
  public:
@@ -47,7 +28,7 @@ class OpenCLModule final : public DeviceModule {
         args.push_back(KernelArg::Of(Mem(params[i].type_index == kKilnNone ? nullptr : params[i].v_ptr)));
         continue;
       }
-      absl::StatusOr<KernelArg> a = ScalarArg(kernel.params[i], params[i]);
+      absl::StatusOr<KernelArg> a = ScalarKernelArg(kernel.params[i], params[i], "OpenCL");
       if (!a.ok()) return a.status();
       args.push_back(*a);
     }
