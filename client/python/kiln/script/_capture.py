@@ -184,19 +184,18 @@ class Definition(Script):
     def header(self) -> List[str]:
         return ["from kiln.script import %s as %s" % (ns, alias) for alias, ns in sorted(self._aliases.items())]
 
-    def lines(self, inline: bool = False, rename: Optional[str] = None,
+    def lines(self, renames: Optional[Dict[str, str]] = None, rename: Optional[str] = None,
               indent: int = 0) -> Tuple[List[str], List[Optional[Origin]]]:
-        """This definition's lines and their origins. inline: captured names replaced by their values
-        (for a module of several definitions, whose values may differ under one name); rename: the
+        """This definition's lines and their origins. renames: captured names spelled otherwise (in a
+        module of several definitions, one name may hold a different value in each); rename: the
         function's new name; indent: columns added in front of every line."""
         body = self.source.rstrip("\n").split("\n")
         edits: Dict[int, List[Tuple[int, str, int]]] = {}  # line index -> (column, new text, old length)
-        if inline:
-            values = self._literals()
+        if renames:
             for node in ast.walk(ast.parse(self.source)):
-                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in values:
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in renames:
                     col = _char_col(body[node.lineno - 1], node.col_offset)
-                    edits.setdefault(node.lineno - 1, []).append((col, "(%s)" % values[node.id], len(node.id)))
+                    edits.setdefault(node.lineno - 1, []).append((col, renames[node.id], len(node.id)))
         if rename is not None:
             k, col = _def_name_position(self.source, body)
             edits.setdefault(k, []).append((col, rename, len(self.name)))
@@ -264,9 +263,10 @@ class IRModule(Script):
         IRModule({"matmul_%d" % t: make_matmul(t) for t in (4, 8, 16)})
 
     Each value is a @T.prim_func or @R.function (a Definition) or a function built with
-    kiln.script.builder; it is renamed to its key. Their captured values are put in place in the
-    text (every function of the family may capture `tile` with its own value), and diagnostics
-    still point at the user's lines. `@T.macro`s the functions use are shared by name.
+    kiln.script.builder; it is renamed to its key. Their captured values travel as extra vars; where
+    the functions capture one name with different values (every function of the family captures
+    `tile`), each function's uses are renamed apart, so the diagnostics still point at the user's
+    lines. `@T.macro`s the functions use are shared by name.
     """
 
     kind = "ir_module"
@@ -288,20 +288,53 @@ class IRModule(Script):
     def __repr__(self) -> str:
         return "<kiln.script IRModule %s: %s>" % (self.name, ", ".join(self.functions))
 
-    def text(self) -> Tuple[str, List[Optional[Origin]]]:
-        aliases: Dict[str, str] = {}
+    def _plan(self) -> Tuple[List["Definition"], Dict[str, Dict[str, str]], Dict[str, str]]:
+        """The macros the functions share, each function's renamed captures, and the extra vars.
+
+        A captured name keeps its spelling unless the functions hold different values under it;
+        then each function's occurrences become NAME__FUNCTION (the macros, one text for all, keep
+        theirs and must agree among themselves)."""
         macros: List[Definition] = []
         for f in self.functions.values():
-            for alias, ns in getattr(f, "_aliases", {}).items():
-                if aliases.setdefault(alias, ns) != ns:
-                    raise TypeError("IRModule: %r names both kiln.script.%s and .%s in its functions" %
-                                    (alias, aliases[alias], ns))
             for m in getattr(f, "_macros", []):
                 same = [x for x in macros if x.name == m.name]
                 if same and same[0] is not m:
                     raise TypeError("IRModule: two different macros are named %r" % m.name)
                 if not same:
                     macros.append(m)
+        extra: Dict[str, str] = {}
+        for m in macros:
+            for name, text in m._literals().items():
+                if extra.setdefault(name, text) != text:
+                    raise TypeError("IRModule: macros capture %r with different values (%s, %s)" %
+                                    (name, extra[name], text))
+        values: Dict[str, set] = {}
+        members = {k: f._literals() if isinstance(f, Definition) else {} for k, f in self.functions.items()}
+        for lits in members.values():
+            for name, text in lits.items():
+                values.setdefault(name, set()).add(text)
+        renames: Dict[str, Dict[str, str]] = {}
+        for key, lits in members.items():
+            renames[key] = {}
+            for name, text in lits.items():
+                if len(values[name]) > 1 or extra.get(name, text) != text:
+                    renames[key][name] = "%s__%s" % (name, key)
+                    extra["%s__%s" % (name, key)] = text
+                else:
+                    extra[name] = text
+        return macros, renames, extra
+
+    def extra_vars(self) -> Dict[str, str]:
+        return self._plan()[2]
+
+    def text(self) -> Tuple[str, List[Optional[Origin]]]:
+        macros, renames, _ = self._plan()
+        aliases: Dict[str, str] = {}
+        for f in self.functions.values():
+            for alias, ns in getattr(f, "_aliases", {}).items():
+                if aliases.setdefault(alias, ns) != ns:
+                    raise TypeError("IRModule: %r names both kiln.script.%s and .%s in its functions" %
+                                    (alias, aliases[alias], ns))
         ir_alias = next((a for a, ns in aliases.items() if ns == "ir"), None)
         if ir_alias is None:
             ir_alias = "I" if "I" not in aliases else "_kiln_ir"
@@ -309,16 +342,18 @@ class IRModule(Script):
         lines = ["from kiln.script import %s as %s" % (ns, alias) for alias, ns in sorted(aliases.items())]
         origins: List[Optional[Origin]] = [None] * len(lines)
         for m in macros:
-            body, where = m.lines(inline=True)
+            body, where = m.lines()
             lines += [""] + body
             origins += [None] + where
         lines += ["", "@%s.ir_module" % ir_alias, "class %s:" % self.name]
         origins += [None] * 3
         for key, f in self.functions.items():
-            body, where = f.lines(inline=True, rename=key, indent=4)
+            body, where = f.lines(renames=renames[key], rename=key, indent=4)
             lines += body + [""]
             origins += where + [None]
         return "\n".join(lines) + "\n", origins
+
+
 def _cell_is_set(cell) -> bool:
     try:
         cell.cell_contents

@@ -63,7 +63,7 @@ class PrimFunc(Script):
     def __repr__(self) -> str:
         return "<kiln.script.builder PrimFunc %s>" % self.name
 
-    def lines(self, inline: bool = False, rename: Optional[str] = None,
+    def lines(self, renames: Optional[Dict[str, str]] = None, rename: Optional[str] = None,
               indent: int = 0) -> Tuple[List[str], List[Optional[Origin]]]:
         f = self._frame
         names = _Names()
