@@ -248,3 +248,43 @@ def test_builder_misuse_is_refused_in_python():
                 if x > 1:
                     pass
     assert ib.get().name == "main"
+
+
+# ---------------------------------------------------------------- macros' own captured values
+
+
+OFFSET = 2.5
+
+
+@T.macro
+def add_offset(buf, i):
+    buf[i] = buf[i] + T.float32(OFFSET)
+
+
+@T.macro
+def broken_macro(buf, i):
+    buf[i] = buf[i] * missing_factor  # noqa: F821
+
+
+def test_values_a_macro_captures_travel_with_the_kernel(sess, device):
+    @T.prim_func
+    def shifted(A: T.Buffer((4,), "float32")):
+        for i in range(4):
+            add_offset(A, i)
+
+    assert shifted.extra_vars() == {"OFFSET": "2.5"}
+    a = np.arange(4, dtype=np.float32)
+    with kiln.VirtualMachine(sess.compile(shifted), device) as vm:
+        np.testing.assert_allclose(vm["shifted"](a.copy())[0], a + 2.5)
+
+
+def test_errors_inside_a_macro_point_at_the_macros_line(sess):
+    @T.prim_func
+    def uses_broken(A: T.Buffer((4,), "float32")):
+        broken_macro(A, 0)
+
+    with pytest.raises(kiln.CompileError) as info:
+        sess.check(uses_broken)
+    k, text = next((k, l) for k, l in enumerate(broken_macro.source.splitlines()) if "missing_factor" in l)
+    assert any((d.file, d.line, d.col) == (__file__, broken_macro.line + k, text.index("missing_factor") + 1)
+               for d in info.value.diagnostics), str(info.value)
