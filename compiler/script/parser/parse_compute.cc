@@ -10,18 +10,21 @@
 // `T.axis.remap("SS[R]", [i, j[, k]])` (named v_i, v_j, v_k as TVM's create_prim_func names them),
 // with `with T.init(): C[v_i, v_j] = <identity>` for a reduction and the update
 // `C[v_i, v_j] = C[v_i, v_j] + value` (combiner= "sum" | "prod" | "max" | "min", init= overrides
-// the identity). The lambda takes one parameter per spatial then reduction axis; a lambda of one
+// the identity), and T.reads / T.writes as te.create_prim_func declares them. The lambda takes one parameter per spatial then reduction axis; a lambda of one
 // parameter (two with reduce=) gets the indices as a tuple instead, so that rank-polymorphic code
 // can write `lambda idx: A[*idx]`. name= names the block (default: the buffer's name), dtype= the
 // new buffer's dtype (default: the value's).
 //
 // Everything is evaluated before any builder frame opens, so an error leaves no frame behind.
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/structural.h"
 #include "compiler/script/parser/handlers.h"
+#include "compiler/tir/functor.h"
 #include "compiler/tir/op/arith.h"
 
 namespace kiln::script::parser {
@@ -43,6 +46,54 @@ Combiner CombinerOf(Parser& p, const Value* v, const Span& span) {
   if (name == "min") return {tir::BinaryOpKind::kMin, "max_value"};
   p.Fail(v ? SpanOr(*v, span) : span, absl::StrCat("T.compute: combiner is \"sum\", \"prod\", \"max\" or \"min\", not \"",
                                                    name, "\""));
+}
+
+// The buffers an expression loads, each with the index tuples it is loaded at, in first-use order.
+class LoadCollector : public StmtExprVisitor {
+ public:
+  std::vector<std::pair<Buffer, std::vector<Array<PrimExpr>>>> loads;
+
+ protected:
+  using StmtExprVisitor::VisitExpr_;
+  void VisitExpr_(const BufferLoadNode* op) override {
+    StmtExprVisitor::VisitExpr_(op);
+    auto it = std::find_if(loads.begin(), loads.end(), [&](const auto& l) { return l.first.get() == op->buffer.get(); });
+    if (it == loads.end()) it = loads.insert(loads.end(), {op->buffer, {}});
+    it->second.push_back(op->indices);
+  }
+};
+
+class HasLoad : public StmtExprVisitor {
+ public:
+  bool found = false;
+
+ protected:
+  using StmtExprVisitor::VisitExpr_;
+  void VisitExpr_(const BufferLoadNode*) override { found = true; }
+};
+
+// The block's read regions, as TVM's region detection approximates them: per buffer (but the one
+// a reduction updates), a point where every load uses one load-free index in a dimension, the
+// whole dimension otherwise.
+Array<BufferRegion> ReadRegions(const PrimExpr& value, const BufferNode* skip) {
+  LoadCollector c;
+  c.VisitExpr(value);
+  Array<BufferRegion> out;
+  for (const auto& [buffer, uses] : c.loads) {
+    if (buffer.get() == skip) continue;
+    Array<Range> region;
+    for (size_t d = 0; d < buffer->shape.size(); ++d) {
+      const PrimExpr& first = uses[0][d];
+      HasLoad h;
+      h.VisitExpr(first);
+      bool point = !h.found;
+      for (size_t u = 1; point && u < uses.size(); ++u) point = StructuralEqual(first, uses[u][d]);
+      region.push_back(point ? Range(first, IntImm(first.dtype(), 1))
+                             : Range(IntImm(buffer->shape[d].dtype(), 0), buffer->shape[d]));
+    }
+    out.push_back(BufferRegion(buffer, region));
+  }
+  return out;
 }
 
 // The extents a shape-like value lists: a tuple or list of them, or one extent.
@@ -203,6 +254,11 @@ Value CallCompute(Parser& p, CallArgs& a, const TirCall& c) {
   blk->iter_vars = iter_vars;
   blk->iter_values = iter_values;
   blk->init = init;
+  blk->reads = ReadRegions(stored, reduce.empty() ? nullptr : dest.get());
+  Array<Range> point;
+  for (const PrimExpr& i : out_idx) point.push_back(Range(i, IntImm(i.dtype(), 1)));
+  blk->writes = {BufferRegion(dest, point)};
+  blk->reads_set = blk->writes_set = true;
   p.tir_.Emit(BufferStore(dest, stored, out_idx, span));
   p.tir_.EndBlock(span);
   Stmt nest = p.tir_.EndScope();
