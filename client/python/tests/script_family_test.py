@@ -53,6 +53,24 @@ def test_t_compute_elementwise_and_reduction_for_several_ranks(sess, device, sha
     np.testing.assert_allclose(out[1], np.log1p(np.exp(a)).sum(axis=-1), rtol=1e-5, atol=1e-5)
 
 
+def make_cube(shape):
+    """An elementwise T.compute of any rank, 1 included (`idx` is then the lone index)."""
+
+    @T.prim_func(s_tir=True)
+    def cube(A: T.Buffer(shape, "float32"), B: T.Buffer(shape, "float32")):
+        T.compute(B, lambda idx: A[*idx] * A[*idx] * A[*idx])
+
+    return cube
+
+
+@pytest.mark.parametrize("shape", [(9,), (3, 4), (2, 3, 4), (2, 1, 3, 2)])
+def test_t_compute_elementwise_kernel_for_ranks_one_to_four(sess, device, shape):
+    a = np.random.default_rng(len(shape)).standard_normal(shape).astype(np.float32)
+    with kiln.VirtualMachine(sess.compile(make_cube(shape)), device) as vm:
+        out = vm["cube"](a, np.zeros(shape, dtype=np.float32))
+    np.testing.assert_allclose(out[1], a ** 3, rtol=1e-5)
+
+
 @T.prim_func(s_tir=True)
 def row_max_matmul(A: T.Buffer((8, 6), "float32"), B: T.Buffer((6, 5), "float32"), C: T.Buffer((8, 5), "float32"),
                    M: T.Buffer((8,), "float32")):
