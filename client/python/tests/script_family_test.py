@@ -172,6 +172,19 @@ def test_errors_in_a_module_member_point_at_the_users_line(sess):
     assert d.excerpt.splitlines()[0] == text
 
 
+def test_module_renames_only_the_names_whose_values_differ():
+    mod = IRModule({"a": make_tiled_matmul(8, 2), "b": make_tiled_matmul(8, 4)})
+    assert mod.extra_vars() == {"n": "8", "tile__a": "2", "tile__b": "4"}
+    text, origins = mod.text()
+    assert "def a(A: T.Buffer((n, n)" in text and "for ii, ji in T.grid(tile__b, tile__b):" in text
+    # Each sent line knows its line in this file; columns after a renamed name shift back.
+    k = next(k for k, l in enumerate(text.splitlines()) if "T.grid(tile__b, tile__b)" in l)
+    sent = text.splitlines()[k]
+    line, original = _line_of(make_tiled_matmul, "for ii, ji in T.grid(tile, tile):")
+    assert (origins[k].filename, origins[k].line) == (__file__, line)
+    assert origins[k].column(sent.index("tile__b)") + 1) == original.index("tile)") + 1
+
+
 def test_module_refuses_what_it_cannot_hold():
     with pytest.raises(TypeError, match="expected a @T.prim_func"):
         IRModule({"m": scale_row})
