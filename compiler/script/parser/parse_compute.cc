@@ -10,10 +10,11 @@
 // `T.axis.remap("SS[R]", [i, j[, k]])` (named v_i, v_j, v_k as TVM's create_prim_func names them),
 // with `with T.init(): C[v_i, v_j] = <identity>` for a reduction and the update
 // `C[v_i, v_j] = C[v_i, v_j] + value` (combiner= "sum" | "prod" | "max" | "min", init= overrides
-// the identity), and T.reads / T.writes as te.create_prim_func declares them. The lambda takes one parameter per spatial then reduction axis; a lambda of one
-// parameter (two with reduce=) gets the indices as a tuple instead, so that rank-polymorphic code
-// can write `lambda idx: A[*idx]`. name= names the block (default: the buffer's name), dtype= the
-// new buffer's dtype (default: the value's).
+// the identity), and T.reads / T.writes as te.create_prim_func declares them. The lambda takes one
+// parameter per spatial then reduction axis; a lambda of one parameter (two with reduce=) gets the
+// indices as a tuple instead, so that rank-polymorphic code can write `lambda idx: A[*idx]`.
+// name= names the block (default: the buffer's name), dtype= the new buffer's dtype (default: the
+// value's).
 //
 // Everything is evaluated before any builder frame opens, so an error leaves no frame behind.
 #include <algorithm>
