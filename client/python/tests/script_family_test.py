@@ -230,6 +230,19 @@ def test_builder_host_loop_generates_functions_in_one_module(sess, device):
             np.testing.assert_allclose(out[1], (a * t + 1) * 2 - a, rtol=1e-6)
 
 
+def test_builder_functions_and_decorated_ones_share_a_module(sess, device):
+    with IRBuilder() as ib:
+        with TB.prim_func():
+            A = TB.arg("A", TB.Buffer((8, 8), "float32"))
+            B = TB.arg("B", TB.Buffer((8,), "float32"))
+            TB.compute(B, lambda i, k: A[i, k], reduce=8, combiner="min")
+    mod = IRModule({"row_min": ib.get(), "matmul": make_tiled_matmul(8, 4)})
+    a = np.random.default_rng(11).standard_normal((8, 8)).astype(np.float32)
+    with kiln.VirtualMachine(sess.compile(mod), device) as vm:
+        np.testing.assert_allclose(vm["row_min"](a, np.zeros(8, np.float32))[1], a.min(axis=1))
+        np.testing.assert_allclose(vm["matmul"](a, a, np.zeros((8, 8), np.float32))[2], a @ a, rtol=1e-5, atol=1e-5)
+
+
 def test_builder_reduction_with_if_and_init(sess, device):
     with IRBuilder() as ib:
         with TB.prim_func(s_tir=True):
