@@ -125,7 +125,7 @@ def main(A: T.Buffer((4, 3), "float32"), M: T.Buffer((4,), "float32"), P: T.Buff
          S: T.Buffer((4,), "float32")):
     T.compute(M, lambda i, k: A[i, k], reduce=3, combiner="max")
     T.compute(P, lambda i, k: A[i, k], reduce=(3,), combiner="prod")
-    T.compute(S, lambda i, k: A[i, k], reduce=(3,), init=T.float32(100))
+    T.compute(S, lambda i, k: A[i, k], reduce=(3,), init=T.float32(100), name=None, combiner=None)
 )",
                                          &text);
   ASSERT_TRUE(m.ok()) << m.status();

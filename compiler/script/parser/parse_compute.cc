@@ -83,13 +83,17 @@ Array<BufferRegion> ReadRegions(const PrimExpr& value, const BufferNode* skip) {
   for (const auto& [buffer, uses] : c.loads) {
     if (buffer.get() == skip) continue;
     Array<Range> region;
-    for (size_t d = 0; d < buffer->shape.size(); ++d) {
-      const PrimExpr& first = uses[0][d];
-      HasLoad h;
-      h.VisitExpr(first);
-      bool point = !h.found;
-      for (size_t u = 1; point && u < uses.size(); ++u) point = StructuralEqual(first, uses[u][d]);
-      region.push_back(point ? Range(first, IntImm(first.dtype(), 1))
+    size_t rank = buffer->shape.size();
+    bool indexed = std::all_of(uses.begin(), uses.end(), [&](const Array<PrimExpr>& u) { return u.size() == rank; });
+    for (size_t d = 0; d < rank; ++d) {
+      bool point = indexed;
+      if (point) {
+        HasLoad h;
+        h.VisitExpr(uses[0][d]);
+        point = !h.found;
+      }
+      for (size_t u = 1; point && u < uses.size(); ++u) point = StructuralEqual(uses[0][d], uses[u][d]);
+      region.push_back(point ? Range(uses[0][d], IntImm(uses[0][d].dtype(), 1))
                              : Range(IntImm(buffer->shape[d].dtype(), 0), buffer->shape[d]));
     }
     out.push_back(BufferRegion(buffer, region));
@@ -123,6 +127,11 @@ Value CallCompute(Parser& p, CallArgs& a, const TirCall& c) {
       p.Fail(span, absl::StrCat("T.compute: unexpected argument '", key, "'"));
     }
   }
+  // A keyword given as None is a keyword not given (the signature's defaults).
+  auto given = [&](const char* key) {
+    const Value* v = Kwarg(a, key);
+    return v && v->kind != K::kNone ? v : nullptr;
+  };
   const Value& out = a.args[0];
   const Value& fn = a.args[1];
   if (fn.kind != K::kLambda) p.Fail(SpanOr(fn, span), "T.compute takes a lambda over the output's indices");
@@ -132,19 +141,19 @@ Value CallCompute(Parser& p, CallArgs& a, const TirCall& c) {
   std::vector<PrimExpr> spatial;
   if (out.kind == K::kBuffer) {
     dest = Downcast<Buffer>(out.obj);
-    if (Kwarg(a, "dtype")) p.Fail(span, "T.compute: dtype= is for a new buffer; this one is " + dest->dtype.ToString());
+    if (given("dtype")) p.Fail(span, "T.compute: dtype= is for a new buffer; this one is " + dest->dtype.ToString());
     for (const PrimExpr& e : dest->shape) spatial.push_back(e);
   } else {
     spatial = Extents(p, out, span);
   }
   std::vector<PrimExpr> reduce;
-  if (const Value* r = Kwarg(a, "reduce")) reduce = Extents(p, *r, span);
-  const Value* combiner_arg = Kwarg(a, "combiner");
-  const Value* init_arg = Kwarg(a, "init");
+  if (const Value* r = given("reduce")) reduce = Extents(p, *r, span);
+  const Value* combiner_arg = given("combiner");
+  const Value* init_arg = given("init");
   if (reduce.empty() && (combiner_arg || init_arg)) p.Fail(span, "T.compute: combiner= and init= need reduce=");
   Combiner comb = CombinerOf(p, combiner_arg, span);
   std::string out_name = dest.defined() ? dest->name : c.FreshName();
-  std::string block_name = Kwarg(a, "name") ? p.ToStr(*Kwarg(a, "name"), span) : out_name;
+  std::string block_name = given("name") ? p.ToStr(*given("name"), span) : out_name;
 
   // Lambda parameters: one per axis, or the index tuples (spatial[, reduce]).
   const doc::Expr& lam = *fn.lambda;
@@ -208,7 +217,7 @@ Value CallCompute(Parser& p, CallArgs& a, const TirCall& c) {
 
   if (!dest.defined()) {
     DataType dtype;
-    if (const Value* d = Kwarg(a, "dtype")) dtype = p.ToDType(*d, SpanOr(*d, span));
+    if (const Value* d = given("dtype")) dtype = p.ToDType(*d, SpanOr(*d, span));
     else dtype = value.Materialize().dtype();
     CallArgs ba;
     ba.span = ba.func_span = span;
