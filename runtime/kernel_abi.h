@@ -14,7 +14,8 @@
  * message is a constant inside the library (valid while it is loaded). Keeping the error in the
  * caller's result slot makes every call reentrant with no thread-local state, which also works
  * for kernels JIT-compiled in process. A PrimFunc return value (tirx.ret) is written to `result`. `self` is a `const KilnKernelEnv*` (or NULL): the services the calling runtime lends
- * the kernel, today a parallel-for over its thread pool. With NULL, parallel loops run serially.
+ * the kernel: a parallel-for over its thread pool, and the device launcher for host code of GPU
+ * targets. With NULL, parallel loops run serially.
  *
  * KilnAny is layout-compatible with tvm-ffi's TVMFFIAny (16 bytes: type index, padding, 8-byte
  * payload), and the type indices below use the same numbers, so the calling sequence is the one
@@ -60,9 +61,26 @@ typedef struct {
 /* Runs body(begin, end, closure) over disjoint chunks covering [0, n) on the runtime's thread
  * pool and returns 0, or the first non-zero value a chunk returned. */
 typedef int32_t (*KilnParallelBody)(int64_t begin, int64_t end, void* closure);
+/* Launches device kernel `kernel` (host code split from a GPU PrimFunc calls this where its TIR
+ * has T.call_packed("<kernel>", ...)): args in the launch convention of
+ * runtime/device/device_module.h (the kernel's params, buffers as device data pointers, then one
+ * int extent per launch param). Returns 0, or non-zero with `*result` set to {kKilnErrorMessage,
+ * a message owned by the launcher, valid until its next launch}. */
+typedef int32_t (*KilnDeviceLaunchFn)(void* launcher, const char* kernel, const KilnAny* args, int32_t num_args,
+                                      KilnAny* result);
+
 typedef struct {
   int32_t (*parallel_for)(void* pool, int64_t n, KilnParallelBody body, void* closure);
   void* pool;
+  /* NULL when the calling runtime has no device modules: host code that launches fails with a
+   * message instead. */
+  KilnDeviceLaunchFn device_launch;
+  void* launcher;
+  /* Device workspace for host code of GPU targets (buffers its kernels share, such as a fused
+   * kernel's intermediates): `nbytes` bytes of device memory, or NULL with `*result` set to
+   * {kKilnErrorMessage, ...}; freed with device_free (the launcher frees what a failed call left). */
+  void* (*device_alloc)(void* launcher, int64_t nbytes, KilnAny* result);
+  void (*device_free)(void* launcher, void* ptr);
 } KilnKernelEnv;
 
 typedef int32_t (*KilnKernelFn)(void* self, const KilnAny* args, int32_t num_args, KilnAny* result);

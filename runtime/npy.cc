@@ -3,12 +3,12 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "runtime/read_file.h"
 
 namespace kiln::runtime {
 namespace {
@@ -251,12 +251,9 @@ absl::StatusOr<Tensor> ParseNpy(absl::string_view bytes) {
 }
 
 absl::StatusOr<Tensor> ReadNpy(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot open ", path));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return absl::DataLossError(absl::StrCat("cannot read ", path));
-  absl::StatusOr<Tensor> t = ParseNpy(ss.str());
+  absl::StatusOr<std::string> bytes = ReadRegularFile(path);
+  if (!bytes.ok()) return bytes.status();
+  absl::StatusOr<Tensor> t = ParseNpy(*bytes);
   if (!t.ok()) return absl::Status(t.status().code(), absl::StrCat(path, ": ", t.status().message()));
   return t;
 }

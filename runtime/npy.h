@@ -23,7 +23,8 @@ namespace kiln::runtime {
 
 // Parses the bytes of a .npy file into a new CPU tensor.
 absl::StatusOr<Tensor> ParseNpy(absl::string_view bytes);
-// Reads and parses a file; errors name the path.
+// Reads (runtime::ReadRegularFile: size-bounded, regular files only) and parses a file; errors name
+// the path.
 absl::StatusOr<Tensor> ReadNpy(const std::string& path);
 
 // The bytes of a .npy file (version 1.0) holding `tensor` in C order and host byte order.

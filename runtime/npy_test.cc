@@ -277,5 +277,12 @@ TEST(NpyTest, BoolsAreNormalized) {
   EXPECT_EQ(p[3], 1);
 }
 
+// An endless device or a directory given as an input is refused by name, never read until memory
+// runs out.
+TEST(NpyTest, NonRegularInputsAreRefused) {
+  EXPECT_EQ(ReadNpy("/dev/zero").status().message(), "/dev/zero is not a regular file");
+  EXPECT_EQ(ReadNpy(TempDir()).status().message(), TempDir() + " is a directory");
+}
+
 }  // namespace
 }  // namespace kiln::runtime

@@ -152,7 +152,11 @@ absl::StatusOr<Tensor> Tensor::Empty(const std::vector<int64_t>& shape, DLDataTy
   auto storage = std::make_shared<Storage>();
   storage->api = *api;
   storage->alloc = *mem;
-  if (device.device_type == kDLCPU) std::memset(*mem, 0, static_cast<size_t>(nbytes));
+  if (device.device_type == kDLCPU) {
+    std::memset(*mem, 0, static_cast<size_t>(nbytes));
+  } else if (absl::Status st = (*api)->Zero(*mem, 0, static_cast<size_t>(nbytes)); !st.ok()) {
+    return st;  // the storage frees the allocation
+  }
   DLTensor dl{};
   dl.data = *mem;
   dl.device = device;
@@ -272,6 +276,41 @@ absl::Status Tensor::CopyFrom(const Tensor& src) const {
     }
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<Tensor> Tensor::CopyTo(DLDevice device) const {
+  if (!IsCompact()) {
+    return absl::InvalidArgumentError("CopyTo: the source tensor is not compact (make it Contiguous first)");
+  }
+  DLDevice from = c_->dl.device;
+  absl::StatusOr<DeviceAPI*> src_api = GetDeviceAPI(from);
+  if (!src_api.ok()) return src_api.status();
+  absl::StatusOr<Tensor> out = Empty(shape(), dtype(), device);
+  if (!out.ok()) return out.status();
+  absl::StatusOr<DeviceAPI*> dst_api = GetDeviceAPI(device);
+  if (!dst_api.ok()) return dst_api.status();
+  size_t n = static_cast<size_t>(nbytes());
+  size_t src_off = static_cast<size_t>(byte_offset()), dst_off = static_cast<size_t>(out->byte_offset());
+  void* src = c_->dl.data;
+  void* dst = out->dl()->data;
+  if (n == 0) return out;
+  if (from.device_type == kDLCPU) {
+    absl::Status st = (*dst_api)->CopyFromHost(dst, dst_off, static_cast<char*>(src) + src_off, n);
+    if (!st.ok()) return st;
+  } else if (device.device_type == kDLCPU) {
+    absl::Status st = (*src_api)->CopyToHost(static_cast<char*>(dst) + dst_off, src, src_off, n);
+    if (!st.ok()) return st;
+  } else if (*src_api == *dst_api) {
+    absl::Status st = (*dst_api)->CopyWithinDevice(dst, dst_off, src, src_off, n);
+    if (!st.ok()) return st;
+  } else {
+    // Two different devices: stage through host memory.
+    std::string staging(n, '\0');
+    absl::Status st = (*src_api)->CopyToHost(staging.data(), src, src_off, n);
+    if (st.ok()) st = (*dst_api)->CopyFromHost(dst, dst_off, staging.data(), n);
+    if (!st.ok()) return st;
+  }
+  return out;
 }
 
 absl::StatusOr<Tensor> Tensor::Contiguous() const {

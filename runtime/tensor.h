@@ -81,6 +81,12 @@ class Tensor {
   // This tensor when compact, else a compact copy (CPU only).
   absl::StatusOr<Tensor> Contiguous() const;
 
+  // A compact copy of this tensor on `device`, through the devices' DeviceAPIs (host <-> device,
+  // within one device, or between two devices through the host). The source must be compact
+  // (INVALID_ARGUMENT otherwise); on the CPU, Contiguous() first. Device data is never touched
+  // on the host: data() of a GPU tensor is an opaque handle (plus byte_offset), not an address.
+  absl::StatusOr<Tensor> CopyTo(DLDevice device) const;
+
   // Copies `src` element by element into this tensor (equal shape and dtype; CPU only; any strides).
   absl::Status CopyFrom(const Tensor& src) const;
 

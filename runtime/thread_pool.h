@@ -51,7 +51,7 @@ class ThreadPool {
   std::atomic<int> pending_{0};
   int32_t first_error_ = 0;
   TrapInfo first_trap_;  // a chunk that trapped, on a worker
-  KilnKernelEnv env_;
+  KilnKernelEnv env_{};  // no device launcher: the VM lends one in its own env
 };
 
 }  // namespace kiln::runtime

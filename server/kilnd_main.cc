@@ -19,6 +19,7 @@
 #include "absl/strings/match.h"
 #include "absl/time/clock.h"
 #include "compiler/version.h"
+#include "runtime/port_file.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/health_check_service_interface.h"
@@ -79,18 +80,6 @@ absl::StatusOr<std::string> ReadWhole(const std::string& path, const char* what)
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", what, " ", path));
   return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-// Written under a temporary name and renamed, so a reader never sees a partial port number.
-absl::Status WritePortFile(const std::string& path, int port) {
-  std::string tmp = absl::StrCat(path, ".tmp.", getpid());
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << port << "\n";
-    if (!out) return absl::InternalError(absl::StrCat("cannot write ", tmp));
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) return absl::InternalError(absl::StrCat("cannot rename to ", path));
-  return absl::OkStatus();
 }
 
 absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> Credentials() {
@@ -217,7 +206,7 @@ int Main() {
                  metrics->port());
   }
   if (!absl::GetFlag(FLAGS_port_file).empty()) {
-    absl::Status st = WritePortFile(absl::GetFlag(FLAGS_port_file), port);
+    absl::Status st = runtime::WritePortFile(absl::GetFlag(FLAGS_port_file), port);
     if (!st.ok()) return Fail(st);
   }
   std::fprintf(stderr, "kilnd %s: serving on %s (port %d), cache %s%s, %s, %s%s\n", kKilnVersion,

@@ -384,7 +384,7 @@ TEST_F(KilndTest, InvalidSourceIsInvalidArgumentWithLocatedDiagnostics) {
   EXPECT_NE(d.excerpt().find("R.nn.relu(y, q)"), std::string::npos) << d.excerpt();
 
   // A bad target, an unknown option, a non-integer extra var, no module, garbage IR.
-  v1::CompileRequest bad_target = Request(kMlp, "cuda -arch=sm_9000");
+  v1::CompileRequest bad_target = Request(kMlp, "tpu -arch=v5");
   v1::CompileRequest bad_option = Request(kMlp);
   (*bad_option.mutable_options())["opt_level"] = "3";
   v1::CompileRequest bad_var = Request(kMlp);

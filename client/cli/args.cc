@@ -1,6 +1,8 @@
 // Args::Parse, the option parser every kiln subcommand shares (see args.h).
 #include "client/cli/args.h"
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 
 namespace kiln::cli {
@@ -58,6 +60,35 @@ std::string Args::Get(const std::string& name, const std::string& dflt) const {
 std::vector<std::string> Args::GetAll(const std::string& name) const {
   auto it = values_.find(name);
   return it == values_.end() ? std::vector<std::string>{} : it->second;
+}
+
+absl::StatusOr<std::map<std::string, std::string>> ParseDefines(const std::vector<std::string>& values) {
+  std::map<std::string, std::string> defines;
+  for (const std::string& v : values) {
+    size_t eq = v.find('=');
+    std::string name = v.substr(0, eq);
+    bool ident = !name.empty() && !absl::ascii_isdigit(name[0]);
+    for (char c : name) ident = ident && (absl::ascii_isalnum(c) || c == '_');
+    if (eq == std::string::npos || !ident) {
+      return absl::InvalidArgumentError(absl::StrCat("--define needs NAME=VALUE with NAME an identifier, got '", v, "'"));
+    }
+    defines[name] = v.substr(eq + 1);
+  }
+  return defines;
+}
+
+std::map<std::string, std::string> Defines(const Args& args) {
+  return ParseDefines(args.GetAll("--define")).value_or(std::map<std::string, std::string>{});
+}
+
+absl::StatusOr<int> ThreadsOption(const Args& args) {
+  if (!args.Has("--threads")) return 0;
+  int threads = 0;
+  if (!absl::SimpleAtoi(args.Get("--threads"), &threads) || threads < 1 || threads > kMaxThreads) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--threads needs an integer from 1 to ", kMaxThreads, ", not \"", args.Get("--threads"), "\""));
+  }
+  return threads;
 }
 
 }  // namespace kiln::cli

@@ -35,6 +35,21 @@ class Args {
   bool help_ = false;
 };
 
+// The template values of `--define NAME=VALUE` (repeatable; script::ParseOptions::defines, kilnd's
+// extra_vars): INVALID_ARGUMENT when one is not NAME=VALUE with NAME a Python identifier. A later
+// definition of a name replaces an earlier one.
+absl::StatusOr<std::map<std::string, std::string>> ParseDefines(const std::vector<std::string>& values);
+
+// ParseDefines of args' --define values; main() has rejected malformed ones before any command runs.
+std::map<std::string, std::string> Defines(const Args& args);
+
+// The most threads --threads may ask for: far above any host's cores, far below what the process
+// can create (100000 threads ended in std::system_error).
+inline constexpr int kMaxThreads = 1024;
+
+// --threads N of `args`: 0 when absent (one per core); INVALID_ARGUMENT unless 1 <= N <= kMaxThreads.
+absl::StatusOr<int> ThreadsOption(const Args& args);
+
 }  // namespace kiln::cli
 
 #endif  // KILN_CLIENT_CLI_ARGS_H_

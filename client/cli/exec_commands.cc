@@ -1,4 +1,5 @@
 #include "client/cli/exec_commands.h"
+#include "client/cli/files.h"
 
 #include <sys/stat.h>
 
@@ -16,7 +17,10 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/strip.h"
+#include "client/cli/remote_commands.h"
+#include "client/cpp/remote_device.h"
 #include "compiler/driver/relax_build.h"
+#include "compiler/driver/run.h"
 #include "compiler/script/load.h"
 #include "runtime/npy.h"
 #include "runtime/profiling/time_evaluator.h"
@@ -24,6 +28,14 @@
 
 namespace kiln::cli {
 namespace {
+
+// How a module built from source is read (`--define`) and compiled (`--checked`).
+driver::BuildOptions BuildOptionsFrom(const Args& args) {
+  driver::BuildOptions o;
+  o.defines = Defines(args);
+  o.checked = args.Has("--checked");
+  return o;
+}
 
 using runtime::Tensor;
 using vm::Value;
@@ -47,6 +59,10 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
 }
 
 bool HasExecutableMagic(const std::string& path) {
+  // Only a regular file is opened here: a FIFO would block, and anything else is refused by name
+  // when it is loaded.
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
   std::ifstream in(path, std::ios::binary);
   uint64_t magic = 0;
   if (!in.read(reinterpret_cast<char*>(&magic), sizeof(magic))) return false;
@@ -209,23 +225,107 @@ absl::StatusOr<Value> RandomValue(const Slot& slot, std::mt19937_64* rng) {
   return Value::Tensor(*t);
 }
 
-// What `kiln run` and `kiln bench` share: the executable (built or loaded), its VM and the inputs.
+// What `kiln run` and `kiln bench` share: the executable (built or loaded), where it runs (a local
+// VM, or a session on a kiln-agent) and the inputs.
 struct Session {
   std::shared_ptr<const vm::Executable> exec;
-  std::unique_ptr<vm::VirtualMachine> vm;
+  std::unique_ptr<vm::VirtualMachine> vm;   // a local run
+  std::unique_ptr<RemoteDevice> device;     // --agent / --farm
   std::string entry;
   std::vector<Value> args;
   double build_s = 0;
+
+  absl::StatusOr<int64_t> Arity() const {
+    if (vm != nullptr) return vm->GetFunctionArity(entry);
+    auto it = exec->func_map.find(entry);
+    if (it == exec->func_map.end()) return absl::NotFoundError(absl::StrCat("unknown function \"", entry, "\""));
+    const vm::FuncInfo& f = exec->func_table[it->second];
+    return f.kind == vm::FuncInfo::Kind::kPackedFunc ? int64_t{-1} : f.num_args;
+  }
+  std::string ParamName(int64_t i) const {
+    if (vm != nullptr) {
+      absl::StatusOr<std::string> name = vm->GetFunctionParamName(entry, i);
+      return name.ok() ? *name : "?";
+    }
+    const vm::FuncInfo& f = exec->func_table[exec->func_map.at(entry)];
+    return i < static_cast<int64_t>(f.param_names.size()) ? f.param_names[i] : "?";
+  }
+  // set_input, invoke_stateful, get_outputs (flattened).
+  absl::StatusOr<std::vector<Value>> RunStateful() {
+    if (vm != nullptr) {
+      absl::Status st = vm->SetInput(entry, args);
+      if (st.ok()) st = vm->InvokeStateful(entry);
+      if (!st.ok()) return st;
+      return vm->GetOutputs(entry);
+    }
+    absl::Status st = device->SetInput(entry, args);
+    if (st.ok()) st = device->InvokeStateful(entry);
+    if (!st.ok()) return st;
+    absl::StatusOr<Value> out = device->GetOutputs(entry);
+    if (!out.ok()) return out.status();
+    std::vector<Value> flat;
+    vm::FlattenTuples(*out, &flat);
+    return flat;
+  }
+  absl::StatusOr<Value> Invoke() { return vm != nullptr ? vm->Invoke(entry, args) : device->Invoke(entry, args); }
+  // time_evaluator over invoke_stateful after one set_input.
+  absl::StatusOr<std::vector<double>> TimeStateful(const profiling::TimeEvalOptions& o) {
+    if (vm != nullptr) {
+      absl::Status st = vm->SetInput(entry, args);
+      if (!st.ok()) return st;
+      return vm->TimeEvaluatorStateful(entry, o);
+    }
+    absl::Status st = device->SetInput(entry, args);
+    if (!st.ok()) return st;
+    v1::TimeEvaluatorRequest params;
+    params.set_function(entry);
+    params.set_stateful(true);
+    params.set_number(o.number);
+    params.set_repeat(o.repeat);
+    params.set_min_repeat_ms(o.min_repeat_ms);
+    params.set_limit_zero_time_iterations(o.limit_zero_time_iterations);
+    params.set_cooldown_interval_ms(o.cooldown_interval_ms);
+    params.set_repeats_to_cooldown(o.repeats_to_cooldown);
+    params.set_cache_flush_bytes(o.cache_flush_bytes);
+    absl::StatusOr<v1::TimeEvaluatorResponse> r = device->TimeEvaluator(params);
+    if (!r.ok()) return r.status();
+    return std::vector<double>(r->results().begin(), r->results().end());
+  }
 };
+
+// The executable for an agent: compiled by kilnd (--remote: the agent fetches it by digest), else
+// built here, or read from a .kx, and uploaded.
+absl::Status OpenOnAgent(const Args& args, const std::string& path, int threads, Session* s) {
+  std::string bytes, digest;
+  if (args.Has("--remote") && !HasExecutableMagic(path)) {
+    absl::StatusOr<RemoteExecutable> compiled = CompileOnKilnd(args, path);
+    if (!compiled.ok()) return compiled.status();
+    bytes = std::move(compiled->bytes);
+    digest = std::move(compiled->digest);
+  } else {
+    absl::StatusOr<vm::Executable> exec = driver::LoadOrBuildExecutable(path, args.Get("--target", "llvm"),
+                                                                                 BuildOptionsFrom(args));
+    if (!exec.ok()) return exec.status();
+    bytes = exec->Serialize();
+  }
+  // A local copy tells the entry's parameters; the agent validates its own.
+  absl::StatusOr<vm::Executable> exec = vm::Executable::Deserialize(bytes);
+  if (!exec.ok()) return exec.status();
+  s->exec = std::make_shared<const vm::Executable>(*std::move(exec));
+  absl::StatusOr<std::unique_ptr<RemoteDevice>> device = OpenAgent(args, threads);
+  if (!device.ok()) return device.status();
+  s->device = *std::move(device);
+  absl::StatusOr<v1::LoadExecutableResponse> loaded =
+      digest.empty() ? s->device->UploadExecutable(bytes) : s->device->LoadExecutable(digest);
+  return loaded.status();
+}
 
 absl::StatusOr<Session> OpenSession(const Args& args, bool random_inputs) {
   const std::string& path = args.positional()[0];
   std::vector<std::string> inputs = args.GetAll("--input");
   inputs.insert(inputs.end(), args.positional().begin() + 1, args.positional().end());
-  int threads = 0;
-  if (args.Has("--threads") && (!absl::SimpleAtoi(args.Get("--threads"), &threads) || threads < 1)) {
-    return absl::InvalidArgumentError("--threads needs a positive integer");
-  }
+  absl::StatusOr<int> threads = ThreadsOption(args);
+  if (!threads.ok()) return threads.status();
   Session s;
   s.entry = args.Get("--entry", "main");
 
@@ -233,23 +333,33 @@ absl::StatusOr<Session> OpenSession(const Args& args, bool random_inputs) {
   std::optional<std::vector<Slot>> slots;
   if (!HasExecutableMagic(path)) {
     std::string diagnostics;  // the parser's, shown whether or not it succeeds
-    absl::StatusOr<ir::IRModule> module = script::LoadModule(path, args.Get("--name"), &diagnostics);
+    absl::StatusOr<ir::IRModule> module = script::LoadModule(path, ScriptOptions(args), &diagnostics);
     std::fputs(diagnostics.c_str(), stderr);
     if (!module.ok()) return module.status();
     slots = EntrySlots(*module, s.entry);
   }
 
+  // Code with instructions this CPU lacks would end in SIGILL: refused by name before building.
+  absl::Status runs = driver::CheckRunsHere(args.Get("--target", "llvm"));
+  if (!runs.ok()) return runs;
   auto start = std::chrono::steady_clock::now();
-  absl::StatusOr<vm::Executable> exec = driver::LoadOrBuildExecutable(path, args.Get("--target", "llvm"));
-  if (!exec.ok()) return exec.status();
-  s.build_s = SecondsSince(start);
-  s.exec = std::make_shared<const vm::Executable>(*std::move(exec));
-  vm::VMOptions options;
-  options.num_threads = threads;
-  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> machine = vm::VirtualMachine::Create(s.exec, options);
-  if (!machine.ok()) return machine.status();
-  s.vm = *std::move(machine);
-  absl::StatusOr<int64_t> arity = s.vm->GetFunctionArity(s.entry);
+  if (WantsAgent(args)) {
+    absl::Status st = OpenOnAgent(args, path, *threads, &s);
+    if (!st.ok()) return st;
+    s.build_s = SecondsSince(start);
+  } else {
+    absl::StatusOr<vm::Executable> exec = driver::LoadOrBuildExecutable(path, args.Get("--target", "llvm"),
+                                                                                 BuildOptionsFrom(args));
+    if (!exec.ok()) return exec.status();
+    s.build_s = SecondsSince(start);
+    s.exec = std::make_shared<const vm::Executable>(*std::move(exec));
+    vm::VMOptions options;
+    options.num_threads = *threads;
+    absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> machine = vm::VirtualMachine::Create(s.exec, options);
+    if (!machine.ok()) return machine.status();
+    s.vm = *std::move(machine);
+  }
+  absl::StatusOr<int64_t> arity = s.Arity();
   if (!arity.ok()) return arity.status();
 
   if (inputs.empty() && random_inputs && *arity > 0) {
@@ -270,10 +380,7 @@ absl::StatusOr<Session> OpenSession(const Args& args, bool random_inputs) {
   }
   if (static_cast<int>(inputs.size()) != expected) {
     std::vector<std::string> names;
-    for (int64_t i = 0; i < *arity; ++i) {
-      absl::StatusOr<std::string> name = s.vm->GetFunctionParamName(s.entry, i);
-      names.push_back(name.ok() ? *name : "?");
-    }
+    for (int64_t i = 0; i < *arity; ++i) names.push_back(s.ParamName(i));
     return absl::InvalidArgumentError(absl::StrCat(s.entry, " takes ", expected, " input", expected == 1 ? "" : "s",
                                                    " (", absl::StrJoin(names, ", "), "), got ", inputs.size()));
   }
@@ -323,10 +430,17 @@ absl::StatusOr<Tensor> ResultArray(const Value& v) {
 
 }  // namespace
 
-bool IsVMRun(const std::string& path, const std::string& name) {
+script::ParseOptions ScriptOptions(const Args& args) {
+  script::ParseOptions o;
+  o.name = args.Get("--name");
+  o.defines = Defines(args);
+  return o;
+}
+
+bool IsVMRun(const std::string& path, const script::ParseOptions& options) {
   if (HasExecutableMagic(path)) return true;
   std::string diagnostics;  // the parser's, shown whether or not it succeeds
-  absl::StatusOr<ir::IRModule> module = script::LoadModule(path, name, &diagnostics);
+  absl::StatusOr<ir::IRModule> module = script::LoadModule(path, options, &diagnostics);
   std::fputs(diagnostics.c_str(), stderr);
   return module.ok() && driver::HasRelaxFunction(*module);
 }
@@ -337,27 +451,29 @@ int RunVM(const Args& args) {
     return Usage("run", "--target interp runs PrimFuncs only; a Relax module needs llvm or c");
   }
   if (args.Has("--view")) return Usage("run", "--view applies to PrimFunc entries only");
+  if (std::string bad = CheckAgentOptions(args); !bad.empty()) return Usage("run", bad);
+  // Checked before the function runs, so a long run never ends in "cannot write".
+  std::string out_dir = args.Get("--output-dir");
+  if (!out_dir.empty()) {
+    absl::Status st = PrepareOutputDir(out_dir);
+    if (!st.ok()) return Fail("run", st);
+  }
   absl::StatusOr<Session> s = OpenSession(args, /*random_inputs=*/false);
   if (!s.ok()) return Fail("run", s.status());
   auto start = std::chrono::steady_clock::now();
   std::vector<Value> results;
   if (args.Has("--stateful")) {
-    absl::Status st = s->vm->SetInput(s->entry, s->args);
-    if (st.ok()) st = s->vm->InvokeStateful(s->entry);
-    if (!st.ok()) return Fail("run", st);
-    absl::StatusOr<std::vector<Value>> outs = s->vm->GetOutputs(s->entry);
+    absl::StatusOr<std::vector<Value>> outs = s->RunStateful();
     if (!outs.ok()) return Fail("run", outs.status());
     results = *std::move(outs);
   } else {
-    absl::StatusOr<Value> r = s->vm->Invoke(s->entry, s->args);
+    absl::StatusOr<Value> r = s->Invoke();
     if (!r.ok()) return Fail("run", r.status());
     vm::FlattenTuples(*r, &results);
   }
   double run_s = SecondsSince(start);
 
-  std::string out_dir = args.Get("--output-dir");
   if (!out_dir.empty()) {
-    mkdir(out_dir.c_str(), 0777);  // an existing directory is fine; write errors report the rest
     for (size_t i = 0; i < results.size(); ++i) {
       absl::StatusOr<Tensor> array = ResultArray(results[i]);
       if (!array.ok()) return Fail("run", array.status());
@@ -368,9 +484,10 @@ int RunVM(const Args& args) {
     for (size_t i = 0; i < results.size(); ++i) std::printf("out%zu: %s\n", i, results[i].DebugString().c_str());
   }
   if (!args.Has("--quiet")) {
-    std::fprintf(stderr, "kiln run: %s: build %.3f s, run %.3f s, %zu result%s%s\n", s->entry.c_str(), s->build_s,
+    std::fprintf(stderr, "kiln run: %s: build %.3f s, run %.3f s, %zu result%s%s%s\n", s->entry.c_str(), s->build_s,
                  run_s, results.size(), results.size() == 1 ? "" : "s",
-                 out_dir.empty() ? "" : absl::StrCat(" -> ", out_dir).c_str());
+                 out_dir.empty() ? "" : absl::StrCat(" -> ", out_dir).c_str(),
+                 s->device == nullptr ? "" : absl::StrCat(" (agent ", s->device->address(), ")").c_str());
   }
   return 0;
 }
@@ -401,12 +518,11 @@ int RunBench(const Args& args) {
       (!absl::SimpleAtoi(args.Get("--cache-flush-bytes"), &options.cache_flush_bytes) || options.cache_flush_bytes < 0)) {
     return Usage("bench", "--cache-flush-bytes needs an integer >= 0");
   }
+  if (std::string bad = CheckAgentOptions(args); !bad.empty()) return Usage("bench", bad);
   absl::StatusOr<Session> s = OpenSession(args, /*random_inputs=*/true);
   if (!s.ok()) return Fail("bench", s.status());
   // The stateful form, as a device farm times a model: inputs are set once and outside the timing.
-  absl::Status st = s->vm->SetInput(s->entry, s->args);
-  if (!st.ok()) return Fail("bench", st);
-  absl::StatusOr<std::vector<double>> results = s->vm->TimeEvaluatorStateful(s->entry, options);
+  absl::StatusOr<std::vector<double>> results = s->TimeStateful(options);
   if (!results.ok()) return Fail("bench", results.status());
   profiling::BenchmarkSummary sum = profiling::Summarize(*results);
   if (args.Has("--json")) {
@@ -430,7 +546,8 @@ int RunInspect(const Args& args) {
   int views = args.Has("--text") + args.Has("--python") + args.Has("--stats");
   if (views > 1) return Usage("inspect", "choose one of --text, --python, --stats");
   const std::string& path = args.positional()[0];
-  absl::StatusOr<vm::Executable> exec = driver::LoadOrBuildExecutable(path, args.Get("--target", "llvm"));
+  absl::StatusOr<vm::Executable> exec = driver::LoadOrBuildExecutable(path, args.Get("--target", "llvm"),
+                                                                                 BuildOptionsFrom(args));
   if (!exec.ok()) return Fail("inspect", exec.status());
   std::string out = args.Has("--python") ? exec->AsPython() : args.Has("--stats") ? exec->Stats() : exec->AsText();
   std::fwrite(out.data(), 1, out.size(), stdout);

@@ -9,12 +9,16 @@
 #include <string>
 
 #include "client/cli/args.h"
+#include "compiler/script/script.h"
 
 namespace kiln::cli {
 
 // True when `kiln run PATH` means a VM run: PATH is an executable (by its magic), or a module with
 // a Relax function. PrimFunc-only modules keep the kernel runner.
-bool IsVMRun(const std::string& path, const std::string& name);
+bool IsVMRun(const std::string& path, const script::ParseOptions& options);
+
+// The parse options of `--name` and `--define` (run, build and bench read TVMScript with these).
+script::ParseOptions ScriptOptions(const Args& args);
 
 // `kiln run` on an executable: inputs from .npy files (a tuple parameter takes its fields in
 // order), results flattened depth-first into D/out0.npy, D/out1.npy, ...

@@ -25,24 +25,45 @@ namespace {
   "  --tls-ca C           use TLS, verifying the server with the CA certificate C (PEM)\n" \
   "  --tls-cert C --tls-key K   mutual TLS: this client's certificate and key (PEM)\n"
 
+// --define, for every command that reads TVMScript (script::ParseOptions::defines; kilnd's extra_vars
+// with --remote).
+#define DEFINE_OPTION \
+  "  --define NAME=VALUE   (repeatable) bind NAME before FILE is read, as if it began with\n" \
+  "                      NAME = VALUE: a number, a string, a bool, a tuple/list of those, or a bare\n" \
+  "                      word as a string (--define M=128 --define DT=float16 --define S=\"(4, 8)\")\n"
+
+// The options of `kiln run|bench` on a kiln-agent (client/cli/remote_commands.h).
+#define AGENT_VALUED " --agent --agent-token-file --farm --priority " REMOTE_VALUED
+#define AGENT_OPTIONS \
+  "\nOn a kiln-agent (the output is the same as a local run's):\n" \
+  "  --agent HOST:PORT    run on this agent; FILE is built here (or read, for a .kx) and uploaded\n" \
+  "  --remote HOST:PORT --farm KEY [--priority P]   compile FILE on that kilnd and run on an agent\n" \
+  "                       of KEY leased from its farm (highest priority first, FIFO within one);\n" \
+  "                       --remote with --agent compiles on kilnd and runs on that agent\n" \
+  "  --agent-token-file T the agent's bearer token (T's first line)\n" \
+  "  --token-file T, --tls-ca C, --tls-cert C --tls-key K   as for `kiln build --remote`\n" \
+  "An agent that cannot be reached is reported as UNAVAILABLE with its address; a key no agent\n" \
+  "registered, as NOT_FOUND with the keys kilnd has.\n"
+
 const Command kCommands[] = {
     {"check", "parse and verify TVMScript files",
-     "usage: kiln check FILE... [--name NAME]\n"
+     "usage: kiln check FILE... [--name NAME] [--define NAME=VALUE ...]\n"
      "       kiln check FILE... --remote HOST:PORT [--token-file T] [--tls-ca C]\n\n"
      "Parses each file and runs the TIR verifier and Relax well-formedness checks. Diagnostics go to\n"
      "stderr as FILE:LINE:COL: error: ...; exits 0 when every file is valid, 1 otherwise.\n"
      "  --name NAME   with several top-level definitions, check the one named NAME (local only)\n"
-     REMOTE_OPTIONS,
-     "--name " REMOTE_VALUED, "", &RunCheck},
+     DEFINE_OPTION REMOTE_OPTIONS,
+     "--name --define " REMOTE_VALUED, "", &RunCheck},
     {"fmt", "print TVMScript in canonical form",
      "usage: kiln fmt FILE [-i] [--name NAME] [--module-alias NAME] [--hide-inferable-ty]\n"
+     "                [--define NAME=VALUE ...]\n"
      "       kiln fmt FILE [-i] --remote HOST:PORT [--token-file T] [--tls-ca C]\n\n"
      "Prints FILE as TVM v0.26 prints it. -i rewrites FILE in place.\n"
      "  --module-alias NAME   what Relax functions call their module (TVM's module_alias; default\n"
      "                        cls; empty: the module's own name)\n"
      "  --hide-inferable-ty   omit binding annotations the value's type implies (TVM's show_all_ty=False)\n"
-     REMOTE_OPTIONS,
-     "--name --module-alias " REMOTE_VALUED, "-i --hide-inferable-ty", &RunFmt},
+     DEFINE_OPTION REMOTE_OPTIONS,
+     "--name --module-alias --define " REMOTE_VALUED, "-i --hide-inferable-ty", &RunFmt},
     {"roundtrip", "check parse -> print -> parse round trips",
      "usage: kiln roundtrip FILE... [--summary]\n\n"
      "For each file: parse, print, parse again (must be structurally equal) and print again (must be\n"
@@ -56,7 +77,8 @@ const Command kCommands[] = {
      "--to -o --name", "", &RunIr},
     {"build", "compile a module into a VM executable or a kernel library",
      "usage: kiln build FILE [--target llvm|c] [-o OUT] [--exe] [--entry F ...] [--name NAME]\n"
-     "                  [--emit-c | --emit-llvm] [--print-after PASS|all] [--verify-each]\n"
+     "                  [--emit-c | --emit-llvm] [--print-after PASS|all] [--verify-each] [--checked]\n"
+     "                  [--define NAME=VALUE ...]\n"
      "       kiln build FILE [--target T] [-o OUT.kx] [--entry F ...] --remote HOST:PORT\n"
      "                  [--token-file T] [--tls-ca C [--tls-cert C --tls-key K]]\n\n"
      "FILE is TVMScript or serialized IR. A module with a Relax function becomes a Relax VM executable\n"
@@ -65,10 +87,14 @@ const Command kCommands[] = {
      "A module of PrimFuncs only becomes a kernel library (a shared object that runtime::KernelLibrary\n"
      "loads; one kernel ABI entry per exported PrimFunc), or with --exe an executable whose functions\n"
      "are the kernels.\n"
-     "  --target T    llvm (default; LLVM options allowed: \"llvm -mcpu=skylake\") or c\n"
+     "  --target T    llvm (default; LLVM options allowed: \"llvm -mcpu=skylake\") or c, or a GPU target:\n"
+     "                opencl, \"cuda -arch=sm_90 [-fast-math]\" (NVRTC), \"nvptx -mcpu=sm_90\" (LLVM) or\n"
+     "                \"rocm -mcpu=gfx90a\" (compile only), which always build an executable; with an OUT\n"
+     "                ending in .ptx, .hsaco or .cl they write the GPU kernels' device code instead\n"
      "  -o OUT        the output (default: FILE's stem + .kx for an executable, + .so for a library);\n"
      "                for a library, with --target c an OUT ending in .c, with llvm one ending in .ll,\n"
-     "                writes source\n"
+     "                writes source; with llvm an OUT ending in .o writes the kernels' object file\n"
+     "                (no linking, so any -mtriple works)\n"
      "  --exe         write an executable for a module of PrimFuncs only\n"
      "  --entry F     (repeatable) the Relax functions the executable exports; the others, and the\n"
      "                kernels only they use, are dropped (default: every public function)\n"
@@ -81,14 +107,17 @@ const Command kCommands[] = {
      "                lists the passes\n"
      "  --verify-each run the verifiers after every pass (Relax well-formedness and the TIR verifier;\n"
      "                a failure names the pass)\n"
+     "  --checked     checked mode: every buffer access is bounds-checked and integer division by zero,\n"
+     "                INT_MIN / -1, shifts by the bit width or more and recursion deeper than 64 calls\n"
+     "                fail the call with the interpreter's message and the source location (slower)\n"
      "A summary line goes to stderr. Exits 1 on a compile error, 2 on a usage error.\n\n"
      "With --remote the kilnd at HOST:PORT compiles FILE (sent as it is) and the executable it returns\n"
      "is written to OUT: the same bytes a local build writes. The output is always an executable\n"
      "(.kx); the summary line adds the cache tier that answered (cache: memory|disk|redis|miss).\n"
      "Compile errors come back as FILE:LINE:COL diagnostics. --name, --emit-c, --emit-llvm,\n"
      "--print-after and --verify-each are local only.\n"
-     REMOTE_OPTIONS,
-     "--target -o --name --entry --print-after " REMOTE_VALUED, "--exe --emit-c --emit-llvm --verify-each", &RunBuild},
+     DEFINE_OPTION REMOTE_OPTIONS,
+     "--target -o --name --entry --print-after --define " REMOTE_VALUED, "--exe --emit-c --emit-llvm --verify-each --checked", &RunBuild},
     {"inspect", "print a VM executable as text, Python or statistics",
      "usage: kiln inspect FILE [--text | --python | --stats] [--target llvm|c]\n\n"
      "FILE is an executable written by `kiln build` (.kx), or a module, built first for --target.\n"
@@ -99,9 +128,9 @@ const Command kCommands[] = {
      "2 on a usage error.\n",
      "--target", "--text --python --stats", &RunInspect},
     {"run", "run a Relax function or a PrimFunc on .npy inputs",
-     "usage: kiln run FILE|MODEL.kx [--entry NAME] [--target llvm|c|interp|opencl] --input A.npy ...\n"
+     "usage: kiln run FILE|MODEL.kx [--entry NAME] [--target llvm|c|interp|opencl|vulkan|cuda|nvptx] --input A.npy ...\n"
      "                [--output-dir D] [--stateful] [--view K:SHAPE:STRIDES[:OFFSET]] [--threads N]\n"
-     "                [--name NAME] [--quiet]\n\n"
+     "                [--name NAME] [--define NAME=VALUE ...] [--quiet] [--checked]\n\n"
      "Relax: when FILE has a Relax function (or is an executable from `kiln build`), it is built into\n"
      "a VM executable (or loaded) and function NAME (default main) runs on the VM. The inputs are its\n"
      "parameters in order, one .npy file each (a tuple parameter takes one file per field, an R.Prim a\n"
@@ -117,8 +146,10 @@ const Command kCommands[] = {
      "  --entry NAME   the function (global_symbol or name); default: main for Relax, else the only\n"
      "                 exported PrimFunc\n"
      "  --target T     llvm (default: for PrimFuncs JIT-compiled in process), c (built with the C\n"
-     "                 compiler), interp (the reference interpreter; PrimFuncs only) or opencl\n"
-     "                 (PrimFuncs with blockIdx/threadIdx bindings, on the first OpenCL device)\n"
+     "                 compiler), interp (the reference interpreter; PrimFuncs only), opencl\n"
+     "                 (PrimFuncs with blockIdx/threadIdx bindings, on the first OpenCL device),\n"
+     "                 vulkan (the same, as SPIR-V on the first Vulkan device), or\n"
+     "                 \"cuda -arch=sm_XY\" / \"nvptx -mcpu=sm_XY\" (the same, on CUDA device 0)\n"
      "  --view K:SHAPE:STRIDES[:OFFSET]   pass input K as a strided view of its file's data: SHAPE\n"
      "                 and STRIDES comma-separated, STRIDES and OFFSET in elements, e.g.\n"
      "                 --view 0:16,16:32,1 reads a (16, 16) view with row stride 32 of a (16, 32) file;\n"
@@ -126,23 +157,25 @@ const Command kCommands[] = {
      "                 when it declares a matching elem_offset (PrimFuncs only)\n"
      "  --threads N    threads for parallel loops (default: one per core)\n"
      "  --quiet        no timing summary on stderr\n"
+     "  --checked      checked mode (llvm, c): bounds, division, shift and recursion checks, as\n"
+     "                 `kiln build --checked`; the first failure ends the run with its message\n"
      "Exits 1 with the message on a compile error, a corrupted executable, a rejected argument (count,\n"
-     "shape, dtype, strides) or a failed assert, 2 on a usage error.\n",
-     "--entry --target --input --output-dir --view --threads --name", "--quiet --stateful", &RunRun},
+     "shape, dtype, strides) or a failed assert, 2 on a usage error.\n" DEFINE_OPTION AGENT_OPTIONS,
+     "--entry --target --input --output-dir --view --threads --name --define" AGENT_VALUED, "--quiet --stateful --checked", &RunRun},
     {"bench", "time a Relax function with TVM's time_evaluator",
      "usage: kiln bench FILE|MODEL.kx [--entry NAME] [--target llvm|c] [--input A.npy ...]\n"
      "                  [--number N] [--repeat R] [--min-repeat-ms M] [--cooldown-interval-ms C]\n"
      "                  [--repeats-to-cooldown K] [--limit-zero-time-iterations L]\n"
-     "                  [--cache-flush-bytes B] [--threads N] [--json]\n\n"
+     "                  [--cache-flush-bytes B] [--threads N] [--define NAME=VALUE ...] [--json]\n\n"
      "Builds (or loads) the executable, sets the inputs once (set_input) and times invoke_stateful of\n"
      "NAME (default main) as TVM's time_evaluator does: one warm-up call, then R repeats of N calls;\n"
      "a repeat shorter than M ms raises N. Without --input, inputs are random values of the declared\n"
      "static shapes (needs the source file). Defaults are TVM's: number 10, repeat 1, min-repeat-ms 0,\n"
      "cooldown 0, repeats-to-cooldown 1, limit-zero-time-iterations 100, cache-flush-bytes 0.\n"
      "  --json   one JSON object: mean_s, median_s, std_s, min_s, max_s, results_s (seconds per call\n"
-     "           for each repeat), number, repeat, build_s\n",
+     "           for each repeat), number, repeat, build_s\n" DEFINE_OPTION AGENT_OPTIONS,
      "--entry --target --input --number --repeat --min-repeat-ms --cooldown-interval-ms "
-     "--repeats-to-cooldown --limit-zero-time-iterations --cache-flush-bytes --threads --name",
+     "--repeats-to-cooldown --limit-zero-time-iterations --cache-flush-bytes --threads --name --define" AGENT_VALUED,
      "--json", &RunBench},
     {"version", "print the kiln and LLVM versions", "usage: kiln version\n", "", "", &RunVersion},
 };
@@ -161,7 +194,8 @@ void PrintUsage(FILE* out) {
   for (const Command& c : kCommands) std::fprintf(out, "  %-12s %s\n", c.name, c.summary);
   std::fprintf(out,
                "\nbuild, check and fmt also run on a kilnd: --remote HOST:PORT [--token-file T] [--tls-ca C\n"
-               "[--tls-cert C --tls-key K]] (see `kiln help build`).\n"
+               "[--tls-cert C --tls-key K]] (see `kiln help build`); run and bench on a kiln-agent: --agent\n"
+               "HOST:PORT, or --remote HOST:PORT --farm KEY (see `kiln help run`).\n"
                "\n`kiln help <command>` or `kiln <command> --help` shows a command's usage.\n");
 }
 
@@ -205,6 +239,10 @@ int Main(int argc, char** argv) {
   if (args->help()) {
     std::fputs(c->usage, stdout);
     return 0;
+  }
+  if (absl::Status st = ParseDefines(args->GetAll("--define")).status(); !st.ok()) {
+    std::fprintf(stderr, "kiln %s: %s\n", c->name, std::string(st.message()).c_str());
+    return 2;
   }
   return c->run(*args);
 }

@@ -4,13 +4,14 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
-#include <sstream>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "client/cli/summary.h"
 #include "client/cpp/client.h"
 #include "compiler/ir/serialize.h"
+#include "runtime/read_file.h"
 #include "runtime/vm/executable.h"
 
 namespace kiln::cli {
@@ -21,13 +22,7 @@ int Usage(const char* cmd, const std::string& message) {
   return 2;
 }
 
-absl::StatusOr<std::string> ReadBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+absl::StatusOr<std::string> ReadBytes(const std::string& path) { return runtime::ReadRegularFile(path); }
 
 absl::Status WriteBytes(const std::string& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -45,16 +40,23 @@ int RejectLocalOnly(const char* cmd, const Args& args, std::initializer_list<con
   return 0;
 }
 
+// The first line of a token file, trimmed; an empty one is an error.
+absl::StatusOr<std::string> ReadToken(const std::string& path) {
+  absl::StatusOr<std::string> token = ReadBytes(path);
+  if (!token.ok()) return token.status();
+  absl::string_view t = *token;
+  t = absl::StripAsciiWhitespace(t.substr(0, t.find('\n')));
+  if (t.empty()) return absl::InvalidArgumentError(absl::StrCat("empty token in ", path));
+  return std::string(t);
+}
+
 absl::StatusOr<std::unique_ptr<Client>> Connect(const Args& args) {
   ClientOptions o;
   o.address = args.Get("--remote");
   if (args.Has("--token-file")) {
-    absl::StatusOr<std::string> token = ReadBytes(args.Get("--token-file"));
+    absl::StatusOr<std::string> token = ReadToken(args.Get("--token-file"));
     if (!token.ok()) return token.status();
-    absl::string_view t = *token;
-    t = t.substr(0, t.find('\n'));
-    o.token = std::string(absl::StripAsciiWhitespace(t));
-    if (o.token.empty()) return absl::InvalidArgumentError(absl::StrCat("empty token in ", args.Get("--token-file")));
+    o.token = *token;
   }
   o.root_cert_path = args.Get("--tls-ca");
   o.client_cert_path = args.Get("--tls-cert");
@@ -69,15 +71,17 @@ void ReportError(const char* cmd, const std::string& address, const absl::Status
   std::fputs(text.c_str(), stderr);
 }
 
-// Fills the module fields every request shares: serialized IR by its magic, else TVMScript text.
+// Fills the module fields every request shares: serialized IR by its magic, else TVMScript text,
+// and the --define template values as extra_vars.
 template <typename Request>
-void SetModule(const std::string& path, std::string bytes, Request* r) {
+void SetModule(const Args& args, const std::string& path, std::string bytes, Request* r) {
   if (ir::LooksLikeSerializedIR(bytes)) {
     r->set_ir(std::move(bytes));
   } else {
     r->set_source(std::move(bytes));
   }
   r->set_filename(path);
+  for (const auto& [name, value] : Defines(args)) (*r->mutable_extra_vars())[name] = value;
 }
 
 // "dir/foo.py" -> "foo.kx", as the local build names its output.
@@ -89,6 +93,61 @@ std::string DefaultOutputPath(const std::string& input) {
 }
 
 }  // namespace
+
+bool WantsAgent(const Args& args) { return args.Has("--agent") || args.Has("--farm"); }
+
+std::string CheckAgentOptions(const Args& args) {
+  if (args.Has("--agent") && args.Has("--farm")) return "--agent and --farm are two ways to choose the agent: give one";
+  if (args.Has("--farm") && !args.Has("--remote")) return "--farm KEY leases from a kilnd: give --remote HOST:PORT too";
+  if (args.Has("--remote") && !WantsAgent(args)) {
+    return "--remote runs on an agent: give --farm KEY or --agent HOST:PORT";
+  }
+  if (args.Has("--priority") && !args.Has("--farm")) return "--priority applies to --farm";
+  if (args.Has("--checked") && args.Has("--remote")) {
+    return "--checked builds locally: kilnd has no checked mode; drop --remote or --checked";
+  }
+  int priority = 0;
+  if (args.Has("--priority") && !absl::SimpleAtoi(args.Get("--priority"), &priority)) {
+    return "--priority needs an integer";
+  }
+  return "";
+}
+
+absl::StatusOr<RemoteExecutable> CompileOnKilnd(const Args& args, const std::string& path) {
+  absl::StatusOr<std::string> bytes = ReadBytes(path);
+  if (!bytes.ok()) return bytes.status();
+  absl::StatusOr<std::unique_ptr<Client>> client = Connect(args);
+  if (!client.ok()) return client.status();
+  v1::CompileRequest request;
+  SetModule(args, path, std::move(*bytes), &request);
+  request.set_target(args.Get("--target", "llvm"));
+  absl::StatusOr<CompileResult> result = (*client)->Compile(request);
+  if (!result.ok()) {
+    // Diagnostics as the local compiler prints them; other failures name the server.
+    std::string text = RenderError(result.status());
+    absl::StripTrailingAsciiWhitespace(&text);
+    if (DiagnosticsOf(result.status()).empty()) text = absl::StrCat(args.Get("--remote"), ": ", text);
+    return absl::Status(result.status().code(), text);
+  }
+  for (const v1::Diagnostic& w : result->response.warnings()) std::fputs(RenderDiagnostic(w).c_str(), stderr);
+  return RemoteExecutable{std::move(result->executable), result->response.digest()};
+}
+
+absl::StatusOr<std::unique_ptr<RemoteDevice>> OpenAgent(const Args& args, int threads) {
+  RemoteDeviceOptions options;
+  if (args.Has("--agent-token-file")) {
+    absl::StatusOr<std::string> token = ReadToken(args.Get("--agent-token-file"));
+    if (!token.ok()) return token.status();
+    options.token = *token;
+  }
+  options.session.set_num_threads(threads);
+  if (args.Has("--agent")) return RemoteDevice::Open(args.Get("--agent"), std::move(options));
+  absl::StatusOr<std::unique_ptr<Client>> client = Connect(args);
+  if (!client.ok()) return client.status();
+  int priority = 0;
+  if (args.Has("--priority")) absl::SimpleAtoi(args.Get("--priority"), &priority);  // CheckAgentOptions parsed it
+  return RemoteDevice::Lease(**client, args.Get("--farm"), priority, std::move(options));
+}
 
 int RunRemoteBuild(const Args& args) {
   if (int rc = RejectLocalOnly("build", args, {"--name", "--emit-c", "--emit-llvm", "--print-after", "--verify-each"})) {
@@ -105,7 +164,7 @@ int RunRemoteBuild(const Args& args) {
   absl::StatusOr<std::unique_ptr<Client>> client = Connect(args);
   if (!client.ok()) return Usage("build", std::string(client.status().message()));
   v1::CompileRequest request;
-  SetModule(path, std::move(*bytes), &request);
+  SetModule(args, path, std::move(*bytes), &request);
   request.set_target(args.Get("--target", "llvm"));
   for (const std::string& e : args.GetAll("--entry")) request.add_entries(e);
   absl::StatusOr<CompileResult> result = (*client)->Compile(request);
@@ -150,7 +209,7 @@ int RunRemoteCheck(const Args& args) {
       continue;
     }
     v1::CheckRequest request;
-    SetModule(path, std::move(*bytes), &request);
+    SetModule(args, path, std::move(*bytes), &request);
     absl::StatusOr<v1::CheckResponse> r = (*client)->Check(request);
     if (!r.ok()) {
       ReportError("check", args.Get("--remote"), r.status());
@@ -177,7 +236,7 @@ int RunRemoteFmt(const Args& args) {
   absl::StatusOr<std::unique_ptr<Client>> client = Connect(args);
   if (!client.ok()) return Usage("fmt", std::string(client.status().message()));
   v1::FormatRequest request;
-  SetModule(path, std::move(*bytes), &request);
+  SetModule(args, path, std::move(*bytes), &request);
   absl::StatusOr<v1::FormatResponse> r = (*client)->Format(request);
   if (!r.ok()) {
     ReportError("fmt", args.Get("--remote"), r.status());

@@ -13,8 +13,10 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "client/cli/exec_commands.h"
+#include "client/cli/files.h"
 #include "client/cli/remote_commands.h"
 #include "client/cli/summary.h"
+#include "compiler/driver/device_build.h"
 #include "compiler/driver/kernel_build.h"
 #include "compiler/driver/relax_build.h"
 #include "compiler/driver/run.h"
@@ -61,11 +63,34 @@ std::string DefaultOutputPath(const std::string& input, const std::string& ext) 
   return base + ext;
 }
 
+// `kiln build --target cuda|nvptx|rocm|opencl ...` of a module's PrimFuncs: the device code of
+// their GPU kernels (PTX, an HSA code object, OpenCL C), as the device runtime loads it.
+int BuildDeviceCodeFile(const std::string& path, const ir::IRModule& module, const std::string& target,
+                        std::string out, std::chrono::steady_clock::time_point start) {
+  absl::StatusOr<driver::DeviceLowered> lowered = driver::LowerForDevice(module, target);
+  if (!lowered.ok()) return Fail("build", lowered.status());
+  const runtime::DeviceBlob& blob = lowered->blob;
+  if (blob.kernels.empty()) {
+    return Fail("build", absl::InvalidArgumentError(absl::StrCat(
+                             "no GPU kernel in ", path, ": ", target,
+                             " needs PrimFuncs with T.thread_binding or T.launch_thread regions")));
+  }
+  absl::Status st = WriteText(out, blob.code);
+  if (!st.ok()) return Fail("build", st);
+  std::vector<std::string> names;
+  for (const runtime::DeviceKernelInfo& k : blob.kernels) names.push_back(k.name);
+  std::fprintf(stderr, "kiln build: %s -> %s [%s, %s]: %zu kernel%s (%s) in %.2f s\n", path.c_str(), out.c_str(),
+               target.c_str(), blob.format.c_str(), names.size(), names.size() == 1 ? "" : "s",
+               absl::StrJoin(names, ", ").c_str(), SecondsSince(start));
+  return 0;
+}
+
 // `kiln build` of a module with a Relax function, or with --exe: a VM executable (.kx).
 int BuildExecutableFile(const std::string& path, const ir::IRModule& module, const std::string& target,
-                        const std::vector<std::string>& entries, const driver::PassHooks& hooks, std::string out,
-                        std::chrono::steady_clock::time_point start) {
+                        const std::vector<std::string>& entries, const driver::PassHooks& hooks, bool checked,
+                        std::string out, std::chrono::steady_clock::time_point start) {
   driver::BuildOptions options;
+  options.checked = checked;
   options.entries = entries;
   options.pipeline.hooks = hooks;
   options.kernel_hooks = hooks;
@@ -154,11 +179,19 @@ int RunBuild(const Args& args) {
   if (args.positional().size() != 1) return Usage("build", "expected one input file");
   const std::string& path = args.positional()[0];
   std::string target = args.Get("--target", "llvm");
-  absl::StatusOr<std::string> kind = driver::KernelTargetKind(target);
+  // A GPU target gives an executable (its kernels need the device library beside the host code),
+  // or with an OUT ending in the device code's extension (.ptx, .hsaco, .cl) the kernels' device
+  // code alone.
+  bool device = driver::IsDeviceTarget(target);
+  absl::StatusOr<std::string> kind =
+      device ? absl::StatusOr<std::string>(target.substr(0, target.find(' '))) : driver::KernelTargetKind(target);
   if (!kind.ok()) return Usage("build", std::string(kind.status().message()));
   std::string out = args.Get("-o");
+  bool emit_device = device && (absl::EndsWith(out, ".ptx") || absl::EndsWith(out, ".hsaco") || absl::EndsWith(out, ".cl"));
   bool emit_c = args.Has("--emit-c") || (*kind == "c" && absl::EndsWith(out, ".c"));
   bool emit_llvm = args.Has("--emit-llvm") || (*kind == "llvm" && absl::EndsWith(out, ".ll"));
+  // An object file needs no linking, so any -mtriple can produce one.
+  bool emit_object = *kind == "llvm" && absl::EndsWith(out, ".o");
   if (emit_c && *kind != "c") return Usage("build", "--emit-c needs --target c");
   if (emit_llvm && *kind != "llvm") return Usage("build", "--emit-llvm needs --target llvm");
   // A kernel library runs the TIR lowering; an executable runs the Relax pipeline first: a pass of
@@ -169,19 +202,30 @@ int RunBuild(const Args& args) {
   if (!hooks.ok()) return Usage("build", std::string(hooks.status().message()));
 
   bool exe = args.Has("--exe");
-  if (exe && (emit_c || emit_llvm)) return Usage("build", "--exe writes an executable, not source");
+  bool checked = args.Has("--checked");
+  if (exe && (emit_c || emit_llvm || emit_object)) return Usage("build", "--exe writes an executable, not source");
   if (args.Has("--entry") && (emit_c || emit_llvm)) return Usage("build", "--entry selects executable entries");
 
   auto start = std::chrono::steady_clock::now();
   std::string diagnostics;  // the parser's, shown whether or not it succeeds
-  absl::StatusOr<ir::IRModule> module = script::LoadModule(path, args.Get("--name"), &diagnostics);
+  absl::StatusOr<ir::IRModule> module = script::LoadModule(path, ScriptOptions(args), &diagnostics);
   std::fputs(diagnostics.c_str(), stderr);
   if (!module.ok()) return Fail("build", module.status());
-  if (!emit_c && !emit_llvm && (exe || driver::HasRelaxFunction(*module))) {
-    return BuildExecutableFile(path, *module, target, args.GetAll("--entry"), *hooks, out, start);
+  if (emit_device) return BuildDeviceCodeFile(path, *module, target, out, start);
+  if (!emit_c && !emit_llvm && !emit_object && (exe || device || driver::HasRelaxFunction(*module))) {
+    return BuildExecutableFile(path, *module, target, args.GetAll("--entry"), *hooks, checked, out, start);
+  }
+  if (emit_object) {
+    absl::StatusOr<std::string> object = driver::EmitKernelObject(*module, target, *hooks, checked);
+    if (!object.ok()) return Fail("build", object.status());
+    absl::Status st = WriteText(out, *object);
+    if (!st.ok()) return Fail("build", st);
+    std::fprintf(stderr, "kiln build: object file %s -> %s [%s] (%.2f s)\n", path.c_str(), out.c_str(), target.c_str(),
+                 SecondsSince(start));
+    return 0;
   }
   if (emit_c || emit_llvm) {
-    absl::StatusOr<std::string> text = driver::EmitKernelSource(*module, target, *hooks);
+    absl::StatusOr<std::string> text = driver::EmitKernelSource(*module, target, *hooks, checked);
     if (!text.ok()) return Fail("build", text.status());
     absl::Status st = WriteText(out.empty() ? "-" : out, *text);
     if (!st.ok()) return Fail("build", st);
@@ -191,7 +235,7 @@ int RunBuild(const Args& args) {
   }
   if (out.empty()) out = DefaultOutputPath(path, ".so");
   std::vector<std::string> kernels;
-  absl::Status st = driver::BuildKernelLibrary(*module, target, out, &kernels, *hooks);
+  absl::Status st = driver::BuildKernelLibrary(*module, target, out, &kernels, *hooks, checked);
   if (!st.ok()) return Fail("build", st);
   std::fprintf(stderr, "kiln build: %s -> %s [%s]: %zu kernel%s (%s) in %.2f s\n", path.c_str(), out.c_str(),
                target.c_str(), kernels.size(), kernels.size() == 1 ? "" : "s", absl::StrJoin(kernels, ", ").c_str(),
@@ -202,7 +246,10 @@ int RunBuild(const Args& args) {
 int RunRun(const Args& args) {
   if (args.positional().empty()) return Usage("run", "expected a TVMScript file");
   const std::string& path = args.positional()[0];
-  if (IsVMRun(path, args.Get("--name"))) return RunVM(args);
+  if (IsVMRun(path, ScriptOptions(args))) return RunVM(args);
+  if (WantsAgent(args) || args.Has("--remote")) {
+    return Usage("run", "--agent, --farm and --remote run Relax modules and executables; a PrimFunc-only module runs here");
+  }
   if (args.Has("--stateful")) return Usage("run", "--stateful applies to Relax functions and executables");
   // Inputs: every --input in order, then any further positional files (so `--input in/*.npy` works).
   std::vector<std::string> inputs = args.GetAll("--input");
@@ -219,13 +266,17 @@ int RunRun(const Args& args) {
     }
     views.push_back(*spec);
   }
-  int threads = 0;
-  if (args.Has("--threads") && (!absl::SimpleAtoi(args.Get("--threads"), &threads) || threads < 1)) {
-    return Usage("run", "--threads needs a positive integer");
+  absl::StatusOr<int> threads = ThreadsOption(args);
+  if (!threads.ok()) return Usage("run", std::string(threads.status().message()));
+  // Checked before the kernel runs, so a long run never ends in "cannot write".
+  std::string out_dir = args.Get("--output-dir");
+  if (!out_dir.empty()) {
+    absl::Status st = PrepareOutputDir(out_dir);
+    if (!st.ok()) return Fail("run", st);
   }
 
   std::string diagnostics;  // the parser's, shown whether or not it succeeds
-  absl::StatusOr<ir::IRModule> module = script::LoadModule(path, args.Get("--name"), &diagnostics);
+  absl::StatusOr<ir::IRModule> module = script::LoadModule(path, ScriptOptions(args), &diagnostics);
   std::fputs(diagnostics.c_str(), stderr);
   if (!module.ok()) return Fail("run", module.status());
   absl::StatusOr<std::string> entry = ChooseEntry(*module, args.Get("--entry"));
@@ -256,9 +307,14 @@ int RunRun(const Args& args) {
   std::unique_ptr<runtime::ThreadPool> pool;
   driver::RunOptions options;
   options.target = *target;
+  options.checked = args.Has("--checked");
+  if (options.checked && (*target == driver::RunTarget::kInterp || *target == driver::RunTarget::kOpenCL)) {
+    return Usage("run", "--checked applies to the llvm and c targets (the interpreter always checks)");
+  }
   if (*target == driver::RunTarget::kLLVM) options.llvm_target = target_text;
+  if (*target == driver::RunTarget::kDevice) options.device_target = target_text;
   if (*target != driver::RunTarget::kInterp) {
-    pool = std::make_unique<runtime::ThreadPool>(threads);
+    pool = std::make_unique<runtime::ThreadPool>(*threads);
     options.env = pool->env();
   }
   auto start = std::chrono::steady_clock::now();
@@ -270,10 +326,8 @@ int RunRun(const Args& args) {
   if (!result.ok()) return Fail("run", result.status());
   double run_s = SecondsSince(start);
 
-  std::string out_dir = args.Get("--output-dir");
   int written = 0;
   if (!out_dir.empty()) {
-    mkdir(out_dir.c_str(), 0777);  // an existing directory is fine; write errors report the rest
     for (size_t i = 0; i < params.size(); ++i) {
       if (!params[i].is_buffer) continue;
       std::string file = absl::StrCat(out_dir, "/arg", i, ".npy");

@@ -58,20 +58,21 @@ grep -q kiln_kernel_names lib_llvm.so || fail "lib_llvm.so lacks the kernel tabl
 $KILN build prog.py --target c --emit-c 2>/dev/null | grep -q 'int32_t kiln_fn_scale(.*__asm__("scale")' || fail "--emit-c"
 $KILN build prog.py --target c -o src.c 2>/dev/null && grep -q 'int32_t kiln_fn_total(.*__asm__("total")' src.c || fail "-o x.c"
 $KILN build prog.py --emit-llvm 2>/dev/null | grep -q 'define .*@scale' || fail "--emit-llvm"
-$KILN build prog.py --target cuda >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown target must exit 2"
+$KILN build prog.py --target gpu >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown target must exit 2"
+$KILN build prog.py --target cuda 2>&1 >/dev/null | grep -q "thread_binding" || fail "cuda without thread bindings"
 $KILN build prog.py --emit-c >/dev/null 2>&1; [ $? -eq 2 ] || fail "--emit-c with llvm must exit 2"
 echo 'def broken(:' > bad.py
 $KILN build bad.py --target c >/dev/null 2>&1; [ $? -eq 1 ] || fail "a parse error must exit 1"
 
-# Pass dumps: --print-after all prints the module after each of the 11 lowering steps (stderr);
+# Pass dumps: --print-after all prints the module after each of the 12 lowering steps (stderr);
 # FlattenBuffer's dump shows the 1-D accesses it made; an unknown pass is a usage error.
 $KILN build prog.py --target llvm --print-after all -o dump.so 2> dump_all.err || fail "--print-after all"
-[ "$(grep -c '^# \*\*\* IR Dump After ' dump_all.err)" = 11 ] || fail "--print-after all: $(grep 'IR Dump' dump_all.err)"
+[ "$(grep -c '^# \*\*\* IR Dump After ' dump_all.err)" = 12 ] || fail "--print-after all: $(grep 'IR Dump' dump_all.err)"
 grep -q '^# \*\*\* IR Dump After MakePackedAPI \*\*\*$' dump_all.err || fail "no MakePackedAPI dump"
 $KILN build prog.py --target llvm --print-after FlattenBuffer -o dump.so 2> dump_fb.err || fail "--print-after FlattenBuffer"
 [ "$(grep -c 'IR Dump After' dump_fb.err)" = 1 ] || fail "--print-after FlattenBuffer printed other passes"
-grep -q 'B\[i \* 8 + j\] = A\[i \* 8 + j\] \* s' dump_fb.err || fail "FlattenBuffer dump: $(cat dump_fb.err)"
-grep -q 'B\[i \* 8 + j\] = A\[i \* 16 + j\] + T.float32(1.0)' dump_fb.err || fail "FlattenBuffer dump (strides)"
+grep -q 'B_1\[i \* 8 + j\] = A_1\[i \* 8 + j\] \* s' dump_fb.err || fail "FlattenBuffer dump: $(cat dump_fb.err)"
+grep -q 'B_1\[i \* 8 + j\] = A_1\[i \* 16 + j\] + T.float32(1.0)' dump_fb.err || fail "FlattenBuffer dump (strides)"
 $KILN build prog.py --target c --verify-each -o verified.so 2>/dev/null || fail "--verify-each"
 err=$($KILN build prog.py --print-after Nope 2>&1); rc=$?
 [ $rc -eq 2 ] || fail "an unknown --print-after pass must exit 2"

@@ -5,8 +5,11 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "client/cli/files.h"
 #include "client/cli/remote_commands.h"
+#include "compiler/ir/diagnostic.h"
 #include "compiler/ir/serialize.h"
+#include "compiler/ir/structural.h"
 #include "compiler/script/load.h"
 #include "compiler/script/printer/printer.h"
 #include "compiler/script/roundtrip.h"
@@ -15,6 +18,23 @@
 namespace kiln::cli {
 
 namespace {
+
+// OK when `text`, the printed form of `parsed`, parses back to a structurally equal program.
+absl::Status ReparsesEqual(const ir::ObjectRef& parsed, const std::string& text, const std::string& path,
+                           const script::ParseInfo& info) {
+  script::ParseOptions again;
+  // TVM prints no check_well_formed=False: the text is read back as the source was.
+  if (info.well_formed_check_off) again.check_well_formed = false;
+  absl::StatusOr<ir::ObjectRef> second = script::ParseScript(text, path + " (formatted)", nullptr, again);
+  if (!second.ok()) {
+    return absl::InternalError(absl::StrCat("the formatted text does not parse:\n", second.status().message()));
+  }
+  std::string where;
+  if (!ir::StructuralEqual(parsed, *second, false, &where)) {
+    return absl::InternalError(absl::StrCat("the formatted text parses to a different program (at ", where, ")"));
+  }
+  return absl::OkStatus();
+}
 
 absl::Status WriteFile(const std::string& path, const std::string& data) {
   if (path == "-") {
@@ -31,6 +51,7 @@ absl::Status WriteFile(const std::string& path, const std::string& data) {
 script::ParseOptions OptionsFrom(const Args& args) {
   script::ParseOptions o;
   o.name = args.Get("--name");
+  o.defines = Defines(args);
   return o;
 }
 
@@ -68,17 +89,37 @@ int RunFmt(const Args& args) {
     return 2;
   }
   const std::string& path = args.positional()[0];
-  absl::StatusOr<ir::ObjectRef> r = ParseAndReport(path, OptionsFrom(args));
-  if (!r.ok()) {
-    // Parse errors were printed with their source lines; a file that could not be read was not.
-    if (!absl::IsInvalidArgument(r.status())) std::fprintf(stderr, "kiln fmt: %s\n", std::string(r.status().message()).c_str());
+  bool in_place = args.Has("-i");
+  // Rewriting the file with one of its definitions would delete the others.
+  if (in_place && args.Has("--name")) {
+    std::fprintf(stderr, "kiln fmt: -i rewrites the whole file; it cannot be combined with --name\n");
+    return 2;
+  }
+  absl::StatusOr<std::string> src = script::ReadFile(path);
+  if (!src.ok()) {
+    std::fprintf(stderr, "kiln fmt: %s\n", std::string(src.status().message()).c_str());
     return 1;
   }
+  ir::DiagnosticList diags;
+  script::ParseInfo info;
+  absl::StatusOr<ir::ObjectRef> r = script::ParseScript(*src, path, &diags, OptionsFrom(args), &info);
+  std::fputs(ir::RenderAll(diags, *src).c_str(), stderr);
+  if (!r.ok()) return 1;
   script::printer::PrinterOptions po = script::PrintOptionsFor(*r);
   po.module_alias = args.Get("--module-alias", "cls");
   po.show_all_ty = !args.Has("--hide-inferable-ty");
   std::string text = script::printer::Print(*r, po);
-  absl::Status st = WriteFile(args.Has("-i") ? path : "-", text);
+  if (!in_place) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return 0;
+  }
+  // The user's file is replaced only by text that reads back as the same program.
+  absl::Status st = ReparsesEqual(*r, text, path, info);
+  if (!st.ok()) {
+    std::fprintf(stderr, "kiln fmt: %s left unchanged: %s\n", path.c_str(), std::string(st.message()).c_str());
+    return 1;
+  }
+  st = ReplaceFileAtomically(path, text);
   if (!st.ok()) {
     std::fprintf(stderr, "kiln fmt: %s\n", std::string(st.message()).c_str());
     return 1;

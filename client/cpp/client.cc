@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "grpcpp/grpcpp.h"
+#include "runtime/agent/artifact_fetch.h"
 #include "server/cache/sha256.h"
 
 namespace kiln {
@@ -193,7 +194,7 @@ absl::StatusOr<std::unique_ptr<Client>> Client::Create(const ClientOptions& opti
   // separate processes instead of sharing one subchannel.
   args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
   std::shared_ptr<grpc::Channel> channel = grpc::CreateCustomChannel(options.address, creds, args);
-  return std::unique_ptr<Client>(new Client(options, v1::CompileService::NewStub(channel)));
+  return std::unique_ptr<Client>(new Client(options, std::move(channel)));
 }
 
 absl::StatusOr<CompileResult> Client::Compile(const v1::CompileRequest& request) const {
@@ -218,55 +219,15 @@ absl::StatusOr<CompileResult> Client::Compile(const v1::CompileRequest& request)
 }
 
 absl::StatusOr<std::string> Client::Fetch(const std::string& digest) const {
-  std::string data;
-  int64_t total = -1;  // unknown until the first chunk
-  int failures = 0;    // calls in a row that broke without progress
-  for (;;) {
-    grpc::ClientContext ctx;
-    Prepare(options_, &ctx);
-    v1::FetchArtifactRequest request;
-    request.set_digest(digest);
-    request.set_offset(data.size());
-    request.set_chunk_bytes(options_.fetch_chunk_bytes);
-    std::unique_ptr<grpc::ClientReader<v1::ArtifactChunk>> reader = stub_->FetchArtifact(&ctx, request);
-    size_t before = data.size();
-    v1::ArtifactChunk chunk;
-    absl::Status bad;
-    while (bad.ok() && reader->Read(&chunk)) {
-      if (total < 0) {
-        total = static_cast<int64_t>(chunk.total_size());
-        data.reserve(total);
-      }
-      if (chunk.offset() != data.size()) {
-        bad = absl::DataLossError(absl::StrCat("FetchArtifact ", digest, ": chunk at offset ", chunk.offset(), ", expected ", data.size()));
-      } else if (static_cast<int64_t>(chunk.total_size()) != total) {
-        bad = absl::DataLossError(absl::StrCat("FetchArtifact ", digest, ": total_size changed from ", total, " to ", chunk.total_size()));
-      } else if (static_cast<int64_t>(data.size() + chunk.data().size()) > total) {
-        bad = absl::DataLossError(absl::StrCat("FetchArtifact ", digest, ": more bytes than total_size ", total));
-      } else {
-        data.append(chunk.data());
-      }
-    }
-    if (!bad.ok()) {
-      ctx.TryCancel();
-      reader->Finish();
-      return bad;
-    }
-    grpc::Status st = reader->Finish();
-    bool complete = total >= 0 && static_cast<int64_t>(data.size()) == total;
-    if (complete) break;  // even if the stream broke after the last byte
-    if (st.ok() && total < 0) return absl::DataLossError(absl::StrCat("FetchArtifact ", digest, ": no chunks"));
-    if (!st.ok() && st.error_code() != grpc::StatusCode::UNAVAILABLE) return FromGrpcStatus(st);
-    // A stream that broke (UNAVAILABLE) or ended early: resume from what arrived.
-    // A call that made progress does not count against the attempts: only breaks in a row do.
-    failures = data.size() > before ? 0 : failures + 1;
-    if (failures >= options_.retry.max_attempts) {
-      if (!st.ok()) return FromGrpcStatus(st);
-      return absl::DataLossError(absl::StrCat("FetchArtifact ", digest, ": the stream ended at ", data.size(), " of ", total, " bytes"));
-    }
-    absl::SleepFor(RetryWait(options_.retry, std::max(failures, 1), st));
-  }
-  absl::Status ok = CheckArtifact(digest, total, data);
+  agent::ArtifactFetchOptions o;
+  o.chunk_bytes = options_.fetch_chunk_bytes;
+  o.max_attempts = options_.retry.max_attempts;
+  o.prepare = [this](grpc::ClientContext* ctx) { Prepare(options_, ctx); };
+  o.backoff = [this](int retry, const grpc::Status& failure) { return RetryWait(options_.retry, retry, failure); };
+  o.to_status = FromGrpcStatus;
+  absl::StatusOr<std::string> data = agent::FetchArtifact(*stub_, digest, o);
+  if (!data.ok()) return data.status();
+  absl::Status ok = CheckArtifact(digest, data->size(), *data);
   if (!ok.ok()) return ok;
   return data;
 }

@@ -22,6 +22,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "absl/types/optional.h"
+#include "grpcpp/channel.h"
 #include "proto/compile.grpc.pb.h"
 #include "proto/compile.pb.h"
 
@@ -84,12 +85,15 @@ class Client {
   absl::StatusOr<v1::ListTargetsResponse> ListTargets() const;
 
   const ClientOptions& options() const { return options_; }
+  // The channel to kilnd (with its credentials): kilnd's other services (the farm) share it.
+  const std::shared_ptr<grpc::Channel>& channel() const { return channel_; }
 
  private:
-  Client(ClientOptions options, std::unique_ptr<v1::CompileService::Stub> stub)
-      : options_(std::move(options)), stub_(std::move(stub)) {}
+  Client(ClientOptions options, std::shared_ptr<grpc::Channel> channel)
+      : options_(std::move(options)), channel_(channel), stub_(v1::CompileService::NewStub(channel)) {}
 
   ClientOptions options_;
+  std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::CompileService::Stub> stub_;
 };
 

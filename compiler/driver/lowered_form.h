@@ -55,6 +55,9 @@ namespace kiln::driver {
 
 // The attr that marks a packed entry, and its value (TVM's CallingConv::kCPackedFunc).
 inline constexpr char kCallingConvAttr[] = "calling_conv";
+// AllocBuffer annotation: the buffer lives in device memory (host code of a GPU target,
+// driver/device_build.h), allocated through KilnKernelEnv::device_alloc.
+inline constexpr char kDeviceAllocAttr[] = "kiln.device_alloc";
 inline constexpr int kPackedCallingConv = 1;
 
 // Whether `f` is a packed entry: its kCallingConvAttr is an IntImm equal to kPackedCallingConv.

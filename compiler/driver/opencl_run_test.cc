@@ -1,4 +1,4 @@
-// The "opencl" run target (opencl_run.h) against the reference interpreter: kernels with thread
+// The "opencl" run target (device_run.h) against the reference interpreter: kernels with thread
 // bindings run on the OpenCL platform (PoCL on CPU machines) and must produce what "interp"
 // produces from the same inputs. Skipped, with the reason, where no OpenCL platform exists.
 #include <cstring>

@@ -5,12 +5,12 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "compiler/driver/device_build.h"
 #include "compiler/driver/kernel_build.h"
 #include "compiler/ir/serialize.h"
 #include "compiler/relax/backend/vm/codegen_vm.h"
@@ -18,24 +18,17 @@
 #include "compiler/script/script.h"
 #include "compiler/target/llvm/target.h"
 #include "compiler/tir/functor.h"
+#include "runtime/read_file.h"
 
 namespace kiln::driver {
 namespace {
 
 using namespace ::kiln::ir;  // NOLINT
 
-absl::StatusOr<std::string> ReadBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return absl::InternalError(absl::StrCat("error reading ", path));
-  return ss.str();
-}
-
-// The PrimFuncs of `module` built into a shared object in a temporary file, returned as bytes.
+// The PrimFuncs of `module` built into a shared object in a temporary file, returned as bytes
+// (a "host-so" library), followed for a GPU target by the "device" library of its kernels.
 // `kernels` receives the exported kernel names.
-absl::StatusOr<vm::LibraryBlob> BuildHostLibrary(const IRModule& module, const std::string& target,
+absl::StatusOr<std::vector<vm::LibraryBlob>> BuildHostLibrary(const IRModule& module, const std::string& target,
                                                  const BuildOptions& options, std::vector<std::string>* kernels) {
   absl::StatusOr<std::string> normalized = NormalizeTarget(target);
   if (!normalized.ok()) return normalized.status();
@@ -51,11 +44,32 @@ absl::StatusOr<vm::LibraryBlob> BuildHostLibrary(const IRModule& module, const s
   if (fd < 0) return absl::InternalError(absl::StrCat("cannot create a temporary file in ", dir, ": ", strerror(errno)));
   close(fd);
   path = buf.data();
-  absl::Status st = BuildKernelLibrary(module, target, path, kernels, options.kernel_hooks);
-  absl::StatusOr<std::string> bytes = st.ok() ? ReadBytes(path) : absl::StatusOr<std::string>(st);
+  absl::Status st;
+  std::vector<vm::LibraryBlob> libs;
+  std::string host_target = *normalized;
+  if (IsDeviceTarget(target)) {
+    if (options.checked) {
+      st = absl::InvalidArgumentError("checked mode is for the llvm and c targets");
+    } else {
+      absl::StatusOr<runtime::DeviceBlob> blob =
+          BuildDeviceKernelLibrary(module, target, path, kernels, options.kernel_hooks);
+      st = blob.status();
+      if (st.ok()) {
+        libs.push_back(vm::LibraryBlob{vm::kDeviceLibraryKind, *normalized, blob->format, blob->Serialize()});
+        absl::StatusOr<std::string> llvm = NormalizeTarget("llvm");
+        if (!llvm.ok()) st = llvm.status();
+        if (llvm.ok()) host_target = *llvm;
+      }
+    }
+  } else {
+    st = BuildKernelLibrary(module, target, path, kernels, options.kernel_hooks, options.checked);
+  }
+  absl::StatusOr<std::string> bytes = st.ok() ? runtime::ReadRegularFile(path) : absl::StatusOr<std::string>(st);
   unlink(path.c_str());
   if (!bytes.ok()) return bytes.status();
-  return vm::LibraryBlob{"host-so", *normalized, "host", *std::move(bytes)};
+  // The host code first: the VM resolves kernels in library order.
+  libs.insert(libs.begin(), vm::LibraryBlob{"host-so", host_target, "host", *std::move(bytes)});
+  return libs;
 }
 
 // `module` with every function but the Relax functions in `entries` made private (no
@@ -104,6 +118,7 @@ bool HasRelaxFunction(const IRModule& module) {
 }
 
 absl::StatusOr<std::string> NormalizeTarget(const std::string& target) {
+  if (IsDeviceTarget(target)) return std::string(absl::StripAsciiWhitespace(target));
   absl::StatusOr<std::string> kind = KernelTargetKind(target);
   if (!kind.ok()) return kind.status();
   if (*kind == "c") {
@@ -128,14 +143,16 @@ absl::StatusOr<vm::Executable> BuildExecutable(const IRModule& module, const std
     if (!kept.ok()) return kept.status();
     input = *kept;
   }
-  absl::StatusOr<IRModule> lowered = RunRelaxPipeline(input, options.pipeline);
+  RelaxPipelineOptions pipeline = options.pipeline;
+  pipeline.gpu = IsDeviceTarget(target);
+  absl::StatusOr<IRModule> lowered = RunRelaxPipeline(input, pipeline);
   if (!lowered.ok()) return lowered.status();
   absl::StatusOr<vm::Executable> exec = ::kiln::relax::backend::VMCodeGen(*lowered);
   if (!exec.ok()) return exec.status();
   if (HasPrimFunc(*lowered)) {
-    absl::StatusOr<vm::LibraryBlob> lib = BuildHostLibrary(*lowered, target, options, nullptr);
-    if (!lib.ok()) return lib.status();
-    exec->libraries.push_back(*std::move(lib));
+    absl::StatusOr<std::vector<vm::LibraryBlob>> libs = BuildHostLibrary(*lowered, target, options, nullptr);
+    if (!libs.ok()) return libs.status();
+    for (vm::LibraryBlob& lib : *libs) exec->libraries.push_back(std::move(lib));
   }
   if (absl::Status st = exec->Validate(); !st.ok()) return st;
   return exec;
@@ -145,13 +162,13 @@ absl::StatusOr<vm::Executable> BuildKernelExecutable(const IRModule& module, con
                                                      const BuildOptions& options) {
   if (!HasPrimFunc(module)) return absl::InvalidArgumentError("the module has no PrimFunc to build");
   std::vector<std::string> kernels;
-  absl::StatusOr<vm::LibraryBlob> lib = BuildHostLibrary(module, target, options, &kernels);
-  if (!lib.ok()) return lib.status();
+  absl::StatusOr<std::vector<vm::LibraryBlob>> libs = BuildHostLibrary(module, target, options, &kernels);
+  if (!libs.ok()) return libs.status();
   ::kiln::relax::backend::ExecBuilder builder;
   for (const std::string& k : kernels) builder.DeclareFunction(k, vm::FuncInfo::Kind::kPackedFunc);
   absl::StatusOr<vm::Executable> exec = builder.Get();
   if (!exec.ok()) return exec.status();
-  exec->libraries.push_back(*std::move(lib));
+  for (vm::LibraryBlob& lib : *libs) exec->libraries.push_back(std::move(lib));
   if (absl::Status st = exec->Validate(); !st.ok()) return st;
   return exec;
 }
@@ -164,7 +181,7 @@ absl::StatusOr<vm::Executable> BuildModuleExecutable(const IRModule& module, con
 
 absl::StatusOr<vm::Executable> LoadOrBuildExecutable(const std::string& path, const std::string& target,
                                                      const BuildOptions& options) {
-  absl::StatusOr<std::string> data = ReadBytes(path);
+  absl::StatusOr<std::string> data = runtime::ReadRegularFile(path);
   if (!data.ok()) return data.status();
   uint64_t magic = 0;
   if (data->size() >= sizeof(magic)) std::memcpy(&magic, data->data(), sizeof(magic));  // little-endian hosts
@@ -179,7 +196,9 @@ absl::StatusOr<vm::Executable> LoadOrBuildExecutable(const std::string& path, co
     if (!node.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", node.status().message()));
     module = script::AsModule(*node);
   } else {
-    absl::StatusOr<ObjectRef> parsed = script::ParseScript(*data, path);
+    script::ParseOptions parse;
+    parse.defines = options.defines;
+    absl::StatusOr<ObjectRef> parsed = script::ParseScript(*data, path, nullptr, parse);
     if (!parsed.ok()) return parsed.status();  // diagnostics already name the file
     module = script::AsModule(*parsed);
   }

@@ -10,6 +10,7 @@
 #ifndef KILN_COMPILER_DRIVER_RELAX_BUILD_H_
 #define KILN_COMPILER_DRIVER_RELAX_BUILD_H_
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,11 @@ struct BuildOptions {
   // Where the kernel library is built before it is read into the executable ("" = $TMPDIR, else
   // /tmp). The file is deleted afterwards.
   std::string work_dir;
+  // LoadOrBuildExecutable on TVMScript: the template values bound before the file is read
+  // (script::ParseOptions::defines; `kiln run --define`).
+  std::map<std::string, std::string> defines;
+  // Checked mode for the kernels (PipelineOptions::checked). Part of what a cache must key on.
+  bool checked = false;
 };
 
 // True if the module has at least one Relax function.

@@ -152,7 +152,7 @@ TEST(BuildExecutable, Errors) {
   absl::StatusOr<vm::Executable> exec = BuildExecutable(Parse(kKernelsOnly), "llvm");
   ASSERT_FALSE(exec.ok());
   EXPECT_NE(exec.status().message().find("no Relax function"), std::string::npos) << exec.status();
-  exec = BuildExecutable(Parse(kLowered), "cuda");
+  exec = BuildExecutable(Parse(kLowered), "metal");
   ASSERT_FALSE(exec.ok());
   EXPECT_NE(exec.status().message().find("unsupported target"), std::string::npos) << exec.status();
   exec = BuildExecutable(Parse(kLowered), "llvm -mcpu=no-such-cpu");

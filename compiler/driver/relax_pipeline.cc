@@ -9,6 +9,7 @@
 #include "compiler/relax/backend/vm/attach_global_symbol.h"
 #include "compiler/relax/legalize/legalize.h"
 #include "compiler/relax/legalize/schedule.h"
+#include "compiler/relax/legalize/schedule_gpu.h"
 #include "compiler/relax/transform/passes.h"
 #include "compiler/script/script.h"
 
@@ -17,9 +18,12 @@ namespace {
 
 using Pass = absl::StatusOr<ir::IRModule> (*)(const ir::IRModule&);
 
+enum class Only { kAny, kCPU, kGPU };
+
 struct Step {
   const char* name;
   Pass run;
+  Only only = Only::kAny;  // steps for CPU or GPU targets alone
 };
 
 namespace t = relax::transform;
@@ -38,7 +42,9 @@ constexpr Step kSteps[] = {
     {"DeadCodeElimination", &t::DeadCodeElimination},
     // The default CPU schedule for the kernels no one scheduled by hand: parallel outer loops,
     // vectorized inner ones.
-    {"ScheduleDefaultCPU", &relax::legalize::ScheduleDefaultCPU},
+    {"ScheduleDefaultCPU", &relax::legalize::ScheduleDefaultCPU, Only::kCPU},
+    // ... or, for GPU targets, every stage's spatial loops bound to blockIdx.x/threadIdx.x.
+    {"ScheduleDefaultGPU", &relax::legalize::ScheduleDefaultGPU, Only::kGPU},
     // Lowering to the VM form: copy kernels that only reshape become views, dataflow blocks plain
     // blocks, call_tir an allocation plus a destination-passing call, allocations planned into
     // storage reused across lifetimes.
@@ -76,7 +82,13 @@ absl::StatusOr<ir::IRModule> RunRelaxPipeline(const ir::IRModule& module, const 
     return st.ok() ? st : absl::InvalidArgumentError(ir::RenderAll(diags, ""));
   };
   ir::IRModule mod = module;
+  if (options.gpu) {
+    ir::Map<ir::String, ir::ObjectRef> attrs = mod->attrs;
+    attrs.Set(ir::String(relax::legalize::kGPUTargetAttr), ir::IntImm(ir::DataType::Bool(), 1));
+    mod.CopyOnWrite()->attrs = attrs;
+  }
   for (const Step& step : kSteps) {
+    if (step.only == (options.gpu ? Only::kCPU : Only::kGPU)) continue;
     absl::StatusOr<ir::IRModule> next = RunPass(step.name, step.run, mod, options.hooks, verify);
     if (!next.ok()) {
       // Name the pass, unless its message already does.

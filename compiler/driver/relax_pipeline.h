@@ -21,6 +21,9 @@ struct RelaxPipelineOptions {
   // Per-pass hooks (pass_instrument.h) under the names of RelaxPassNames(); verify_each runs the
   // Relax well-formedness check and the TIR verifier (the checks the parser runs) after each pass.
   PassHooks hooks;
+  // The kernels run on a GPU (a device target, device_build.h): ScheduleDefaultGPU binds their
+  // loops to threads instead of ScheduleDefaultCPU's parallel/vectorized loops.
+  bool gpu = false;
 };
 
 // The pipeline's pass names in order: what PassHooks::after_pass receives and

@@ -3,6 +3,7 @@
 // a hook's error stops the pipeline, and a pass's error names the pass.
 #include "compiler/driver/relax_pipeline.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -53,13 +54,25 @@ TEST(RelaxPipeline, RunsThePassesInOrderToTheVMForm) {
 TEST(RelaxPipeline, VerifyEachChecksEveryIntermediateModule) {
   RelaxPipelineOptions options;
   options.hooks.verify_each = true;
-  int dumps = 0;
-  options.hooks.after_pass = [&](absl::string_view, const ir::IRModule&) { ++dumps; };
+  std::vector<std::string> dumped;
+  options.hooks.after_pass = [&](absl::string_view name, const ir::IRModule&) { dumped.emplace_back(name); };
   absl::StatusOr<ir::IRModule> out = RunRelaxPipeline(Parse(kSource), options);
   ASSERT_TRUE(out.ok()) << out.status();
-  EXPECT_EQ(dumps, static_cast<int>(RelaxPassNames().size()));
+  // Every pass but the other target's default schedule.
+  EXPECT_EQ(dumped.size(), RelaxPassNames().size() - 1);
+  EXPECT_NE(std::find(dumped.begin(), dumped.end(), "ScheduleDefaultCPU"), dumped.end());
+  EXPECT_EQ(std::find(dumped.begin(), dumped.end(), "ScheduleDefaultGPU"), dumped.end());
   EXPECT_EQ(RelaxPassNames().front(), "Normalize");
   EXPECT_EQ(RelaxPassNames().back(), "AttachGlobalSymbol");
+
+  // A GPU target schedules for the GPU instead.
+  dumped.clear();
+  options.gpu = true;
+  out = RunRelaxPipeline(Parse(kSource), options);
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(dumped.size(), RelaxPassNames().size() - 1);
+  EXPECT_EQ(std::find(dumped.begin(), dumped.end(), "ScheduleDefaultCPU"), dumped.end());
+  EXPECT_NE(std::find(dumped.begin(), dumped.end(), "ScheduleDefaultGPU"), dumped.end());
 }
 
 TEST(RelaxPipeline, PassErrorsNameThePass) {

@@ -7,12 +7,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler/driver/kernel_build.h"
-#include "compiler/driver/opencl_run.h"
+#include "compiler/driver/device_build.h"
+#include "compiler/driver/device_run.h"
 #include "compiler/target/llvm/jit.h"
+#include "compiler/target/llvm/target.h"
 
 namespace kiln::driver {
 
@@ -24,7 +27,10 @@ absl::StatusOr<RunTarget> ParseRunTarget(absl::string_view target) {
   if (kind == "llvm") return RunTarget::kLLVM;
   if (kind == "c" && kind.size() == target.size()) return RunTarget::kC;
   if (kind == "opencl" && kind.size() == target.size()) return RunTarget::kOpenCL;
-  return absl::InvalidArgumentError(absl::StrCat("unknown run target \"", target, "\" (interp, llvm, c or opencl)"));
+  if (kind == "vulkan" && kind.size() == target.size()) return RunTarget::kVulkan;
+  if (kind != "opencl" && IsDeviceTarget(std::string(target))) return RunTarget::kDevice;
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown run target \"", target, "\" (interp, llvm, c, opencl, vulkan, cuda or nvptx)"));
 }
 
 const char* RunTargetName(RunTarget target) {
@@ -33,6 +39,8 @@ const char* RunTargetName(RunTarget target) {
     case RunTarget::kLLVM: return "llvm";
     case RunTarget::kC: return "c";
     case RunTarget::kOpenCL: return "opencl";
+    case RunTarget::kDevice: return "device";
+    case RunTarget::kVulkan: return "vulkan";
   }
   return "?";
 }
@@ -159,6 +167,28 @@ absl::StatusOr<Scalar> ReadScalar(const runtime::Tensor& t) {
   return s;
 }
 
+// An integer read from a tensor of type `given` (its bits in `v`; a uint64 above INT64_MAX reads
+// negative) as text.
+std::string FormatInteger(int64_t v, DLDataType given) {
+  return given.code == kDLUInt && given.bits == 64 ? absl::StrCat(static_cast<uint64_t>(v)) : absl::StrCat(v);
+}
+
+// Whether the integer `v` (read from a tensor of type `given`) is a value of the scalar type
+// `param`: passing it must not truncate silently (2**40 into an int32 would become 0).
+bool FitsInteger(int64_t v, DLDataType given, const ir::DataType& param) {
+  bool huge = given.code == kDLUInt && given.bits == 64 && v < 0;  // above INT64_MAX
+  int bits = param.bits();
+  if (param.is_uint()) {
+    if (huge) return bits >= 64;
+    if (v < 0) return false;
+    return bits >= 64 || v < (int64_t{1} << bits);
+  }
+  if (huge) return false;
+  if (bits >= 64) return true;
+  int64_t lim = int64_t{1} << (bits - 1);
+  return v >= -lim && v < lim;
+}
+
 std::string Dims(const std::vector<int64_t>& v) { return absl::StrCat("(", absl::StrJoin(v, ", "), v.size() == 1 ? ",)" : ")"); }
 
 // "A: float32 (16, 16) strides (32, 1); n: int64 () = 5" for error messages, since a kernel's own
@@ -181,9 +211,11 @@ std::string TempDir(const std::string& preferred) {
   return t != nullptr && *t != '\0' ? t : "/tmp";
 }
 
-// Builds the C kernel library in a fresh private directory and loads it; the file and directory
-// are removed once loaded (the mapping stays valid), so nothing is left behind.
-absl::StatusOr<std::unique_ptr<runtime::KernelModule>> BuildAndLoadC(const IRModule& module, const std::string& dir) {
+// Builds the C kernel library in a fresh private directory and loads it; the directory is removed
+// with all it holds once loaded (the mapping stays valid) or once the build failed, so nothing is
+// left behind on any path.
+absl::StatusOr<std::unique_ptr<runtime::KernelModule>> BuildAndLoadC(const IRModule& module, const std::string& dir,
+                                                                    bool checked) {
   std::string tmpl = TempDir(dir) + "/kiln-run-XXXXXX";
   std::vector<char> buf(tmpl.begin(), tmpl.end());
   buf.push_back('\0');
@@ -192,16 +224,24 @@ absl::StatusOr<std::unique_ptr<runtime::KernelModule>> BuildAndLoadC(const IRMod
   }
   std::string work(buf.data());
   std::string so = work + "/kernels.so";
-  absl::Status st = BuildKernelLibrary(module, "c", so);
+  absl::Status st = BuildKernelLibrary(module, "c", so, nullptr, {}, checked);
   absl::StatusOr<std::unique_ptr<runtime::KernelLibrary>> lib =
       st.ok() ? runtime::KernelLibrary::Load(so) : absl::StatusOr<std::unique_ptr<runtime::KernelLibrary>>(st);
-  unlink(so.c_str());
-  rmdir(work.c_str());
+  // Everything in the directory goes, whatever a failing compiler left there.
+  std::error_code ec;
+  std::filesystem::remove_all(work, ec);
   if (!lib.ok()) return lib.status();
   return std::unique_ptr<runtime::KernelModule>(std::move(*lib));
 }
 
 }  // namespace
+
+absl::Status CheckRunsHere(const std::string& target) {
+  if (target.rfind("llvm", 0) != 0) return absl::OkStatus();
+  absl::StatusOr<codegen::LLVMTarget> t = codegen::ParseLLVMTarget(target);
+  if (!t.ok()) return t.status();
+  return codegen::CheckRunsOnHost(*t);
+}
 
 absl::StatusOr<std::unique_ptr<Runner>> Runner::Create(const IRModule& module, const RunOptions& options) {
   std::unique_ptr<Runner> r(new Runner(module, options));
@@ -209,7 +249,10 @@ absl::StatusOr<std::unique_ptr<Runner>> Runner::Create(const IRModule& module, c
     case RunTarget::kInterp:
       break;
     case RunTarget::kLLVM: {
-      absl::StatusOr<IRModule> lowered = LowerKernels(module, options.llvm_target);
+      // JIT-executing instructions this CPU lacks would end in SIGILL: refuse them by name.
+      absl::Status runs = CheckRunsHere(options.llvm_target);
+      if (!runs.ok()) return runs;
+      absl::StatusOr<IRModule> lowered = LowerKernels(module, options.llvm_target, {}, options.checked);
       if (!lowered.ok()) return lowered.status();
       absl::StatusOr<std::unique_ptr<codegen::JitModule>> jit = codegen::JitModule::Create(*lowered, options.llvm_target);
       if (!jit.ok()) return jit.status();
@@ -217,15 +260,18 @@ absl::StatusOr<std::unique_ptr<Runner>> Runner::Create(const IRModule& module, c
       break;
     }
     case RunTarget::kC: {
-      absl::StatusOr<std::unique_ptr<runtime::KernelModule>> lib = BuildAndLoadC(module, options.work_dir);
+      absl::StatusOr<std::unique_ptr<runtime::KernelModule>> lib = BuildAndLoadC(module, options.work_dir, options.checked);
       if (!lib.ok()) return lib.status();
       r->kernels_ = std::move(*lib);
       break;
     }
-    case RunTarget::kOpenCL: {
-      absl::StatusOr<std::unique_ptr<OpenCLRunner>> cl = OpenCLRunner::Create(module);
-      if (!cl.ok()) return cl.status();
-      r->opencl_ = std::move(*cl);
+    case RunTarget::kOpenCL:
+    case RunTarget::kVulkan:
+    case RunTarget::kDevice: {
+      std::string target = options.target == RunTarget::kDevice ? options.device_target : RunTargetName(options.target);
+      absl::StatusOr<std::unique_ptr<DeviceRunner>> device = DeviceRunner::Create(module, target);
+      if (!device.ok()) return device.status();
+      r->device_ = std::move(*device);
       break;
     }
   }
@@ -273,6 +319,12 @@ absl::StatusOr<KilnAny> Runner::Call(const std::string& entry, const std::vector
       return absl::InvalidArgumentError(absl::StrCat("argument #", i, " (", p.name, ") is a ", p.dtype.ToString(),
                                                      " scalar but was given ", runtime::DTypeString(args[i].dtype())));
     } else {
+      if (!p.dtype.is_bool() && !FitsInteger(s->i, args[i].dtype(), p.dtype)) {
+        return absl::InvalidArgumentError(absl::StrCat("argument #", i, " (", p.name, ") is a ", p.dtype.ToString(),
+                                                       " scalar but was given ", runtime::DTypeString(args[i].dtype()),
+                                                       " value ", FormatInteger(s->i, args[i].dtype()),
+                                                       ", which it cannot hold"));
+      }
       a.type_index = p.dtype.is_bool() ? kKilnBool : kKilnInt;
       a.v_int64 = p.dtype.is_bool() ? (s->i != 0) : s->i;
     }
@@ -280,8 +332,8 @@ absl::StatusOr<KilnAny> Runner::Call(const std::string& entry, const std::vector
   KilnAny result{};
   result.type_index = kKilnNone;
   absl::Status st;
-  if (options_.target == RunTarget::kOpenCL) {
-    absl::StatusOr<KilnAny> r = opencl_->Call(entry, packed, args, options_.interp);
+  if (device_ != nullptr) {
+    absl::StatusOr<KilnAny> r = device_->Call(entry, packed, args, options_.interp);
     if (r.ok()) result = *r;
     st = r.status();
   } else if (options_.target == RunTarget::kInterp) {

@@ -1,10 +1,12 @@
-// Running a PrimFunc of a module on tensors, on one of three CPU targets or on OpenCL:
+// Running a PrimFunc of a module on tensors, on one of three CPU targets or on OpenCL or Vulkan:
 //   "interp"  the reference interpreter (compiler/tir/interp), no compilation;
 //   "llvm"    LowerTIR + the LLVM backend, JIT-compiled in process;
 //   "c"       LowerTIR + the C backend, built into a kernel library with the system C compiler and
 //             loaded (the library file is deleted once loaded);
-//   "opencl"  GPU-style kernels (thread bindings) split into host and device parts, the device
-//             part as OpenCL C built by the OpenCL platform (PoCL here); see opencl_run.h.
+//   "opencl"  GPU-style kernels (thread bindings) split into host and device parts, the host part
+//             interpreted, the device part as OpenCL C built by the OpenCL platform (PoCL here);
+//   "vulkan"  the same, the device part as SPIR-V run through the Vulkan loader (lavapipe here);
+//   "cuda -arch=sm_XY", "nvptx -mcpu=sm_XY"  the same on CUDA device 0. See device_run.h.
 // Every target takes the same arguments (runtime::Tensor, one per PrimFunc parameter) and checks
 // them with the same rules (the kernel ABI's), so callers compare targets by swapping one enum.
 // This is the library behind `kiln run`; the corpus and differential tests and the server's local
@@ -32,13 +34,20 @@
 
 namespace kiln::driver {
 
-class OpenCLRunner;
+class DeviceRunner;
 
-enum class RunTarget { kInterp, kLLVM, kC, kOpenCL };
+// kVulkan: the same as SPIR-V on the first Vulkan device. kDevice: another GPU target of
+// device_build.h ("cuda -arch=sm_90", "nvptx -mcpu=sm_90"), run the same way on that device's runtime.
+enum class RunTarget { kInterp, kLLVM, kC, kOpenCL, kVulkan, kDevice };
 
-// "interp", "llvm" (optionally with LLVM options: "llvm -mcpu=..."), "c", "opencl".
+// "interp", "llvm" (optionally with LLVM options: "llvm -mcpu=..."), "c", "opencl", "vulkan".
 absl::StatusOr<RunTarget> ParseRunTarget(absl::string_view target);
 const char* RunTargetName(RunTarget target);
+
+// OK when code built for `target` ("llvm ..." or "c") can execute on this machine: for LLVM
+// targets codegen::CheckRunsOnHost (the host's architecture, and every ISA feature the target's
+// CPU and -mattr enable); "c" always builds for the host. Runner::Create checks it for llvm.
+absl::Status CheckRunsHere(const std::string& target);
 
 // One parameter of a PrimFunc as a caller must supply it.
 struct ParamInfo {
@@ -61,11 +70,15 @@ struct RunOptions {
   RunTarget target = RunTarget::kLLVM;
   // For kLLVM: the full target string ("llvm", "llvm -mcpu=skylake", ...).
   std::string llvm_target = "llvm";
+  // For kDevice: the full device target string.
+  std::string device_target;
   // For kC: where the kernel library is built ("" = $TMPDIR, else /tmp).
   std::string work_dir;
   // Lent to kernels for their parallel loops (runtime/thread_pool.h); null runs them serially.
   const KilnKernelEnv* env = nullptr;
   tir::InterpOptions interp;
+  // For kLLVM and kC: checked mode (PipelineOptions::checked).
+  bool checked = false;
 };
 
 // A module made ready to run on one target: compiled once (for llvm and c), then callable any
@@ -75,7 +88,8 @@ class Runner {
   // Lowers and compiles the module's PrimFuncs for the target (nothing for interp). Errors are the
   // pipeline's or the backend's.
   // For opencl: UNAVAILABLE ("device unavailable: ...") without an OpenCL platform, and the
-  // platform's build log when it rejects the generated program.
+  // platform's build log when it rejects the generated program. For vulkan: UNAVAILABLE without a
+  // Vulkan loader, driver or device.
   static absl::StatusOr<std::unique_ptr<Runner>> Create(const ir::IRModule& module, const RunOptions& options);
   ~Runner();
 
@@ -89,11 +103,11 @@ class Runner {
   RunTarget target() const { return options_.target; }
 
  private:
-  Runner(ir::IRModule module, RunOptions options);  // out of line: OpenCLRunner is incomplete here
+  Runner(ir::IRModule module, RunOptions options);  // out of line: the GPU runners are incomplete here
   ir::IRModule module_;
   RunOptions options_;
-  std::unique_ptr<runtime::KernelModule> kernels_;  // null for interp and opencl
-  std::unique_ptr<OpenCLRunner> opencl_;            // opencl only
+  std::unique_ptr<runtime::KernelModule> kernels_;  // null for interp, opencl and vulkan
+  std::unique_ptr<DeviceRunner> device_;            // opencl, vulkan and kDevice
 };
 
 }  // namespace kiln::driver

@@ -55,6 +55,14 @@ class Module:
         for i in T.parallel(64):
             A[i] = T.Cast("int64", i) * T.int64(3)
 
+    @T.prim_func
+    def scratch(A: T.Buffer((8,), "float32"), n: T.int32):
+        B = T.alloc_buffer((n, n, n), "float32")
+        for i in range(n):
+            B[i, i, i] = A[i]
+        for i in range(n):
+            A[i] = B[i, i, i] * T.float32(2.0)
+
     @T.prim_func(private=True)
     def hidden(A: T.Buffer((4,), "float32")):
         for i in range(4):
@@ -135,6 +143,18 @@ TEST_P(RunTest, SymbolicShapeAndAssert) {
   EXPECT_NE(bad.status().message().find("n must be even"), absl::string_view::npos) << bad.status();
 }
 
+// An allocation whose extents come at run time: a negative extent or an element count past int32
+// is an error on every target (llvm and c allocated a wrapped size and overran it; issue 14).
+TEST_P(RunTest, RunTimeAllocationSizes) {
+  runtime::Tensor a = Floats({1, 2, 3, 4, 5, 6, 7, 8});
+  ASSERT_TRUE(runner_->Call("scratch", {a, Scalar(kI32, 3)}).ok());
+  EXPECT_EQ(F(a)[2], 6.0f);
+  for (int n : {-8, 65536}) {
+    absl::StatusOr<KilnAny> r = runner_->Call("scratch", {a, Scalar(kI32, n)});
+    EXPECT_FALSE(r.ok()) << "n = " << n;
+  }
+}
+
 TEST_P(RunTest, StridedViewArgument) {
   runtime::Tensor base = *runtime::Tensor::Empty({4, 8}, kF32);
   for (int i = 0; i < 32; ++i) const_cast<float*>(F(base))[i] = static_cast<float>(i);
@@ -169,6 +189,15 @@ TEST_P(RunTest, ArgumentErrors) {
   r = runner_->Call("pick", {x, Scalar(kI32, 1)});
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("has 8 elements"), absl::string_view::npos) << r.status();
+  // An int32 param refuses an int64 value it cannot hold (2**40 used to be truncated to 0).
+  r = runner_->Call("pick", {Scalar(kI64, 1099511627776.0), Scalar(kI32, 1)});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("argument #0 (a) is a int32 scalar but was given int64 value 1099511627776, "
+                                      "which it cannot hold"),
+            absl::string_view::npos)
+      << r.status();
+  EXPECT_TRUE(runner_->Call("pick", {Scalar(kI64, -2147483648.0), Scalar(kI32, 1)}).ok());
+  EXPECT_FALSE(runner_->Call("pick", {Scalar(kI64, 2147483648.0), Scalar(kI32, 1)}).ok());
   EXPECT_EQ(runner_->Call("nope", {}).status().code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(runner_->Call("hidden", {x}).status().code(), absl::StatusCode::kInvalidArgument);
 }
@@ -209,7 +238,10 @@ TEST(RunTargetTest, Parse) {
   EXPECT_EQ(*ParseRunTarget("interp"), RunTarget::kInterp);
   EXPECT_EQ(*ParseRunTarget("llvm -mcpu=native"), RunTarget::kLLVM);
   EXPECT_EQ(*ParseRunTarget("c"), RunTarget::kC);
-  EXPECT_FALSE(ParseRunTarget("cuda").ok());
+  EXPECT_EQ(*ParseRunTarget("cuda -arch=sm_90"), RunTarget::kDevice);
+  EXPECT_EQ(*ParseRunTarget("nvptx"), RunTarget::kDevice);
+  EXPECT_EQ(*ParseRunTarget("opencl"), RunTarget::kOpenCL);
+  EXPECT_FALSE(ParseRunTarget("gpu").ok());
   EXPECT_FALSE(ParseRunTarget("c -O3").ok());
 }
 
@@ -246,7 +278,7 @@ TEST(KernelBuildTest, LibraryLoadsAndRuns) {
     std::vector<std::string> kernels;
     absl::Status st = BuildKernelLibrary(Parse(), target, so, &kernels);
     ASSERT_TRUE(st.ok()) << st;
-    EXPECT_EQ(kernels, (std::vector<std::string>{"axpy", "pick", "guarded", "strided", "par"}));
+    EXPECT_EQ(kernels, (std::vector<std::string>{"axpy", "pick", "guarded", "strided", "par", "scratch"}));
     absl::StatusOr<std::unique_ptr<runtime::KernelLibrary>> lib = runtime::KernelLibrary::Load(so);
     ASSERT_TRUE(lib.ok()) << lib.status();
     KilnAny args[2] = {}, result{};

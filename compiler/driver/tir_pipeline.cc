@@ -31,6 +31,13 @@ const Step kSteps[] = {
     // Blocks -> loops, ifs, allocations and buffer views.
     {"LowerSBlocks", [](const PrimFunc& f, const std::string& name, const PipelineOptions&)
                          -> absl::StatusOr<PrimFunc> { return t::LowerSBlocks(f, name); }},
+    // Checked mode only: bounds, division, shift and call-depth checks, worded as the interpreter's.
+    {"InstrumentChecks", [](const PrimFunc& f, const std::string& name, const PipelineOptions&)
+                         -> absl::StatusOr<PrimFunc> { return t::InstrumentChecks(f, name); }},
+    // Run-time allocation extents checked while they are still separate (FlattenBuffer multiplies
+    // them, wrapping).
+    {"GuardAllocSizes", [](const PrimFunc& f, const std::string&, const PipelineOptions&)
+                            -> absl::StatusOr<PrimFunc> { return t::GuardAllocSizes(f); }},
     // N-D buffers -> 1-D; DeclBuffer views dissolve into their data var.
     {"FlattenBuffer", [](const PrimFunc& f, const std::string&, const PipelineOptions&)
                           -> absl::StatusOr<PrimFunc> { return t::FlattenBuffer(f); }},
@@ -55,9 +62,11 @@ const Step kSteps[] = {
     {"LowerIntrin", [](const PrimFunc& f, const std::string&, const PipelineOptions&)
                         -> absl::StatusOr<PrimFunc> { return t::LowerIntrin(f); }},
     // Exported functions become kernel ABI entries with argument checks.
-    {"MakePackedAPI", [](const PrimFunc& f, const std::string& name, const PipelineOptions&)
+    {"MakePackedAPI", [](const PrimFunc& f, const std::string& name, const PipelineOptions& o)
                           -> absl::StatusOr<PrimFunc> {
-       t::PackedApiOptions api;  // kDLCPU: every supported target is a CPU host
+       t::PackedApiOptions api;
+       api.device_type = o.device_type;
+       api.device_name = o.device_name;
        return t::MakePackedAPI(f, name, api);
      }},
 };
@@ -110,6 +119,8 @@ absl::StatusOr<ir::IRModule> LowerTIR(const ir::IRModule& module, const Pipeline
   };
   ir::IRModule current = module;
   for (const Step& step : kSteps) {
+    // Checked mode's pass is listed (so --print-after accepts it) but runs only when asked for.
+    if (!options.checked && std::string(step.name) == "InstrumentChecks") continue;
     absl::StatusOr<ir::IRModule> next = RunPass(
         step.name, [&](const ir::IRModule& m) { return ApplyToPrimFuncs(step, m, options); }, current,
         options.hooks, verify);

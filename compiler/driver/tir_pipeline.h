@@ -23,8 +23,16 @@ struct PipelineOptions {
   int max_vector_lanes = 64;
   // Run the TIR verifier on the input first (off for IR that was already verified).
   bool verify_input = true;
+  // Checked mode (InstrumentChecks): every buffer access bounds-checked, integer division by zero,
+  // INT_MIN / -1, oversized shifts and runaway recursion fail the call with the interpreter's
+  // wording instead of corrupting memory or raising a signal. Off by default: it costs speed.
+  bool checked = false;
   // Per-pass hooks: a dump of the module after chosen passes, the verifier between passes.
   PassHooks hooks;
+  // The device tensor arguments must be on: the CPU, or for the host part of a GPU build
+  // (device_build.h) the GPU whose kernels it launches (DLPack device type and name for messages).
+  int device_type = 1;  // kDLCPU
+  std::string device_name = "cpu";
 };
 
 // The names of the pipeline's steps in order (a pass that runs twice is listed once): what

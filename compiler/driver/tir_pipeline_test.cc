@@ -190,13 +190,20 @@ TEST(TirPipelineTest, HooksSeeEveryPassAndVerifyEachPasses) {
   };
   absl::StatusOr<IRModule> lowered = LowerTIR(Matmul(2, 3, 4), options);
   ASSERT_TRUE(lowered.ok()) << lowered.status();
-  EXPECT_EQ(seen, (std::vector<std::string>{"CheckHostOnly", "LowerSBlocks", "FlattenBuffer", "Simplify",
-                                            "LoopPartition", "VectorizeLoops", "StorageRewrite", "UnrollLoops",
-                                            "Simplify", "LowerIntrin", "MakePackedAPI"}));
+  EXPECT_EQ(seen, (std::vector<std::string>{"CheckHostOnly", "LowerSBlocks", "GuardAllocSizes", "FlattenBuffer",
+                                            "Simplify", "LoopPartition", "VectorizeLoops", "StorageRewrite",
+                                            "UnrollLoops", "Simplify", "LowerIntrin", "MakePackedAPI"}));
   EXPECT_FALSE(sblocks_after_lowering);
   std::vector<std::string> unique = seen;
-  unique.erase(unique.begin() + 8);  // the second Simplify
+  unique.erase(unique.begin() + 9);  // the second Simplify
+  unique.insert(unique.begin() + 2, "InstrumentChecks");  // listed, but it runs in checked mode only
   EXPECT_EQ(TIRPassNames(), unique);
+  // Checked mode runs it, right after LowerSBlocks.
+  seen.clear();
+  options.checked = true;
+  ASSERT_TRUE(LowerTIR(Matmul(2, 3, 4), options).ok());
+  ASSERT_GE(seen.size(), 3u);
+  EXPECT_EQ(seen[2], "InstrumentChecks");
 }
 
 // 009: n = T.int32(); A = T.match_buffer(a, (n,)); B = T.match_buffer(b, (n,)); B[i] = A[i] * 3 - 1.

@@ -12,6 +12,7 @@
 #include "compiler/ir/ir.h"
 #include "compiler/ir/type_registry.h"
 #include "compiler/version.h"
+#include "google/protobuf/stubs/logging.h"
 #include "google/protobuf/util/json_util.h"
 #include "proto/ir.pb.h"
 
@@ -370,10 +371,14 @@ absl::StatusOr<ObjectRef> Deserialize(absl::string_view bytes) {
   }
   bytes.remove_prefix(sizeof(kMagic));
   kiln::v1::IRGraph g;
-  if (bytes.size() > static_cast<size_t>(std::numeric_limits<int>::max()) ||
-      !g.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
-    return absl::InvalidArgumentError("malformed serialized IR: truncated or corrupt message");
+  bool parsed = false;
+  if (bytes.size() <= static_cast<size_t>(std::numeric_limits<int>::max())) {
+    // Protobuf logs some defects itself (invalid UTF-8 in a string field) to stderr; the error
+    // below reports them in kiln's words instead.
+    google::protobuf::LogSilencer quiet;
+    parsed = g.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
   }
+  if (!parsed) return absl::InvalidArgumentError("malformed serialized IR: truncated or corrupt message");
   return Reader(g).Run();
 }
 

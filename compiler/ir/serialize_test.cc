@@ -172,6 +172,21 @@ TEST(SerializeTest, RejectsWrongNodeTypeInTypedField) {
   ExpectRejected(Wrap(bad), "cannot hold a tirx.Evaluate");
 }
 
+// Protobuf itself logs invalid UTF-8 in a string field; only kiln's own error may be seen.
+TEST(SerializeTest, InvalidUtf8IsReportedWithoutProtobufLogLines) {
+  kiln::v1::IRGraph g = Parse(*Serialize(MakeModule()));
+  ASSERT_GT(g.nodes_size(), 0);
+  g.mutable_nodes(0)->set_type("\xff\xfe not UTF-8");
+  std::string bytes = std::string("KILNIR\0\x01", 8);
+  g.AppendPartialToString(&bytes);  // a plain serialize would refuse the bad string itself
+  ::testing::internal::CaptureStderr();
+  absl::StatusOr<ObjectRef> r = Deserialize(bytes);
+  std::string logged = ::testing::internal::GetCapturedStderr();
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(logged, "");
+  EXPECT_NE(r.status().message().find("malformed serialized IR"), std::string::npos) << r.status();
+}
+
 TEST(SerializeTest, RejectsEnumOutOfRange) {
   kiln::v1::IRGraph g = Parse(*Serialize(MakeSample(NodeKind::kFor)));
   for (auto& n : *g.mutable_nodes()) {

@@ -50,6 +50,13 @@ class Equal {
  public:
   Equal(bool map_free_vars, std::string* mismatch) : map_free_vars_(map_free_vars), mismatch_(mismatch) {}
 
+  // After the top-level Run: a pairing made at a use that no definition confirmed is a free
+  // variable that differs.
+  bool Finish() {
+    if (pending_.empty()) return true;
+    return Fail(absl::StrCat("free ", pending_.begin()->second, " differs"));
+  }
+
   bool Run(const ObjectRef& a, const ObjectRef& b, bool def) {
     const Object* x = a.get();
     const Object* y = b.get();
@@ -67,10 +74,21 @@ class Equal {
  private:
   bool Binding(const Object* x, const Object* y, bool def) {
     auto it = l2r_.find(x);
-    if (it != l2r_.end()) return it->second == y ? true : Fail("variable bound to a different counterpart");
+    if (it != l2r_.end()) {
+      if (it->second != y) return Fail("variable bound to a different counterpart");
+      // A use met before its definition (a PrimFunc's attrs name its params): the definition
+      // confirms the pairing.
+      if (def && pending_.erase(x)) return Fields(x, y, /*def=*/true);
+      return true;
+    }
     if (r2l_.count(y)) return Fail("variable bound to a different counterpart");
     if (!def && !map_free_vars_) {
-      return x == y ? true : Fail(absl::StrCat("free ", x->type_key(), " differs"));
+      if (x == y) return true;
+      // Paired for now; it must be defined later in the tree (Finish() checks), or it is free.
+      l2r_[x] = y;
+      r2l_[y] = x;
+      pending_[x] = x->type_key();
+      return true;
     }
     l2r_[x] = y;
     r2l_[y] = x;
@@ -139,6 +157,7 @@ class Equal {
   bool map_free_vars_;
   std::string* mismatch_;
   std::unordered_map<const Object*, const Object*> l2r_, r2l_;
+  std::unordered_map<const Object*, std::string> pending_;  // paired at a use, not yet defined
   std::set<std::pair<const Object*, const Object*>> proven_;
   std::vector<std::string> path_;
 };
@@ -239,7 +258,8 @@ class Hasher {
 }  // namespace
 
 bool StructuralEqual(const ObjectRef& lhs, const ObjectRef& rhs, bool map_free_vars, std::string* mismatch) {
-  return Equal(map_free_vars, mismatch).Run(lhs, rhs, /*def=*/false);
+  Equal eq(map_free_vars, mismatch);
+  return eq.Run(lhs, rhs, /*def=*/false) && eq.Finish();
 }
 
 uint64_t StructuralHash(const ObjectRef& node, bool map_free_vars) {

@@ -1,32 +1,25 @@
 #include "compiler/script/load.h"
 
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/serialize.h"
+#include "runtime/read_file.h"
 
 namespace kiln::script {
+namespace {
 
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return absl::FailedPreconditionError(absl::StrCat(path, " is a directory"));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot open ", path, ": ", std::strerror(errno)));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return absl::DataLossError(absl::StrCat("error reading ", path));
-  return ss.str();
-}
+constexpr absl::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
+}  // namespace
+
+absl::StatusOr<std::string> ReadFile(const std::string& path) { return runtime::ReadRegularFile(path); }
 
 absl::StatusOr<ir::ObjectRef> ParseFile(const std::string& path, const ParseOptions& options,
                                         std::string* diagnostics) {
   absl::StatusOr<std::string> src = ReadFile(path);
   if (!src.ok()) return src.status();
+  // Python skips a UTF-8 byte order mark at the start of a source file; so does kiln.
+  if (absl::StartsWith(*src, kUtf8Bom)) src->erase(0, kUtf8Bom.size());
   ir::DiagnosticList diags;
   absl::StatusOr<ir::ObjectRef> r = ParseScript(*src, path, &diags, options);
   if (diagnostics != nullptr) *diagnostics = ir::RenderAll(diags, *src);
@@ -35,6 +28,13 @@ absl::StatusOr<ir::ObjectRef> ParseFile(const std::string& path, const ParseOpti
 }
 
 absl::StatusOr<ir::IRModule> LoadModule(const std::string& path, const std::string& name, std::string* diagnostics) {
+  ParseOptions o;
+  o.name = name;
+  return LoadModule(path, o, diagnostics);
+}
+
+absl::StatusOr<ir::IRModule> LoadModule(const std::string& path, const ParseOptions& options,
+                                        std::string* diagnostics) {
   absl::StatusOr<std::string> data = ReadFile(path);
   if (!data.ok()) return data.status();
   if (ir::LooksLikeSerializedIR(*data) || absl::EndsWith(path, ".json")) {
@@ -43,9 +43,7 @@ absl::StatusOr<ir::IRModule> LoadModule(const std::string& path, const std::stri
     if (!node.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", node.status().message()));
     return AsModule(*node);
   }
-  ParseOptions o;
-  o.name = name;
-  absl::StatusOr<ir::ObjectRef> r = ParseFile(path, o, diagnostics);
+  absl::StatusOr<ir::ObjectRef> r = ParseFile(path, options, diagnostics);
   if (!r.ok()) return r.status();
   return AsModule(*r);
 }

@@ -13,13 +13,16 @@
 
 namespace kiln::script {
 
-// The bytes of `path`. NOT_FOUND when it cannot be opened, FAILED_PRECONDITION for a directory,
-// DATA_LOSS on a read error; messages name the path.
+// The bytes of `path`, read with runtime::ReadRegularFile's size bound: NOT_FOUND when it cannot
+// be opened, FAILED_PRECONDITION for a directory ("is a directory") or anything but a regular file
+// ("is not a regular file"), RESOURCE_EXHAUSTED when too large, DATA_LOSS on a read error;
+// messages name the path.
 absl::StatusOr<std::string> ReadFile(const std::string& path);
 
 // Parses the TVMScript file `path` (ParseScript with `options`). `diagnostics` (optional)
 // receives the rendered diagnostics, warnings included; a parse error is INVALID_ARGUMENT
-// "PATH: invalid TVMScript" (the details are in the diagnostics).
+// "PATH: invalid TVMScript" (the details are in the diagnostics). A UTF-8 byte order mark at the
+// start is skipped, as Python skips it.
 absl::StatusOr<ir::ObjectRef> ParseFile(const std::string& path, const ParseOptions& options,
                                         std::string* diagnostics = nullptr);
 
@@ -27,6 +30,10 @@ absl::StatusOr<ir::ObjectRef> ParseFile(const std::string& path, const ParseOpti
 // deserialized, anything else parsed as TVMScript (`name` picks one of several top-level
 // definitions). A lone function becomes a module holding it.
 absl::StatusOr<ir::IRModule> LoadModule(const std::string& path, const std::string& name,
+                                        std::string* diagnostics = nullptr);
+// The same with every parse option (`options.name` picks the definition; `defines` binds template
+// values); serialized IR ignores them.
+absl::StatusOr<ir::IRModule> LoadModule(const std::string& path, const ParseOptions& options,
                                         std::string* diagnostics = nullptr);
 
 }  // namespace kiln::script

@@ -29,6 +29,29 @@ std::string Write(const std::string& name, const std::string& data) {
   return path;
 }
 
+TEST(LoadTest, ParseOptionsBindTemplateValues) {
+  std::string py = Write("tmpl.py", R"PY(@T.prim_func
+def fill(A: T.Buffer((N,), DT)):
+    for i in range(N):
+        A[i] = T.Cast(DT, i)
+)PY");
+  std::string diags;
+  EXPECT_FALSE(LoadModule(py, "", &diags).ok());
+  EXPECT_NE(diags.find("N"), std::string::npos) << diags;
+  ParseOptions o;
+  o.defines = {{"N", "7"}, {"DT", "float16"}};
+  absl::StatusOr<ir::IRModule> seven = LoadModule(py, o, &diags);
+  ASSERT_TRUE(seven.ok()) << diags;
+  o.defines["N"] = "9";
+  absl::StatusOr<ir::IRModule> nine = LoadModule(py, o, &diags);
+  ASSERT_TRUE(nine.ok()) << diags;
+  absl::StatusOr<std::string> a = ir::SerializeToJson(*seven);
+  absl::StatusOr<std::string> b = ir::SerializeToJson(*nine);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_NE(a->find("float16"), std::string::npos);
+  EXPECT_NE(*a, *b);
+}
+
 TEST(LoadTest, TVMScriptAndBothSerializedForms) {
   std::string py = Write("m.py", kSource);
   std::string diags = "stale";
@@ -64,6 +87,24 @@ TEST(LoadTest, ErrorsNameTheFile) {
   absl::StatusOr<ir::IRModule> json = LoadModule(Write("broken.json", "{not json"), "");
   EXPECT_EQ(json.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(json.status().message().rfind(TempPath("broken.json") + ": ", 0), 0u) << json.status();
+}
+
+// Python accepts a UTF-8 byte order mark at the start of a source file.
+TEST(LoadTest, ByteOrderMarkIsSkipped) {
+  std::string py = Write("bom.py", std::string("\xEF\xBB\xBF") + kSource);
+  std::string diags;
+  absl::StatusOr<ir::IRModule> m = LoadModule(py, "", &diags);
+  ASSERT_TRUE(m.ok()) << m.status() << diags;
+  EXPECT_TRUE(m->Lookup("add_one").defined());
+}
+
+TEST(LoadTest, DevicesAndDirectoriesAreRefused) {
+  absl::StatusOr<ir::IRModule> zero = LoadModule("/dev/zero", "");
+  EXPECT_EQ(zero.status().message(), "/dev/zero is not a regular file");
+  const char* dir = std::getenv("TEST_TMPDIR");
+  std::string d = dir != nullptr ? dir : "/tmp";
+  absl::StatusOr<ir::IRModule> m = LoadModule(d, "");
+  EXPECT_EQ(m.status().message(), d + " is a directory");
 }
 
 }  // namespace

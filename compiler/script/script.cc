@@ -1,10 +1,15 @@
 #include "compiler/script/script.h"
 
+#include <map>
+#include <memory>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "compiler/relax/analysis/well_formed.h"
 #include "compiler/script/doc/reader.h"
 #include "compiler/script/parser/parser_impl.h"
+#include "compiler/script/verify.h"
 #include "compiler/tir/analysis/verifier.h"
 
 namespace kiln::script {
@@ -71,10 +76,34 @@ absl::StatusOr<std::vector<doc::StmtPtr>> DefineStatements(const std::map<std::s
   return out;
 }
 
+// Two top-level definitions of one name: Python lets the second replace the first, which made
+// the last one silently win and `kiln fmt -i` drop the first from the file. kiln refuses it, as
+// it refuses two functions of one name inside an @I.ir_module class.
+void CheckTopLevelNames(const doc::Module& m, const std::string& filename, DiagnosticList* diags) {
+  std::map<std::string, int> first_line;
+  for (const doc::StmtPtr& s : m.body) {
+    if ((s->kind != doc::StmtKind::kFunctionDef && s->kind != doc::StmtKind::kClassDef) || s->decorators.empty()) {
+      continue;
+    }
+    auto [it, inserted] = first_line.emplace(s->name, s->pos.line);
+    if (inserted) continue;
+    Span span;
+    span.source = std::make_shared<const std::string>(filename);
+    span.line = s->pos.line;
+    span.column = s->pos.col;
+    span.end_line = s->pos.end_line;
+    span.end_column = s->pos.end_col;
+    diags->Error(span, absl::StrCat(s->kind == doc::StmtKind::kClassDef ? "class '" : "function '", s->name,
+                                    "' is defined twice (first on line ", it->second, ")"));
+  }
+}
+
 }  // namespace
 
 absl::StatusOr<ObjectRef> ParseScript(absl::string_view source, const std::string& filename,
                                       DiagnosticList* diags, const ParseOptions& options, ParseInfo* info) {
+  // Python skips a UTF-8 byte order mark at the start of a source file; so does kiln.
+  absl::ConsumePrefix(&source, "\xEF\xBB\xBF");
   DiagnosticList local;
   DiagnosticList* d = diags ? diags : &local;
   size_t first = d->items().size();
@@ -88,6 +117,8 @@ absl::StatusOr<ObjectRef> ParseScript(absl::string_view source, const std::strin
   ro.max_depth = options.max_depth;
   absl::StatusOr<doc::Module> m = doc::Read(source, filename, d, ro);
   if (!m.ok()) return fail();
+  CheckTopLevelNames(*m, filename, d);
+  if (d->has_errors()) return fail();
   absl::StatusOr<std::vector<doc::StmtPtr>> defines = DefineStatements(options.defines);
   if (!defines.ok()) return defines.status();
   m->body.insert(m->body.begin(), defines->begin(), defines->end());
@@ -111,7 +142,11 @@ absl::Status VerifyModule(const IRModule& module, DiagnosticList* diags, bool ch
   vo.ssa = check_well_formed;
   absl::Status tir = kiln::tir::VerifyModuleTIR(module, diags, vo);
   absl::Status rel = check_well_formed ? kiln::relax::CheckWellFormed(module, diags) : absl::OkStatus();
-  return tir.ok() ? rel : tir;
+  // What the backends need besides the type rules (verify.h): checked with the well-formed check
+  // off too, since such a module is built all the same.
+  absl::Status buildable = VerifyBuildable(module, diags);
+  if (!tir.ok()) return tir;
+  return rel.ok() ? buildable : rel;
 }
 
 }  // namespace kiln::script

@@ -57,7 +57,8 @@ struct ParseInfo {
 
 // Returns the selected definition: an IRModule, a PrimFunc or a Relax Function. On failure returns
 // INVALID_ARGUMENT whose message is the rendered diagnostics ("file:line:col: error: ..." with the
-// source line and a caret); `diags` (optional) receives every diagnostic, warnings included.
+// source line and a caret); `diags` (optional) receives every diagnostic, warnings included. A UTF-8
+// byte order mark at the start of `source` is skipped, as Python skips it.
 absl::StatusOr<ir::ObjectRef> ParseScript(absl::string_view source, const std::string& filename,
                                           ir::DiagnosticList* diags = nullptr, const ParseOptions& options = {},
                                           ParseInfo* info = nullptr);
@@ -66,8 +67,8 @@ absl::StatusOr<ir::ObjectRef> ParseScript(absl::string_view source, const std::s
 // under its global_symbol (else `main`).
 ir::IRModule AsModule(const ir::ObjectRef& parsed);
 
-// The checks ParseScript runs when options.verify is set (the TIR verifier, and Relax
-// well-formedness unless `check_well_formed` is off), for modules that come from elsewhere (a
+// The checks ParseScript runs when options.verify is set (the TIR verifier, Relax
+// well-formedness unless `check_well_formed` is off, and the buildability checks of verify.h), for modules that come from elsewhere (a
 // deserialized IRModule). Problems go to `diags`; the status is INVALID_ARGUMENT then.
 absl::Status VerifyModule(const ir::IRModule& module, ir::DiagnosticList* diags, bool check_well_formed = true);
 

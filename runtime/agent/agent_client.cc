@@ -102,7 +102,8 @@ absl::Status AgentClient::SetInput(const std::string& session, const std::string
 }
 
 absl::StatusOr<vm::Value> AgentClient::Invoke(const std::string& session, const std::string& function,
-                                              const std::vector<vm::Value>& args) {
+                                              const std::vector<vm::Value>& args,
+                                              kiln::v1::InstrumentTrace* trace) {
   kiln::v1::InvokeRequest req;
   req.set_session_id(session);
   req.set_function(function);
@@ -113,17 +114,26 @@ absl::StatusOr<vm::Value> AgentClient::Invoke(const std::string& session, const 
   kiln::v1::InvokeResponse resp;
   absl::Status s = FromGrpc(stub_->Invoke(NewContext().get(), req, &resp));
   if (!s.ok()) return s;
+  if (trace != nullptr) trace->Swap(resp.mutable_trace());
   MemoryBudget unlimited(0, nullptr);
   ValueDecoder decoder(&unlimited, DLDevice{kDLCPU, 0}, /*allow_streamed=*/false);
   return decoder.Decode(resp.result());
 }
 
-absl::Status AgentClient::InvokeStateful(const std::string& session, const std::string& function) {
+absl::Status AgentClient::InvokeStateful(const std::string& session, const std::string& function,
+                                         kiln::v1::InstrumentTrace* trace) {
   kiln::v1::InvokeStatefulRequest req;
   req.set_session_id(session);
   req.set_function(function);
   kiln::v1::InvokeStatefulResponse resp;
-  return FromGrpc(stub_->InvokeStateful(NewContext().get(), req, &resp));
+  absl::Status s = FromGrpc(stub_->InvokeStateful(NewContext().get(), req, &resp));
+  if (s.ok() && trace != nullptr) trace->Swap(resp.mutable_trace());
+  return s;
+}
+
+absl::Status AgentClient::SetInstrument(const kiln::v1::SetInstrumentRequest& req) {
+  kiln::v1::SetInstrumentResponse resp;
+  return FromGrpc(stub_->SetInstrument(NewContext().get(), req, &resp));
 }
 
 absl::StatusOr<vm::Value> AgentClient::GetOutputs(const std::string& session, const std::string& function,

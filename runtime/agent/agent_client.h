@@ -34,9 +34,11 @@ class AgentClient {
   // Positional arguments; every tensor streamed in chunks of `chunk_bytes`.
   absl::Status SetInput(const std::string& session, const std::string& function, const std::vector<vm::Value>& args,
                         size_t chunk_bytes = size_t{1} << 20);
+  // `trace`, when given, receives what the session's instrument recorded during the call.
   absl::StatusOr<vm::Value> Invoke(const std::string& session, const std::string& function,
-                                   const std::vector<vm::Value>& args);
-  absl::Status InvokeStateful(const std::string& session, const std::string& function);
+                                   const std::vector<vm::Value>& args, kiln::v1::InstrumentTrace* trace = nullptr);
+  absl::Status InvokeStateful(const std::string& session, const std::string& function,
+                              kiln::v1::InstrumentTrace* trace = nullptr);
   absl::StatusOr<vm::Value> GetOutputs(const std::string& session, const std::string& function,
                                        uint32_t chunk_bytes = 0);
   absl::Status SaveFunction(const std::string& session, const std::string& function, const std::string& saved_name,
@@ -44,6 +46,8 @@ class AgentClient {
   // req.session_id and req.function must be set; `args` are encoded into req.
   absl::StatusOr<kiln::v1::TimeEvaluatorResponse> TimeEvaluator(kiln::v1::TimeEvaluatorRequest req,
                                                                 const std::vector<vm::Value>& args = {});
+  // req.session_id must be set.
+  absl::Status SetInstrument(const kiln::v1::SetInstrumentRequest& req);
   // The lease remaining, in ms.
   absl::StatusOr<uint64_t> KeepAlive(const std::string& session);
   absl::Status CloseSession(const std::string& session);

@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -12,24 +11,9 @@
 #include "grpcpp/security/credentials.h"
 #include "grpcpp/security/server_credentials.h"
 #include "grpcpp/server_builder.h"
+#include "runtime/port_file.h"
 
 namespace kiln::agent {
-namespace {
-
-absl::Status WritePortFile(const std::string& path, int port) {
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << port << "\n";
-    if (!out.flush()) return absl::InternalError(absl::StrCat("cannot write the port file ", tmp));
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    return absl::InternalError(absl::StrCat("cannot rename ", tmp, " to ", path));
-  }
-  return absl::OkStatus();
-}
-
-}  // namespace
 
 absl::StatusOr<std::unique_ptr<AgentServer>> AgentServer::Start(AgentConfig config) {
   std::unique_ptr<AgentServer> agent(new AgentServer(std::move(config)));
@@ -76,7 +60,7 @@ absl::StatusOr<std::unique_ptr<AgentServer>> AgentServer::Start(AgentConfig conf
                                                       [sessions] { return static_cast<uint32_t>(sessions->size()); });
   }
   if (!c.port_file.empty()) {
-    absl::Status s = WritePortFile(c.port_file, agent->port_);
+    absl::Status s = runtime::WritePortFile(c.port_file, agent->port_);
     if (!s.ok()) return s;
   }
   return agent;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -48,6 +50,30 @@ absl::Status NoExecutable() {
 absl::StatusOr<vm::VirtualMachine*> VMOf(Session& s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(s.mu) {
   if (s.vm == nullptr) return NoExecutable();
   return s.vm.get();
+}
+
+// Puts the session's recorder (or none) into its VM.
+void InstallInstrument(Session& s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(s.mu) {
+  if (s.vm == nullptr) return;
+  std::shared_ptr<CallRecorder> recorder = s.instrument;
+  if (recorder == nullptr) {
+    s.vm->SetInstrument(nullptr);
+    return;
+  }
+  s.vm->SetInstrument(
+      [recorder](absl::string_view callee, bool before_run, const vm::Value&, absl::Span<const vm::Value> args) {
+        return recorder->OnCall(callee, before_run, args);
+      });
+}
+
+// Runs `call` with the session's recorder tracing it; the records go to `trace`.
+template <typename Call>
+absl::Status Traced(Session& s, kiln::v1::InstrumentTrace* trace, Call call) ABSL_EXCLUSIVE_LOCKS_REQUIRED(s.mu) {
+  if (s.instrument == nullptr) return call();
+  s.instrument->Begin();
+  absl::Status st = call();
+  *trace = s.instrument->Finish();
+  return st;
 }
 
 absl::StatusOr<std::vector<vm::Value>> DecodeArgs(Session& s,
@@ -192,6 +218,7 @@ absl::Status AgentServiceImpl::DoLoadExecutable(grpc::ServerReader<kiln::v1::Loa
     absl::MutexLock lock(&session->mu);
     session->vm.swap(machine);  // the old VM, if any, is freed below, outside the lock
     session->incomplete_inputs.clear();
+    InstallInstrument(*session);
   }
   machine.reset();
   resp->set_digest(digest);
@@ -306,18 +333,23 @@ absl::Status AgentServiceImpl::DoInvoke(const kiln::v1::InvokeRequest& req, kiln
     if (f.name == req.function()) kernel = f.kind == vm::FuncInfo::Kind::kPackedFunc;
   }
   std::vector<vm::Value> kept = kernel ? args : std::vector<vm::Value>();
-  ASSIGN_OR_RETURN(result, machine->Invoke(req.function(), std::move(args)));
+  absl::StatusOr<vm::Value> result;
+  RETURN_IF_ERROR(Traced(*session, resp->mutable_trace(), [&] {
+    result = machine->Invoke(req.function(), std::move(args));
+    return result.status();
+  }));
   if (kernel) result = vm::Value::Tuple(std::move(kept));
-  return EncodeValue(result, resp->mutable_result(), nullptr);
+  return EncodeValue(*result, resp->mutable_result(), nullptr);
 }
 
 grpc::Status AgentServiceImpl::InvokeStateful(grpc::ServerContext* ctx, const kiln::v1::InvokeStatefulRequest* req,
-                                              kiln::v1::InvokeStatefulResponse*) {
+                                              kiln::v1::InvokeStatefulResponse* resp) {
   absl::Status s = Authenticate(*ctx);
-  return ToGrpc(s.ok() ? DoInvokeStateful(*req) : s);
+  return ToGrpc(s.ok() ? DoInvokeStateful(*req, resp) : s);
 }
 
-absl::Status AgentServiceImpl::DoInvokeStateful(const kiln::v1::InvokeStatefulRequest& req) {
+absl::Status AgentServiceImpl::DoInvokeStateful(const kiln::v1::InvokeStatefulRequest& req,
+                                                kiln::v1::InvokeStatefulResponse* resp) {
   ASSIGN_OR_RETURN(session, sessions_->Acquire(req.session_id()));
   absl::MutexLock lock(&session->mu);
   ASSIGN_OR_RETURN(machine, VMOf(*session));
@@ -325,7 +357,30 @@ absl::Status AgentServiceImpl::DoInvokeStateful(const kiln::v1::InvokeStatefulRe
     return absl::FailedPreconditionError(
         absl::StrCat("invoke_stateful(\"", req.function(), "\"): its last set_input did not complete"));
   }
-  return machine->InvokeStateful(req.function());
+  return Traced(*session, resp->mutable_trace(), [&] { return machine->InvokeStateful(req.function()); });
+}
+
+grpc::Status AgentServiceImpl::SetInstrument(grpc::ServerContext* ctx, const kiln::v1::SetInstrumentRequest* req,
+                                             kiln::v1::SetInstrumentResponse*) {
+  absl::Status s = Authenticate(*ctx);
+  return ToGrpc(s.ok() ? DoSetInstrument(*req) : s);
+}
+
+absl::Status AgentServiceImpl::DoSetInstrument(const kiln::v1::SetInstrumentRequest& req) {
+  if (req.mode() != kiln::v1::INSTRUMENT_OFF && req.mode() != kiln::v1::INSTRUMENT_TRACE) {
+    return absl::InvalidArgumentError(absl::StrCat("unknown instrument mode ", req.mode()));
+  }
+  ASSIGN_OR_RETURN(session, sessions_->Acquire(req.session_id()));
+  absl::MutexLock lock(&session->mu);
+  if (req.mode() == kiln::v1::INSTRUMENT_OFF && req.skip().empty()) {
+    session->instrument = nullptr;
+  } else {
+    session->instrument = std::make_shared<CallRecorder>(req.mode() == kiln::v1::INSTRUMENT_TRACE,
+                                                         std::set<std::string>(req.skip().begin(), req.skip().end()),
+                                                         req.max_records());
+  }
+  InstallInstrument(*session);
+  return absl::OkStatus();
 }
 
 grpc::Status AgentServiceImpl::GetOutputs(grpc::ServerContext* ctx, const kiln::v1::GetOutputsRequest* req,

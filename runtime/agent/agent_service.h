@@ -43,6 +43,8 @@ class AgentServiceImpl final : public kiln::v1::AgentService::Service {
                             kiln::v1::SaveFunctionResponse* resp) override;
   grpc::Status TimeEvaluator(grpc::ServerContext* ctx, const kiln::v1::TimeEvaluatorRequest* req,
                              kiln::v1::TimeEvaluatorResponse* resp) override;
+  grpc::Status SetInstrument(grpc::ServerContext* ctx, const kiln::v1::SetInstrumentRequest* req,
+                             kiln::v1::SetInstrumentResponse* resp) override;
   grpc::Status KeepAlive(grpc::ServerContext* ctx, const kiln::v1::KeepAliveRequest* req,
                          kiln::v1::KeepAliveResponse* resp) override;
   grpc::Status CloseSession(grpc::ServerContext* ctx, const kiln::v1::CloseSessionRequest* req,
@@ -55,7 +57,8 @@ class AgentServiceImpl final : public kiln::v1::AgentService::Service {
                                 kiln::v1::LoadExecutableResponse* resp);
   absl::Status DoSetInput(grpc::ServerReader<kiln::v1::SetInputRequest>* reader);
   absl::Status DoInvoke(const kiln::v1::InvokeRequest& req, kiln::v1::InvokeResponse* resp);
-  absl::Status DoInvokeStateful(const kiln::v1::InvokeStatefulRequest& req);
+  absl::Status DoInvokeStateful(const kiln::v1::InvokeStatefulRequest& req, kiln::v1::InvokeStatefulResponse* resp);
+  absl::Status DoSetInstrument(const kiln::v1::SetInstrumentRequest& req);
   absl::Status DoGetOutputs(const kiln::v1::GetOutputsRequest& req,
                             grpc::ServerWriter<kiln::v1::GetOutputsResponse>* writer);
   absl::Status DoSaveFunction(const kiln::v1::SaveFunctionRequest& req);

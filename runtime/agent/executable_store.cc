@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "grpcpp/client_context.h"
 #include "proto/compile.grpc.pb.h"
+#include "runtime/agent/artifact_fetch.h"
 #include "runtime/agent/digest.h"
 
 namespace kiln::agent {
@@ -114,49 +115,19 @@ absl::StatusOr<std::string> ExecutableStore::Fetch(const std::string& digest) {
                                             "(upload it, or start the agent with --kilnd)"));
   }
   auto stub = kiln::v1::CompileService::NewStub(options_.kilnd);
-  std::string bytes;
-  grpc::Status last;
-  for (int attempt = 0; attempt < options_.fetch_attempts; ++attempt) {
-    grpc::ClientContext ctx;
-    if (!options_.kilnd_token.empty()) ctx.AddMetadata("authorization", "Bearer " + options_.kilnd_token);
-    ctx.set_deadline(std::chrono::system_clock::now() + options_.fetch_timeout);
-    kiln::v1::FetchArtifactRequest req;
-    req.set_digest(digest);
-    req.set_offset(bytes.size());
-    std::unique_ptr<grpc::ClientReader<kiln::v1::ArtifactChunk>> reader = stub->FetchArtifact(&ctx, req);
-    kiln::v1::ArtifactChunk chunk;
-    bool complete = false;
-    absl::Status bad;
-    while (reader->Read(&chunk)) {
-      if (chunk.total_size() > options_.max_bytes) {
-        bad = absl::InvalidArgumentError(absl::StrCat("executable ", digest, " is ", chunk.total_size(),
-                                                      " bytes, over the agent's limit of ", options_.max_bytes));
-      } else if (chunk.offset() != bytes.size() || chunk.data().size() > chunk.total_size() - bytes.size()) {
-        bad = absl::InternalError(absl::StrCat("kilnd sent bytes [", chunk.offset(), ", +", chunk.data().size(),
-                                               ") of ", chunk.total_size(), " when ", bytes.size(), " were expected"));
-      }
-      if (!bad.ok()) {
-        ctx.TryCancel();
-        break;
-      }
-      if (bytes.empty()) bytes.reserve(chunk.total_size());
-      bytes.append(chunk.data());
-      complete = bytes.size() == chunk.total_size();
-    }
-    last = reader->Finish();
-    if (!bad.ok()) return bad;
-    if (last.ok() && complete) return bytes;
-    if (last.ok()) {
-      last = grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                          absl::StrCat("kilnd's stream ended after ", bytes.size(), " bytes"));
-    }
-    if (last.error_code() != grpc::StatusCode::UNAVAILABLE && last.error_code() != grpc::StatusCode::CANCELLED &&
-        last.error_code() != grpc::StatusCode::INTERNAL) {
-      break;  // NOT_FOUND, UNAUTHENTICATED, DEADLINE_EXCEEDED, ...: retrying cannot help
-    }
+  ArtifactFetchOptions o;
+  o.max_bytes = options_.max_bytes;
+  o.max_attempts = options_.fetch_attempts;
+  o.prepare = [this](grpc::ClientContext* ctx) {
+    if (!options_.kilnd_token.empty()) ctx->AddMetadata("authorization", "Bearer " + options_.kilnd_token);
+    ctx->set_deadline(std::chrono::system_clock::now() + options_.fetch_timeout);
+  };
+  absl::StatusOr<std::string> bytes = FetchArtifact(*stub, digest, o);
+  if (!bytes.ok()) {
+    return absl::Status(bytes.status().code(),
+                        absl::StrCat("fetching executable ", digest, " from kilnd: ", bytes.status().message()));
   }
-  return absl::Status(static_cast<absl::StatusCode>(last.error_code()),
-                      absl::StrCat("fetching executable ", digest, " from kilnd: ", last.error_message()));
+  return bytes;
 }
 
 }  // namespace kiln::agent

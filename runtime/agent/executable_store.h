@@ -34,7 +34,8 @@ struct ExecutableStoreOptions {
   std::string kilnd_token;
   // Larger executables are refused (uploads and fetches alike).
   uint64_t max_bytes = uint64_t{1} << 30;
-  // Attempts of one fetch (each resumes where the last stopped), each bounded by fetch_timeout.
+  // Calls of one fetch in a row that bring no bytes before it gives up (each resumes where the last
+  // stopped; see artifact_fetch.h), each bounded by fetch_timeout.
   int fetch_attempts = 3;
   std::chrono::seconds fetch_timeout{300};
 };

@@ -23,6 +23,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "runtime/agent/call_recorder.h"
 #include "runtime/agent/tensor_wire.h"
 #include "runtime/vm/allocator.h"
 #include "runtime/vm/vm.h"
@@ -51,6 +52,9 @@ struct Session {
   // Functions whose last set_input stream failed part-way: their inputs hold partial data, so
   // invoke_stateful refuses them until a set_input completes.
   std::set<std::string> incomplete_inputs ABSL_GUARDED_BY(mu);
+  // SetInstrument's recorder, installed in `vm` (and in the VM of every later LoadExecutable);
+  // null when the instrument is off.
+  std::shared_ptr<CallRecorder> instrument ABSL_GUARDED_BY(mu);
 };
 
 struct SessionManagerOptions {

@@ -1,6 +1,12 @@
 // The per-device memory services the runtime needs, behind one small interface so that tensors,
-// the VM and the agent allocate the same way on every device. Only the CPU exists today; GPU
-// devices (CUDA via dlopen, Vulkan, OpenCL) implement the same interface later.
+// the VM and the agent allocate and copy the same way on every device. The CPU implements it in
+// cpu_device_api.cc; each GPU runtime (runtime/device/opencl, vulkan, cuda) implements it for its
+// device and is reached through the registry (device_registry.h).
+//
+// A device pointer is whatever the device's AllocDataSpace returned (a cl_mem for OpenCL, a
+// CUdeviceptr for CUDA, ...): opaque to everyone but that device, never dereferenced on the host.
+// Offsets into it are in bytes and passed separately, so that devices whose handles are not
+// addresses (OpenCL, Vulkan) work the same way as those whose handles are.
 #ifndef KILN_RUNTIME_DEVICE_DEVICE_API_H_
 #define KILN_RUNTIME_DEVICE_DEVICE_API_H_
 
@@ -8,6 +14,7 @@
 
 #include <dlpack/dlpack.h>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 
 namespace kiln::runtime {
@@ -24,10 +31,24 @@ class DeviceAPI {
   // the device is out of memory.
   virtual absl::StatusOr<void*> AllocDataSpace(size_t nbytes, size_t alignment) = 0;
   virtual void FreeDataSpace(void* ptr) = 0;
+
+  // Blocking copies between host memory and device memory (`dev` + `dev_offset` bytes), and
+  // within the device. When they return, the data is where it was sent and every kernel launched
+  // on the device before them has finished with it (in-order queues).
+  virtual absl::Status CopyFromHost(void* dev, size_t dev_offset, const void* host, size_t nbytes) = 0;
+  virtual absl::Status CopyToHost(void* host, const void* dev, size_t dev_offset, size_t nbytes) = 0;
+  virtual absl::Status CopyWithinDevice(void* dst, size_t dst_offset, const void* src, size_t src_offset,
+                                        size_t nbytes) = 0;
+  // Sets `nbytes` bytes at `dev` + `dev_offset` to zero.
+  virtual absl::Status Zero(void* dev, size_t dev_offset, size_t nbytes) = 0;
+  // Waits until everything issued to the device so far has finished.
+  virtual absl::Status Synchronize() = 0;
 };
 
-// The API for `device` (stateless and shared: safe from any thread). UNIMPLEMENTED for devices the
-// runtime has no backend for yet.
+// The API for `device` (shared, safe from any thread, never destroyed: it outlives every tensor).
+// For GPU devices this opens the device runtime on first use (device_registry.h): UNAVAILABLE
+// ("device unavailable: ...") when the machine has no driver or platform for it, UNIMPLEMENTED for
+// device types kiln has no runtime for.
 absl::StatusOr<DeviceAPI*> GetDeviceAPI(DLDevice device);
 
 }  // namespace kiln::runtime

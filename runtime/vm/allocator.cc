@@ -176,13 +176,15 @@ absl::StatusOr<runtime::Tensor> Storage::AllocTensor(int64_t offset, const std::
   };
   auto* h = new Holder{shared_from_this(), shape, {}};
   DLTensor& t = h->managed.dl_tensor;
-  t.data = static_cast<char*>(data_) + offset;
+  // A GPU pointer is an opaque handle (a cl_mem, ...): the offset goes to byte_offset there.
+  bool host = device_.device_type == kDLCPU;
+  t.data = host ? static_cast<char*>(data_) + offset : data_;
   t.device = device_;
   t.ndim = static_cast<int>(shape.size());
   t.dtype = dtype;
   t.shape = h->shape.data();
   t.strides = nullptr;
-  t.byte_offset = 0;
+  t.byte_offset = host ? 0 : static_cast<uint64_t>(offset);
   h->managed.manager_ctx = h;
   h->managed.deleter = [](DLManagedTensor* m) { delete static_cast<Holder*>(m->manager_ctx); };
   return runtime::Tensor::FromDLPack(&h->managed);

@@ -414,19 +414,25 @@ absl::StatusOr<Value> ToDevice(BuiltinContext&, Args a) {
   ASSIGN_OR_RETURN(t, TensorArg(fn, a, 0));
   ASSIGN_OR_RETURN(dev_type, Int(fn, a, 1));
   ASSIGN_OR_RETURN(dev_id, Int(fn, a, 2));
-  if (dev_type != kDLCPU || t.device().device_type != kDLCPU) {
-    return absl::UnimplementedError(absl::StrCat(fn, ": copies between device types ", t.device().device_type, " and ",
-                                                 dev_type, " are not supported yet"));
+  DLDevice to{static_cast<DLDeviceType>(dev_type), static_cast<int32_t>(dev_id)};
+  if (dev_type == kDLCPU && t.device().device_type == kDLCPU) {
+    ASSIGN_OR_RETURN(out, runtime::Tensor::Empty(t.shape(), t.dtype(), to));
+    RETURN_IF_ERROR(out.CopyFrom(t));  // any strides
+    return Value::Tensor(std::move(out));
   }
-  ASSIGN_OR_RETURN(out, runtime::Tensor::Empty(t.shape(), t.dtype(), DLDevice{kDLCPU, static_cast<int32_t>(dev_id)}));
-  RETURN_IF_ERROR(out.CopyFrom(t));
+  ASSIGN_OR_RETURN(out, t.CopyTo(to));
   return Value::Tensor(std::move(out));
 }
 
 // A scalar of an int or bool tensor, read on the host.
-absl::StatusOr<int64_t> ReadIntScalar(const char* fn, const runtime::Tensor& t, int64_t index) {
+absl::StatusOr<int64_t> ReadIntScalar(const char* fn, const runtime::Tensor& tensor, int64_t index) {
+  runtime::Tensor t = tensor;
+  if (t.device().device_type != kDLCPU) {  // a condition computed on a GPU: read it back
+    absl::StatusOr<runtime::Tensor> contiguous = t.CopyTo(DLDevice{kDLCPU, 0});
+    if (!contiguous.ok()) return absl::Status(contiguous.status().code(), absl::StrCat(fn, ": ", contiguous.status().message()));
+    t = *std::move(contiguous);
+  }
   DLDataType d = t.dtype();
-  if (t.device().device_type != kDLCPU) return absl::UnimplementedError(absl::StrCat(fn, ": tensor not on the CPU"));
   if ((d.code != kDLInt && d.code != kDLUInt && d.code != runtime::kDLBoolCode) || d.lanes != 1) {
     return absl::InvalidArgumentError(absl::StrCat(fn, ": expects an integer or bool tensor, got ", runtime::DTypeString(d)));
   }
@@ -482,6 +488,11 @@ absl::StatusOr<Value> EnsureZeroOffset(BuiltinContext&, Args a) {
   RETURN_IF_ERROR(NumArgs(fn, a, 1, 1));
   ASSIGN_OR_RETURN(t, TensorArg(fn, a, 0));
   if (t.byte_offset() == 0) return a[0];
+  if (t.device().device_type != kDLCPU) {
+    // A GPU data pointer is a handle, not an address: the offset cannot move into it.
+    ASSIGN_OR_RETURN(copy, t.CopyTo(t.device()));
+    return Value::Tensor(std::move(copy));
+  }
   if (t.byte_offset() % 64 == 0) {
     DLManagedTensor* m = t.ToDLPack();
     m->dl_tensor.data = static_cast<char*>(m->dl_tensor.data) + m->dl_tensor.byte_offset;

@@ -44,6 +44,7 @@ inline constexpr uint64_t kExecutableMagic = 0xD225DE2F4214151EULL;
 inline constexpr uint64_t kExecutableMagicV1 = 0xD225DE2F4214151DULL;  // no memory-scope section
 inline constexpr char kExecutableVersion[] = "0.14";
 inline constexpr uint64_t kLibrarySectionMagic = 0x4B494C4E4C494231ULL;  // "KILNLIB1"
+inline constexpr char kDeviceLibraryKind[] = "device";
 
 struct FuncInfo {
   enum class Kind : int32_t { kPackedFunc = 0, kVMFunc = 1, kVMTIRFunc = 2 };
@@ -72,9 +73,13 @@ struct Constant {
 };
 
 // A compiled library the executable carries. kind: "host-so" (a shared object with the kernel ABI
-// of runtime/kernel_abi.h, loaded with dlopen), later device blobs ("ptx", "cubin", "spirv",
-// "opencl"). target: the normalized target string it was built for. name: what the VM resolves
-// against (e.g. "host").
+// of runtime/kernel_abi.h, loaded with dlopen; name "host") or "device" (a runtime::DeviceBlob,
+// runtime/device/device_module.h: device code plus its kernel table; name = the blob's format,
+// "opencl", "spirv", "ptx", "cubin" or "hsaco", which picks the device runtime that loads it).
+// target: the normalized target string it was built for ("llvm -mtriple=...", "opencl", ...).
+// A GPU build carries both: the host code (argument checks, launch sizes) as "host-so", calling
+// the kernels of the "device" library through KilnKernelEnv::device_launch; the VM runs such an
+// executable on the device of its device library.
 struct LibraryBlob {
   std::string kind;
   std::string target;

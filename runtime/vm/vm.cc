@@ -99,6 +99,15 @@ absl::Status VirtualMachine::Init(const VMOptions& options) {
   if (options.max_call_depth < 1) return absl::InvalidArgumentError("max_call_depth must be positive");
   max_call_depth_ = options.max_call_depth;
   devices_ = options.devices;
+  for (const LibraryBlob& blob : exec_->libraries) {
+    if (blob.kind != kDeviceLibraryKind || !devices_.empty()) continue;
+    absl::StatusOr<DLDevice> device = runtime::DeviceForFormat(blob.name);
+    if (!device.ok()) {
+      return absl::Status(device.status().code(), absl::StrCat("library \"", blob.name, "\" (target \"", blob.target,
+                                                               "\"): ", device.status().message()));
+    }
+    devices_.push_back(*device);
+  }
   if (devices_.empty() || devices_.back().device_type != kDLCPU) devices_.push_back(DLDevice{kDLCPU, 0});
   for (const DLDevice& d : devices_) {
     ASSIGN_OR_RETURN(alloc, Allocator::Create(options.allocator, d));
@@ -110,6 +119,10 @@ absl::Status VirtualMachine::Init(const VMOptions& options) {
     kernel_env_ = own_pool_->env();
   }
   for (const LibraryBlob& blob : exec_->libraries) {
+    if (blob.kind == kDeviceLibraryKind) {
+      RETURN_IF_ERROR(LoadDeviceLibrary(blob));
+      continue;
+    }
     if (blob.kind != "host-so") {
       return absl::UnimplementedError(absl::StrCat("library \"", blob.name, "\" of kind \"", blob.kind, "\" (target \"",
                                                    blob.target, "\") is not supported by this runtime"));
@@ -120,7 +133,23 @@ absl::Status VirtualMachine::Init(const VMOptions& options) {
     }
     libraries_.push_back(*std::move(lib));
   }
-  for (const Constant& c : exec_->constants) constants_.push_back(ConstantValue(c));
+  if (!device_modules_.empty()) {
+    if (kernel_env_ != nullptr) device_env_ = *kernel_env_;
+    device_env_.device_launch = &VirtualMachine::DeviceLaunch;
+    device_env_.launcher = this;
+    device_env_.device_alloc = &VirtualMachine::DeviceAlloc;
+    device_env_.device_free = &VirtualMachine::DeviceFree;
+    kernel_env_ = &device_env_;
+  }
+  for (const Constant& c : exec_->constants) {
+    Value v = ConstantValue(c);
+    if (v.is_tensor() && devices_[0].device_type != kDLCPU) {
+      absl::StatusOr<runtime::Tensor> on_device = v.as_tensor().CopyTo(devices_[0]);
+      if (!on_device.ok()) return on_device.status();
+      v = Value::Tensor(*std::move(on_device));
+    }
+    constants_.push_back(std::move(v));
+  }
 
   const auto& table = exec_->func_table;
   callees_.resize(table.size());
@@ -198,6 +227,90 @@ absl::Status VirtualMachine::Init(const VMOptions& options) {
   return absl::OkStatus();
 }
 
+absl::Status VirtualMachine::LoadDeviceLibrary(const LibraryBlob& blob) {
+  auto fail = [&](const absl::Status& st) {
+    return absl::Status(st.code(), absl::StrCat("loading device library \"", blob.name, "\" (target \"", blob.target,
+                                                "\"): ", st.message()));
+  };
+  absl::StatusOr<runtime::DeviceBlob> device_blob = runtime::DeviceBlob::Deserialize(blob.bytes);
+  if (!device_blob.ok()) return fail(device_blob.status());
+  if (device_blob->format != blob.name) {
+    return fail(absl::InvalidArgumentError(absl::StrCat("the blob's format is \"", device_blob->format, "\"")));
+  }
+  absl::StatusOr<DLDeviceType> type = runtime::DeviceTypeOfFormat(device_blob->format);
+  if (!type.ok()) return fail(type.status());
+  absl::StatusOr<runtime::DeviceRuntime*> rt = runtime::GetDeviceRuntime(*type);
+  if (!rt.ok()) return fail(rt.status());
+  absl::StatusOr<std::unique_ptr<runtime::DeviceModule>> module = (*rt)->Load(*device_blob);
+  if (!module.ok()) return fail(module.status());
+  for (const runtime::DeviceKernelInfo& k : (*module)->kernels()) {
+    if (!device_kernels_.emplace(k.name, module->get()).second) {
+      return fail(absl::InvalidArgumentError(absl::StrCat("device kernel ", k.name, " is defined twice")));
+    }
+  }
+  device_modules_.push_back(*std::move(module));
+  return absl::OkStatus();
+}
+
+int32_t VirtualMachine::DeviceLaunch(void* launcher, const char* kernel, const KilnAny* args, int32_t num_args,
+                                     KilnAny* result) {
+  auto* vm = static_cast<VirtualMachine*>(launcher);
+  auto it = vm->device_kernels_.find(kernel);
+  absl::Status st = it == vm->device_kernels_.end()
+                        ? absl::NotFoundError(absl::StrCat("no device kernel named ", kernel))
+                        : it->second->Launch(kernel, args, num_args);
+  if (st.ok()) return 0;
+  vm->launch_error_ = absl::StrCat("RuntimeError: ", st.message());
+  result->type_index = kKilnErrorMessage;
+  result->v_ptr = const_cast<char*>(vm->launch_error_.c_str());
+  return -1;
+}
+
+void* VirtualMachine::DeviceAlloc(void* launcher, int64_t nbytes, KilnAny* result) {
+  auto* vm = static_cast<VirtualMachine*>(launcher);
+  absl::StatusOr<void*> p = absl::InvalidArgumentError(absl::StrCat("negative size ", nbytes));
+  if (nbytes >= 0) {
+    absl::StatusOr<runtime::DeviceAPI*> api = runtime::GetDeviceAPI(vm->devices_[0]);
+    p = api.ok() ? (*api)->AllocDataSpace(static_cast<size_t>(nbytes), runtime::kAllocAlignment) : api.status();
+  }
+  if (!p.ok()) {
+    vm->launch_error_ = absl::StrCat("MemoryError: device workspace of ", nbytes, " bytes: ", p.status().message());
+    result->type_index = kKilnErrorMessage;
+    result->v_ptr = const_cast<char*>(vm->launch_error_.c_str());
+    return nullptr;
+  }
+  vm->workspace_.push_back(*p);
+  return *p;
+}
+
+void VirtualMachine::DeviceFree(void* launcher, void* ptr) {
+  auto* vm = static_cast<VirtualMachine*>(launcher);
+  auto it = std::find(vm->workspace_.begin(), vm->workspace_.end(), ptr);
+  if (it == vm->workspace_.end()) return;
+  vm->workspace_.erase(it);
+  if (absl::StatusOr<runtime::DeviceAPI*> api = runtime::GetDeviceAPI(vm->devices_[0]); api.ok()) {
+    (*api)->FreeDataSpace(ptr);
+  }
+}
+
+absl::StatusOr<Value> VirtualMachine::ToHost(Value v) const {
+  if (v.is_tensor() && v.as_tensor().device().device_type != kDLCPU) {
+    const runtime::Tensor& t = v.as_tensor();
+    absl::StatusOr<runtime::Tensor> host = t.CopyTo(DLDevice{kDLCPU, 0});
+    if (!host.ok()) return host.status();
+    return Value::Tensor(*std::move(host));
+  }
+  if (v.is_tuple()) {
+    std::vector<Value> fields;
+    for (const Value& f : v.as_tuple()) {
+      ASSIGN_OR_RETURN(c, ToHost(f));
+      fields.push_back(std::move(c));
+    }
+    return Value::Tuple(std::move(fields));
+  }
+  return v;
+}
+
 absl::StatusOr<Allocator*> VirtualMachine::allocator(int64_t device_index) {
   int64_t n = static_cast<int64_t>(allocators_.size());
   if (device_index == -1) device_index = n - 1;
@@ -259,8 +372,10 @@ absl::StatusOr<Value> VirtualMachine::CallKernel(const Callee& callee, absl::Spa
     }
   }
   KilnAny result{};
-  RETURN_IF_ERROR(runtime::CallKernel(callee.kernel, *callee.name, kernel_args_.data(),
-                                      static_cast<int32_t>(args.size()), &result, kernel_env_));
+  absl::Status called = runtime::CallKernel(callee.kernel, *callee.name, kernel_args_.data(),
+                                            static_cast<int32_t>(args.size()), &result, kernel_env_);
+  while (!workspace_.empty()) DeviceFree(this, workspace_.back());  // what an early exit left
+  RETURN_IF_ERROR(called);
   switch (result.type_index) {
     case kKilnInt: return Value::Int(result.v_int64);
     case kKilnBool: return Value::Bool(result.v_int64 != 0);
@@ -361,6 +476,8 @@ absl::StatusOr<Value> VirtualMachine::Invoke(const std::string& func_name, std::
     }
     ret = CallFunction(index, args);
   }
+  // Device results come back to the host (which also waits for the device's work).
+  if (ret.ok() && devices_[0].device_type != kDLCPU) ret = ToHost(*std::move(ret));
   if (profiling_) profile_total_seconds_ += (NowNs() - t0) / 1e9;
   return ret;
 }
@@ -368,6 +485,13 @@ absl::StatusOr<Value> VirtualMachine::Invoke(const std::string& func_name, std::
 absl::StatusOr<Value> VirtualMachine::ConvertInput(Value v) const {
   if (v.kind() == Value::Kind::kVMContext || v.is_storage()) {
     return absl::InvalidArgumentError(absl::StrCat("a ", v.kind_name(), " cannot be passed to a VM function"));
+  }
+  if (v.is_tensor() && v.as_tensor().device().device_type == kDLCPU && devices_[0].device_type != kDLCPU) {
+    absl::StatusOr<runtime::Tensor> contiguous = v.as_tensor().Contiguous();
+    if (!contiguous.ok()) return contiguous.status();
+    absl::StatusOr<runtime::Tensor> on_device = contiguous->CopyTo(devices_[0]);
+    if (!on_device.ok()) return on_device.status();
+    return Value::Tensor(*std::move(on_device));
   }
   if (v.is_tensor() && v.as_tensor().device().device_type != devices_[0].device_type) {
     return absl::UnimplementedError(absl::StrCat("input tensor on device type ", v.as_tensor().device().device_type,
@@ -469,7 +593,8 @@ absl::StatusOr<Value> VirtualMachine::GetOutput(const std::string& func_name, ab
   if (it == outputs_.end()) {
     return absl::FailedPreconditionError(absl::StrCat("no output for \"", func_name, "\": call invoke_stateful first"));
   }
-  return IndexInto(it->second, indices);
+  ASSIGN_OR_RETURN(v, IndexInto(it->second, indices));
+  return ToHost(std::move(v));
 }
 
 absl::StatusOr<int64_t> VirtualMachine::GetOutputArity(const std::string& func_name,

@@ -9,6 +9,13 @@
 //   SetInstrument                               a callback around every Call (SKIP_RUN skips it)
 //   EnableProfiling / ProfileReport             per-callee counts and times
 //   TimeEvaluator                               TVM's time_evaluator over Invoke/InvokeStateful
+// GPU executables (a "device" library beside the host code: runtime/vm/executable.h) run on the
+// device of that library: Create loads its kernels through the device registry
+// (runtime/device/device_module.h; UNAVAILABLE when the machine lacks the device) and lends the
+// host code a device launcher (KilnKernelEnv::device_launch). Tensors live on devices[0]: CPU
+// inputs and constants are copied there, and what Invoke and GetOutput(s) return is copied back
+// to the CPU, so callers see host tensors whatever the device.
+//
 // Errors are absl::Status: a bad executable fails Create, a bad argument or a failing kernel fails
 // the call (INVALID_ARGUMENT with the kernel's or builtin's message), recursion deeper than
 // VMOptions::max_call_depth is RESOURCE_EXHAUSTED. The VM never aborts on user input.
@@ -32,6 +39,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "runtime/device/device_module.h"
 #include "runtime/kernel_abi.h"
 #include "runtime/module.h"
 #include "runtime/profiling/time_evaluator.h"
@@ -45,7 +53,8 @@ namespace kiln::vm {
 
 struct VMOptions {
   // The devices functions run on; devices[0] receives inputs and constants. The host CPU is
-  // appended when absent (the last device does shape work, as in TVM). Empty: the CPU alone.
+  // appended when absent (the last device does shape work, as in TVM). Empty: the device of the
+  // executable's device library (a GPU build), else the CPU alone.
   std::vector<DLDevice> devices;
   // One allocator kind for every device.
   AllocatorKind allocator = AllocatorKind::kPooled;
@@ -160,6 +169,15 @@ class VirtualMachine : private BuiltinContext {
   absl::StatusOr<Value> RunVMFunction(int64_t func_index, absl::Span<const Value> args);
   absl::StatusOr<Value> CallKernel(const Callee& callee, absl::Span<const Value> args);
   absl::StatusOr<Value> ConvertInput(Value v) const;
+  // `v` with every tensor on the CPU (results handed to callers).
+  absl::StatusOr<Value> ToHost(Value v) const;
+  absl::Status LoadDeviceLibrary(const LibraryBlob& blob);
+  // KilnKernelEnv::device_launch: `launcher` is the VM.
+  static int32_t DeviceLaunch(void* launcher, const char* kernel, const KilnAny* args, int32_t num_args,
+                              KilnAny* result);
+  // KilnKernelEnv::device_alloc / device_free: device workspace of host code, on devices[0].
+  static void* DeviceAlloc(void* launcher, int64_t nbytes, KilnAny* result);
+  static void DeviceFree(void* launcher, void* ptr);
 
   std::shared_ptr<const Executable> exec_;
   std::vector<DLDevice> devices_;
@@ -167,6 +185,13 @@ class VirtualMachine : private BuiltinContext {
   std::unique_ptr<runtime::ThreadPool> own_pool_;
   const KilnKernelEnv* kernel_env_ = nullptr;
   std::vector<std::unique_ptr<runtime::KernelLibrary>> libraries_;
+  // Device kernels of the executable's device libraries, and the env lent to host code (the
+  // caller's or the pool's services plus the device launcher).
+  std::vector<std::unique_ptr<runtime::DeviceModule>> device_modules_;
+  std::unordered_map<std::string, const runtime::DeviceModule*> device_kernels_;
+  KilnKernelEnv device_env_{};
+  std::string launch_error_;  // the message of the last failed launch (the result slot points here)
+  std::vector<void*> workspace_;  // live device workspace; what a failed kernel call left is freed
   std::vector<Callee> callees_;     // one per func_table entry
   std::vector<Value> constants_;    // the constant pool as Values
   std::vector<KilnAny> kernel_args_;  // scratch for kernel calls (kernels never re-enter the VM)

@@ -1,7 +1,7 @@
 // kiln-agent against the raw gRPC floor, side by side in one run, both servers on 127.0.0.1 in
 // this process:
-//   * invoke round trip: remote Invoke of `add` (two 4x8 float32 inline) vs a unary echo of the same
-//     request size;
+//   * invoke round trip: remote Invoke of `add` (two 4x8 float32 inline) vs a unary echo
+//     (tests/bench/echo.proto) moving the same bytes each way;
 //   * upload: SetInput of a 64 MiB tensor (1 MiB chunks) vs a client stream of 64 MiB that the
 //     server only counts;
 //   * time_evaluator of a 256^3 matmul over RPC vs the same VM call in process.
@@ -24,27 +24,12 @@
 #include "runtime/agent/agent_server.h"
 #include "runtime/agent/digest.h"
 #include "runtime/vm/vm.h"
-#include "tests/agent/echo.grpc.pb.h"
+#include "tests/bench/echo_service.h"
 
 namespace kiln::agent {
 namespace {
 
 using Seconds = std::chrono::duration<double>;
-
-class EchoService final : public kiln::bench::Echo::Service {
-  grpc::Status Echo(grpc::ServerContext*, const kiln::bench::Blob* req, kiln::bench::Blob* resp) override {
-    *resp = *req;
-    return grpc::Status::OK;
-  }
-  grpc::Status Sink(grpc::ServerContext*, grpc::ServerReader<kiln::bench::Blob>* reader,
-                    kiln::bench::Count* count) override {
-    kiln::bench::Blob b;
-    uint64_t n = 0;
-    while (reader->Read(&b)) n += b.data().size();
-    count->set_bytes(n);
-    return grpc::Status::OK;
-  }
-};
 
 template <typename F>
 std::vector<double> Time(int n, F f) {
@@ -79,7 +64,7 @@ int Run(int argc, char** argv) {
   AgentConfig config;
   absl::StatusOr<std::unique_ptr<AgentServer>> agent = AgentServer::Start(config);
   if (!agent.ok()) return 1;
-  EchoService echo;
+  kiln::bench::EchoService echo;
   grpc::ServerBuilder b;
   int echo_port = 0;
   b.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &echo_port);
@@ -103,19 +88,22 @@ int Run(int argc, char** argv) {
   std::vector<vm::Value> args = {vm::Value::Tensor(x), vm::Value::Tensor(x)};
   kiln::v1::InvokeRequest probe;
   for (const vm::Value& a : args) static_cast<void>(EncodeValue(a, probe.add_args(), nullptr));
-  kiln::bench::Blob blob;
-  blob.set_data(std::string(probe.ByteSizeLong() + 40, 'x'));  // + session id and function name
+  kiln::v1::InvokeResponse answer;
+  static_cast<void>(EncodeValue(args[0], answer.mutable_result(), nullptr));
+  kiln::bench::EchoRequest blob;  // the bytes an invoke moves each way
+  blob.set_payload(std::string(probe.ByteSizeLong() + 40, 'x'));  // + session id and function name
+  blob.set_reply_bytes(static_cast<uint32_t>(answer.ByteSizeLong()));
   const int kCalls = 2000;
   Time(200, [&] { static_cast<void>(client.Invoke(sid, "add", args)); });  // warm-up
   std::vector<double> invoke = Time(kCalls, [&] { static_cast<void>(client.Invoke(sid, "add", args)); });
   std::vector<double> unary = Time(kCalls, [&] {
     grpc::ClientContext ctx;
-    kiln::bench::Blob out;
+    kiln::bench::EchoReply out;
     static_cast<void>(echo_stub->Echo(&ctx, blob, &out));
   });
   std::printf("round trip (%d calls)        p50 %7.1f us  p99 %7.1f us\n", kCalls, P(invoke, 0.5) * 1e6,
               P(invoke, 0.99) * 1e6);
-  std::printf("  raw gRPC unary echo %zu B   p50 %7.1f us  p99 %7.1f us   ratio %.2fx\n", blob.data().size(),
+  std::printf("  raw gRPC unary echo %zu B   p50 %7.1f us  p99 %7.1f us   ratio %.2fx\n", blob.payload().size(),
               P(unary, 0.5) * 1e6, P(unary, 0.99) * 1e6, P(invoke, 0.5) / P(unary, 0.5));
 
   // 2. Upload.
@@ -127,12 +115,12 @@ int Run(int argc, char** argv) {
   });
   std::vector<double> sink = Time(5, [&] {
     grpc::ClientContext ctx;
-    kiln::bench::Count count;
+    kiln::bench::SinkReply count;
     auto w = echo_stub->Sink(&ctx, &count);
-    kiln::bench::Blob chunk;
+    kiln::bench::EchoRequest chunk;
     const char* data = static_cast<const char*>(big.data());
     for (int64_t off = 0; off < big.nbytes(); off += 1 << 20) {
-      chunk.set_data(data + off, 1 << 20);
+      chunk.set_payload(data + off, 1 << 20);
       w->Write(chunk);
     }
     w->WritesDone();

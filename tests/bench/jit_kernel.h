@@ -1,7 +1,8 @@
 // What the kernel benchmarks share: a module JIT-compiled for the host through the TIR pipeline
-// (KILN_BENCH_DUMP_IR=<dir> writes its optimized LLVM IR there), 64-byte aligned float storage and a
-// float32 DLTensor argument for the kernel ABI. A benchmark that cannot build its kernel stops with
-// the error, since no figure can be reported without it.
+// (KILN_BENCH_DUMP_IR=<dir> writes its optimized LLVM IR there; KILN_BENCH_CHECKED=1 builds it in
+// checked mode), 64-byte aligned float storage and a float32 DLTensor argument for the kernel ABI.
+// A benchmark that cannot build its kernel stops with the error, since no figure can be reported
+// without it.
 #ifndef KILN_TESTS_BENCH_JIT_KERNEL_H_
 #define KILN_TESTS_BENCH_JIT_KERNEL_H_
 
@@ -32,6 +33,9 @@ namespace kiln::bench {
 inline std::unique_ptr<codegen::JitModule> JitCompile(const ir::IRModule& module, const std::string& name) {
   driver::PipelineOptions po;
   po.target_kind = "llvm";
+  // KILN_BENCH_CHECKED=1 measures checked mode's cost (kiln build/run --checked).
+  const char* checked = std::getenv("KILN_BENCH_CHECKED");
+  po.checked = checked != nullptr && std::string(checked) == "1";
   auto lowered = driver::LowerTIR(module, po);
   if (!lowered.ok()) Die(name, lowered.status());
   if (const char* dir = std::getenv("KILN_BENCH_DUMP_IR"); dir != nullptr) {

@@ -29,7 +29,7 @@
 #include "absl/strings/strip.h"
 #include "grpcpp/grpcpp.h"
 #include "proto/compile.grpc.pb.h"
-#include "tests/bench/rpc_bench_echo.grpc.pb.h"
+#include "tests/bench/echo_service.h"
 #include "tests/load/load.h"
 
 ABSL_FLAG(std::string, server, "", "the kilnd, HOST:PORT");
@@ -43,18 +43,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-class EchoService final : public kiln::bench::Echo::Service {
-  grpc::Status Echo(grpc::ServerContext*, const kiln::bench::EchoRequest* request,
-                    kiln::bench::EchoReply* reply) override {
-    reply->mutable_payload()->assign(request->reply_bytes(), 'x');
-    return grpc::Status::OK;
-  }
-};
-
 // Forked before this process makes any gRPC object: the child serves the echo on a loopback port
 // and writes the port to `fd`.
 [[noreturn]] void EchoServerMain(int fd) {
-  EchoService service;
+  kiln::bench::EchoService service;
   grpc::ServerBuilder builder;
   int port = 0;
   builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);

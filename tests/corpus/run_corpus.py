@@ -1,8 +1,8 @@
 """Executes the shared TIR conformance corpus with `kiln run` on the interp, llvm and c targets.
 
 Which programs run on which target: a program whose NNN_name.ref.py lists a CPU target (TARGETS,
-default ["llvm", "c"]) runs on interp, llvm and c; a GPU target ("opencl": PoCL on CPU machines)
-runs the programs that list it. For each such pair: inputs = make_inputs(numpy.random.default_rng(0)) are saved as .npy files, `kiln
+default ["llvm", "c"]) runs on interp, llvm and c; a GPU target ("opencl": PoCL on CPU machines,
+"vulkan": lavapipe) runs the programs that list it. For each such pair: inputs = make_inputs(numpy.random.default_rng(0)) are saved as .npy files, `kiln
 run` runs ENTRY on each target, and the OUTPUTS params it writes back (and the printed return value
 when RETURNS) are compared with expected(inputs) by numpy.allclose(RTOL, ATOL), bit-exact when both
 are 0. Each output must also have its parameter's declared dtype (the dtype of the array
@@ -37,14 +37,17 @@ import tempfile
 import numpy as np
 
 CPU_TARGETS = ("llvm", "c")
-GPU_TARGETS = ("opencl",)
+GPU_TARGETS = ("opencl", "vulkan", "cuda", "nvptx")
 
 
 def runs_on(ref, target):
-    """Whether a program with this ref runs on `target` (see the module docstring)."""
+    """Whether a program with this ref runs on `target` (see the module docstring). A target may
+    carry options ("cuda -arch=sm_80"); nvptx runs the programs that list cuda (the same kernels
+    through LLVM's NVPTX backend instead of NVRTC)."""
     listed = ref.get("TARGETS", ["llvm", "c"])
-    if target in GPU_TARGETS:
-        return target in listed
+    kind = target.split()[0]
+    if kind in GPU_TARGETS:
+        return ("cuda" if kind == "nvptx" else kind) in listed
     return any(t in CPU_TARGETS for t in listed)
 
 
@@ -166,7 +169,7 @@ def run_one(kiln, prog, target):
     if prog.error:
         return prog.error
     ref = prog.ref
-    out_dir = os.path.join(prog.workdir, "out_" + target)
+    out_dir = os.path.join(prog.workdir, "out_" + target.replace(" ", "_"))
     os.makedirs(out_dir, exist_ok=True)
     cmd = [kiln, "run", prog.source, "--entry", ref.get("ENTRY", "main"), "--target", target,
            "--output-dir", out_dir, "--threads", "2", "--quiet"] + prog.inputs_args

@@ -1,4 +1,6 @@
-"""Executes the shared Relax conformance corpus with `kiln run` on the llvm and c targets.
+"""Executes the shared Relax conformance corpus with `kiln run` on the llvm and c targets (and on
+GPU targets: --targets opencl or vulkan runs every program built for that target, on PoCL or
+lavapipe in CI).
 
 For every shared/corpus/relax/NNN_name.py: inputs = make_inputs(numpy.random.default_rng(0)) are
 flattened (a tuple parameter contributes its fields in order; R.Prim scalars become 0-d arrays) and
@@ -26,7 +28,7 @@ import tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run_corpus import Program, compare, list_programs, parse_harness_args, read_known  # noqa: E402
+from run_corpus import GPU_TARGETS, Program, compare, list_programs, parse_harness_args, read_known  # noqa: E402
 
 RUN_TIMEOUT_S = 120
 MODES = ("invoke", "stateful")
@@ -98,7 +100,9 @@ def main():
     tmp = tempfile.mkdtemp(prefix="kiln-relax-corpus-", dir=os.environ.get("TEST_TMPDIR"))
     programs, skipped = [], []
     for name, source, ref in list_programs(corpus, args.only):
-        prog_targets = [t for t in targets if t in (ref or {}).get("TARGETS", ["llvm", "c"])]
+        # GPU targets run every program (issue 16: the whole Relax corpus built for opencl).
+        listed = (ref or {}).get("TARGETS", ["llvm", "c"])
+        prog_targets = [t for t in targets if t in listed or t in GPU_TARGETS]
         if not prog_targets:
             skipped.append(name)
             continue

@@ -268,9 +268,10 @@ ir::IRModule ModuleOf(const std::vector<const Program*>& programs) {
   return m;
 }
 
-absl::StatusOr<std::unique_ptr<runtime::KernelModule>> BuildLLVM(const ir::IRModule& m) {
+absl::StatusOr<std::unique_ptr<runtime::KernelModule>> BuildLLVM(const ir::IRModule& m, bool checked) {
   driver::PipelineOptions po;
   po.target_kind = "llvm";
+  po.checked = checked;
   absl::StatusOr<ir::IRModule> lowered = driver::LowerTIR(m, po);
   if (!lowered.ok()) return lowered.status();
   auto jit = codegen::JitModule::Create(*lowered);
@@ -278,9 +279,11 @@ absl::StatusOr<std::unique_ptr<runtime::KernelModule>> BuildLLVM(const ir::IRMod
   return std::unique_ptr<runtime::KernelModule>(std::move(*jit));
 }
 
-absl::StatusOr<std::unique_ptr<runtime::KernelModule>> BuildC(const ir::IRModule& m, const std::string& path) {
+absl::StatusOr<std::unique_ptr<runtime::KernelModule>> BuildC(const ir::IRModule& m, const std::string& path,
+                                                              bool checked) {
   driver::PipelineOptions po;
   po.target_kind = "c";
+  po.checked = checked;
   absl::StatusOr<ir::IRModule> lowered = driver::LowerTIR(m, po);
   if (!lowered.ok()) return lowered.status();
   absl::StatusOr<std::string> src = codegen::GenerateC(*lowered);
@@ -329,8 +332,8 @@ DiffResult RunDifferential(const DiffOptions& options) {
     // Build both backends for the batch; on failure, per program (to name the culprit).
     // The two builds are independent (each compile owns its LLVM context); overlap them.
     absl::StatusOr<std::unique_ptr<runtime::KernelModule>> c = absl::UnknownError("not built");
-    std::thread c_thread([&, path = so_path()] { c = BuildC(batch, path); });
-    auto llvm = BuildLLVM(batch);
+    std::thread c_thread([&, path = so_path()] { c = BuildC(batch, path, options.checked); });
+    auto llvm = BuildLLVM(batch, options.checked);
     c_thread.join();
     std::vector<std::unique_ptr<runtime::KernelModule>> own;  // per-program fallbacks
     std::vector<const runtime::KernelModule*> llvm_of(n), c_of(n);
@@ -340,7 +343,7 @@ DiffResult RunDifferential(const DiffOptions& options) {
       if (llvm.ok() && c.ok()) continue;
       ir::IRModule one = ModuleOf({&programs[k]});
       if (!llvm.ok()) {
-        auto m = BuildLLVM(one);
+        auto m = BuildLLVM(one, options.checked);
         if (!m.ok()) {
           result.failures.push_back(Report(programs[k], absl::StrCat("LLVM build failed: ", m.status().message())));
           continue;
@@ -349,7 +352,7 @@ DiffResult RunDifferential(const DiffOptions& options) {
         own.push_back(std::move(*m));
       }
       if (!c.ok()) {
-        auto m = BuildC(one, so_path());
+        auto m = BuildC(one, so_path(), options.checked);
         if (!m.ok()) {
           result.failures.push_back(Report(programs[k], absl::StrCat("C build failed: ", m.status().message())));
           llvm_of[k] = nullptr;

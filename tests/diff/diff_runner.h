@@ -33,6 +33,9 @@ struct DiffOptions {
   Oracle interpreter;  // empty: LLVM vs C only
   // Where the C backend's kernel libraries go ("" = $TEST_TMPDIR, else /tmp).
   std::string temp_dir;
+  // Build both backends in checked mode (PipelineOptions::checked): the generated programs are
+  // valid, so any check that fires is a false alarm and fails the program.
+  bool checked = false;
 };
 
 struct DiffResult {

@@ -292,5 +292,41 @@ TEST(ScriptCorpusTest, InvalidRejectedAtPosition) { RunArea("tests/script/invali
 TEST(ScriptCorpusTest, PrintedByteForByte) { RunArea("tests/script/printed", CorpusDir() + "/printed", Mode::kPrinted); }
 TEST(ScriptCorpusTest, OldSpellingsWarn) { RunArea("tests/script/old_spellings", CorpusDir() + "/old_spellings", Mode::kWarning); }
 
+// The property behind `kiln check` and `kiln roundtrip`: every program of the repo that parses
+// (and so passes the checks `kiln check` runs) round-trips, whichever test it was written for.
+// Files the parser rejects are skipped here (their own areas say whether that is expected).
+std::string CheckAcceptedRoundTrips(const std::string& path) {
+  if (!script::ParseScript(ReadFile(path), path).ok()) return "";
+  return CheckRoundTrip(path);
+}
+
+TEST(RepoProgramsTest, AcceptedProgramsRoundTrip) {
+  const std::string root = CorpusDir().substr(0, CorpusDir().size() - std::string("tests/script").size());
+  std::vector<std::string> dirs = {CorpusDir() + "/tir",          CorpusDir() + "/relax",
+                                   CorpusDir() + "/module",       CorpusDir() + "/invalid",
+                                   CorpusDir() + "/old_spellings", CorpusDir() + "/printed",
+                                   Shared() + "/tir",             Shared() + "/relax",
+                                   Shared() + "/invalid",         root + "tests/models",
+                                   root + "tests/passes/programs", root + "examples"};
+  const std::set<std::string> known = KnownFailures();
+  size_t total = 0;
+  std::vector<std::pair<std::string, std::string>> failures;
+  for (const std::string& dir : dirs) {
+    std::vector<std::string> files = ListPy(dir);
+    EXPECT_FALSE(files.empty()) << "no programs under " << dir;
+    for (const std::string& path : files) {
+      ++total;
+      std::string key = std::filesystem::path(dir).filename().string() + "/" + std::filesystem::path(path).filename().string();
+      if (known.count(key)) continue;
+      std::string reason = RunIsolated(path, &CheckAcceptedRoundTrips);
+      if (!reason.empty()) failures.emplace_back(path, reason);
+    }
+  }
+  std::cout << "repo programs: " << total - failures.size() << "/" << total
+            << " round-trip or are rejected by the parser\n";
+  for (const auto& [name, reason] : failures) std::cout << "  FAIL " << name << ": " << reason << "\n";
+  EXPECT_TRUE(failures.empty()) << failures.size() << " accepted programs do not round-trip (listed above)";
+}
+
 }  // namespace
 }  // namespace kiln

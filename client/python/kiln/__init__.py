@@ -11,11 +11,11 @@
 from kiln.device import RemoteDevice
 from kiln.errors import CompileError, Diagnostic, KilnError, RpcError
 from kiln.session import Executable, Session, connect
-from kiln.vm import BenchmarkResult, ShapeTuple, VirtualMachine
+from kiln.vm import BenchmarkResult, CallRecord, ShapeTuple, VirtualMachine
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "BenchmarkResult", "CompileError", "Diagnostic", "Executable", "KilnError", "RemoteDevice", "RpcError",
+    "BenchmarkResult", "CallRecord", "CompileError", "Diagnostic", "Executable", "KilnError", "RemoteDevice", "RpcError",
     "Session", "ShapeTuple", "VirtualMachine", "connect",
 ]

@@ -78,7 +78,7 @@ class _Keeper:
         self._sessions = {}  # session_id -> lease seconds
         self._cv = threading.Condition()
         self._stopped = False
-        self.last_error: Optional[RpcError] = None
+        self.last_error: Optional[Exception] = None  # an RpcError, or ValueError for a closed channel
         self._thread = threading.Thread(target=self._run, name="kiln-lease-keeper", daemon=True)
         self._thread.start()
 
@@ -110,13 +110,15 @@ class _Keeper:
                     lease = endpoint.unary("RenewLease", farm_stub.RenewLease,
                                            farm_pb2.RenewLeaseRequest(lease_id=self._lease_id), timeout=10)
                     self._lease_s = lease.lease.seconds + lease.lease.nanos / 1e9 or self._lease_s
-                except RpcError as e:
+                except (RpcError, ValueError) as e:
+                    # ValueError: the kiln.Session that leased the device was closed (its channel
+                    # with it) while the device is still open; the lease then runs out on its own.
                     self.last_error = e
             for sid in sessions:
                 try:
                     self._endpoint.unary("KeepAlive", self._stub.KeepAlive,
                                          agent_pb2.KeepAliveRequest(session_id=sid), timeout=10)
-                except RpcError as e:
+                except (RpcError, ValueError) as e:
                     self.last_error = e
 
     def stop(self) -> None:
@@ -131,6 +133,8 @@ class _Keeper:
             try:
                 endpoint.unary("ReleaseLease", farm_stub.ReleaseLease,
                                farm_pb2.ReleaseLeaseRequest(lease_id=self._lease_id), timeout=10)
-            except RpcError:
-                pass  # kilnd gone or the lease already expired: nothing left to release
+            except (RpcError, ValueError):
+                # kilnd gone, the lease already expired, or (at exit, in a finalizer) the session's
+                # channel to kilnd already closed: nothing left to release.
+                pass
         self._endpoint.close()

@@ -9,7 +9,7 @@ invoke sends them inline.
 
 import statistics
 import weakref
-from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 import grpc
 import numpy as np
@@ -183,6 +183,15 @@ class BenchmarkResult:
 
 # ---------------------------------------------------------------- the VM
 
+class CallRecord(NamedTuple):
+    """One Call of the VM that the session's instrument recorded (see VirtualMachine.set_instrument)."""
+    callee: str             # a kernel's symbol, a builtin ("vm.builtin.alloc_tensor"), a VM function
+    elapsed_ns: int         # wall time, callees included (0 when skipped or failed)
+    depth: int              # 0 for Calls of the invoked function, 1 inside a VM function it called, ...
+    args: Tuple[str, ...]   # per argument: "float32[4, 8]", "int 3", "shape (4, 8)", ...
+    skipped: bool
+
+
 class VirtualMachine:
     """A Relax VM running `exe` in a session on a kiln-agent, with TVM's API.
 
@@ -210,6 +219,9 @@ class VirtualMachine:
             device=device.device, device_id=device.device_id, allocator=allocators[allocator],
             memory_limit_bytes=memory_limit_bytes, lease_seconds=lease_seconds, num_threads=num_threads))
         self.session_id: str = resp.session_id
+        # What the instrument recorded during the last invoke / vm["f"](...) / invoke_stateful.
+        self.last_trace: List[CallRecord] = []
+        self.last_trace_dropped: int = 0
         self.lease_seconds: int = resp.lease_seconds
         self.memory_limit_bytes: int = resp.memory_limit_bytes
         self._finalizer = weakref.finalize(self, VirtualMachine._close_session, device, self.session_id)
@@ -255,6 +267,7 @@ class VirtualMachine:
         for a in args:
             enc.value(a, req.args.add())
         resp = self._endpoint.unary("Invoke", self._stub.Invoke, req)
+        self._keep_trace(resp.trace)
         return _decode(resp.result)
 
     def _invoke_prim_func(self, func_name: str, args: Sequence[Any]) -> List[Any]:
@@ -285,8 +298,34 @@ class VirtualMachine:
 
     def invoke_stateful(self, func_name: str) -> None:
         """TVM's invoke_stateful: runs `func_name` on its last set_input; the result stays on the agent."""
-        self._endpoint.unary("InvokeStateful", self._stub.InvokeStateful,
-                             agent_pb2.InvokeStatefulRequest(session_id=self.session_id, function=func_name))
+        resp = self._endpoint.unary("InvokeStateful", self._stub.InvokeStateful,
+                                    agent_pb2.InvokeStatefulRequest(session_id=self.session_id, function=func_name))
+        self._keep_trace(resp.trace)
+
+    def set_instrument(self, mode: Any = "trace", skip: Sequence[str] = (), max_records: int = 0) -> None:
+        """TVM's set_instrument, run by the agent (a Python callback cannot run across RPC).
+
+        mode="trace" records every Call of the VM (callee, wall time, argument types, depth) during
+        each invoke / invoke_stateful; the records are then in `vm.last_trace` (a list of
+        CallRecord; the first `max_records`, default 10000, with `vm.last_trace_dropped` counting
+        the rest). `skip` names callees that do not run (TVM's SKIP_RUN), under any mode.
+        mode="off" with no skip removes the instrument. time_evaluator skips but never records.
+        """
+        if callable(mode):
+            raise TypeError("set_instrument: the VM runs on a kiln-agent, where a Python function cannot run; "
+                            "use mode=\"trace\" (and skip=[...]) and read vm.last_trace")
+        modes = {"off": agent_pb2.INSTRUMENT_OFF, "trace": agent_pb2.INSTRUMENT_TRACE}
+        if mode not in modes:
+            raise ValueError("set_instrument: mode must be one of %s, got %r" % (sorted(modes), mode))
+        if isinstance(skip, str):
+            skip = [skip]
+        self._endpoint.unary("SetInstrument", self._stub.SetInstrument, agent_pb2.SetInstrumentRequest(
+            session_id=self.session_id, mode=modes[mode], skip=list(skip), max_records=max_records))
+
+    def _keep_trace(self, trace: agent_pb2.InstrumentTrace) -> None:
+        self.last_trace = [CallRecord(r.callee, r.elapsed_ns, r.depth, tuple(r.args), r.skipped)
+                           for r in trace.records]
+        self.last_trace_dropped = trace.dropped
 
     def get_outputs(self, func_name: str) -> Any:
         """TVM's get_outputs: the result of the last invoke_stateful of `func_name` (a numpy array, a

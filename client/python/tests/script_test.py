@@ -119,3 +119,91 @@ def test_unsupported_values_are_refused_before_sending(sess):
 def test_a_definition_is_not_callable_in_python():
     with pytest.raises(TypeError, match="not Python"):
         scale(1, 2)
+
+
+# ---------------------------------------------------------------- metaprogramming (issue 17 F2, F4)
+
+
+def make_add_one(shape):
+    """Rank polymorphism: one definition, any rank (`T.grid(*shape)` binds the loop variables)."""
+
+    @T.prim_func
+    def add_one(A: T.Buffer(shape, "float32"), B: T.Buffer(shape, "float32")):
+        for idx in T.grid(*shape):
+            with T.sblock("add"):
+                v = T.axis.remap("S" * len(shape), idx)
+                B[*v] = A[*v] + T.float32(1)
+
+    return add_one
+
+
+@pytest.mark.parametrize("shape", [(7,), (3, 5), (2, 3, 4), (2, 1, 3, 2)])
+def test_rank_polymorphic_kernel_for_ranks_one_to_four(sess, device, shape):
+    a = np.random.default_rng(len(shape)).standard_normal(shape).astype(np.float32)
+    with kiln.VirtualMachine(sess.compile(make_add_one(shape)), device) as vm:
+        out = vm["add_one"](a, np.zeros(shape, dtype=np.float32))
+    np.testing.assert_allclose(out[1], a + 1)
+
+
+def make_matmul(n, tile):
+    """A tiled matmul family: the tile size shapes the loop nest."""
+
+    @T.prim_func
+    def matmul(A: T.Buffer((n, n), "float32"), B: T.Buffer((n, n), "float32"), C: T.Buffer((n, n), "float32")):
+        for io, jo in T.grid(n // tile, n // tile):
+            for ii, ji in T.grid(tile, tile):
+                C[io * tile + ii, jo * tile + ji] = T.float32(0)
+            for ko in range(n // tile):
+                for ii, ji, ki in T.grid(tile, tile, tile):
+                    i = T.meta_var(io * tile + ii)
+                    j = T.meta_var(jo * tile + ji)
+                    k = T.meta_var(ko * tile + ki)
+                    C[i, j] = C[i, j] + A[i, k] * B[k, j]
+
+    return matmul
+
+
+@pytest.mark.parametrize("tile", [1, 2, 4, 8])
+def test_tiled_matmul_family_from_one_template(sess, device, tile):
+    n = 16
+    rng = np.random.default_rng(tile)
+    a = rng.standard_normal((n, n)).astype(np.float32)
+    b = rng.standard_normal((n, n)).astype(np.float32)
+    kernel = make_matmul(n, tile)
+    assert kernel.captured == {"n": n, "tile": tile}
+    scaled = "io + ii, ko + ki" if tile == 1 else "io * %d + ii, ko * %d + ki" % (tile, tile)  # x * 1 folds
+    assert "A[%s]" % scaled in sess.format(kernel)
+    with kiln.VirtualMachine(sess.compile(kernel), device) as vm:
+        out = vm["matmul"](a, b, np.zeros((n, n), dtype=np.float32))
+    np.testing.assert_allclose(out[2], a @ b, rtol=1e-4, atol=1e-4)
+
+
+@T.macro
+def accumulate(dst, src, i, w):
+    dst[i] = dst[i] + src[i] * w
+
+
+@T.macro(hygienic=False)
+def clear_row():
+    B[i] = T.float32(0)  # noqa: F821  (B and i are the caller's: a non-hygienic macro)
+
+
+WEIGHTS = (1.0, 0.5, 0.25)
+
+
+@T.prim_func
+def weighted(A: T.Buffer((N,), "float32"), B: T.Buffer((N,), "float32")):
+    for i in range(N):
+        clear_row()
+        for w in WEIGHTS:  # a Python loop over a captured tuple: unrolled when parsed
+            accumulate(B, A, i, T.float32(w))
+
+
+def test_macros_inside_loops(sess, device):
+    assert weighted.captured == {"N": N, "WEIGHTS": WEIGHTS}
+    text = sess.format(weighted)
+    assert "accumulate" not in text and "for w" not in text and "B[i] + A[i] * T.float32(0.25)" in text
+    a = np.arange(N, dtype=np.float32)
+    with kiln.VirtualMachine(sess.compile(weighted), device) as vm:
+        out = vm["weighted"](a, np.full(N, 9, dtype=np.float32))
+    np.testing.assert_allclose(out[1], a * 1.75)

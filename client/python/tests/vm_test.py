@@ -235,3 +235,32 @@ def test_512mib_input_round_trip(request, sess, device):
         vm.invoke_stateful("main")
         out = vm.get_outputs("main")
     assert out.shape == x.shape and np.array_equal(out, x)
+
+
+def test_instrument_traces_and_skips_calls(sess, device):
+    path, _ = corpus_program("008_call_tir_static")
+    x = np.arange(16, dtype=np.float32)
+    with kiln.VirtualMachine(sess.compile(path), device) as vm:
+        vm["main"](x)
+        assert vm.last_trace == []  # no instrument by default
+        vm.set_instrument("trace")
+        np.testing.assert_array_equal(vm["main"](x), x + 1)
+        kernels = [r for r in vm.last_trace if r.args == ("float32[16]", "float32[16]")]
+        assert len(kernels) == 1, vm.last_trace
+        kernel = kernels[0]
+        assert isinstance(kernel, kiln.CallRecord) and not kernel.skipped and kernel.elapsed_ns > 0
+        # The stateful form records too.
+        vm.set_input("main", x)
+        vm.invoke_stateful("main")
+        assert [r.callee for r in vm.last_trace if r.callee == kernel.callee]
+        # SKIP_RUN: the kernel does not run, and is recorded as skipped.
+        vm.set_instrument("trace", skip=[kernel.callee])
+        vm["main"](x)
+        assert [r for r in vm.last_trace if r.callee == kernel.callee and r.skipped and r.elapsed_ns == 0]
+        vm.set_instrument("off")
+        np.testing.assert_array_equal(vm["main"](x), x + 1)
+        assert vm.last_trace == []
+        with pytest.raises(TypeError, match="cannot run"):
+            vm.set_instrument(lambda *a: None)
+        with pytest.raises(ValueError):
+            vm.set_instrument("sometimes")

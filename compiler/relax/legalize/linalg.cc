@@ -9,6 +9,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/relax/legalize/kernel_call.h"
+#include "compiler/relax/legalize/legalize.h"
+#include "compiler/relax/legalize/te.h"
 #include "compiler/relax/op/infer_util.h"
 
 namespace kiln::relax::legalize {
@@ -298,7 +300,61 @@ absl::StatusOr<PrimFunc> MatmulKernel(const TensorSpec& a, const TensorSpec& b, 
 
 namespace {
 
+// For GPU targets: out[batch..., i, j] = sum_k a[batch..., i, k] * b[batch..., k, j] as one s_tir
+// reduction (numpy's 1-D operand and batch broadcasting rules as MatmulKernel), which
+// ScheduleDefaultGPU runs one thread per output element.
+absl::StatusOr<Expr> LegalizeMatmulGPU(const ir::relax::Call& call, LegalizeContext* ctx) {
+  FuncBuilder fb("matmul");
+  absl::StatusOr<Tensor> a = fb.Input(call->args[0]);
+  if (!a.ok()) return a.status();
+  absl::StatusOr<Tensor> b = fb.Input(call->args[1]);
+  if (!b.ok()) return b.status();
+  if (a->ndim() == 0 || b->ndim() == 0) return absl::InvalidArgumentError("matmul: operands must have rank >= 1");
+  DataType dt = DTypeAttr(call, "out_dtype");
+  if (dt.is_void()) dt = a->dtype();
+  const bool a_vec = a->ndim() == 1, b_vec = b->ndim() == 1;
+  const int a_batch = a_vec ? 0 : a->ndim() - 2, b_batch = b_vec ? 0 : b->ndim() - 2;
+  const int batch = std::max(a_batch, b_batch);
+  std::vector<PrimExpr> out_shape;
+  for (int d = 0; d < batch; ++d) {
+    int da = d - (batch - a_batch), db = d - (batch - b_batch);
+    PrimExpr x = da >= 0 ? a->shape()[da] : PrimExpr(), y = db >= 0 ? b->shape()[db] : PrimExpr();
+    out_shape.push_back(!x.defined() || (IsOne(x) && y.defined()) ? y : x);
+  }
+  if (!a_vec) out_shape.push_back(a->shape()[a->ndim() - 2]);
+  if (!b_vec) out_shape.push_back(b->shape()[b->ndim() - 1]);
+  PrimExpr k = a->shape()[a->ndim() - 1];
+  // An operand's batch index: the output's, or 0 where the operand's dim is a broadcast 1.
+  auto batch_index = [&](const Tensor& t, int t_batch, const Indices& i) {
+    std::vector<PrimExpr> idx;
+    for (int d = 0; d < t_batch; ++d) {
+      int od = d + (batch - t_batch);
+      idx.push_back(IsOne(t.shape()[d]) ? Int64(0) : i[od]);
+    }
+    return idx;
+  };
+  Tensor out = fb.Reduce(
+      "T_matmul", out_shape, dt, {k}, Const(dt, 0), [](const PrimExpr& acc, const PrimExpr& v) { return PrimExpr(Add(acc, v)); },
+      [&](const Indices& i, const Indices& kk) {
+        std::vector<PrimExpr> ai = batch_index(*a, a_batch, i), bi = batch_index(*b, b_batch, i);
+        if (!a_vec) ai.push_back(i[batch]);
+        ai.push_back(kk[0]);
+        bi.push_back(kk[0]);
+        if (!b_vec) bi.push_back(i[batch + (a_vec ? 0 : 1)]);
+        return PrimExpr(Mul(CastTo(dt, (*a)(ai)), CastTo(dt, (*b)(bi))));
+      });
+  return ctx->Emit(fb, {out}, OpPatternKind::kOutEWiseFusable, call);
+}
+
+bool ForGPU(const LegalizeContext& ctx) {
+  const auto* v = ctx.module()->attrs.count(String(kGPUTargetAttr))
+                      ? ctx.module()->attrs.Get(String(kGPUTargetAttr)).as<IntImmNode>()
+                      : nullptr;
+  return v != nullptr && v->value != 0;
+}
+
 absl::StatusOr<Expr> LegalizeMatmul(const ir::relax::Call& call, LegalizeContext* ctx) {
+  if (ForGPU(*ctx)) return LegalizeMatmulGPU(call, ctx);
   absl::StatusOr<std::vector<TensorSpec>> in = KernelInputs(call, {0, 1});
   if (!in.ok()) return in.status();
   return EmitKernel("matmul", MatmulKernel((*in)[0], (*in)[1], DTypeAttr(call, "out_dtype")), call, {0, 1}, ctx);

@@ -178,4 +178,34 @@ absl::StatusOr<Expr> EmitKernel(const std::string& name, const absl::StatusOr<Pr
   return ctx->CallTIR(BuiltFunc{name, *kernel, call_args}, call->ty);
 }
 
+PrimFunc WithRootBody(const PrimFunc& f, const SBlockRealizeNode* root_realize, Stmt body,
+                      Map<String, ObjectRef> attrs) {
+  const SBlockNode* root = root_realize->block.get();
+  auto n = make_object<SBlockNode>();
+  n->iter_vars = root->iter_vars;
+  n->reads = root->reads;
+  n->writes = root->writes;
+  n->name = root->name;
+  n->body = std::move(body);
+  n->init = root->init;
+  n->alloc_buffers = root->alloc_buffers;
+  n->match_buffers = root->match_buffers;
+  n->annotations = root->annotations;
+  Stmt new_root = SBlockRealize(root_realize->iter_values, root_realize->predicate, SBlock(ObjectPtr<Object>(std::move(n))));
+  return PrimFunc(f->params, new_root, f->ret_type, f->buffer_map, attrs, f->span);
+}
+
+IRModule ScheduleEachPrimFunc(const IRModule& module,
+                              const std::function<std::optional<PrimFunc>(const PrimFunc&)>& schedule) {
+  IRModule out = IRModule::Make();
+  out.CopyOnWrite()->attrs = module->attrs;
+  out.CopyOnWrite()->global_infos = module->global_infos;
+  for (const auto& [gv, func] : module.Functions()) {
+    const auto* pf = func.as<PrimFuncNode>();
+    std::optional<PrimFunc> scheduled = pf != nullptr ? schedule(Downcast<PrimFunc>(func)) : std::nullopt;
+    out.Add(gv, scheduled ? BaseFunc(*scheduled) : func);
+  }
+  return out;
+}
+
 }  // namespace kiln::relax::legalize

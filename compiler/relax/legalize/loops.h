@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,14 @@ Param MakeParam(const std::string& name, std::vector<ir::PrimExpr> shape, ir::Da
 // (tirx.noalias, op_pattern) and kiln.scheduled when `scheduled`. No global_symbol: LegalizeOps
 // names it in the module.
 ir::PrimFunc MakeKernel(const std::vector<Param>& params, ir::Stmt body, OpPatternKind pattern, bool scheduled);
+
+// For the default schedules: `f`, whose body is the root SBlockRealize `root_realize`, with the
+// root block's body replaced by `body` and the function's attributes by `attrs`.
+ir::PrimFunc WithRootBody(const ir::PrimFunc& f, const ir::SBlockRealizeNode* root_realize, ir::Stmt body,
+                          ir::Map<ir::String, ir::ObjectRef> attrs);
+// `module` with each PrimFunc replaced by `schedule`'s result where it returns one.
+ir::IRModule ScheduleEachPrimFunc(const ir::IRModule& module,
+                                  const std::function<std::optional<ir::PrimFunc>(const ir::PrimFunc&)>& schedule);
 
 }  // namespace kiln::relax::legalize
 

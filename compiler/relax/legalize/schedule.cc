@@ -233,32 +233,13 @@ std::optional<PrimFunc> ScheduleFunc(const PrimFunc& f) {
   Map<String, ObjectRef> attrs = f->attrs;
   attrs.Set(String(kScheduledAttr), IntImm(DataType::Bool(), 1));
   if (!changed) return PrimFunc(f->params, f->body, f->ret_type, f->buffer_map, attrs, f->span);
-  auto n = make_object<SBlockNode>();
-  n->iter_vars = root->iter_vars;
-  n->reads = root->reads;
-  n->writes = root->writes;
-  n->name = root->name;
-  n->body = body;
-  n->init = root->init;
-  n->alloc_buffers = root->alloc_buffers;
-  n->match_buffers = root->match_buffers;
-  n->annotations = root->annotations;
-  Stmt new_root = SBlockRealize(root_realize->iter_values, root_realize->predicate, SBlock(ObjectPtr<Object>(std::move(n))));
-  return PrimFunc(f->params, new_root, f->ret_type, f->buffer_map, attrs, f->span);
+  return WithRootBody(f, root_realize, body, attrs);
 }
 
 }  // namespace
 
 absl::StatusOr<IRModule> ScheduleDefaultCPU(const IRModule& module) {
-  IRModule out = IRModule::Make();
-  out.CopyOnWrite()->attrs = module->attrs;
-  out.CopyOnWrite()->global_infos = module->global_infos;
-  for (const auto& [gv, func] : module.Functions()) {
-    const auto* pf = func.as<PrimFuncNode>();
-    std::optional<PrimFunc> scheduled = pf != nullptr ? ScheduleFunc(Downcast<PrimFunc>(func)) : std::nullopt;
-    out.Add(gv, scheduled ? BaseFunc(*scheduled) : func);
-  }
-  return out;
+  return ScheduleEachPrimFunc(module, ScheduleFunc);
 }
 
 }  // namespace kiln::relax::legalize

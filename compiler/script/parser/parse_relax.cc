@@ -262,6 +262,10 @@ void Parser::ParseRelaxStmt(const doc::Stmt& s, Expr* result) {
       if (v.kind == K::kNone) return;
       if (v.kind == K::kRelax) {
         Expr e = Downcast<Expr>(v.obj);
+        const auto* tt = kiln::relax::ExprType(e).as<TupleTypeNode>();
+        if (!tt || !tt->fields.empty()) {
+          Fail(span, "a Relax expression with a value must be bound to a variable (only void calls stand alone)");
+        }
         relax_.Emit(rx::VarBinding(NewRelaxVar("_", kiln::relax::ExprType(e), span), e, span));
         return;
       }
@@ -269,6 +273,9 @@ void Parser::ParseRelaxStmt(const doc::Stmt& s, Expr* result) {
     }
     case doc::StmtKind::kWith: {
       if (s.items.size() != 1 || s.items[0].context_expr->kind != doc::ExprKind::kCall) Fail(span, "unsupported with statement");
+      if (s.items[0].optional_vars) {
+        Fail(s.items[0].context_expr->pos, "a Relax `with` binds no variable: drop the `as ...` (write `with R.dataflow():`)");
+      }
       Value fn = Eval(s.items[0].context_expr->func);
       if (fn.kind != K::kName || fn.s != "R.dataflow") Fail(s.items[0].context_expr->pos, "only `with R.dataflow():` is supported in an R.function");
       if (relax_.in_dataflow()) Fail(span, "dataflow blocks do not nest");
@@ -350,6 +357,7 @@ void Parser::RelaxAssign(const doc::ExprPtr& target, const doc::ExprPtr& ann_exp
   if (target->kind == doc::ExprKind::kTuple || target->kind == doc::ExprKind::kList) {
     if (ann_expr) Fail(span, "a tuple assignment cannot be annotated");
     Value v = Eval(value_expr);
+    CheckDistinctTargets(*target);
     if (v.kind != K::kRelax) {  // Python-level unpacking (e.g. of a shape)
       std::vector<Value> items = ToSeq(v, span);
       if (items.size() != target->elts.size()) Fail(span, "wrong number of values to unpack");
@@ -438,6 +446,7 @@ void Parser::RelaxAssign(const doc::ExprPtr& target, const doc::ExprPtr& ann_exp
 void Parser::RelaxIf(const doc::Stmt& s) {
   Span span = SpanOf(s.pos);
   Expr cond = ToRelax(Eval(s.test), SpanOf(s.test->pos));
+  if (relax_.in_dataflow()) Fail(span, "an if cannot be inside `with R.dataflow():`: end the dataflow block before it");
   if (s.orelse.empty()) Fail(span, "an if in an R.function needs an else branch");
   std::string var_name;
   Type var_ty;

@@ -154,9 +154,11 @@ Expr OpArg(const RelaxCall& c, const kiln::relax::OpSchema& schema, size_t i, bo
   if (tir_like && i == 1 && v.is_seq()) {
     Array<Expr> fields;
     for (const Value& x : v.items) {
-      if (x.kind == K::kPrim || x.kind == K::kStr) {
-        // A typed value (T.bool(True), T.int32(4)) keeps its dtype; "n" names a symbolic dim.
-        PrimExpr prim = x.kind == K::kPrim ? p.ToPrim(x, SpanOr(x, c.span)) : p.SymbolicDim(x, SpanOr(x, c.span), DataType::Int(64));
+      // A string is a string constant (R.call_dps_packed("f", (x, "identity", ...)), as MLC-LLM
+      // passes kernel options), as TVM converts it.
+      if (x.kind == K::kPrim) {
+        // A typed value (T.bool(True), T.int32(4)) keeps its dtype.
+        PrimExpr prim = p.ToPrim(x, SpanOr(x, c.span));
         rx::PrimValue pv(prim, SpanOr(x, c.span));
         pv.CopyOnWrite()->ty = PrimType(prim.dtype(), prim);
         fields.push_back(pv);

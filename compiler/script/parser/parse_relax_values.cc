@@ -54,7 +54,13 @@ Value CallFuncAttr(Parser& p, CallArgs& a, RelaxCall& c) {
   const Span& span = c.span;
   builder::FunctionData* fd = p.relax_.func();
   if (!fd || a.args.size() != 1) p.Fail(span, "R.func_attr({...}) belongs in an R.function");
-  for (const auto& [k, v] : p.ToAttrMap(a.args[0], span).items()) fd->attrs.Set(k, v);
+  for (const auto& [k, v] : p.ToAttrMap(a.args[0], span).items()) {
+    if (fd->is_private && k.str() == "global_symbol") {
+      p.Fail(span, "a private R.function has no global_symbol: drop private=True or the attribute");
+    }
+    if (fd->attrs.count(k)) p.Fail(span, absl::StrCat("R.func_attr sets \"", k.str(), "\" twice in one function"));
+    fd->attrs.Set(k, v);
+  }
   return Value::None();
 }
 

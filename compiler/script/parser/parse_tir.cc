@@ -65,6 +65,7 @@ Type Parser::ParamAnnotationTIR(const Value& ann, const Span& span, Buffer* buff
 
 PrimFunc Parser::ParsePrimFunc(const doc::Stmt& def, const std::string& name, const CallArgs* deco) {
   tir_.Reset();
+  prim_func_span_ = SpanOf(def.pos);
   tir_.BeginPrimFunc(name);
   builder::PrimFuncData* fd = tir_.func();
   bool check_well_formed = check_well_formed_;  // the enclosing module's setting or the default

@@ -23,6 +23,42 @@ Value CallBuffer(Parser& p, CallArgs& a, const TirCall& c) {
   return Value::Obj(K::kBuffer, p.MakeBuffer(c.FreshName(), a, 0, "global"));
 }
 
+// A block's match_buffer over a region must agree with it where TVM's MatchBufferRegion checks:
+// scope, dtype, rank (extra leading region dimensions of extent 1) and constant extents.
+void CheckMatchRegion(Parser& p, const Buffer& b, const BufferRegion& region, const Span& span) {
+  const Buffer& src = region->buffer;
+  if (b->scope() != src->scope()) {
+    p.Fail(span, absl::StrCat("match_buffer ", b->name, " is in scope \"", b->scope(), "\" but its source ", src->name,
+                              " is in scope \"", src->scope(), "\""));
+  }
+  if (b->dtype != src->dtype) {
+    p.Fail(span, absl::StrCat("mismatched types: match_buffer ", b->name, " is ", b->dtype.ToString(), " but its source ",
+                              src->name, " is ", src->dtype.ToString()));
+  }
+  if (region->region.size() < b->shape.size()) {
+    p.Fail(span, absl::StrCat("match_buffer ", b->name, " has ", b->shape.size(), " dimensions but its source region has ",
+                              region->region.size()));
+  }
+  size_t lead = region->region.size() - b->shape.size();
+  auto extent = [](const PrimExpr& e) -> const IntImmNode* { return e.as<IntImmNode>(); };
+  for (size_t i = 0; i < region->region.size(); ++i) {
+    const IntImmNode* have = extent(region->region[i]->extent);
+    if (!have) continue;
+    if (i < lead) {
+      if (have->value != 1) {
+        p.Fail(span, absl::StrCat("match_buffer ", b->name, ": the source region's extra leading dimension ", i,
+                                  " has extent ", have->value, ", not 1"));
+      }
+      continue;
+    }
+    const IntImmNode* want = extent(b->shape[i - lead]);
+    if (want && want->value != have->value) {
+      p.Fail(span, absl::StrCat("match_buffer ", b->name, ": dimension ", i - lead, " is ", want->value,
+                                " but the source region's extent there is ", have->value));
+    }
+  }
+}
+
 // T.match_buffer(param, shape, ...): in a block, a buffer over a region of another; outside, the
 // buffer behind a T.handle parameter.
 Value CallMatchBuffer(Parser& p, CallArgs& a, const TirCall& c) {
@@ -58,6 +94,7 @@ Value CallMatchBuffer(Parser& p, CallArgs& a, const TirCall& c) {
     } else {
       p.Fail(SpanOr(src, span), "T.match_buffer in a block matches a buffer region, e.g. A[vi, 0:16]");
     }
+    CheckMatchRegion(p, b, region, span);
     blk->match_buffers.push_back(MatchBufferRegion(b, region));
     return Value::Obj(K::kBuffer, b);
   }
@@ -67,7 +104,7 @@ Value CallMatchBuffer(Parser& p, CallArgs& a, const TirCall& c) {
   if (fd && param) {
     for (size_t i = 0; i < fd->params.size(); ++i) if (fd->params[i].get() == param) index = static_cast<int64_t>(i);
   }
-  if (index < 0) p.Fail(SpanOr(src, span), "T.match_buffer outside a block matches a T.handle parameter of the function");
+  if (index < 0) p.Fail(span, "T.match_buffer outside a block matches a T.handle parameter of the function");
   if (fd->buffer_map.count(fd->params[index])) p.Fail(SpanOr(src, span), absl::StrCat("parameter ", param->name, " is already matched to a buffer"));
   fd->buffer_map.Set(fd->params[index], b);
   return Value::Obj(K::kBuffer, b);
@@ -235,8 +272,10 @@ Array<PrimExpr> Parser::BufferIndices(const Buffer& b, const std::vector<Value>&
       }
       if (region) region->push_back(Range(lo, extent));
       int64_t step = v.items[2].kind == K::kNone ? 1 : ToInt(v.items[2], SpanOr(v.items[2], span));
+      if (step == 0) Fail(SpanOr(v.items[2], span), "slice step cannot be zero");
       if (const auto* n = extent.as<IntImmNode>()) {
-        int64_t lanes = (n->value + step - 1) / step;
+        // len(range(0, extent, step)), for either sign of step.
+        int64_t lanes = step > 0 ? (n->value + step - 1) / step : (n->value + step + 1) / step;
         if (lanes > 1) {
           out.push_back(Ramp(lo, IntImm(lo.dtype(), step), static_cast<int>(lanes)));
         } else {

@@ -42,7 +42,9 @@ Value CallTarget(Parser& p, CallArgs& a, const TirCall& c) {
 // T.meta_var(value): the value itself.
 Value CallMetaVar(Parser& p, CallArgs& a, const TirCall& c) {
   c.Need(1, 1);
-  return a.args[0];
+  Value v = a.args[0];
+  v.meta = true;
+  return v;
 }
 
 // T.all(*conds) / T.any(*conds) (tvm.tirx.all / any): a left-nested and/or chain.

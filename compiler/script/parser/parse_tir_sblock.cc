@@ -25,7 +25,9 @@ Value CallAxis(Parser& p, CallArgs& a, const TirCall& c) {
   if (kind == "remap") {
     c.Need(2, 2);
     std::string kinds = p.ToStr(a.args[0], SpanOr(a.args[0], span));
-    std::vector<Value> bindings = p.ToSeq(a.args[1], SpanOr(a.args[1], span));
+    // One loop variable may stand alone (what `for idx in T.grid(*shape)` binds for rank 1).
+    std::vector<Value> bindings =
+        a.args[1].kind == K::kPrim ? std::vector<Value>{a.args[1]} : p.ToSeq(a.args[1], SpanOr(a.args[1], span));
     if (kinds.size() != bindings.size()) {
       p.Fail(span, absl::StrCat("T.axis.remap: the kinds string \"", kinds, "\" has size ", kinds.size(), " but ",
                               bindings.size(), " bindings are given"));
@@ -35,7 +37,7 @@ Value CallAxis(Parser& p, CallArgs& a, const TirCall& c) {
       PrimExpr bind = p.ToPrim(bindings[i], SpanOr(bindings[i], span));
       const auto* lv = bind.as<VarNode>();
       auto range = lv ? p.loop_ranges_.find(lv) : p.loop_ranges_.end();
-      if (range == p.loop_ranges_.end()) p.Fail(SpanOr(bindings[i], span), "T.axis.remap binds loop variables only");
+      if (range == p.loop_ranges_.end()) p.Fail(span, "T.axis.remap binds loop variables only");
       IterVarType t = kinds[i] == 'S' ? IterVarType::kDataPar : kinds[i] == 'R' ? IterVarType::kCommReduce
                     : IterVarType::kOpaque;
       if (kinds[i] != 'S' && kinds[i] != 'R') p.Fail(span, "T.axis.remap kinds are 'S' (spatial) or 'R' (reduce)");
@@ -94,6 +96,13 @@ Value CallReadsWrites(Parser& p, CallArgs& a, const TirCall& c) {
   builder::BlockData* blk = c.Block();
   Array<BufferRegion> regions;
   std::vector<Value> flat;
+  // A block declares each of its region lists once, as TVM's IRBuilder requires.
+  bool& declared = name == "reads" ? blk->reads_set : blk->writes_set;
+  if (declared) {
+    p.Fail(span, absl::StrCat("T.", name, " is given twice in sblock \"", blk->name, "\": declare its ",
+                              name == "reads" ? "read" : "write", " regions in one T.", name, "(...)"));
+  }
+  declared = true;
   for (const Value& v : a.args) {
     if (v.is_seq()) flat.insert(flat.end(), v.items.begin(), v.items.end()); else flat.push_back(v);
   }
@@ -111,16 +120,39 @@ Value CallReadsWrites(Parser& p, CallArgs& a, const TirCall& c) {
       for (const PrimExpr& d : b->shape) r.push_back(Range(IntImm(d.dtype(), 0), d));
       regions.push_back(BufferRegion(b, r));
     } else {
-      p.Fail(SpanOr(v, span), absl::StrCat("T.", name, " takes buffer regions, e.g. A[vi, 0:16]"));
+      p.Fail(span, absl::StrCat("T.", name, " takes buffer regions, e.g. A[vi, 0:16]"));
     }
   }
   (name == "reads" ? blk->reads : blk->writes) = regions;
   return Value::None();
 }
 
+// Merges `add` into `into` as TVM's builder merges repeated T.sblock_attr calls: dict values merge
+// key by key, any other value may only repeat itself.
+void MergeBlockAttrs(Parser& p, const Map<String, ObjectRef>& add, Map<String, ObjectRef>* into, const Span& span) {
+  for (const auto& [k, v] : add.items()) {
+    if (!into->count(k)) {
+      into->Set(k, v);
+      continue;
+    }
+    const ObjectRef prev = into->Get(k);
+    if (prev.as<MapNode>() && v.as<MapNode>()) {
+      Map<String, ObjectRef> merged(prev.ptr());
+      MergeBlockAttrs(p, Map<String, ObjectRef>(v.ptr()), &merged, span);
+      into->Set(k, merged);
+      continue;
+    }
+    if (!StructuralEqual(prev, v)) {
+      p.Fail(span, absl::StrCat("T.sblock_attr sets key \"", std::string(k), "\" again with another value"));
+    }
+  }
+}
+
 // T.sblock_attr({...}): annotations of the enclosing block.
-Value CallSBlockAttr(Parser&, CallArgs&, const TirCall& c) {
-  c.AddAttrs(&c.Block()->annotations);
+Value CallSBlockAttr(Parser& p, CallArgs& a, const TirCall& c) {
+  builder::BlockData* blk = c.Block();
+  c.Need(1, 1);
+  MergeBlockAttrs(p, p.ToAttrMap(a.args[0], c.span), &blk->annotations, c.span);
   return Value::None();
 }
 
@@ -133,10 +165,21 @@ Value CallBlockAttr(Parser& p, CallArgs& a, const TirCall& c) {
 }
 
 // T.where(cond): the enclosing block's predicate.
-Value CallWhere(Parser&, CallArgs&, const TirCall& c) {
+Value CallWhere(Parser& p, CallArgs& a, const TirCall& c) {
   builder::BlockData* blk = c.Block();
   c.Need(1, 1);
-  blk->predicate = c.Prim(0);
+  if (blk->predicate.defined()) {
+    p.Fail(c.span, absl::StrCat("T.where is given twice in sblock \"", blk->name, "\": a block has one predicate"));
+  }
+  const Value& cond = a.args[0];
+  if (cond.kind == K::kInt && cond.i != 0 && cond.i != 1) {
+    p.Fail(SpanOr(cond, c.span), absl::StrCat("T.where(", cond.i, "): an integer predicate is 0 or 1"));
+  }
+  // A Python literal is a bool constant; an expression must be bool, which the `with T.sblock`
+  // statement checks when it builds the block (where TVM reports it).
+  blk->predicate = cond.kind == K::kInt || cond.kind == K::kBool
+                       ? PrimExpr(IntImm(DataType::Bool(), cond.kind == K::kInt ? cond.i : cond.b, SpanOr(cond, c.span)))
+                       : c.Prim(0);
   return Value::None();
 }
 

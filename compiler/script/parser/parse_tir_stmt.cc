@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/tir/functor.h"
 #include "compiler/script/parser/handlers.h"
 #include "compiler/tir/op/arith.h"
 
@@ -144,6 +146,55 @@ void Parser::TIRExprStmt(const doc::Stmt& s) {
   Fail(s.pos, absl::StrCat("a ", KindName(v.kind), " is not a statement"));
 }
 
+namespace {
+
+// Finds a buffer's data pointer used as a plain value (e.g. `A.data` passed to an extern call)
+// in a block body, outside nested blocks (whose own declared regions stand for them).
+class OpaqueAccessFinder : public StmtExprVisitor {
+ public:
+  explicit OpaqueAccessFinder(std::unordered_set<const Object*> data_vars) : data_vars_(std::move(data_vars)) {}
+  const VarNode* found = nullptr;
+
+ protected:
+  void VisitExpr_(const VarNode* op) override {
+    if (!found && data_vars_.count(op)) found = op;
+  }
+  void VisitStmt_(const SBlockRealizeNode* op) override {}
+  void VisitBufferDef(const Buffer& b) override { data_vars_.insert(b->data.get()); }
+  void VisitStmt_(const AllocBufferNode* op) override {
+    VisitBufferDef(op->buffer);
+    StmtExprVisitor::VisitStmt_(op);
+  }
+  void VisitStmt_(const DeclBufferNode* op) override {
+    VisitBufferDef(op->buffer);
+    StmtExprVisitor::VisitStmt_(op);
+  }
+
+ private:
+  std::unordered_set<const Object*> data_vars_;
+};
+
+}  // namespace
+
+void Parser::CheckNoOpaqueAccess(const Stmt& realize, const std::unordered_set<const Object*>& own,
+                                 const std::string& block_name) {
+  std::unordered_set<const Object*> data_vars;
+  for (const auto& [param, buf] : tir_.func()->buffer_map.items()) data_vars.insert(buf->data.get());
+  for (const auto& scope : scopes_) {
+    for (const auto& [n, v] : scope) {
+      if (v.kind == K::kBuffer) data_vars.insert(v.obj.as<BufferNode>()->data.get());
+    }
+  }
+  for (const Object* o : own) data_vars.erase(o);
+  OpaqueAccessFinder finder(std::move(data_vars));
+  finder.VisitStmt(realize.as<SBlockRealizeNode>()->block->body);
+  if (finder.found) {
+    // TVM finds this when the function is complete, and reports it at the function.
+    Fail(prim_func_span_, absl::StrCat("sblock \"", block_name, "\" uses ", finder.found->name,
+                                       " directly, so its read/write regions cannot be inferred: declare T.reads and T.writes"));
+  }
+}
+
 void Parser::BindTIRTarget(const doc::ExprPtr& target, const Value& v, const Span& span) {
   if (target->kind == doc::ExprKind::kTuple || target->kind == doc::ExprKind::kList) {
     std::vector<Value> items = ToSeq(v, span);
@@ -155,7 +206,21 @@ void Parser::BindTIRTarget(const doc::ExprPtr& target, const Value& v, const Spa
   }
   if (target->kind != doc::ExprKind::kName) Fail(target->pos, "cannot assign to this expression");
   const std::string& name = target->name;
-  if (v.kind == K::kPrim && !v.fresh_var && tir_.func()) {
+  // A block axis or a buffer is defined once per scope (TVM's variable table refuses the second
+  // definition unless it is the same object).
+  auto prev = scopes_.back().find(name);
+  if (prev != scopes_.back().end() && !(prev->second.obj.defined() && prev->second.obj.same_as(v.obj))) {
+    const Value& old = prev->second;
+    bool is_buffer = old.kind == K::kBuffer && !old.b;
+    bool is_axis = false;
+    if (builder::BlockData* blk = tir_.block(); blk && old.kind == K::kPrim) {
+      for (const IterVar& iv : blk->iter_vars) is_axis |= iv->var.same_as(old.obj);
+    }
+    if (is_buffer || is_axis) {
+      Fail(span, absl::StrCat(is_axis ? "block axis " : "buffer ", name, " is already defined in this scope"));
+    }
+  }
+  if (v.kind == K::kPrim && !v.fresh_var && !v.meta && tir_.func()) {
     // `x = expr` binds a new variable for the rest of the block, as `x: T.let[dtype] = expr`.
     PrimExpr value = Downcast<PrimExpr>(v.obj);
     Var var(name, value.dtype(), SpanOf(target->pos));
@@ -165,6 +230,7 @@ void Parser::BindTIRTarget(const doc::ExprPtr& target, const Value& v, const Spa
   }
   Value stored = v;
   stored.fresh_var = false;
+  stored.meta = false;
   Define(name, stored);
 }
 
@@ -186,6 +252,7 @@ void Parser::TIRAssign(const doc::Stmt& s) {
     }
     name_hint_ = target->name;
   } else if (target->kind == doc::ExprKind::kTuple || target->kind == doc::ExprKind::kList) {
+    CheckDistinctTargets(*target);
     name_hints_.clear();
     for (const auto& e : target->elts) name_hints_.push_back(e->kind == doc::ExprKind::kName ? e->name : "v");
   }
@@ -254,6 +321,10 @@ void Parser::TIRAnnAssign(const doc::Stmt& s) {
   }
   // `x: T.int32` declares a local scalar: a rank-0 buffer in local scope.
   DataType dtype = ToDType(ann, ann_span);
+  if (dtype.is_handle() || dtype.is_void()) {
+    Fail(ann_span, absl::StrCat("a ", dtype.is_handle() ? "handle" : "void",
+                                " cannot be a local scalar: bind it with `", name, ": T.let[T.handle] = ...`"));
+  }
   Buffer buf = Buffer::Make(name, {}, dtype, "local", SpanOf(s.target->pos));
   Map<String, ObjectRef> annotations;
   annotations.Set(String("tirx.local_scalar"), IntImm(DataType::Bool(), 1));
@@ -299,9 +370,9 @@ void Parser::StoreTo(const doc::Expr& target, const Value& value, const Span& sp
     std::vector<Value> idx;
     bool tuple_index = target.slice->kind == doc::ExprKind::kTuple && !target.slice->parenthesized;
     if (tuple_index) {
-      for (const auto& x : target.slice->elts) idx.push_back(Eval(x));
+      for (const auto& x : target.slice->elts) EvalItem(x, &idx);
     } else {
-      idx.push_back(Eval(target.slice));
+      EvalItem(target.slice, &idx);
     }
     bool has_slice = false;
     indices = BufferIndices(buf, idx, tspan, &has_slice, nullptr);
@@ -332,6 +403,10 @@ void Parser::TIRFor(const doc::Stmt& s) {
   Span span = SpanOf(s.pos);
   if (!s.orelse.empty()) Fail(span, "for ... else is not supported");
   Value it = Eval(s.iter);
+  // Over a captured tuple or list (a name or expression, not a display: `for i in [1, 2]` stays
+  // TVM's error), the loop is Python's, unrolled here.
+  bool display = s.iter->kind == doc::ExprKind::kList || s.iter->kind == doc::ExprKind::kTuple;
+  if (it.is_seq() && !display) return TIRUnrolledFor(s, it);
   if (it.kind != K::kLoops) {
     Fail(SpanOf(s.iter->pos), "a for loop iterates over range(), T.serial/parallel/vectorized/unroll/thread_binding or T.grid");
   }
@@ -386,8 +461,43 @@ void Parser::TIRFor(const doc::Stmt& s) {
   tir_.Emit(body);
 }
 
+void Parser::TIRUnrolledFor(const doc::Stmt& s, const Value& items) {
+  // A Python `for` over a captured tuple or list: no IR loop, the body is parsed once per item with
+  // the target names bound to it (tuple targets unpack the item).
+  for (const Value& item : items.items) {
+    std::vector<std::pair<std::string, Value>> names;
+    if (s.target->kind == doc::ExprKind::kName) {
+      names.emplace_back(s.target->name, item);
+    } else if (s.target->kind == doc::ExprKind::kTuple || s.target->kind == doc::ExprKind::kList) {
+      std::vector<Value> parts = ToSeq(item, SpanOf(s.iter->pos));
+      if (parts.size() != s.target->elts.size()) {
+        Fail(s.target->pos, absl::StrCat("cannot unpack ", parts.size(), " values into ", s.target->elts.size(), " names"));
+      }
+      for (size_t k = 0; k < parts.size(); ++k) {
+        if (s.target->elts[k]->kind != doc::ExprKind::kName) Fail(s.target->elts[k]->pos, "a loop target must be a name");
+        names.emplace_back(s.target->elts[k]->name, parts[k]);
+      }
+    } else {
+      Fail(s.target->pos, "a loop target must be a name or a tuple of names");
+    }
+    PushScope();
+    for (auto& [name, v] : names) Define(name, std::move(v));
+    ParseTIRBody(s.body);
+    PopScope();
+  }
+}
+
 void Parser::TIRWith(const doc::Stmt& s) {
   Span span = SpanOf(s.pos);
+  if (s.items.size() > 1) {
+    // `with a, b:` is `with a:` around `with b:`, as TVM enters the items in order.
+    auto inner = std::make_shared<doc::Stmt>(s);
+    inner->items.erase(inner->items.begin());
+    doc::Stmt outer = s;
+    outer.items.resize(1);
+    outer.body = {inner};
+    return TIRWith(outer);
+  }
   if (s.items.size() != 1) Fail(span, "a with statement takes one context");
   const doc::WithItem& item = s.items[0];
   if (item.context_expr->kind != doc::ExprKind::kCall) Fail(item.context_expr->pos, "unsupported with context");
@@ -398,6 +508,11 @@ void Parser::TIRWith(const doc::Stmt& s) {
     Warn(cspan, "T.block is spelled T.sblock in TVM v0.26");
     name = "T.sblock";
   }
+  if ((name == "T.sblock" || name == "T.init") && item.optional_vars) {
+    Fail(item.optional_vars->pos, absl::StrCat(name, "(...) binds no value: drop the `as ",
+                                               item.optional_vars->kind == doc::ExprKind::kName ? item.optional_vars->name : "...",
+                                               "`"));
+  }
   if (name == "T.sblock") {
     CallArgs a;
     for (const auto& x : item.context_expr->args) a.args.push_back(Eval(x));
@@ -406,13 +521,25 @@ void Parser::TIRWith(const doc::Stmt& s) {
     PushScope();
     ParseTIRBody(s.body);
     PopScope();
-    tir_.EndBlock(span);
+    const builder::BlockData& blk = *tir_.block();
+    PrimExpr predicate = blk.predicate;
+    bool infer_access = !blk.reads_set || !blk.writes_set;
+    std::unordered_set<const Object*> own;  // the block's own buffers: not accesses of the block
+    for (const Buffer& b : blk.alloc_buffers) own.insert(b->data.get());
+    for (const MatchBufferRegion& m : blk.match_buffers) own.insert(m->buffer->data.get());
+    Stmt realize = tir_.EndBlock(span);
+    if (infer_access && tir_.func() && tir_.func()->s_tir) CheckNoOpaqueAccess(realize, own, block_name);
+    // Checked when the block is built, as TVM's SBlockRealize does (at the with statement).
+    if (predicate.defined() && !predicate.dtype().is_bool()) {
+      Fail(span, absl::StrCat("the predicate of sblock \"", block_name, "\" (T.where) is ", predicate.dtype().ToString(),
+                              ", not bool"));
+    }
     return;
   }
   if (name == "T.init") {
     builder::BlockData* blk = tir_.block();
     if (!blk) Fail(cspan, "T.init() must be used inside a T.sblock");
-    if (blk->init.defined()) Fail(cspan, "a block has one T.init()");
+    if (blk->init.defined()) Fail(span, "a block has one T.init()");
     tir_.BeginScope();
     PushScope();
     ParseTIRBody(s.body);

@@ -19,10 +19,19 @@ using namespace ir;  // NOLINT: this file is about IR node types only
 namespace {
 
 // T.func_attr({...}): attributes of the enclosing T.prim_func.
-Value CallFuncAttr(Parser& p, CallArgs&, const TirCall& c) {
+Value CallFuncAttr(Parser& p, CallArgs& a, const TirCall& c) {
   builder::PrimFuncData* fd = p.tir_.func();
   if (!fd) p.Fail(c.span, "T.func_attr must be used inside a T.prim_func");
-  c.AddAttrs(&fd->attrs);
+  // As TVM's builder requires: no loop, block, if or binding frame is open around it.
+  if (p.tir_.depth() != 1) p.Fail(c.span, "T.func_attr must be at the top of the T.prim_func body, outside loops, blocks and bindings");
+  c.Need(1, 1);
+  for (const auto& [k, v] : p.ToAttrMap(a.args[0], c.span).items()) {
+    if (fd->is_private && k.str() == "global_symbol") {
+      p.Fail(c.span, "a private T.prim_func has no global_symbol: drop private=True or the attribute");
+    }
+    if (fd->attrs.count(k)) p.Fail(c.span, absl::StrCat("T.func_attr sets \"", k.str(), "\" twice in one function"));
+    fd->attrs.Set(k, v);
+  }
   return Value::None();
 }
 

@@ -2,8 +2,15 @@
 // `T.` / `R.` / `I.` namespaces follows the architecture spec: an expression evaluates to a Value
 // (a Python number, string or container, an IR object, or the name of a TVMScript function), and
 // calls of TVMScript functions go to CallT / CallR / CallI.
+#include <algorithm>
+#include <cerrno>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
+#include <set>
+#include <string>
+#include <vector>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -47,6 +54,7 @@ const char* KindName(Value::Kind k) {
     case K::kLayout: return "layout";
     case K::kLayoutSpec: return "layout spec";
     case K::kAxisTerms: return "axis-bound value";
+    case K::kMacro: return "macro";
   }
   return "value";
 }
@@ -87,6 +95,30 @@ void Parser::Poison(const doc::ExprPtr& target) {
     Define(target->name, Value::Of(K::kPoison));
   } else if (target->kind == doc::ExprKind::kTuple || target->kind == doc::ExprKind::kList) {
     for (const auto& e : target->elts) Poison(e);
+  }
+}
+
+namespace {
+
+// The names a target binds, in order, with repeats (Starred targets bind their inner name).
+void TargetNames(const doc::Expr& e, std::vector<std::string>* out) {
+  if (e.kind == doc::ExprKind::kName) {
+    out->push_back(e.name);
+  } else if (e.kind == doc::ExprKind::kTuple || e.kind == doc::ExprKind::kList) {
+    for (const auto& x : e.elts) if (x) TargetNames(*x, out);
+  } else if (e.kind == doc::ExprKind::kStarred && e.value) {
+    TargetNames(*e.value, out);
+  }
+}
+
+}  // namespace
+
+void Parser::CheckDistinctTargets(const doc::Expr& target) const {
+  std::vector<std::string> names;
+  TargetNames(target, &names);
+  std::set<std::string> seen;
+  for (const std::string& n : names) {
+    if (!seen.insert(n).second) Fail(target.pos, absl::StrCat("'", n, "' is assigned twice in one assignment"));
   }
 }
 
@@ -388,13 +420,7 @@ Value Parser::Eval(const doc::ExprPtr& ep) {
     case doc::ExprKind::kList: {
       std::vector<Value> items;
       items.reserve(e.elts.size());
-      for (const auto& x : e.elts) {
-        if (x->kind == doc::ExprKind::kStarred) {  // (n, *shape): the sequence's items in place
-          for (Value& item : ToSeq(Eval(x->value), SpanOf(x->pos))) items.push_back(std::move(item));
-          continue;
-        }
-        items.push_back(Eval(x));
-      }
+      for (const auto& x : e.elts) EvalItem(x, &items);  // (n, *shape): the sequence's items in place
       v = Value::Seq(e.kind == doc::ExprKind::kTuple ? K::kTuple : K::kList, std::move(items));
       break;
     }
@@ -534,6 +560,21 @@ Value Parser::EvalAttribute(const doc::Expr& e) {
   Fail(span, absl::StrCat("a ", KindName(base.kind), " has no attribute '", e.name, "'"));
 }
 
+void Parser::EvalItem(const doc::ExprPtr& x, std::vector<Value>* idx) {
+  if (x->kind != doc::ExprKind::kStarred) {
+    idx->push_back(Eval(x));
+    return;
+  }
+  // A lone expression stars as itself: rank-polymorphic code (`B[*v] = A[*v]` after `for v in
+  // T.grid(*shape)`) gets one loop variable, not a list, when the shape has rank 1.
+  Value inner = Eval(x->value);
+  if (inner.kind == K::kPrim) {
+    idx->push_back(std::move(inner));
+    return;
+  }
+  for (Value& item : ToSeq(inner, SpanOf(x->pos))) idx->push_back(std::move(item));
+}
+
 Value Parser::EvalSubscript(const doc::Expr& e) {
   Value base = Eval(e.value);
   Span span = SpanOf(e.pos);
@@ -541,9 +582,9 @@ Value Parser::EvalSubscript(const doc::Expr& e) {
   idx.reserve(e.slice->elts.size() + 1);
   bool tuple_index = e.slice->kind == doc::ExprKind::kTuple && !e.slice->parenthesized;
   if (tuple_index) {
-    for (const auto& x : e.slice->elts) idx.push_back(Eval(x));
+    for (const auto& x : e.slice->elts) EvalItem(x, &idx);
   } else {
-    idx.push_back(Eval(e.slice));
+    EvalItem(e.slice, &idx);
   }
   switch (base.kind) {
     case K::kBuffer: return LoadFromBuffer(Downcast<Buffer>(base.obj), idx, span);
@@ -634,6 +675,7 @@ Value Parser::EvalCall(const doc::Expr& e) {
       if (callee.items.size() == 1 && callee.items[0].kind == K::kRelax) a.args.insert(a.args.begin(), callee.items[0]);
       return CallName(callee.s, a);
     case K::kRelax: return CallRelaxFunction(Downcast<Expr>(callee.obj), a);
+    case K::kMacro: return ExpandMacro(callee, a);
     case K::kPoison: throw ParseError{a.span, "", true};
     default: break;
   }
@@ -654,36 +696,86 @@ Value Parser::CallName(const std::string& path, CallArgs& a) {
 
 namespace {
 
-bool PythonArith(const std::string& op, const Value& a, const Value& b, Value* out) {
+// Python's arithmetic on two number literals. kiln's integer literals are int64 while Python's are
+// unbounded, so an integer result outside int64 is an error (`*error` set), never a wrapped value
+// (2**64 would read as 0, 2**63 as a negative number). Returns false when `op` does not apply.
+bool PythonArith(const std::string& op, const Value& a, const Value& b, Value* out, std::string* error) {
   if (!a.is_number() || !b.is_number()) return false;
   bool is_float = a.kind == K::kFloat || b.kind == K::kFloat;
   auto fv = [](const Value& v) { return v.kind == K::kFloat ? v.f : static_cast<double>(v.kind == K::kBool ? v.b : v.i); };
   auto iv = [](const Value& v) { return v.kind == K::kBool ? static_cast<int64_t>(v.b) : v.i; };
-  if (op == "/") { *out = Value::Float(fv(a) / fv(b)); return fv(b) != 0; }
+  if (op == "/" || (op == "**" && !is_float && iv(b) < 0)) is_float = true;  // Python: 2 ** -1 == 0.5
+  if (op == "/") {
+    if (fv(b) == 0) *error = "division by zero in a constant expression";
+    else *out = Value::Float(fv(a) / fv(b));
+    return true;
+  }
   if (is_float) {
     double x = fv(a), y = fv(b);
     if (op == "+") *out = Value::Float(x + y);
     else if (op == "-") *out = Value::Float(x - y);
     else if (op == "*") *out = Value::Float(x * y);
     else if (op == "**") *out = Value::Float(std::pow(x, y));
-    else if (op == "//" && y != 0) *out = Value::Float(std::floor(x / y));
-    else if (op == "%" && y != 0) *out = Value::Float(x - std::floor(x / y) * y);
+    else if ((op == "//" || op == "%") && y == 0) *error = "division by zero in a constant expression";
+    else if (op == "//") *out = Value::Float(std::floor(x / y));
+    else if (op == "%") *out = Value::Float(x - std::floor(x / y) * y);
     else return false;
     return true;
   }
-  int64_t x = iv(a), y = iv(b);
-  if (op == "+") *out = Value::Int(x + y);
-  else if (op == "-") *out = Value::Int(x - y);
-  else if (op == "*") *out = Value::Int(x * y);
-  else if (op == "//" && y != 0) *out = Value::Int(x / y - ((x % y != 0) && ((x < 0) != (y < 0))));
-  else if (op == "%" && y != 0) { int64_t r = x % y; if (r != 0 && ((r < 0) != (y < 0))) r += y; *out = Value::Int(r); }
-  else if (op == "<<" && y >= 0 && y < 63) *out = Value::Int(x << y);
-  else if (op == ">>" && y >= 0 && y < 64) *out = Value::Int(x >> y);
-  else if (op == "&") *out = Value::Int(x & y);
-  else if (op == "|") *out = Value::Int(x | y);
-  else if (op == "^") *out = Value::Int(x ^ y);
-  else if (op == "**" && y >= 0) { int64_t r = 1; for (int64_t k = 0; k < y; ++k) r *= x; *out = Value::Int(r); }
-  else return false;
+  int64_t x = iv(a), y = iv(b), r = 0;
+  bool overflow = false;
+  if (op == "+") {
+    overflow = __builtin_add_overflow(x, y, &r);
+  } else if (op == "-") {
+    overflow = __builtin_sub_overflow(x, y, &r);
+  } else if (op == "*") {
+    overflow = __builtin_mul_overflow(x, y, &r);
+  } else if (op == "//" || op == "%") {
+    if (y == 0) {
+      *error = "division by zero in a constant expression";
+      return true;
+    }
+    overflow = x == std::numeric_limits<int64_t>::min() && y == -1 && op == "//";
+    if (!overflow && y == -1) {
+      r = op == "//" ? -x : 0;
+    } else if (!overflow) {
+      r = op == "//" ? x / y - ((x % y != 0) && ((x < 0) != (y < 0))) : x % y;
+      if (op == "%" && r != 0 && ((r < 0) != (y < 0))) r += y;
+    }
+  } else if (op == "<<" || op == ">>") {
+    if (y < 0) {
+      *error = "negative shift count in a constant expression";
+      return true;
+    }
+    if (op == ">>") {
+      r = y >= 64 ? (x < 0 ? -1 : 0) : x >> y;
+    } else if (x != 0) {
+      overflow = y >= 64 || __builtin_mul_overflow(x, static_cast<int64_t>(uint64_t{1} << y), &r);
+      if (y == 63 && x == -1) overflow = false, r = std::numeric_limits<int64_t>::min();
+    }
+  } else if (op == "&") {
+    r = x & y;
+  } else if (op == "|") {
+    r = x | y;
+  } else if (op == "^") {
+    r = x ^ y;
+  } else if (op == "**") {
+    r = 1;  // |x| >= 2 overflows within 64 steps, so the loop is short
+    for (int64_t k = 0; k < y && !overflow; ++k) {
+      overflow = __builtin_mul_overflow(r, x, &r);
+      if (x == 0 || x == 1 || (x == -1 && k >= 1)) {
+        r = x == -1 ? (y % 2 == 0 ? 1 : -1) : (x == 0 ? 0 : 1);
+        break;
+      }
+    }
+  } else {
+    return false;
+  }
+  if (overflow) {
+    *error = absl::StrCat("the constant ", x, " ", op, " ", y, " does not fit in 64 bits (integer literals are int64)");
+  } else {
+    *out = Value::Int(r);
+  }
   return true;
 }
 
@@ -703,8 +795,11 @@ Value Parser::EvalBinOp(const doc::Expr& e) {
   Span span = SpanOf(e.pos);
   const std::string& op = e.name;
   Value out;
-  if (PythonArith(op, a, b, &out)) return out;
-  if (a.is_number() && b.is_number()) Fail(span, "division by zero in a constant expression");
+  std::string error;
+  if (PythonArith(op, a, b, &out, &error)) {
+    if (!error.empty()) Fail(span, error);
+    return out;
+  }
   if (LayoutBinOp(op, a, b, span, &out)) return out;
   if (a.kind == K::kRelax || b.kind == K::kRelax) {
     static const std::pair<const char*, const char*> kRelaxOps[] = {
@@ -725,6 +820,22 @@ Value Parser::EvalBinOp(const doc::Expr& e) {
     Value t = a;
     t.items.insert(t.items.end(), b.items.begin(), b.items.end());
     return t;
+  }
+  // Python repetition: "S" * len(shape) (T.axis.remap kinds for any rank), (1,) * n.
+  if (op == "*" && (a.kind == K::kInt || b.kind == K::kInt) && (a.kind == K::kStr || b.kind == K::kStr || a.is_seq() || b.is_seq())) {
+    const Value& what = a.kind == K::kInt ? b : a;
+    int64_t n = std::max<int64_t>(0, (a.kind == K::kInt ? a : b).i);
+    if (n * static_cast<int64_t>(what.kind == K::kStr ? what.s.size() : what.items.size()) > (int64_t{1} << 20)) {
+      Fail(span, "repetition result too large");
+    }
+    Value r = what;
+    r.s.clear();
+    r.items.clear();
+    for (int64_t k = 0; k < n; ++k) {
+      r.s += what.s;
+      r.items.insert(r.items.end(), what.items.begin(), what.items.end());
+    }
+    return r;
   }
   PrimExpr pa = a.is_number() ? PrimExpr() : ToPrim(a, a.span);
   PrimExpr pb = b.is_number() ? PrimExpr() : ToPrim(b, b.span);
@@ -753,12 +864,42 @@ Value Parser::EvalBinOp(const doc::Expr& e) {
   Fail(span, "operator " + op + " is not supported in TIR");
 }
 
+namespace {
+
+// Whether an integer literal too wide for int64 is 2**63 ("9223372036854775808", "0x8000000000000000",
+// with or without '_'): negated, it is int64's minimum, as TVM prints that value.
+bool IsTwoToThe63(const std::string& text) {
+  std::string t;
+  for (char c : text) {
+    if (c != '_') t.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  }
+  int base = 10;
+  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'o' || t[1] == 'b')) {
+    base = t[1] == 'x' ? 16 : t[1] == 'o' ? 8 : 2;
+    t = t.substr(2);
+  }
+  errno = 0;
+  char* end = nullptr;
+  unsigned long long v = std::strtoull(t.c_str(), &end, base);
+  return errno == 0 && end != nullptr && *end == '\0' && v == (1ULL << 63);
+}
+
+}  // namespace
+
 Value Parser::EvalUnary(const doc::Expr& e) {
+  const doc::Expr& operand = *e.value;
+  if (e.name == "-" && operand.kind == doc::ExprKind::kConstant && operand.const_kind == doc::Expr::ConstKind::kInt &&
+      operand.int_overflow && IsTwoToThe63(operand.int_text)) {
+    return Value::Int(std::numeric_limits<int64_t>::min());
+  }
   Value x = Eval(e.value);
   Span span = SpanOf(e.pos);
   const std::string& op = e.name;
   if (op == "+") return x;
   if (x.is_number()) {
+    if (op == "-" && x.kind == K::kInt && x.i == std::numeric_limits<int64_t>::min()) {
+      Fail(span, absl::StrCat("the constant -(", x.i, ") does not fit in 64 bits (integer literals are int64)"));
+    }
     if (op == "-") return x.kind == K::kFloat ? Value::Float(-x.f) : Value::Int(-(x.kind == K::kBool ? x.b : x.i));
     if (op == "not") return Value::Bool(!(x.kind == K::kFloat ? x.f != 0 : (x.kind == K::kBool ? x.b : x.i != 0)));
     if (op == "~" && x.kind != K::kFloat) return Value::Int(~(x.kind == K::kBool ? static_cast<int64_t>(x.b) : x.i));
@@ -875,10 +1016,13 @@ Value Parser::EvalCompare(const doc::Expr& e) {
 Value Parser::CallI(const std::string& name, CallArgs& a) {
   if (name == "meta_var") {  // a Python-level value used as it is (no binding of its own)
     if (a.args.size() != 1 || !a.kwargs.empty()) Fail(a.span, "I.meta_var takes one value");
-    return a.args[0];
+    Value v = a.args[0];
+    v.meta = true;
+    return v;
   }
   if (name == "module_attrs") {
     if (!module_.defined() || a.args.size() != 1) Fail(a.span, "I.module_attrs({...}) belongs in an @I.ir_module class");
+    if (!module_->attrs.empty()) Fail(a.span, "I.module_attrs is given twice: a module sets its attributes in one call");
     for (const auto& [k, v] : ToAttrMap(a.args[0], a.args[0].span).items()) module_.CopyOnWrite()->attrs.Set(k, v);
     return Value::None();
   }
@@ -944,8 +1088,9 @@ ObjectRef Parser::ParseModule(const doc::Module& m, const std::string& select_na
       if (v.kind != K::kName) Fail(deco->pos, "unsupported decorator");
       std::string name = v.s;
       if (name == "I.ir_module" || name == "tvm.script.ir_module" || name == "ir_module") name = "I.ir_module";
-      if (name != "T.prim_func" && name != "R.function" && name != "I.ir_module") {
-        Fail(deco->pos, absl::StrCat("unsupported decorator '", v.s, "': expected @T.prim_func, @R.function or @I.ir_module"));
+      if (name != "T.prim_func" && name != "R.function" && name != "I.ir_module" && name != "T.macro") {
+        Fail(deco->pos, absl::StrCat("unsupported decorator '", v.s,
+                                     "': expected @T.prim_func, @R.function, @T.macro or @I.ir_module"));
       }
       d->name = name;
       d->args.span = SpanOf(deco->pos);
@@ -1015,6 +1160,8 @@ ObjectRef Parser::ParseModule(const doc::Module& m, const std::string& select_na
             defs.emplace_back(s.name, ParsePrimFunc(s, s.name, &d.args));
           } else if (d.name == "R.function") {
             defs.emplace_back(s.name, ParseRelaxFunc(s, s.name, &d.args, true));
+          } else if (d.name == "T.macro") {
+            Define(s.name, DefineMacro(s, d.args));
           } else {
             Fail(s.pos, "@I.ir_module decorates a class");
           }

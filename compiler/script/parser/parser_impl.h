@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -49,6 +50,8 @@ struct Value {
     kLayout,      // obj: a TileLayout or ComposeLayout (T.TileLayout(...), T.ComposeLayout(...))
     kLayoutSpec,  // obj: the TileLayout that `T.S[...] + T.R[...] + offset` describes so far
     kAxisTerms,   // `v @ Axis.laneid + 512`: keys (axis names, kStr) and items (their values)
+    kMacro,       // a module-level @T.macro: `macro` is its definition, `b` hygienic, `i` the
+                  // number of scopes visible where it was defined (parse_macro.cc)
   };
   Kind kind = Kind::kNone;
   bool b = false;
@@ -60,7 +63,9 @@ struct Value {
   std::vector<Value> keys;   // kDict
   std::vector<LoopSpec> loops;  // kLoops: one per loop variable
   bool fresh_var = false;    // kPrim/kRelax: a variable made by T.int32() / T.handle() / T.var(...)
+  bool meta = false;         // T.meta_var(x) / I.meta_var(x): an assignment names x itself, binds nothing
   const doc::Expr* lambda = nullptr;  // kLambda: the lambda node, owned by the doc tree being parsed
+  const doc::Stmt* macro = nullptr;   // kMacro: the function definition, owned likewise
   ir::Span span;
 
   static Value None() { return Value(); }
@@ -122,6 +127,9 @@ class Parser {
   std::string FormatFieldValue(const Value& v, const std::string& conversion, const doc::Expr& field);
   Value EvalAttribute(const doc::Expr& e);
   Value EvalSubscript(const doc::Expr& e);
+  // One element of a tuple, list or subscript: `*v` adds v's items (v itself when it is one
+  // expression, so that rank-1 code written for any rank works).
+  void EvalItem(const doc::ExprPtr& x, std::vector<Value>* items);
   Value EvalCall(const doc::Expr& e);
   Value EvalBinOp(const doc::Expr& e);
   Value EvalUnary(const doc::Expr& e);
@@ -161,6 +169,8 @@ class Parser {
   void Define(const std::string& name, Value v) { scopes_.back()[name] = std::move(v); }
   const Value* Lookup(const std::string& name) const;
   void Poison(const doc::ExprPtr& target);
+  // Fails at `target` when a tuple assignment names one variable twice (`vi, vi = ...`).
+  void CheckDistinctTargets(const doc::Expr& target) const;
 
   // ---- TIR (parse_tir.cc; statements in parse_tir_stmt.cc, T.* calls in the parse_tir_*.cc families)
   ir::PrimFunc ParsePrimFunc(const doc::Stmt& def, const std::string& name, const CallArgs* deco);
@@ -170,9 +180,14 @@ class Parser {
   void TIRAnnAssign(const doc::Stmt& s);
   void TIRAugAssign(const doc::Stmt& s);
   void TIRFor(const doc::Stmt& s);
+  void TIRUnrolledFor(const doc::Stmt& s, const Value& items);
   void TIRWith(const doc::Stmt& s);
   void TIRExprStmt(const doc::Stmt& s);
   void BindTIRTarget(const doc::ExprPtr& target, const Value& v, const ir::Span& span);
+  // An s_tir sblock without T.reads or T.writes gets them inferred, which fails where its body
+  // uses a buffer's data pointer directly (`own`: data of the block's own buffers).
+  void CheckNoOpaqueAccess(const ir::Stmt& realize, const std::unordered_set<const ir::Object*>& own,
+                           const std::string& block_name);
   void StoreTo(const doc::Expr& target, const Value& value, const ir::Span& span);
   Value CallT(const std::string& name, CallArgs& a);
   // Rewrites the arguments of T.<name> the way TVM's builder function does before the call is
@@ -217,6 +232,8 @@ class Parser {
 
   // ---- module
   Value CallI(const std::string& name, CallArgs& a);
+  Value DefineMacro(const doc::Stmt& def, const CallArgs& deco);
+  Value ExpandMacro(const Value& macro, CallArgs& a);
   ir::IRModule ParseIRModule(const doc::Stmt& cls, const CallArgs& deco);
 
   std::string source_;
@@ -232,7 +249,9 @@ class Parser {
   std::map<std::string, ir::DataType> tir_ret_;  // PrimFunc name -> its return dtype (TIR calls)
   std::string name_hint_;      // the assignment target a call's result will be bound to
   std::vector<std::string> name_hints_;  // the targets of a tuple assignment
+  ir::Span prim_func_span_;    // the T.prim_func being parsed (errors TVM reports at the function)
   int loop_depth_ = 0;         // enclosing TIR loops (for break / continue)
+  int macro_depth_ = 0;        // macro expansions in progress (a recursive macro is an error)
   int max_scope_depth_ = 1000;
   std::unordered_map<const ir::Object*, ir::IterVar> thread_ivs_;  // launch_thread var -> IterVar
   std::unordered_map<const ir::Object*, ir::Range> loop_ranges_;   // loop var -> its range (axis.remap)

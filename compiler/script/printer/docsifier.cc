@@ -186,11 +186,15 @@ ExprPtr Docsifier::PrintAttrValue(const ir::ObjectRef& value, bool bare_numbers)
   if (const auto* s = value.as<StringNode>()) return StrLit(s->value);
   if (const auto* imm = value.as<IntImmNode>()) {
     if (imm->dtype.is_bool()) return BoolLit(imm->value != 0);
-    if (bare_numbers || imm->dtype == DataType::Int(32)) return IntLit(imm->value);
+    // A bare number reads back as int32, or int64 when it does not fit: other dtypes are spelled.
+    bool fits32 = imm->value == static_cast<int32_t>(imm->value);
+    if (imm->dtype == DataType::Int(32) || (bare_numbers && imm->dtype == DataType::Int(64) && !fits32)) {
+      return IntLit(imm->value);
+    }
     return PrintIntImm(imm);
   }
   if (const auto* f = value.as<FloatImmNode>()) {
-    if (bare_numbers) return FloatLit(f->value);
+    if (bare_numbers && f->dtype == DataType::Float(32)) return FloatLit(f->value);
     return PrintExpr(GetRef<FloatImm>(f));
   }
   if (const auto* arr = value.as<ArrayNode>()) {
@@ -209,7 +213,22 @@ ExprPtr Docsifier::PrintAttrValue(const ir::ObjectRef& value, bool bare_numbers)
   if (const auto* dt = value.as<relax::DataTypeImmNode>()) return StrLit(dt->value.ToString());
   if (const auto* rs = value.as<relax::StringImmNode>()) return StrLit(rs->value);
   if (const auto* b = value.as<BufferNode>()) return BufferRef(GetRef<Buffer>(b));
-  if (const auto* iv = value.as<IterVarNode>()) return PrintExpr(iv->var);
+  if (const auto* iv = value.as<IterVarNode>()) {
+    // T.iter_var(var, [begin, end] | None, "Kind", "tag"), read back as the same IterVar node.
+    static constexpr const char* kKinds[] = {"DataPar",  "ThreadIndex", "CommReduce",   "Ordered",   "Opaque",
+                                             "Unrolled", "Vectorized",  "Parallelized", "Tensorized"};
+    ExprPtr dom = NoneLit();
+    if (iv->dom.defined()) {
+      const auto* lo = iv->dom->min.as<IntImmNode>();
+      const auto* ext = iv->dom->extent.as<IntImmNode>();
+      PrimExpr end = lo && ext ? PrimExpr(IntImm(iv->dom->min.dtype(), lo->value + ext->value))
+                   : lo && lo->value == 0 ? iv->dom->extent
+                                          : PrimExpr(Add(iv->dom->min, iv->dom->extent));
+      dom = ListE({PrintExpr(iv->dom->min), PrintExpr(end)});
+    }
+    return CallE(T("iter_var"), {PrintExpr(iv->var), dom, StrLit(kKinds[static_cast<int>(iv->iter_type)]),
+                                 StrLit(iv->thread_tag)});
+  }
   if (const auto* r = value.as<CommReducerNode>()) return PrintCommReducer(r);
   if (value.as<TileLayoutNode>() || value.as<ComposeLayoutNode>()) return PrintLayout(value);
   if (const auto* m = value.as<IndexMapNode>()) return PrintIndexMap(m);

@@ -4,6 +4,7 @@
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 #include "compiler/ir/structural.h"
 #include "compiler/script/printer/docsifier.h"
@@ -216,6 +217,33 @@ std::unordered_set<const Object*> SharedThreadVars(const Stmt& body) {
   return out;
 }
 
+// Buffers the body loads or stores that no statement of it declares (a body-level
+// `A = T.Buffer(..., data=a)` alias makes no statement), in order of first use.
+std::vector<Buffer> UndeclaredBuffers(const Stmt& body) {
+  struct Collector : StmtExprVisitor {
+    std::vector<Buffer> used;
+    std::unordered_set<const Object*> seen, declared;
+    void Use(const Buffer& b) {
+      if (seen.insert(b.get()).second) used.push_back(b);
+    }
+    void VisitExpr_(const BufferLoadNode* op) override {
+      Use(op->buffer);
+      StmtExprVisitor::VisitExpr_(op);
+    }
+    void VisitStmt_(const BufferStoreNode* op) override {
+      Use(op->buffer);
+      StmtExprVisitor::VisitStmt_(op);
+    }
+    void VisitBufferDef(const Buffer& b) override { declared.insert(b.get()); }
+  } c;
+  if (body.defined()) c.VisitStmt(body);
+  std::vector<Buffer> out;
+  for (const Buffer& b : c.used) {
+    if (!c.declared.count(b.get())) out.push_back(b);
+  }
+  return out;
+}
+
 }  // namespace
 
 ExprPtr Docsifier::LaunchedThreadVar(const IterVarNode* iv, const std::string& attr_key, DataType extent_dtype) {
@@ -306,6 +334,13 @@ StmtPtr Docsifier::PrintPrimFunc(const PrimFunc& f, const std::string& name) {
     bool data_known = b->data.defined() && Lookup(b->data.get());
     ExprPtr rhs = BufferCall(T("match_buffer"), {Lookup(p.get())}, b, false, data_known, "");
     stmts.push_back(Assign(DefineBuffer(func_scope_, b), rhs));
+  }
+  // Aliases over a pointer in scope (a handle parameter): `A = T.Buffer(16, "float64", data=a)`.
+  std::unordered_set<const Object*> mapped;
+  for (const auto& [param, b] : f->buffer_map.items()) mapped.insert(b.get());
+  for (const Buffer& b : UndeclaredBuffers(f->body)) {
+    if (mapped.count(b.get()) || !b->data.defined() || !Lookup(b->data.get())) continue;
+    stmts.push_back(Assign(DefineBuffer(func_scope_, b), BufferCall(T("Buffer"), {}, b, true, true, "")));
   }
 
   const auto* root = f->body.as<SBlockRealizeNode>();
@@ -406,6 +441,18 @@ bool Docsifier::PrintScopedFrame(const Stmt& s, std::vector<StmtPtr>* out) {
     } else {
       context = CallE(T("attr"), {PrintAttrValue(op->node, false), StrLit(op->attr_key), value});
     }
+    PrintStmt(op->body, &body);
+    PopScope();
+    out->push_back(WithS(context, as_var, std::move(body)));
+    return true;
+  }
+  if (const auto* op = s.as<AllocBufferNode>()) {
+    // `with T.alloc_buffer(...) as b:` (T.decl_buffer without data= reads the same).
+    if (!op->body.defined() || IsLocalScalar(op)) return false;
+    ExprPtr context = BufferCall(T("alloc_buffer"), {}, op->buffer, false, false, "");
+    if (!op->annotations.empty()) context->keywords.push_back({"annotations", PrintAttrMap(op->annotations), {}});
+    PushScope();
+    ExprPtr as_var = DefineBuffer(scopes_.size() - 1, op->buffer);
     PrintStmt(op->body, &body);
     PopScope();
     out->push_back(WithS(context, as_var, std::move(body)));

@@ -209,11 +209,12 @@ absl::Status LinkSharedLibrary(const std::string& object, const std::string& tri
     return absl::InternalError(absl::StrCat("cannot write ", obj_path));
   }
   std::vector<std::string> linkers;
+  bool host_arch = llvm::Triple(triple).getArch() == llvm::Triple(llvm::sys::getProcessTriple()).getArch();
   if (!options.linker.empty()) {
     linkers = {options.linker};
   } else if (const char* env = std::getenv("KILN_LLD"); env != nullptr && *env != '\0') {
     linkers = {env};
-  } else if (llvm::Triple(triple).getArch() == llvm::Triple(llvm::sys::getProcessTriple()).getArch()) {
+  } else if (host_arch) {
     // The system linker first: linking one small object is ~1 ms of work, and GNU ld starts in
     // ~10 ms where ld.lld, which loads all of libLLVM, takes ~45 ms.
     linkers = {"ld", "ld.lld-16", "ld.lld"};
@@ -222,8 +223,10 @@ absl::Status LinkSharedLibrary(const std::string& object, const std::string& tri
   }
   std::vector<std::string> args = {"", "-shared", "--no-undefined-version", "-o", out_path, obj_path};
   args.push_back("--as-needed");
+  // This host's libm and libgcc_s, which only an object for its own architecture can link against;
+  // a library for another one leaves those symbols to be bound on its target at load time.
   for (const char* soname : {"libm.so.6", "libgcc_s.so.1"}) {
-    std::string lib = LoadedLibraryPath(soname);
+    std::string lib = host_arch ? LoadedLibraryPath(soname) : "";
     if (!lib.empty()) args.push_back(lib);
   }
   std::string log;

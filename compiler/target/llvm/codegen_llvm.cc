@@ -14,11 +14,16 @@
 //   at that point, so no per-call arena is needed.
 // - A failed AssertStmt writes {kKilnErrorMessage, "Kind: message"} to the result slot and returns
 //   -1, with the message spelled exactly as the C backend spells it.
+// - After a direct call of a helper PrimFunc the result slot is read: a helper's failed assert
+//   fails its caller too, up to the entry (the C backend does the same).
 // - A packed entry's compute_scope (the body after MakePackedAPI's checks) is outlined into an
 //   internal "<name>_compute_" function, and the entry is optnone (see EmitComputeScope).
 // - Parallel loops are outlined into a KilnParallelBody whose captured variables travel in a
 //   closure struct, and run through env->parallel_for (serially when `self` is NULL); a parallel
 //   loop nested in one runs serially.
+// - T.call_packed("<kernel>", args...) (the launches SplitHostDevice leaves in host code of GPU
+//   targets) packs its args into KilnAny and calls env->device_launch; a missing env or launcher,
+//   or a failed launch, fails the call with the launcher's message in the result slot.
 #include "compiler/target/llvm/codegen_llvm.h"
 
 #include "compiler/target/llvm/codegen_llvm_internal.h"
@@ -72,10 +77,11 @@ void CodegenLLVM::InitTypes() {
       {ptr_, llvm::StructType::get(ctx_, {i32_, i32_}), i32_, llvm::StructType::get(ctx_, {i8_, i8_, i16_}), ptr_,
        ptr_, i64_},
       "DLTensor");
-  env_ty_ = llvm::StructType::create(ctx_, {ptr_, ptr_}, "KilnKernelEnv");
+  env_ty_ = llvm::StructType::create(ctx_, {ptr_, ptr_, ptr_, ptr_, ptr_, ptr_}, "KilnKernelEnv");
   kernel_fn_ty_ = llvm::FunctionType::get(i32_, {ptr_, ptr_, i32_, ptr_}, false);
   body_fn_ty_ = llvm::FunctionType::get(i32_, {i64_, i64_, ptr_}, false);
   parallel_for_ty_ = llvm::FunctionType::get(i32_, {ptr_, i64_, ptr_, ptr_}, false);
+  device_launch_ty_ = llvm::FunctionType::get(i32_, {ptr_, ptr_, ptr_, i32_, ptr_}, false);
 }
 
 void CodegenLLVM::Fail(const std::string& msg) {

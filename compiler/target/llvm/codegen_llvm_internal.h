@@ -64,7 +64,9 @@ class CodegenLLVM : public ExprFunctor<llvm::Value*(const PrimExpr&)>, public St
   CodegenLLVM(llvm::LLVMContext* ctx, llvm::TargetMachine* tm) : ctx_(*ctx), tm_(tm), b_(*ctx) {}
   absl::Status Run(const IRModule& mod, LLVMModule* out);
 
- private:
+ protected:
+  // Protected, not private: the GPU backends (codegen_gpu.cc) extend this emitter with kernels,
+  // thread indices, shared memory and barriers.
   // Per-function emission state; saved and restored around an outlined parallel body.
   struct LoopTargets {
     llvm::BasicBlock* break_to;
@@ -173,6 +175,7 @@ class CodegenLLVM : public ExprFunctor<llvm::Value*(const PrimExpr&)>, public St
   llvm::Value* CallIntrinsic(const std::string& name, const CallNode* op);
   llvm::Value* MathCall(const std::string& name, const CallNode* op);
   llvm::Value* StructGet(const CallNode* op);
+  llvm::Value* DeviceLaunch(const CallNode* op);
   llvm::Value* Libm(const std::string& base, const std::vector<llvm::Value*>& args);
 
   // ---------------- statements: codegen_llvm_stmt.cc
@@ -216,6 +219,7 @@ class CodegenLLVM : public ExprFunctor<llvm::Value*(const PrimExpr&)>, public St
   void VisitStmt_(const EvaluateNode* op) override;
   void EmitReturn(const PrimExpr& e);
   void VisitStmt_(const AllocBufferNode* op) override;
+  void EmitDeviceAlloc(const AllocBufferNode* op);
   void VisitStmt_(const DeclBufferNode* op) override { VisitStmt(op->body); }
   llvm::LLVMContext& ctx_;
   llvm::TargetMachine* tm_;
@@ -224,7 +228,7 @@ class CodegenLLVM : public ExprFunctor<llvm::Value*(const PrimExpr&)>, public St
   llvm::Type *i1_, *i8_, *i16_, *i32_, *i64_, *f32_;
   llvm::PointerType* ptr_;
   llvm::StructType *any_ty_, *tensor_ty_, *env_ty_;
-  llvm::FunctionType *kernel_fn_ty_, *body_fn_ty_, *parallel_for_ty_;
+  llvm::FunctionType *kernel_fn_ty_, *body_fn_ty_, *parallel_for_ty_, *device_launch_ty_;
   std::map<std::string, std::pair<llvm::Function*, const PrimFuncNode*>> functions_;
   std::map<std::string, llvm::Constant*> strings_;
   std::unordered_map<const VarNode*, llvm::Value*> vars_;

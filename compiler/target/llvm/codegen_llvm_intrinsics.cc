@@ -52,7 +52,17 @@ llvm::Value* CodegenLLVM::VisitExpr_(const CallNode* op) {
       Fail(absl::StrCat("call of ", gv->name, " with ", op->args.size(), " arguments"));
       return Undef(op->dtype);
     }
-    return b_.CreateCall(fn, args);
+    llvm::Value* ret = b_.CreateCall(fn, args);
+    // A failed assert in the callee left its message in the result slot: pass the failure on.
+    llvm::Value* kind = b_.CreateLoad(b_.getInt32Ty(), b_.CreateStructGEP(any_ty_, fs_.result, 0));
+    llvm::BasicBlock* fail = llvm::BasicBlock::Create(ctx_, "call.fail", fs_.fn);
+    llvm::BasicBlock* cont = llvm::BasicBlock::Create(ctx_, "call.ok", fs_.fn);
+    llvm::MDNode* weights = llvm::MDBuilder(ctx_).createBranchWeights(1, 1 << 20);
+    b_.CreateCondBr(b_.CreateICmpEQ(kind, b_.getInt32(kKilnErrorMessage)), fail, cont, weights);
+    b_.SetInsertPoint(fail);
+    EmitExit(fs_.packed || fs_.in_parallel ? b_.getInt32(-1) : nullptr);
+    b_.SetInsertPoint(cont);
+    return ret;
   }
   const auto* o = op->op.as<OpNode>();
   if (o == nullptr) {
@@ -250,6 +260,7 @@ llvm::Value* CodegenLLVM::CallIntrinsic(const std::string& name, const CallNode*
     return b_.CreateBitCast(x, to);
   }
   if (name == "tvm_struct_get") return StructGet(op);
+  if (name == "tvm_call_packed") return DeviceLaunch(op);
   if (name == "address_of") {
     const auto* load = args[0].as<BufferLoadNode>();
     if (load == nullptr || load->indices.size() != 1) {
@@ -292,6 +303,71 @@ llvm::Value* CodegenLLVM::CallIntrinsic(const std::string& name, const CallNode*
   }
   Fail(absl::StrCat("the LLVM backend does not support T.", name));
   return Undef(t.is_void() ? DataType::Int(32) : t);
+}
+
+// T.call_packed(kernel, args...) in host code: args become KilnAny (handles as opaque pointers,
+// ints as int64, floats as double, in the launch convention of runtime/device/device_module.h) and
+// go to env->device_launch(env->launcher, kernel, args, n, result). Evaluates to 0; a failure
+// leaves through the function's error exit with the launcher's message already in `result`.
+llvm::Value* CodegenLLVM::DeviceLaunch(const CallNode* op) {
+  const auto* kernel = op->args.empty() ? nullptr : op->args[0].as<StringImmNode>();
+  if (kernel == nullptr) {
+    Fail("T.call_packed needs the callee's name as its first argument");
+    return b_.getInt32(0);
+  }
+  int n = static_cast<int>(op->args.size()) - 1;
+  llvm::Value* args = EntryAlloca(any_ty_, std::max(n, 1), 8);
+  for (int i = 0; i < n; ++i) {
+    const PrimExpr& a = op->args[i + 1];
+    DataType t = a.dtype();
+    llvm::Value* v = VisitExpr(a);
+    int32_t type_index = kKilnInt;
+    llvm::Value* payload = nullptr;
+    if (t.lanes() != 1) {
+      Fail(absl::StrCat("T.call_packed argument #", i + 1, " is a vector (", t.ToString(), ")"));
+      return b_.getInt32(0);
+    } else if (t.is_handle()) {
+      type_index = kKilnOpaquePtr;
+      payload = b_.CreatePtrToInt(v, i64_);
+    } else if (t.is_bool()) {
+      type_index = kKilnBool;
+      payload = b_.CreateZExt(v, i64_);
+    } else if (t.is_int() || t.is_uint()) {
+      payload = b_.CreateIntCast(v, i64_, t.is_int());
+    } else if (t.is_floating()) {
+      type_index = kKilnFloat;
+      payload = b_.CreateBitCast(b_.CreateFPCast(v, b_.getDoubleTy()), i64_);
+    } else {
+      Fail(absl::StrCat("T.call_packed argument #", i + 1, " of type ", t.ToString(), " is not supported"));
+      return b_.getInt32(0);
+    }
+    llvm::Value* slot = b_.CreateGEP(any_ty_, args, b_.getInt64(i));
+    b_.CreateStore(b_.getInt32(type_index), b_.CreateStructGEP(any_ty_, slot, 0));
+    b_.CreateStore(b_.getInt32(0), b_.CreateStructGEP(any_ty_, slot, 1));
+    b_.CreateStore(payload, b_.CreateStructGEP(any_ty_, slot, 2));
+  }
+  llvm::BasicBlock* no_launcher = llvm::BasicBlock::Create(ctx_, "launch.none", fs_.fn);
+  llvm::BasicBlock* has_env = llvm::BasicBlock::Create(ctx_, "launch.env", fs_.fn);
+  llvm::BasicBlock* call = llvm::BasicBlock::Create(ctx_, "launch.call", fs_.fn);
+  b_.CreateCondBr(b_.CreateIsNull(fs_.self), no_launcher, has_env);
+  b_.SetInsertPoint(has_env);
+  llvm::Value* launch = b_.CreateLoad(ptr_, b_.CreateStructGEP(env_ty_, fs_.self, 2));
+  b_.CreateCondBr(b_.CreateIsNull(launch), no_launcher, call);
+  b_.SetInsertPoint(no_launcher);
+  EmitFail(absl::StrCat("RuntimeError: cannot launch device kernel ", kernel->value,
+                        ": the caller lent no device launcher (host code of a GPU target runs in the VM, "
+                        "which loads the executable's device blobs)"));
+  b_.SetInsertPoint(call);
+  llvm::Value* launcher = b_.CreateLoad(ptr_, b_.CreateStructGEP(env_ty_, fs_.self, 3));
+  llvm::Value* rc = b_.CreateCall(device_launch_ty_, launch,
+                                  {launcher, GlobalString(kernel->value), args, b_.getInt32(n), fs_.result});
+  llvm::BasicBlock* failed = llvm::BasicBlock::Create(ctx_, "launch.failed", fs_.fn);
+  llvm::BasicBlock* cont = llvm::BasicBlock::Create(ctx_, "launch.ok", fs_.fn);
+  b_.CreateCondBr(b_.CreateICmpEQ(rc, b_.getInt32(0)), cont, failed);
+  b_.SetInsertPoint(failed);
+  EmitExit(fs_.packed || fs_.in_parallel ? b_.getInt32(-1) : nullptr);
+  b_.SetInsertPoint(cont);
+  return b_.getInt32(0);
 }
 
 }  // namespace kiln::codegen::llvm_internal

@@ -357,6 +357,10 @@ void CodegenLLVM::EmitReturn(const PrimExpr& e) {
 
 void CodegenLLVM::VisitStmt_(const AllocBufferNode* op) {
   const Buffer& buf = op->buffer;
+  if (op->annotations.count(String(driver::kDeviceAllocAttr))) {
+    EmitDeviceAlloc(op);
+    return;
+  }
   int64_t elem_bytes = buf->dtype.bits() == 1 ? 1 : buf->dtype.StorageBytes();
   int64_t bytes = elem_bytes;
   bool constant = true;
@@ -391,6 +395,43 @@ void CodegenLLVM::VisitStmt_(const AllocBufferNode* op) {
   fs_.heap.pop_back();
   vars_.erase(buf->data.get());
   CallFree(p);
+}
+
+// A device buffer of host code (driver::kDeviceAllocAttr): env->device_alloc(launcher, bytes,
+// result), freed with env->device_free at the end of its scope. An early exit leaves it to the
+// launcher, which frees what a failed call left behind.
+void CodegenLLVM::EmitDeviceAlloc(const AllocBufferNode* op) {
+  const Buffer& buf = op->buffer;
+  llvm::Value* size = b_.getInt64(buf->dtype.bits() == 1 ? 1 : buf->dtype.StorageBytes());
+  for (const PrimExpr& d : buf->shape) size = b_.CreateMul(size, b_.CreateIntCast(VisitExpr(d), i64_, d.dtype().is_int()));
+  llvm::BasicBlock* none = llvm::BasicBlock::Create(ctx_, "dalloc.none", fs_.fn);
+  llvm::BasicBlock* has_env = llvm::BasicBlock::Create(ctx_, "dalloc.env", fs_.fn);
+  llvm::BasicBlock* call = llvm::BasicBlock::Create(ctx_, "dalloc.call", fs_.fn);
+  b_.CreateCondBr(b_.CreateIsNull(fs_.self), none, has_env);
+  b_.SetInsertPoint(has_env);
+  llvm::Value* alloc = b_.CreateLoad(ptr_, b_.CreateStructGEP(env_ty_, fs_.self, 4));
+  b_.CreateCondBr(b_.CreateIsNull(alloc), none, call);
+  b_.SetInsertPoint(none);
+  EmitFail(absl::StrCat("RuntimeError: cannot allocate device buffer ", buf->name,
+                        ": the caller lent no device allocator (host code of a GPU target runs in the VM)"));
+  b_.SetInsertPoint(call);
+  llvm::Value* launcher = b_.CreateLoad(ptr_, b_.CreateStructGEP(env_ty_, fs_.self, 3));
+  llvm::FunctionType* alloc_ty = llvm::FunctionType::get(ptr_, {ptr_, i64_, ptr_}, false);
+  llvm::Value* p = b_.CreateCall(alloc_ty, alloc, {launcher, size, fs_.result});
+  llvm::BasicBlock* failed = llvm::BasicBlock::Create(ctx_, "dalloc.failed", fs_.fn);
+  llvm::BasicBlock* ok = llvm::BasicBlock::Create(ctx_, "dalloc.ok", fs_.fn);
+  b_.CreateCondBr(b_.CreateIsNull(p), failed, ok);
+  b_.SetInsertPoint(failed);
+  EmitExit(fs_.packed || fs_.in_parallel ? b_.getInt32(-1) : nullptr);
+  b_.SetInsertPoint(ok);
+  vars_[buf->data.get()] = p;
+  VisitStmt(op->body);
+  vars_.erase(buf->data.get());
+  if (b_.GetInsertBlock()->getTerminator() == nullptr) {
+    llvm::Value* free_fn = b_.CreateLoad(ptr_, b_.CreateStructGEP(env_ty_, fs_.self, 5));
+    llvm::Value* launcher2 = b_.CreateLoad(ptr_, b_.CreateStructGEP(env_ty_, fs_.self, 3));
+    b_.CreateCall(llvm::FunctionType::get(b_.getVoidTy(), {ptr_, ptr_}, false), free_fn, {launcher2, p});
+  }
 }
 
 }  // namespace kiln::codegen::llvm_internal

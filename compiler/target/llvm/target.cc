@@ -1,5 +1,6 @@
 #include "compiler/target/llvm/target.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "absl/base/call_once.h"
@@ -163,6 +164,34 @@ absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> CreateTargetMachine(const L
       target.triple, target.cpu, target.features, options, llvm::Reloc::PIC_, std::nullopt, CodeGenOptLevel(target)));
   if (tm == nullptr) return absl::InternalError(absl::StrCat("cannot create a target machine for ", target.ToString()));
   return tm;
+}
+
+absl::Status CheckRunsOnHost(const LLVMTarget& target) {
+  InitializeLLVM();
+  std::string host = llvm::sys::getProcessTriple();
+  if (llvm::Triple(target.triple).getArch() != llvm::Triple(host).getArch()) {
+    return absl::FailedPreconditionError(absl::StrCat("code for -mtriple=", target.triple, " cannot run on this ",
+                                                      host, " host (kiln build still compiles for it)"));
+  }
+  absl::StatusOr<const llvm::Target*> t = LookupTarget(target.triple);
+  if (!t.ok()) return t.status();
+  std::unique_ptr<llvm::MCSubtargetInfo> sti((*t)->createMCSubtargetInfo(target.triple, target.cpu, target.features));
+  if (sti == nullptr) return absl::InternalError(absl::StrCat("no subtarget for ", target.ToString()));
+  // The host's ISA features that it lacks, against what the target (its CPU's features, implied
+  // ones included, plus -mattr) enables: any such instruction would raise SIGILL.
+  llvm::StringMap<bool> host_features;
+  std::vector<std::string> missing;
+  if (llvm::sys::getHostCPUFeatures(host_features)) {
+    for (const auto& kv : host_features) {
+      if (!kv.second && sti->checkFeatures(absl::StrCat("+", kv.first().str()))) missing.push_back(kv.first().str());
+    }
+  }
+  if (missing.empty()) return absl::OkStatus();
+  std::sort(missing.begin(), missing.end());
+  return absl::FailedPreconditionError(
+      absl::StrCat("this host's CPU (", llvm::sys::getHostCPUName().str(), ") lacks ", absl::StrJoin(missing, ", "),
+                   ", which the target uses (-mcpu=", target.cpu, " and -mattr): its code cannot run here (kiln "
+                   "build still compiles for that CPU)"));
 }
 
 }  // namespace kiln::codegen

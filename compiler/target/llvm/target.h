@@ -36,6 +36,12 @@ struct LLVMTarget {
 // target kind other than "llvm", a triple LLVM has no backend for, a CPU that target lacks.
 absl::StatusOr<LLVMTarget> ParseLLVMTarget(absl::string_view spec);
 
+// OK when code compiled for `target` can run on this machine: FAILED_PRECONDITION naming the
+// triple when its architecture differs, or naming every ISA feature the target enables (through
+// its CPU or -mattr) that this host's CPU lacks, e.g. avx512fp16. What `kiln run` checks before
+// it JIT-executes anything, so a missing feature is an error, never SIGILL.
+absl::Status CheckRunsOnHost(const LLVMTarget& target);
+
 // The machine-code optimization level for `target`'s -opt-level (None, Less, Default, Aggressive).
 llvm::CodeGenOpt::Level CodeGenOptLevel(const LLVMTarget& target);
 

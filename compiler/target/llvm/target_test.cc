@@ -1,6 +1,7 @@
 #include "compiler/target/llvm/target.h"
 
 #include "gtest/gtest.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
@@ -63,6 +64,35 @@ TEST(LLVMTargetTest, ErrorsNameTheProblem) {
   ExpectError("llvm -mattr=avx2", "+feature or -feature");
   ExpectError("llvm -opt-level=7", "-opt-level must be");
   ExpectError("llvm -mtriple=aarch64-linux-gnu -mcpu=native", "not the host");
+}
+
+// kiln run checks this before JIT-executing anything: SIGILL must be an error that names the feature.
+TEST(CheckRunsOnHostTest, HostRunsForeignDoesNot) {
+  EXPECT_TRUE(CheckRunsOnHost(*ParseLLVMTarget("llvm")).ok());
+  absl::Status foreign = CheckRunsOnHost(*ParseLLVMTarget("llvm -mtriple=aarch64-linux-gnu"));
+  EXPECT_TRUE(absl::IsFailedPrecondition(foreign));
+  EXPECT_NE(foreign.message().find("code for -mtriple=aarch64-unknown-linux-gnu cannot run on this"),
+            std::string::npos)
+      << foreign;
+  llvm::StringMap<bool> host;
+  if (!llvm::sys::getHostCPUFeatures(host) || llvm::Triple(llvm::sys::getProcessTriple()).getArch() != llvm::Triple::x86_64) {
+    GTEST_SKIP() << "the feature check below needs an x86-64 host";
+  }
+  // A feature this host has runs; one it lacks is named.
+  EXPECT_TRUE(CheckRunsOnHost(*ParseLLVMTarget("llvm -mattr=+sse2")).ok());
+  std::string lacking;
+  for (const char* f : {"avx512fp16", "amx-tile", "avx512f", "avx2"}) {
+    auto it = host.find(f);
+    if (it != host.end() && !it->second) {
+      lacking = f;
+      break;
+    }
+  }
+  if (lacking.empty()) GTEST_SKIP() << "this host has every feature the test would ask for";
+  absl::Status st = CheckRunsOnHost(*ParseLLVMTarget("llvm -mattr=+" + lacking));
+  EXPECT_TRUE(absl::IsFailedPrecondition(st));
+  EXPECT_NE(st.message().find("lacks"), std::string::npos) << st;
+  EXPECT_NE(st.message().find(lacking), std::string::npos) << st;
 }
 
 }  // namespace

@@ -61,13 +61,32 @@ class Collector {
                       absl::StrCat("argument ", label, " has an unsatisfied constraint: ", Show(field), " == ", label));
     c.dim = dim;
     c.expected = field;
+    // A constraint on a variable a later argument defines (x: (n * 32,), y: (n, 32)) waits until
+    // every argument has been bound.
+    if (!AllBound(field)) {
+      deferred_.push_back(std::move(checks_.back()));
+      checks_.pop_back();
+    }
   }
 
-  std::vector<AbiCheck> Take() { return std::move(checks_); }
+  std::vector<AbiCheck> Take() {
+    for (AbiCheck& c : deferred_) checks_.push_back(std::move(c));
+    deferred_.clear();
+    return std::move(checks_);
+  }
 
  private:
+  bool AllBound(const PrimExpr& e) const {
+    struct Vars : StmtExprVisitor {
+      std::vector<const VarNode*> seen;
+      void VisitExpr_(const VarNode* op) override { seen.push_back(op); }
+    } vars;
+    vars.VisitExpr(e);
+    return std::all_of(vars.seen.begin(), vars.seen.end(), [this](const VarNode* v) { return IsBound(v); });
+  }
+
   std::string symbol_;
-  std::vector<AbiCheck> checks_;
+  std::vector<AbiCheck> checks_, deferred_;
   std::unordered_set<const VarNode*> bound_;
 };
 

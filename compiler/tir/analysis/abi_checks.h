@@ -12,6 +12,7 @@
 //   kTensorNotNull, kNDim, kDType, kShape per dim, kCompactStrides or kStride per dim (ndim > 0),
 //   kByteOffsetMultiple (then elem_offset bound) or kByteOffset, kDataNotNull, kDataAligned
 //   (element size > 1), kDevice                 per buffer parameter, after all kTypeIndex checks
+//   kShape/kStride constraints over a variable that a later parameter defines, after all of those
 #ifndef KILN_COMPILER_TIR_ANALYSIS_ABI_CHECKS_H_
 #define KILN_COMPILER_TIR_ANALYSIS_ABI_CHECKS_H_
 

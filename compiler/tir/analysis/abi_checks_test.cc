@@ -85,6 +85,29 @@ TEST(AbiChecksTest, CompactBufferAndScalarShape) {
   EXPECT_EQ(c[11].message, "g: argument B.device_type has an unsatisfied constraint: 2 (cuda) == B.device_type");
 }
 
+// f(X: Buffer((n * 32,)), Y: Buffer((n, 32))): n is defined by Y, so X's constraint on it comes
+// after Y's checks (MakePackedAPI read n before defining it, and the backends failed on that).
+TEST(AbiChecksTest, ConstraintOnALaterDefinedVariableWaits) {
+  Var n("n", DataType::Int(32)), x("x", DataType::Handle()), y("y", DataType::Handle());
+  Map<Var, Buffer> buffer_map;
+  buffer_map.Set(x, Buffer::Make("X", {Mul(n, I32(32))}, DataType::Float(32)));
+  buffer_map.Set(y, Buffer::Make("Y", {n, I32(32)}, DataType::Float(32)));
+  PrimFunc f({x, y}, Evaluate(I32(0)), Type(), buffer_map);
+  absl::StatusOr<std::vector<AbiCheck>> checks = KernelAbiChecks(f, "f");
+  ASSERT_TRUE(checks.ok()) << checks.status();
+  size_t bind_n = checks->size(), check_x = checks->size();
+  for (size_t i = 0; i < checks->size(); ++i) {
+    const AbiCheck& c = (*checks)[i];
+    if (c.kind == AbiCheck::kShape && c.arg == 1 && c.dim == 0) bind_n = i;
+    if (c.kind == AbiCheck::kShape && c.arg == 0 && c.dim == 0) check_x = i;
+  }
+  ASSERT_LT(bind_n, checks->size());
+  ASSERT_LT(check_x, checks->size());
+  EXPECT_TRUE((*checks)[bind_n].bind.same_as(n));
+  EXPECT_GT(check_x, bind_n);
+  EXPECT_EQ(check_x, checks->size() - 1);
+}
+
 TEST(AbiChecksTest, Rejections) {
   Var v("v", DataType::Float(32, 4));
   absl::StatusOr<std::vector<AbiCheck>> r = KernelAbiChecks(PrimFunc({v}, Evaluate(I32(0))), "g");

@@ -554,6 +554,16 @@ class Verifier : public StmtExprVisitor {
       if (pf->params.size() != op->args.size()) {
         Error(op, absl::StrCat("call to @", gv->name, " passes ", op->args.size(), " arguments, but it takes ",
                                pf->params.size()));
+        return;
+      }
+      // The backends pass arguments as they are (no implicit conversion), so their dtypes must be
+      // the parameters' exactly.
+      for (size_t i = 0; i < op->args.size(); ++i) {
+        DataType want = pf->params[i]->dtype, got = op->args[i].dtype();
+        if (got != want) {
+          Error(op, absl::StrCat("mismatched types: call to @", gv->name, " passes ", DT(got), " as argument ", i,
+                                 " but parameter ", pf->params[i]->name, " is ", DT(want)));
+        }
       }
     }
   }

@@ -33,7 +33,7 @@ struct InterpOptions {
   // UNIMPLEMENTED. Arguments arrive in the kernel ABI's form (handles as kKilnOpaquePtr, integers
   // as kKilnInt, bools as kKilnBool, floats as kKilnFloat) and the call evaluates to int32 0. This
   // is how a GPU target runs the host part of a split module here: the launches SplitHostDevice
-  // leaves in host code go to the device runtime (compiler/driver/opencl_run.h).
+  // leaves in host code go to the device runtime (compiler/driver/device_run.h).
   std::function<absl::Status(const std::string& name, const std::vector<KilnAny>& args)> call_packed;
 };
 

@@ -108,13 +108,19 @@ absl::StatusOr<DataType> CommonElementType(DataType a, DataType b) {
     return ea;
   }
   if (!ea.is_numeric() || !eb.is_numeric()) return Mismatch(a, b);
-  if (ea.is_floating() && eb.is_floating()) return Mismatch(a, b);
-  if (ea.is_floating()) return ea;
-  if (eb.is_floating()) return eb;
-  // Both integer-like: same signedness widens; int vs uint (or bool) is ambiguous.
-  bool sa = ea.is_int(), sb = eb.is_int();
-  if (sa != sb) return Mismatch(a, b);
-  return ea.bits() >= eb.bits() ? ea : eb;
+  // TVM's BinaryOpMatchTypes promotion: IEEE floats widen to the wider one; a float beats any
+  // other kind; among the narrow float formats the one present wins; bool yields to an integer;
+  // same-signedness integers widen; int vs uint takes the wider, or the unsigned at equal width.
+  if (ea.is_float() && eb.is_float()) return ea.bits() >= eb.bits() ? ea : eb;
+  if (ea.is_float() != eb.is_float()) return ea.is_float() ? ea : eb;
+  if (ea.is_floating() || eb.is_floating()) {
+    if (ea.is_floating() && eb.is_floating()) return Mismatch(a, b);  // two narrow formats
+    return ea.is_floating() ? ea : eb;
+  }
+  if (ea.is_bool() || eb.is_bool()) return ea.is_bool() ? eb : ea;
+  if (ea.is_int() == eb.is_int()) return ea.bits() >= eb.bits() ? ea : eb;
+  if (ea.bits() != eb.bits()) return ea.bits() > eb.bits() ? ea : eb;
+  return ea.is_uint() ? ea : eb;
 }
 
 // A literal adopting dtype `t` (used when the other side is an expression).
@@ -322,7 +328,12 @@ absl::StatusOr<PrimExpr> TryConstFold(BinaryOpKind kind, const PrimExpr& a, cons
       bool floor = kind == BinaryOpKind::kFloorDiv;
       if ((pb && pb->value == 0) || (fb && fb->value == 0)) return DivByZero();
       if (pa && pb) {
-        if (pa->value == std::numeric_limits<int64_t>::min() && pb->value == -1) return PrimExpr();
+        // The one quotient a signed type cannot hold; the same division traps at run time (x86's
+        // idiv), so folding it to a wrapped value would hide the fault.
+        if (t.is_int() && pb->value == -1 && pa->value == WrapToType(uint64_t{1} << (t.bits() - 1), t)) {
+          return absl::InvalidArgumentError(absl::StrCat("integer overflow: ", pa->value, " // -1 does not fit in ",
+                                                         t.ToString(), " (the division traps at run time)"));
+        }
         int64_t q = floor ? FloorDivInt(pa->value, pb->value) : pa->value / pb->value;
         return PrimExpr(ir::IntImm(t, WrapToType(u(q), t)));
       }

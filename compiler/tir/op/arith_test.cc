@@ -122,11 +122,21 @@ TEST(ArithTest, Int32VsInt64PromotesAndFoldsImmediates) {
   EXPECT_NE(m.as<ir::MulNode>()->a.as<ir::CastNode>(), nullptr);
 }
 
-TEST(ArithTest, MismatchedTypesAreErrors) {
+TEST(ArithTest, MixedTypesPromoteAsTvm) {
+  // TVM's BinaryOpMatchTypes: the narrower float widens; int vs uint of one width is unsigned.
   Var h("h", DataType::Float(16)), f("f", DataType::Float(32));
-  EXPECT_EQ(Err(BinaryOp(BinaryOpKind::kAdd, h, f)), "mismatched types: float16 vs float32");
-  Var i("i", DataType::Int(32)), u("u", DataType::UInt(32));
-  EXPECT_EQ(Err(BinaryOp(BinaryOpKind::kAdd, i, u)), "mismatched types: int32 vs uint32");
+  PrimExpr hf = Ok(BinaryOp(BinaryOpKind::kAdd, h, f));
+  EXPECT_EQ(hf.dtype(), DataType::Float(32));
+  EXPECT_NE(hf.as<ir::AddNode>()->a.as<ir::CastNode>(), nullptr);
+  EXPECT_EQ(Ok(BinaryOp(BinaryOpKind::kMax, f, h)).dtype(), DataType::Float(32));
+  Var i("i", DataType::Int(32)), u("u", DataType::UInt(32)), u8("u8", DataType::UInt(8));
+  EXPECT_EQ(Ok(BinaryOp(BinaryOpKind::kAdd, i, u)).dtype(), DataType::UInt(32));
+  EXPECT_EQ(Ok(BinaryOp(BinaryOpKind::kAdd, i, u8)).dtype(), DataType::Int(32));
+  EXPECT_EQ(Ok(BinaryOp(BinaryOpKind::kAdd, i, h)).dtype(), DataType::Float(16));
+}
+
+TEST(ArithTest, MismatchedTypesAreErrors) {
+  Var i("i", DataType::Int(32));
   Var p("p", DataType::Handle());
   Err(BinaryOp(BinaryOpKind::kAdd, p, i));
   Err(BinaryOp(BinaryOpKind::kEQ, p, p));

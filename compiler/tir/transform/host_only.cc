@@ -1,6 +1,6 @@
 // CheckHostOnly: the host/device split as it stands for CPU targets ("llvm", "c"). A function that
 // binds GPU threads (a thread_binding loop, T.launch_thread -> AttrStmt "thread_extent", or a
-// "virtual_thread" attribute) is a GPU kernel: running it serially on the CPU would change what
+// "virtual_thread" attribute, or a tile-dialect scope id such as T.cta_id) is a GPU kernel: running it serially on the CPU would change what
 // its thread-indexed code computes (and its shared-memory/synchronisation builtins have no CPU
 // meaning), so it is rejected with a message naming the thread and the target. Splitting such
 // functions into host and device parts belongs to the GPU targets.
@@ -38,6 +38,12 @@ class HostChecker : public StmtExprMutator {
       return GetRef<Stmt>(op);
     }
     return VisitStmt(op->body);
+  }
+
+  // The tile dialect's scope ids (T.cta_id, T.warp_id, ...) index GPU thread hierarchies too.
+  Stmt VisitStmt_(const ScopeIdDefStmtNode* op) override {
+    Fail(absl::StrCat("defines GPU scope ids with T.", ScopeIdFunctionName(op->scope)));
+    return GetRef<Stmt>(op);
   }
 
   void Fail(const std::string& what) {

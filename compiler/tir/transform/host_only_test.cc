@@ -19,6 +19,18 @@ TEST(HostOnlyTest, LaunchThreadIsRejected) {
             "(compile it for a GPU target such as cuda)");
 }
 
+// The tile dialect's T.cta_id: the LLVM backend failed on it with "variable bx is used outside its
+// scope", the C backend with "unsupported statement".
+TEST(HostOnlyTest, ScopeIdIsRejected) {
+  Var bx("bx", DataType::Int(32));
+  Stmt s = ScopeIdDefStmt({bx}, {I32(4)}, ScopeBinding::kKernelCta, Evaluate(bx));
+  absl::StatusOr<PrimFunc> r = CheckHostOnly(PrimFunc({}, s), "main", "llvm");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "main: defines GPU scope ids with T.cta_id; target 'llvm' runs on the CPU and cannot execute GPU "
+            "kernels (compile it for a GPU target such as cuda)");
+}
+
 TEST(HostOnlyTest, PragmasAreDropped) {
   Buffer b = Buffer::Make("B", {I32(1)}, DataType::Int(32));
   Stmt store = BufferStore(b, I32(1), {I32(0)});

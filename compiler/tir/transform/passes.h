@@ -21,6 +21,16 @@ absl::StatusOr<ir::PrimFunc> CheckHostOnly(const ir::PrimFunc& f, const std::str
 // lower_sblocks.cc: SBlockRealize/SBlock -> plain loops, ifs and allocations.
 absl::StatusOr<ir::PrimFunc> LowerSBlocks(const ir::PrimFunc& f, const std::string& name);
 
+// instrument_checks.cc: checked mode: an AssertStmt before each statement for every buffer access
+// out of bounds, integer division or modulo by zero, INT_MIN / -1, shift by >= the bit width and
+// call nesting deeper than 64, worded as the reference interpreter words the same fault. Internal
+// (non-exported) functions gain a trailing int32 call-depth parameter that every call passes.
+// Run right after LowerSBlocks, on every PrimFunc of a module.
+absl::StatusOr<ir::PrimFunc> InstrumentChecks(const ir::PrimFunc& f, const std::string& name);
+// guard_alloc_sizes.cc: an allocation with run-time extents is preceded by an assert that they
+// are non-negative and that the element count fits the index type (MemoryError otherwise).
+ir::PrimFunc GuardAllocSizes(const ir::PrimFunc& f);
+
 // flatten_buffer.cc: every buffer access becomes a 1-D access of a flat buffer sharing the data
 // var; DeclBuffer disappears; buffer_map keeps the original N-D buffers (MakePackedAPI reads them).
 ir::PrimFunc FlattenBuffer(const ir::PrimFunc& f);

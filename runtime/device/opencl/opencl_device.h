@@ -106,6 +106,10 @@ class OpenCLDevice {
   // Waits for everything enqueued so far.
   absl::Status Finish() const;
 
+  // For the DeviceRuntime (opencl_runtime.h), which manages raw cl_mem handles.
+  cl_context context() const { return context_; }
+  cl_command_queue queue() const { return queue_; }
+
  private:
   OpenCLDevice() = default;
   cl_device_id device_ = nullptr;

@@ -7,9 +7,12 @@
 
 #include <string>
 
+#include "runtime/device/device_api.h"
+#include "runtime/device/device_module.h"
 #include "runtime/device/opencl/opencl_device.h"
 
-namespace kiln::runtime::opencl {
+namespace kiln::runtime {
+namespace opencl {
 namespace {
 
 TEST(OpenCLUnavailableTest, NoPlatformIsUnavailable) {
@@ -21,8 +24,13 @@ TEST(OpenCLUnavailableTest, NoPlatformIsUnavailable) {
   ASSERT_FALSE(d.ok());
   EXPECT_TRUE(absl::IsUnavailable(d.status())) << d.status();
   EXPECT_NE(d.status().message().find("device unavailable"), std::string::npos) << d.status();
+  // The same through the registry, and for memory.
+  absl::StatusOr<DeviceRuntime*> rt = GetDeviceRuntime(kDLOpenCL);
+  EXPECT_TRUE(absl::IsUnavailable(rt.status())) << rt.status();
+  EXPECT_TRUE(absl::IsUnavailable(GetDeviceAPI({kDLOpenCL, 0}).status()));
   rmdir(dir.c_str());
 }
 
 }  // namespace
-}  // namespace kiln::runtime::opencl
+}  // namespace opencl
+}  // namespace kiln::runtime

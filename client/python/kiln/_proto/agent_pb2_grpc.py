@@ -54,6 +54,11 @@ class AgentServiceStub(object):
                 request_serializer=kiln_dot___proto_dot_agent__pb2.TimeEvaluatorRequest.SerializeToString,
                 response_deserializer=kiln_dot___proto_dot_agent__pb2.TimeEvaluatorResponse.FromString,
                 )
+        self.SetInstrument = channel.unary_unary(
+                '/kiln.v1.AgentService/SetInstrument',
+                request_serializer=kiln_dot___proto_dot_agent__pb2.SetInstrumentRequest.SerializeToString,
+                response_deserializer=kiln_dot___proto_dot_agent__pb2.SetInstrumentResponse.FromString,
+                )
         self.KeepAlive = channel.unary_unary(
                 '/kiln.v1.AgentService/KeepAlive',
                 request_serializer=kiln_dot___proto_dot_agent__pb2.KeepAliveRequest.SerializeToString,
@@ -129,6 +134,14 @@ class AgentServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SetInstrument(self, request, context):
+        """TVM's set_instrument, on the agent's side of the wire (a callback cannot run on the client):
+        see SetInstrumentRequest.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def KeepAlive(self, request, context):
         """Renews the session's lease.
         """
@@ -185,6 +198,11 @@ def add_AgentServiceServicer_to_server(servicer, server):
                     servicer.TimeEvaluator,
                     request_deserializer=kiln_dot___proto_dot_agent__pb2.TimeEvaluatorRequest.FromString,
                     response_serializer=kiln_dot___proto_dot_agent__pb2.TimeEvaluatorResponse.SerializeToString,
+            ),
+            'SetInstrument': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetInstrument,
+                    request_deserializer=kiln_dot___proto_dot_agent__pb2.SetInstrumentRequest.FromString,
+                    response_serializer=kiln_dot___proto_dot_agent__pb2.SetInstrumentResponse.SerializeToString,
             ),
             'KeepAlive': grpc.unary_unary_rpc_method_handler(
                     servicer.KeepAlive,
@@ -339,6 +357,23 @@ class AgentService(object):
         return grpc.experimental.unary_unary(request, target, '/kiln.v1.AgentService/TimeEvaluator',
             kiln_dot___proto_dot_agent__pb2.TimeEvaluatorRequest.SerializeToString,
             kiln_dot___proto_dot_agent__pb2.TimeEvaluatorResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def SetInstrument(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/kiln.v1.AgentService/SetInstrument',
+            kiln_dot___proto_dot_agent__pb2.SetInstrumentRequest.SerializeToString,
+            kiln_dot___proto_dot_agent__pb2.SetInstrumentResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
 

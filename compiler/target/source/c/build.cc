@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <vector>
@@ -42,10 +43,10 @@ absl::Status CompileCToSharedLibrary(const std::string& source, const std::strin
   std::string dir = dir_buf.data();
   std::string src_path = dir + "/kernels.c";
   std::string log_path = dir + "/cc.log";
+  // The whole directory goes, with whatever else the compiler left in it.
   auto cleanup = [&] {
-    std::remove(src_path.c_str());
-    std::remove(log_path.c_str());
-    rmdir(dir.c_str());
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
   };
   {
     std::ofstream f(src_path, std::ios::binary);
@@ -67,6 +68,7 @@ absl::Status CompileCToSharedLibrary(const std::string& source, const std::strin
   }
   cleanup();
   if (rc != 0) {
+    std::remove(out_path.c_str());  // a partial library must not look like a build
     return absl::InternalError(absl::StrCat("C compiler failed (", cmd, "):\n", text.str()));
   }
   return absl::OkStatus();

@@ -6,6 +6,7 @@
 #ifndef KILN_COMPILER_TARGET_SOURCE_C_C_PRINTER_H_
 #define KILN_COMPILER_TARGET_SOURCE_C_C_PRINTER_H_
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <set>
@@ -18,6 +19,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "compiler/driver/lowered_form.h"
 #include "compiler/ir/module.h"
@@ -79,9 +81,16 @@ class CodegenC : public ExprFunctor<std::string(const PrimExpr&)>, public StmtFu
       const char* kParamNames[] = {"self", "args", "num_args", "result"};
       for (int i = 0; i < 4; ++i) names_[f->params[i].get()] = kParamNames[i];
       // The exported symbol is the kernel's own name (an asm label), whatever C allows: `div` or
-      // `malloc` would clash with libc's declarations, and a symbol may not be a C identifier.
+      // `malloc` would clash with libc's declarations, and a symbol may not be a C identifier. The
+      // label is quoted for the assembler only when it is not a plain identifier, which then takes
+      // any character but a quote or a backslash (the verifier's rule for a global_symbol):
+      // `0main`, `fused_kernel[`. Plain names stay bare: GCC derives `NAME.cold` labels from them
+      // when it splits a function, and `"NAME".cold` does not assemble.
+      bool plain = !symbol_.empty() && !absl::ascii_isdigit(symbol_[0]) &&
+                   std::all_of(symbol_.begin(), symbol_.end(), [](char c) { return absl::ascii_isalnum(c) || c == '_' || c == '.' || c == '$'; });
+      std::string label = plain ? symbol_ : absl::StrCat("\\\"", symbol_, "\\\"");
       *protos << "int32_t " << fname_ << "(void* self, const kiln_Any* args, int32_t num_args, kiln_Any* result)"
-              << " __asm__(\"" << symbol_ << "\");\n";
+              << " __asm__(\"" << label << "\");\n";
       sig = absl::StrCat("static int32_t ", fname_, "_body(void* self, const kiln_Any* args, int32_t num_args, kiln_Any* result, kiln_Arena* arena)");
       *protos << sig << ";\n";
     } else {
@@ -134,10 +143,19 @@ class CodegenC : public ExprFunctor<std::string(const PrimExpr&)>, public StmtFu
   }
 
   // The C identifier of the function whose symbol is `symbol`: prefixed so that no kernel name
-  // clashes with the C library, and with every character C does not allow in a name replaced.
+  // clashes with the C library, and with every character C does not allow in a name escaped
+  // ('_' as "__", any other as "_XX" in hex) so that two symbols never share an identifier.
   static std::string CFunctionName(const std::string& symbol) {
     std::string out = "kiln_fn_";
-    for (char c : symbol) out.push_back(absl::ascii_isalnum(c) ? c : '_');
+    for (char c : symbol) {
+      if (absl::ascii_isalnum(c)) {
+        out.push_back(c);
+      } else if (c == '_') {
+        out += "__";
+      } else {
+        out += absl::StrFormat("_%02X", static_cast<unsigned char>(c));
+      }
+    }
     return out;
   }
 

@@ -105,6 +105,36 @@ static inline uint16_t kiln_f32_to_bf16(float f) {
 )";
 
 
+using namespace ir;  // NOLINT
+
+// The first dtype in a function that C cannot declare (CType is empty: an integer of 1 or 4 bits,
+// float8, ...), so that the build fails with its name instead of with the C compiler's errors.
+class UnsupportedDType : public StmtExprVisitor {
+ public:
+  std::string Find(const PrimFuncNode* f);
+
+ private:
+  void Check(DataType t);
+  void VisitExpr(const PrimExpr& e) override {
+    if (!e.defined()) return;
+    Check(e.dtype());
+    StmtExprVisitor::VisitExpr(e);
+  }
+  void VisitExpr_(const BufferLoadNode* op) override {
+    Check(op->buffer->dtype);
+    StmtExprVisitor::VisitExpr_(op);
+  }
+  void VisitStmt_(const BufferStoreNode* op) override {
+    Check(op->buffer->dtype);
+    StmtExprVisitor::VisitStmt_(op);
+  }
+  void VisitStmt_(const AllocBufferNode* op) override {
+    Check(op->buffer->dtype);
+    StmtExprVisitor::VisitStmt_(op);
+  }
+  std::string found_;
+};
+
 }  // namespace
 
 namespace csrc {
@@ -113,8 +143,9 @@ std::string CType(DataType t) {
   if (t.is_handle()) return "void*";
   if (t.is_void()) return "void";
   if (t.is_bool()) return "_Bool";
-  if (t.is_int()) return absl::StrCat("int", t.bits(), "_t");
-  if (t.is_uint()) return absl::StrCat("uint", t.bits(), "_t");
+  bool c_width = t.bits() == 8 || t.bits() == 16 || t.bits() == 32 || t.bits() == 64;
+  if (t.is_int() && c_width) return absl::StrCat("int", t.bits(), "_t");
+  if (t.is_uint() && c_width) return absl::StrCat("uint", t.bits(), "_t");
   if (t.is_float() && t.bits() == 16) return "kiln_half";
   if (t.is_float() && t.bits() == 32) return "float";
   if (t.is_float() && t.bits() == 64) return "double";
@@ -197,7 +228,14 @@ std::string CodegenC::VisitExpr_(const CallNode* op) {
     args.push_back("result");
     auto it = funcs_.find(gv->name);
     std::string callee = CFunctionName(it != funcs_.end() ? driver::LoweredSymbol(gv->name, it->second) : gv->name);
-    return absl::StrCat(callee, "(", absl::StrJoin(args, ", "), ")");
+    // A failed assert in the callee left its message in the result slot: the failure is passed on
+    // (a GNU statement expression, since the call may sit inside any expression).
+    DataType ret = DataType::Int(32);
+    if (it != funcs_.end() && it->second->ret_type.defined() && it->second->ret_type.as<PrimTypeNode>() != nullptr) {
+      ret = it->second->ret_type.as<PrimTypeNode>()->dtype;
+    }
+    return absl::StrCat("({ ", CType(ret), " kiln_call = ", callee, "(", absl::StrJoin(args, ", "),
+                        "); if (result->type_index == 65) { rc = -1; goto kiln_exit; } kiln_call; })");
   }
   const auto* o = op->op.as<OpNode>();
   if (o == nullptr) {
@@ -304,6 +342,11 @@ absl::StatusOr<std::string> CodegenC::Run(const IRModule& mod) {
     const auto* f = func.as<PrimFuncNode>();
     if (f == nullptr) continue;  // Relax functions are compiled by the VM codegen
     funcs_[gv->name] = f;
+    std::string bad = UnsupportedDType().Find(f);
+    if (!bad.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(BackendName(), " (", driver::LoweredSymbol(gv->name, f), "): unsupported dtype ", bad));
+    }
   }
   // Prototypes first, so helpers may be called in any order.
   std::ostringstream protos, bodies;
@@ -317,12 +360,29 @@ absl::StatusOr<std::string> CodegenC::Run(const IRModule& mod) {
   std::ostringstream out;
   out << kPrelude << "\n" << externs_.str() << helpers_.str() << protos.str() << "\n" << bodies.str();
   out << "const char kiln_kernel_names[] = \"";
-  for (const std::string& e : entries) out << e << "\\0";
+  // Each name ends a string literal piece, so that a next name starting with a digit does not
+  // extend the NUL escape into an octal one.
+  for (const std::string& e : entries) out << e << "\\0\" \"";
   out << "\";\n";
   return out.str();
 }
 
 }  // namespace csrc
+
+namespace {
+
+std::string UnsupportedDType::Find(const PrimFuncNode* f) {
+  for (const Var& p : f->params) Check(p->dtype);
+  for (const auto& [param, buffer] : f->buffer_map.items()) Check(buffer->dtype);
+  if (f->body.defined()) VisitStmt(f->body);
+  return found_;
+}
+
+void UnsupportedDType::Check(DataType t) {
+  if (found_.empty() && !t.is_void() && !t.is_handle() && csrc::CType(t.element_of()).empty()) found_ = t.ToString();
+}
+
+}  // namespace
 
 absl::StatusOr<std::string> GenerateC(const ir::IRModule& lowered) { return csrc::CodegenC().Run(lowered); }
 

@@ -163,5 +163,33 @@ TEST(CodegenCTest, RejectsUnflattenedBuffers) {
   EXPECT_NE(src.status().message().find("not flattened"), std::string::npos) << src.status();
 }
 
+// Symbols C and a bare assembler label cannot spell (TVM's `fused_kernel[`, a leading digit) are
+// exported as they are through a quoted asm label, and two symbols that differ only where C
+// cannot spell them get distinct C identifiers (issue 14).
+TEST(CodegenCTest, SymbolsThatAreNotCIdentifiers) {
+  Entry e;
+  IRModule mod = IRModule::Make();
+  for (const char* symbol : {"0k[", "0k_5B", "0k_"}) {
+    mod.Add(GlobalVar(symbol), e.Make(symbol, Evaluate(I32(0))));
+  }
+  auto lib = Build(mod, "odd_symbols");
+  ASSERT_NE(lib, nullptr);
+  EXPECT_EQ(lib->kernel_names(), (std::vector<std::string>{"0k[", "0k_5B", "0k_"}));
+  for (const char* symbol : {"0k[", "0k_5B", "0k_"}) EXPECT_TRUE(lib->Call(symbol, nullptr, 0, nullptr).ok()) << symbol;
+}
+
+// C has no 1-bit integer type: the build names the dtype instead of failing in the C compiler
+// ("'int1_t' undeclared"), as the LLVM backend does for float8 (issue 14).
+TEST(CodegenCTest, RejectsDTypesCCannotDeclare) {
+  Entry e;
+  Buffer b = Buffer::Make("C", {I32(4)}, DataType::Int(1));
+  Stmt store = BufferStore(b, IntImm(DataType::Int(1), 0), {I32(0)});
+  IRModule mod = IRModule::Make();
+  mod.Add(GlobalVar("narrow"), e.Make("narrow", AllocBuffer(b, store)));
+  absl::StatusOr<std::string> src = GenerateC(mod);
+  ASSERT_FALSE(src.ok());
+  EXPECT_EQ(src.status().message(), "C codegen (narrow): unsupported dtype int1");
+}
+
 }  // namespace
 }  // namespace kiln::codegen

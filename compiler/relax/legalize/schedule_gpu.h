@@ -1,0 +1,33 @@
+// ScheduleDefaultGPU: the default GPU schedule for the PrimFuncs that LegalizeOps and FuseTIR
+// produce, as TVM's dlight fallback / DefaultGPUSchedule does, so that every kernel of a Relax
+// model built for a GPU target runs on the device's threads without a user-written schedule.
+// Run after FuseTIR, in place of ScheduleDefaultCPU, when the target is a GPU.
+#ifndef KILN_COMPILER_RELAX_LEGALIZE_SCHEDULE_GPU_H_
+#define KILN_COMPILER_RELAX_LEGALIZE_SCHEDULE_GPU_H_
+
+#include "absl/status/statusor.h"
+#include "compiler/ir/ir.h"
+
+namespace kiln::relax::legalize {
+
+// Threads per block of the default schedule (a stage with fewer iterations gets one block of
+// exactly that many threads).
+inline constexpr int64_t kDefaultGPUBlockSize = 256;
+
+// Every PrimFunc of `module` that binds no GPU thread yet (no "kiln.scheduled" or
+// "tir.is_host_func" attribute, no T.thread_binding or T.launch_thread) is scheduled. One in
+// plain TIR (not s_tir) runs whole in a single thread. One in s_tir form is scheduled stage by
+// stage (a stage is a statement of the root block):
+//   * a perfect loop nest around one SBlockRealize whose leading loops are bound to data-parallel
+//     iter vars: those loops are fused into one, split by kDefaultGPUBlockSize and bound to
+//     blockIdx.x / threadIdx.x, with a guard for the last partial block; the remaining loops
+//     (reductions) stay serial inside, so a reduction runs one thread per output element;
+//   * any other stage runs whole in a single thread (one block of one thread): slow, but it keeps
+//     every buffer access on the device.
+// Stages run in order as separate kernel launches on the device's in-order queue. Numerics are
+// unchanged (reductions run in their order). Scheduled functions get "kiln.scheduled".
+absl::StatusOr<ir::IRModule> ScheduleDefaultGPU(const ir::IRModule& module);
+
+}  // namespace kiln::relax::legalize
+
+#endif  // KILN_COMPILER_RELAX_LEGALIZE_SCHEDULE_GPU_H_

@@ -1,0 +1,130 @@
+#include "compiler/target/source/cuda/codegen_cuda.h"
+
+#include <gtest/gtest.h>
+
+#include "compiler/script/script.h"
+#include "compiler/target/source/cuda/nvrtc_compile.h"
+#include "compiler/tir/transform/passes.h"
+
+namespace kiln::codegen {
+namespace {
+
+using namespace ir;  // NOLINT
+namespace t = tir::transform;
+
+// TVMScript -> the kernels SplitHostDevice outlines -> CUDA C++.
+absl::StatusOr<CUDAProgramSource> Generate(const std::string& text) {
+  absl::StatusOr<ObjectRef> r = script::ParseScript(text, "t.py");
+  if (!r.ok()) return r.status();
+  absl::StatusOr<PrimFunc> f = t::LowerSBlocks(Downcast<PrimFunc>(*r), "main");
+  if (!f.ok()) return f.status();
+  absl::StatusOr<t::SplitFunctions> split = t::SplitHostDevice(t::Simplify(t::FlattenBuffer(*f)), "main", "cuda");
+  if (!split.ok()) return split.status();
+  return GenerateCUDA(split->kernels);
+}
+
+// NVRTC accepts the program and returns PTX for sm_90 (skipped where NVRTC is missing).
+void ExpectCompiles(const std::string& source, bool fast_math = false) {
+  CUDATarget target;
+  target.fast_math = fast_math;
+  absl::StatusOr<std::string> ptx = CompileWithNVRTC(source, target);
+  if (absl::IsFailedPrecondition(ptx.status())) {
+    std::printf("NVRTC check skipped: %s\n", std::string(ptx.status().message()).c_str());
+    return;
+  }
+  ASSERT_TRUE(ptx.ok()) << ptx.status() << "\n" << source;
+  EXPECT_NE(ptx->find(".target sm_90"), std::string::npos);
+}
+
+TEST(CodegenCUDATest, SharedMemoryBarrierAndLaunchBounds) {
+  auto p = Generate(R"(
+@T.prim_func
+def main(A: T.Buffer((256,), "float32"), B: T.Buffer((256,), "float32")):
+    bx = T.launch_thread("blockIdx.x", 4)
+    tile = T.alloc_shared((64,))
+    tx = T.launch_thread("threadIdx.x", 64)
+    tile[tx] = A[bx * 64 + tx]
+    T.tvm_storage_sync("shared")
+    B[bx * 64 + tx] = tile[63 - tx]
+)");
+  ASSERT_TRUE(p.ok()) << p.status();
+  const std::string& s = p->source;
+  EXPECT_NE(s.find("extern \"C\" __global__ void __launch_bounds__(64) main_kernel(float* A, float* B)"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("blockIdx.x;"), std::string::npos) << s;
+  EXPECT_NE(s.find("threadIdx.x;"), std::string::npos) << s;
+  EXPECT_NE(s.find("__shared__ float tile[64];"), std::string::npos) << s;
+  EXPECT_NE(s.find("__syncthreads()"), std::string::npos) << s;
+  EXPECT_EQ(s.find("cuda_fp16.h"), std::string::npos) << "float32-only programs need no toolkit header";
+  ASSERT_EQ(p->kernels.size(), 1u);
+  EXPECT_EQ(p->kernels[0].launch_tags, (std::vector<std::string>{"blockIdx.x", "threadIdx.x"}));
+  ExpectCompiles(s);
+}
+
+TEST(CodegenCUDATest, ScalarParamsMathFloorDivAndFastMath) {
+  auto p = Generate(R"(
+@T.prim_func
+def main(a: T.handle, b: T.handle, n: T.int32):
+    A = T.match_buffer(a, (n,), "float32")
+    B = T.match_buffer(b, (n,), "float32")
+    for bx in T.thread_binding((n + 31) // 32, thread="blockIdx.x"):
+        for tx in T.thread_binding(32, thread="threadIdx.x"):
+            if bx * 32 + tx < n:
+                B[bx * 32 + tx] = T.exp(A[bx * 32 + tx]) + T.Cast("float32", (bx * 32 + tx) // 3)
+)");
+  ASSERT_TRUE(p.ok()) << p.status();
+  ASSERT_EQ(p->kernels.size(), 1u);
+  ASSERT_EQ(p->kernels[0].params.size(), 3u);
+  EXPECT_TRUE(p->kernels[0].params[2].is_int());
+  EXPECT_NE(p->source.find(", int32_t n"), std::string::npos) << p->source;  // a scalar by value
+  EXPECT_NE(p->source.find("expf("), std::string::npos) << p->source;
+  ExpectCompiles(p->source);
+  ExpectCompiles(p->source, /*fast_math=*/true);
+}
+
+TEST(CodegenCUDATest, HalfAndBFloat16UseTheToolkitTypes) {
+  auto p = Generate(R"(
+@T.prim_func
+def main(A: T.Buffer((64,), "float16"), B: T.Buffer((64,), "bfloat16"), C: T.Buffer((64,), "float16")):
+    for tx in T.thread_binding(64, thread="threadIdx.x"):
+        C[tx] = A[tx] * A[tx] + T.Cast("float16", B[tx] + T.bfloat16(1.0))
+)");
+  ASSERT_TRUE(p.ok()) << p.status();
+  const std::string& s = p->source;
+  EXPECT_NE(s.find("#include <cuda_fp16.h>"), std::string::npos) << s;
+  EXPECT_NE(s.find("#include <cuda_bf16.h>"), std::string::npos) << s;
+  EXPECT_NE(s.find("kiln_half* A"), std::string::npos) << s;
+  EXPECT_NE(s.find("uint16_t* B"), std::string::npos) << s;
+  ExpectCompiles(s);
+}
+
+TEST(CodegenCUDATest, DynamicSharedAllocationIsRejected) {
+  auto p = Generate(R"(
+@T.prim_func
+def main(a: T.handle, n: T.int32):
+    A = T.match_buffer(a, (n,), "float32")
+    for tx in T.thread_binding(32, thread="threadIdx.x"):
+        tile = T.alloc_shared((n,))
+        tile[tx] = A[tx]
+        A[tx] = tile[tx]
+)");
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.status().message().find("non-constant size"), std::string::npos) << p.status();
+}
+
+TEST(CodegenCUDATest, CPlusPlusKeywordsAreRenamed) {
+  auto p = Generate(R"(
+@T.prim_func
+def main(A: T.Buffer((32,), "float32")):
+    for tx in T.thread_binding(32, thread="threadIdx.x"):
+        new: T.float32 = A[tx]
+        A[tx] = new * T.float32(2)
+)");
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->source.find(" new "), std::string::npos) << p->source;
+  ExpectCompiles(p->source);
+}
+
+}  // namespace
+}  // namespace kiln::codegen

@@ -1,0 +1,65 @@
+#include "runtime/device/device_module.h"
+
+#include <gtest/gtest.h>
+
+namespace kiln::runtime {
+namespace {
+
+DeviceBlob Sample() {
+  DeviceBlob b;
+  b.format = "opencl";
+  b.code = "__kernel void k(__global float* a, int n) {}";
+  b.kernels.push_back({"k", {kDeviceHandleType, DLDataType{kDLInt, 32, 1}}, {"blockIdx.x", "threadIdx.x"}});
+  b.kernels.push_back({"empty", {}, {}});
+  return b;
+}
+
+TEST(DeviceBlobTest, RoundTrips) {
+  DeviceBlob b = Sample();
+  absl::StatusOr<DeviceBlob> back = DeviceBlob::Deserialize(b.Serialize());
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->format, "opencl");
+  EXPECT_EQ(back->code, b.code);
+  ASSERT_EQ(back->kernels.size(), 2u);
+  EXPECT_EQ(back->kernels[0].name, "k");
+  ASSERT_EQ(back->kernels[0].params.size(), 2u);
+  EXPECT_EQ(back->kernels[0].params[0].code, kDLOpaqueHandle);
+  EXPECT_EQ(back->kernels[0].params[1].bits, 32);
+  EXPECT_EQ(back->kernels[0].launch_params, (std::vector<std::string>{"blockIdx.x", "threadIdx.x"}));
+  EXPECT_TRUE(back->kernels[1].params.empty());
+}
+
+TEST(DeviceBlobTest, EveryTruncationIsRejected) {
+  std::string bytes = Sample().Serialize();
+  for (size_t n = 0; n < bytes.size(); ++n) {
+    absl::StatusOr<DeviceBlob> b = DeviceBlob::Deserialize(bytes.substr(0, n));
+    EXPECT_TRUE(absl::IsInvalidArgument(b.status())) << n;
+  }
+  EXPECT_FALSE(DeviceBlob::Deserialize(bytes + "x").ok());  // trailing bytes
+}
+
+TEST(DeviceBlobTest, HugeCountAndBadLaunchTagAreRejected) {
+  DeviceBlob b = Sample();
+  b.kernels[0].launch_params[0] = "warpIdx.x";
+  absl::StatusOr<DeviceBlob> bad = DeviceBlob::Deserialize(b.Serialize());
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("warpIdx.x"), std::string::npos) << bad.status();
+
+  std::string bytes = Sample().Serialize();
+  // The kernel count follows magic, format and code; make it enormous.
+  size_t count_at = 8 + 8 + 6 + 8 + Sample().code.size();
+  for (int i = 0; i < 8; ++i) bytes[count_at + i] = '\xff';
+  EXPECT_TRUE(absl::IsInvalidArgument(DeviceBlob::Deserialize(bytes).status()));
+}
+
+TEST(DeviceBlobTest, FormatsMapToDeviceTypes) {
+  EXPECT_EQ(*DeviceTypeOfFormat("opencl"), kDLOpenCL);
+  EXPECT_EQ(*DeviceTypeOfFormat("spirv"), kDLVulkan);
+  EXPECT_EQ(*DeviceTypeOfFormat("ptx"), kDLCUDA);
+  EXPECT_EQ(*DeviceTypeOfFormat("cubin"), kDLCUDA);
+  EXPECT_EQ(*DeviceTypeOfFormat("hsaco"), kDLROCM);
+  EXPECT_TRUE(absl::IsInvalidArgument(DeviceTypeOfFormat("metal").status()));
+}
+
+}  // namespace
+}  // namespace kiln::runtime
