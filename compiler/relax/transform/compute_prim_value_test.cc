@@ -1,17 +1,22 @@
 #include "compiler/relax/transform/passes.h"
 
+#include <string>
+#include <vector>
+
 #include "compiler/relax/analysis/vm_lowered_form.h"
 #include "compiler/relax/analysis/well_formed.h"
 #include "compiler/relax/transform/test_util.h"
+#include "compiler/relax/transform/vm_check.h"
 #include "gtest/gtest.h"
 
 namespace kiln::relax::transform {
 namespace {
 
 // The expected texts in these tests are kiln's own printer output for the pass's result, checked
-// by reading: a change detector, not an oracle. What the lowered code computes is checked end to
-// end: tests/corpus (the Relax corpus and models through the whole pipeline, against numpy) and
-// compiler/driver/relax_build_e2e_test.
+// by reading: a change detector, not an oracle. kSource calls a packed function no library
+// defines and is an IR shape only; the oracle is RewrittenConditionsPickTheBranch, whose program
+// is built and run on the Relax VM (vm_check.h) after the pass and must take the branch its
+// condition names.
 
 constexpr char kSource[] = R"(
 @I.ir_module
@@ -56,6 +61,31 @@ TEST(ComputePrimValue, ThenVMShapeLowerReachesTheVMForm) {
   ASSERT_TRUE(out.ok()) << out.status();
   absl::Status form = CheckVMLoweredForm(*out);
   EXPECT_TRUE(form.ok()) << form << testing::PrintBody(*out);
+}
+
+// n > 2 becomes a kernel computing the condition from x's shape; each size takes its branch.
+TEST(ComputePrimValue, RewrittenConditionsPickTheBranch) {
+  absl::StatusOr<ir::IRModule> out = ComputePrimValue(testing::Parse(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor(("n",), dtype="float32")) -> R.Tensor(("n",), dtype="float32"):
+        n = T.int64()
+        if n > 2:
+            r = R.add(x, x)
+        else:
+            r = R.negative(x)
+        return r
+)"));
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_NE(testing::PrintBody(*out).find("cond: T.bool = compute_symbolic_expr(n)"), std::string::npos)
+      << testing::PrintBody(*out);
+  absl::StatusOr<vm::Value> big = testing::RunOnVM(*out, {testing::F32({3}, {1, -2, 3})});
+  ASSERT_TRUE(big.ok()) << big.status();
+  EXPECT_EQ(testing::F32Values(*big), (std::vector<float>{2, -4, 6}));
+  absl::StatusOr<vm::Value> small = testing::RunOnVM(*out, {testing::F32({2}, {1, -2})});
+  ASSERT_TRUE(small.ok()) << small.status();
+  EXPECT_EQ(testing::F32Values(*small), (std::vector<float>{-1, 2}));
 }
 
 }  // namespace

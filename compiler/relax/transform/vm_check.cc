@@ -6,6 +6,9 @@
 #include <utility>
 
 #include "compiler/driver/relax_build.h"
+#include "compiler/relax/analysis/vm_lowered_form.h"
+#include "compiler/relax/backend/vm/attach_global_symbol.h"
+#include "compiler/relax/backend/vm/codegen_vm.h"
 #include "gtest/gtest.h"
 #include "runtime/tensor.h"
 #include "runtime/vm/executable.h"
@@ -13,9 +16,33 @@
 
 namespace kiln::relax::transform::testing {
 
+namespace {
+
+// A module already in the VM-lowered form goes straight to VMCodeGen, its PrimFuncs to the kernel
+// library: running the pipeline again would run VMShapeLower on its own output, which it does not
+// take (a variable its match_cast defined is no longer defined by one).
+absl::StatusOr<vm::Executable> BuildLowered(const ir::IRModule& module) {
+  absl::StatusOr<ir::IRModule> named = backend::AttachGlobalSymbol(module);
+  if (!named.ok()) return named.status();
+  absl::StatusOr<vm::Executable> exec = backend::VMCodeGen(*named);
+  if (!exec.ok()) return exec.status();
+  bool has_prim_func = false;
+  for (const auto& [gv, f] : named->Functions()) has_prim_func |= f.as<ir::PrimFuncNode>() != nullptr;
+  if (has_prim_func) {
+    absl::StatusOr<vm::Executable> kernels = driver::BuildKernelExecutable(*named, "llvm");
+    if (!kernels.ok()) return kernels.status();
+    for (vm::LibraryBlob& lib : kernels->libraries) exec->libraries.push_back(std::move(lib));
+  }
+  if (absl::Status st = exec->Validate(); !st.ok()) return st;
+  return exec;
+}
+
+}  // namespace
+
 absl::StatusOr<vm::Value> RunOnVM(const ir::IRModule& module, const std::vector<vm::Value>& args,
                                   const std::string& func) {
-  absl::StatusOr<vm::Executable> built = driver::BuildExecutable(module, "llvm");
+  absl::StatusOr<vm::Executable> built =
+      CheckVMLoweredForm(module).ok() ? BuildLowered(module) : driver::BuildExecutable(module, "llvm");
   if (!built.ok()) return built.status();
   vm::VMOptions options;
   options.num_threads = 1;

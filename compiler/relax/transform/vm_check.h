@@ -1,8 +1,10 @@
 // RunOnVM: the numeric oracle of the lowering-pass tests whose expected IR is a golden text. Those
 // goldens are kiln's own printer output for the pass's result, checked by reading, so on their own
-// they only detect change. These helpers build the pass's output module (every later pipeline pass
-// leaves what is already lowered as it is, relax_pipeline.h) for the host, run it on the Relax VM
-// (runtime/vm) and hand back the result, which the tests compare with values they compute directly.
+// they only detect change. These helpers build the pass's output module for the host, run it on the
+// Relax VM (runtime/vm) and hand back the result, which the tests compare with values they compute
+// directly. A module not yet in the VM-lowered form goes through the Relax pipeline
+// (BuildExecutable: every pass leaves what is already lowered as it is, relax_pipeline.h); one in
+// that form (VMShapeLower's output) goes straight to VMCodeGen.
 #ifndef KILN_COMPILER_RELAX_TRANSFORM_VM_CHECK_H_
 #define KILN_COMPILER_RELAX_TRANSFORM_VM_CHECK_H_
 
@@ -16,7 +18,7 @@
 
 namespace kiln::relax::transform::testing {
 
-// Builds `module` with BuildExecutable for "llvm" and invokes `func` with `args`.
+// Builds `module` for "llvm" as the header comment says and invokes `func` with `args`.
 absl::StatusOr<vm::Value> RunOnVM(const ir::IRModule& module, const std::vector<vm::Value>& args,
                                   const std::string& func = "main");
 
