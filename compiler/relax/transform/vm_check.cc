@@ -24,12 +24,22 @@ namespace {
 absl::StatusOr<vm::Executable> BuildLowered(const ir::IRModule& module) {
   absl::StatusOr<ir::IRModule> named = backend::AttachGlobalSymbol(module);
   if (!named.ok()) return named.status();
-  absl::StatusOr<vm::Executable> exec = backend::VMCodeGen(*named);
-  if (!exec.ok()) return exec.status();
+  // A PrimFunc still without a global_symbol is called by no Relax function: it is left out, as
+  // the pipeline's DeadCodeElimination would.
+  ir::IRModule used = ir::IRModule::Make();
+  used.CopyOnWrite()->attrs = (*named)->attrs;
+  used.CopyOnWrite()->global_infos = (*named)->global_infos;
   bool has_prim_func = false;
-  for (const auto& [gv, f] : named->Functions()) has_prim_func |= f.as<ir::PrimFuncNode>() != nullptr;
+  for (const auto& [gv, f] : named->Functions()) {
+    const bool prim_func = f.as<ir::PrimFuncNode>() != nullptr;
+    if (prim_func && f->GetGlobalSymbol().empty()) continue;
+    has_prim_func |= prim_func;
+    used.Add(gv, f);
+  }
+  absl::StatusOr<vm::Executable> exec = backend::VMCodeGen(used);
+  if (!exec.ok()) return exec.status();
   if (has_prim_func) {
-    absl::StatusOr<vm::Executable> kernels = driver::BuildKernelExecutable(*named, "llvm");
+    absl::StatusOr<vm::Executable> kernels = driver::BuildKernelExecutable(used, "llvm");
     if (!kernels.ok()) return kernels.status();
     for (vm::LibraryBlob& lib : kernels->libraries) exec->libraries.push_back(std::move(lib));
   }
