@@ -31,7 +31,7 @@ std::string Rewrite(const std::string& source) {
 void Computes(const std::string& source, const std::vector<vm::Value>& args, const std::vector<float>& want) {
   absl::StatusOr<ir::IRModule> out = Rewritten(source);
   ASSERT_TRUE(out.ok());
-  absl::StatusOr<vm::Value> got = testing::RunOnVM(*out, args);
+  absl::StatusOr<vm::Value> got = testing::RunAfterPass("CallTIRRewrite", *out, args);
   ASSERT_TRUE(got.ok()) << got.status();
   EXPECT_EQ(testing::F32Values(*got), want);
 }

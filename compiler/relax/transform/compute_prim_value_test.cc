@@ -63,27 +63,49 @@ TEST(ComputePrimValue, ThenVMShapeLowerReachesTheVMForm) {
   EXPECT_TRUE(form.ok()) << form << testing::PrintBody(*out);
 }
 
-// n > 2 becomes a kernel computing the condition from x's shape; each size takes its branch.
+// n > 2 becomes a kernel computing the condition from x's shape; each size takes its branch. The
+// module reaches the pass as in the pipeline: the call_tir calls already rewritten and lowered.
 TEST(ComputePrimValue, RewrittenConditionsPickTheBranch) {
-  absl::StatusOr<ir::IRModule> out = ComputePrimValue(testing::Parse(R"(
+  absl::StatusOr<ir::IRModule> in = CallTIRRewrite(testing::Parse(R"(
 @I.ir_module
 class Module:
+    @T.prim_func(private=True)
+    def double(a: T.handle, b: T.handle):
+        n = T.int64()
+        A = T.match_buffer(a, (n,))
+        B = T.match_buffer(b, (n,))
+        for i in range(n):
+            B[i] = A[i] * T.float32(2.0)
+
+    @T.prim_func(private=True)
+    def negate(a: T.handle, b: T.handle):
+        n = T.int64()
+        A = T.match_buffer(a, (n,))
+        B = T.match_buffer(b, (n,))
+        for i in range(n):
+            B[i] = T.float32(0.0) - A[i]
+
     @R.function
     def main(x: R.Tensor(("n",), dtype="float32")) -> R.Tensor(("n",), dtype="float32"):
         n = T.int64()
+        cls = Module
         if n > 2:
-            r = R.add(x, x)
+            r = R.call_tir(cls.double, (x,), out_ty=R.Tensor((n,), dtype="float32"))
         else:
-            r = R.negative(x)
+            r = R.call_tir(cls.negate, (x,), out_ty=R.Tensor((n,), dtype="float32"))
         return r
 )"));
+  ASSERT_TRUE(in.ok()) << in.status();
+  in = LowerRuntimeBuiltin(*in);
+  ASSERT_TRUE(in.ok()) << in.status();
+  absl::StatusOr<ir::IRModule> out = ComputePrimValue(*in);
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_NE(testing::PrintBody(*out).find("cond: T.bool = compute_symbolic_expr(n)"), std::string::npos)
       << testing::PrintBody(*out);
-  absl::StatusOr<vm::Value> big = testing::RunOnVM(*out, {testing::F32({3}, {1, -2, 3})});
+  absl::StatusOr<vm::Value> big = testing::RunAfterPass("ComputePrimValue", *out, {testing::F32({3}, {1, -2, 3})});
   ASSERT_TRUE(big.ok()) << big.status();
   EXPECT_EQ(testing::F32Values(*big), (std::vector<float>{2, -4, 6}));
-  absl::StatusOr<vm::Value> small = testing::RunOnVM(*out, {testing::F32({2}, {1, -2})});
+  absl::StatusOr<vm::Value> small = testing::RunAfterPass("ComputePrimValue", *out, {testing::F32({2}, {1, -2})});
   ASSERT_TRUE(small.ok()) << small.status();
   EXPECT_EQ(testing::F32Values(*small), (std::vector<float>{-1, 2}));
 }

@@ -91,7 +91,7 @@ TEST(KillAfterLastUse, KillsAfterTheLastUseInEachBranch) {
   const std::vector<float> x = {-1.5f, 0, 2.25f, 7};
   for (bool c : {true, false}) {
     SCOPED_TRACE(c);
-    absl::StatusOr<vm::Value> got = testing::RunOnVM(*out, {testing::F32({4}, x), testing::Bool(c)});
+    absl::StatusOr<vm::Value> got = testing::RunAfterPass("KillAfterLastUse", *out, {testing::F32({4}, x), testing::Bool(c)});
     ASSERT_TRUE(got.ok()) << got.status();
     const float add = c ? 4 : 2;
     EXPECT_EQ(testing::F32Values(*got), (std::vector<float>{x[0] + add, x[1] + add, x[2] + add, x[3] + add}));

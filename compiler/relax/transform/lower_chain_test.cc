@@ -64,7 +64,7 @@ absl::StatusOr<ir::IRModule> Lowers(const std::string& functions) {
 absl::StatusOr<vm::Value> LowerAndRun(const std::string& functions, const std::vector<vm::Value>& args) {
   absl::StatusOr<ir::IRModule> lowered = Lowers(functions);
   if (!lowered.ok()) return lowered.status();
-  return testing::RunOnVM(*lowered, args);
+  return testing::RunAfterPass("VMShapeLower", *lowered, args);
 }
 
 std::vector<float> Plus1(const std::vector<float>& v) {

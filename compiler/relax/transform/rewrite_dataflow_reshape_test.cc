@@ -80,7 +80,7 @@ TEST(RewriteDataflowReshape, ReshapeKernelsInDataflowBecomeReshape) {
   // x = [[0, 1, 2], [3, 4, 5]]: the reshapes keep the row-major order, the transpose does not.
   absl::StatusOr<ir::IRModule> out = Rewritten(main);
   ASSERT_TRUE(out.ok());
-  absl::StatusOr<vm::Value> got = testing::RunOnVM(*out, {testing::F32({2, 3}, {0, 1, 2, 3, 4, 5})});
+  absl::StatusOr<vm::Value> got = testing::RunAfterPass("RewriteDataflowReshape", *out, {testing::F32({2, 3}, {0, 1, 2, 3, 4, 5})});
   ASSERT_TRUE(got.ok()) << got.status();
   ASSERT_TRUE(got->is_tuple() && got->as_tuple().size() == 4) << got->DebugString();
   const std::vector<float> row_major = {0, 1, 2, 3, 4, 5};

@@ -44,7 +44,7 @@ std::vector<float> Ramp(int n, float start, float step) {
 void Computes(const std::string& source, int n, float add) {
   absl::StatusOr<ir::IRModule> out = Planned(source);
   ASSERT_TRUE(out.ok());
-  absl::StatusOr<vm::Value> got = testing::RunOnVM(*out, {testing::F32({n}, Ramp(n, -2, 0.75f))});
+  absl::StatusOr<vm::Value> got = testing::RunAfterPass("StaticPlanBlockMemory", *out, {testing::F32({n}, Ramp(n, -2, 0.75f))});
   ASSERT_TRUE(got.ok()) << got.status();
   EXPECT_EQ(testing::F32Values(*got), Ramp(n, -2 + add, 0.75f));
 }

@@ -1,14 +1,19 @@
 #include "compiler/relax/transform/vm_check.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "compiler/driver/relax_build.h"
+#include "compiler/driver/relax_pipeline.h"
 #include "compiler/relax/analysis/vm_lowered_form.h"
 #include "compiler/relax/backend/vm/attach_global_symbol.h"
 #include "compiler/relax/backend/vm/codegen_vm.h"
+#include "compiler/relax/transform/passes.h"
 #include "gtest/gtest.h"
 #include "runtime/tensor.h"
 #include "runtime/vm/executable.h"
@@ -18,9 +23,45 @@ namespace kiln::relax::transform::testing {
 
 namespace {
 
-// A module already in the VM-lowered form goes straight to VMCodeGen, its PrimFuncs to the kernel
-// library: running the pipeline again would run VMShapeLower on its own output, which it does not
-// take (a variable its match_cast defined is no longer defined by one).
+using Pass = absl::StatusOr<ir::IRModule> (*)(const ir::IRModule&);
+
+struct Step {
+  const char* name;
+  Pass run;
+};
+
+// The lowering steps of the Relax pipeline (compiler/driver/relax_pipeline.cc), in its order; the
+// pipeline's last step, AttachGlobalSymbol, follows them in BuildLowered. LoweringTail checks the
+// order against RelaxPassNames(), so the two cannot drift apart.
+constexpr Step kLowering[] = {
+    {"RewriteDataflowReshape", &RewriteDataflowReshape},
+    {"ToNonDataflow", &ToNonDataflow},
+    {"RemovePurityChecking", &RemovePurityChecking},
+    {"CallTIRRewrite", &CallTIRRewrite},
+    {"StaticPlanBlockMemory", &StaticPlanBlockMemory},
+    {"KillAfterLastUse", &KillAfterLastUse},
+    {"LowerRuntimeBuiltin", &LowerRuntimeBuiltin},
+    {"ComputePrimValue", &ComputePrimValue},
+    {"VMShapeLower", &VMShapeLower},
+};
+
+// The steps of kLowering after `pass`; INVALID_ARGUMENT if `pass` is not one of them or the
+// pipeline's order is no longer kLowering's.
+absl::StatusOr<std::vector<Step>> LoweringTail(const std::string& pass) {
+  const std::vector<std::string>& names = driver::RelaxPassNames();
+  const size_t n = sizeof(kLowering) / sizeof(kLowering[0]);
+  auto first = std::find(names.begin(), names.end(), kLowering[0].name);
+  if (names.end() - first != static_cast<std::ptrdiff_t>(n) + 1 || names.back() != "AttachGlobalSymbol" ||
+      !std::equal(kLowering, kLowering + n, first, [](const Step& s, const std::string& name) { return name == s.name; })) {
+    return absl::InvalidArgumentError("vm_check's lowering steps are no longer the Relax pipeline's last steps");
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (pass == kLowering[i].name) return std::vector<Step>(kLowering + i + 1, kLowering + n);
+  }
+  return absl::InvalidArgumentError(absl::StrCat("'", pass, "' is not a lowering step of the Relax pipeline"));
+}
+
+// AttachGlobalSymbol, VMCodeGen and the kernel library for a module in the VM-lowered form.
 absl::StatusOr<vm::Executable> BuildLowered(const ir::IRModule& module) {
   absl::StatusOr<ir::IRModule> named = backend::AttachGlobalSymbol(module);
   if (!named.ok()) return named.status();
@@ -47,12 +88,8 @@ absl::StatusOr<vm::Executable> BuildLowered(const ir::IRModule& module) {
   return exec;
 }
 
-}  // namespace
-
-absl::StatusOr<vm::Value> RunOnVM(const ir::IRModule& module, const std::vector<vm::Value>& args,
-                                  const std::string& func) {
-  absl::StatusOr<vm::Executable> built =
-      CheckVMLoweredForm(module).ok() ? BuildLowered(module) : driver::BuildExecutable(module, "llvm");
+absl::StatusOr<vm::Value> Invoke(absl::StatusOr<vm::Executable> built, const std::vector<vm::Value>& args,
+                                 const std::string& func) {
   if (!built.ok()) return built.status();
   vm::VMOptions options;
   options.num_threads = 1;
@@ -60,6 +97,27 @@ absl::StatusOr<vm::Value> RunOnVM(const ir::IRModule& module, const std::vector<
       vm::VirtualMachine::Create(std::make_shared<const vm::Executable>(*std::move(built)), options);
   if (!machine.ok()) return machine.status();
   return (*machine)->Invoke(func, args);
+}
+
+}  // namespace
+
+absl::StatusOr<vm::Value> RunOnVM(const ir::IRModule& module, const std::vector<vm::Value>& args,
+                                  const std::string& func) {
+  return Invoke(driver::BuildExecutable(module, "llvm"), args, func);
+}
+
+absl::StatusOr<vm::Value> RunAfterPass(const std::string& pass, const ir::IRModule& module,
+                                       const std::vector<vm::Value>& args, const std::string& func) {
+  absl::StatusOr<std::vector<Step>> tail = LoweringTail(pass);
+  if (!tail.ok()) return tail.status();
+  ir::IRModule lowered = module;
+  for (const Step& step : *tail) {
+    absl::StatusOr<ir::IRModule> next = step.run(lowered);
+    if (!next.ok()) return absl::Status(next.status().code(), absl::StrCat(step.name, ": ", next.status().message()));
+    lowered = *std::move(next);
+  }
+  if (absl::Status form = CheckVMLoweredForm(lowered); !form.ok()) return form;
+  return Invoke(BuildLowered(lowered), args, func);
 }
 
 vm::Value F32(const std::vector<int64_t>& shape, const std::vector<float>& values) {

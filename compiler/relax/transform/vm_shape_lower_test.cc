@@ -37,7 +37,7 @@ std::string Lower(const std::string& source, std::string* shape_func = nullptr) 
 absl::StatusOr<vm::Value> RunLowered(const std::string& source, const std::vector<vm::Value>& args) {
   absl::StatusOr<ir::IRModule> out = Lowered(source);
   if (!out.ok()) return out.status();
-  return testing::RunOnVM(*out, args);
+  return testing::RunAfterPass("VMShapeLower", *out, args);
 }
 
 // The dims of a shape value (empty, with a gtest failure, for anything else).
