@@ -199,6 +199,7 @@ TEST(CallTIRRewrite, ScalarArgumentsFollowTheOutputsInTheOlderOrder) {
 TEST(CallTIRRewrite, ArgumentsFittingNoOrderAreAnError) {
   absl::StatusOr<ir::IRModule> out = CallTIRRewrite(testing::Parse(ScaleRows("scale_rows", "(x, x)")));
   ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument) << out.status();
   EXPECT_NE(out.status().message().find("do not fit the parameters of PrimFunc 'scale_rows'"), std::string::npos)
       << out.status();
 }

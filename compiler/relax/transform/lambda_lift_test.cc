@@ -139,6 +139,7 @@ TEST(LambdaLift, RecursiveLocalFunctionCallsItsGlobal) {
 TEST(LambdaLift, RecursiveClosureIsReported) {
   absl::StatusOr<ir::IRModule> out = LambdaLift(RecursiveLocal(/*capture=*/true));
   ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument) << out.status();
   EXPECT_NE(out.status().message().find("'loop' calls itself and captures variables"), std::string::npos)
       << out.status();
 }

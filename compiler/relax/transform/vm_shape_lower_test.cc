@@ -51,6 +51,7 @@ std::vector<int64_t> Dims(const absl::StatusOr<vm::Value>& value) {
 // `result` is an error whose message holds `fragment` (the ErrorContext of the failing check).
 void ExpectRejected(const absl::StatusOr<vm::Value>& result, const std::string& fragment) {
   ASSERT_FALSE(result.ok()) << result->DebugString();
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument) << result.status();
   EXPECT_NE(result.status().message().find(fragment), std::string::npos) << result.status();
 }
 
