@@ -119,8 +119,7 @@ TEST(CallTIRRewrite, InplaceReusesTheInput) {
   Computes(kDoubleInplace, {testing::F32({8}, Ramp(8, 1, 1))}, Ramp(8, 2, 2));
 }
 
-TEST(CallTIRRewrite, ACallEndingAnIfBranchIsRewrittenToo) {
-  EXPECT_EQ(Rewrite(R"(
+constexpr char kInplaceInABranch[] = R"(
 @I.ir_module
 class Module:
     @T.prim_func(private=True)
@@ -136,7 +135,10 @@ class Module:
         else:
             r = x
         return r
-)"),
+)";
+
+TEST(CallTIRRewrite, ACallEndingAnIfBranchIsRewrittenToo) {
+  EXPECT_EQ(Rewrite(kInplaceInABranch),
             R"(    if c:
         double_inplace(x)
         r: R.Tensor((8,), dtype="float32") = x
@@ -144,6 +146,15 @@ class Module:
         r: R.Tensor((8,), dtype="float32") = x
     return r
 )");
+  absl::StatusOr<ir::IRModule> out = Rewritten(kInplaceInABranch);
+  ASSERT_TRUE(out.ok());
+  for (bool c : {true, false}) {
+    SCOPED_TRACE(c);
+    absl::StatusOr<vm::Value> got =
+        testing::RunAfterPass("CallTIRRewrite", *out, {testing::Bool(c), testing::F32({8}, Ramp(8, -3, 1))});
+    ASSERT_TRUE(got.ok()) << got.status();
+    EXPECT_EQ(testing::F32Values(*got), c ? Ramp(8, -6, 2) : Ramp(8, -3, 1));
+  }
 }
 
 constexpr char kScaleRows[] = R"(

@@ -14,9 +14,10 @@ namespace {
 // The expected texts below are kiln's own printer output for the pass's result, checked by
 // reading: a change detector, not an oracle. The oracle is Computes: where a fixture is a program
 // to run, the planned module, built and run on the Relax VM (vm_check.h), must give the values the
-// test computes directly; a storage reused while a tensor in it is still live changes them. The
-// fixtures that call packed functions no library defines are IR shapes only; what such code
-// computes is checked end to end (tests/corpus against numpy, compiler/driver/relax_build_e2e_test).
+// test computes directly; a storage reused while a tensor in it is still live changes them, and
+// one smaller than a tensor placed in it fails the run. The fixtures that call a packed function
+// no library defines or recurse without a base case are IR shapes only; what such code computes
+// is checked end to end (tests/corpus against numpy, compiler/driver/relax_build_e2e_test).
 absl::StatusOr<ir::IRModule> Planned(const std::string& source) {
   absl::StatusOr<ir::IRModule> out = CallTIRRewrite(testing::Parse(source));
   EXPECT_TRUE(out.ok()) << out.status();
@@ -142,7 +143,7 @@ TEST(StaticPlanBlockMemory, EscapingAndSymbolicTensorsKeepTheirAllocations) {
 
 TEST(StaticPlanBlockMemory, SymbolicSizesArePlannedAtTheirUpperBound) {
   // n <= 8: each (n,) float32 tensor gets a 32-byte storage, reused as for static sizes.
-  std::string text = Plan(std::string(kKernels) + R"(
+  const std::string source = std::string(kKernels) + R"(
     @R.function
     def main(y: R.Tensor(("n",), dtype="float32")) -> R.Tensor(("n",), dtype="float32"):
         R.func_attr({"tir_var_upper_bound": {"n": 8}})
@@ -153,12 +154,16 @@ TEST(StaticPlanBlockMemory, SymbolicSizesArePlannedAtTheirUpperBound) {
         s2 = R.call_tir(cls.inc_n, (s1,), out_ty=R.Tensor((n,), dtype="float32"))
         s3 = R.call_tir(cls.inc_n, (s2,), out_ty=R.Tensor((n,), dtype="float32"))
         return s3
-)");
+)";
+  std::string text = Plan(source);
   EXPECT_NE(text.find(R"(storage: R.Any = R.memory.alloc_storage(R.shape([32]))"), std::string::npos) << text;
   EXPECT_NE(text.find(R"(alloc_2: R.Tensor((n,), dtype="float32") = R.memory.alloc_tensor(storage, 0, R.shape([n]))"),
             std::string::npos)
       << text;
   EXPECT_EQ(text.find("storage_2"), std::string::npos) << text;
+  // inc_n copies: the result is y, for a size below the bound and at it.
+  Computes(source, 3, 0);
+  Computes(source, 8, 0);
 }
 
 TEST(StaticPlanBlockMemory, ViewsExtendTheLifetime) {
