@@ -8,8 +8,8 @@
 // pipeline sees (and may repair or mask) what the pass produced: e.g. LegalizeOps run again would
 // turn a view the pass planned around into a copy. RunOnVM runs the whole pipeline
 // (BuildExecutable), for fixtures that still hold high-level operators (R.add) or come from the
-// passes before LegalizeOps (Normalize, LambdaLift); every pass leaves what it already lowered
-// as it is (relax_pipeline.h).
+// passes before LegalizeOps (Normalize, LambdaLift): the passes leave what is already lowered as
+// it is (relax_pipeline.h), except VMShapeLower, which does not take its own output.
 #ifndef KILN_COMPILER_RELAX_TRANSFORM_VM_CHECK_H_
 #define KILN_COMPILER_RELAX_TRANSFORM_VM_CHECK_H_
 
