@@ -2,6 +2,7 @@
 // the kernel is a pre-scheduled loop nest without SBlocks: op_pattern kOpaque.
 #include "compiler/relax/legalize/nn_conv.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <utility>
@@ -23,6 +24,11 @@ constexpr int kHalfLanes = 8;
 // fused multiply-adds (a 4x16 tile: 6 loads for 8). The last block of a channel count that is not
 // a multiple of 6 is zero-padded in the packed weight and not written back.
 constexpr int kBlock = 6;
+// Input channels per pass over a register tile: a tile's packed weights (kBlock per channel and
+// kernel tap) and its input rows (kh rows of kLanes + kw - 1 values per channel) for one pass stay
+// within this many bytes of L1, so the next tiles of the row reuse the weights from L1 instead of
+// L2. Passes after the first add into the output.
+constexpr int64_t kChannelPassBytes = 20 * 1024;
 
 // Where each named axis sits in a layout string; every name must occur once and only the
 // expected ones may appear.
@@ -241,7 +247,17 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
   };
 
   // ---- the register tiles of one (channel block, output row) task.
-  auto tile = [&](const PrimExpr& n, const PrimExpr& gb, const PrimExpr& y, const PrimExpr& x0, int lanes) -> Stmt {
+  // Channel passes: equal blocks of input channels (one pass when cg is symbolic).
+  int64_t pass_channels = ConstOr(cg, -1), passes = 1;
+  if (pass_channels > 0) {
+    int64_t per_channel = (ConstOr(kh, 3) * ConstOr(kw, 3) * kBlock + ConstOr(kh, 3) * (kLanes + ConstOr(kw, 3) - 1)) *
+                          std::max(1, out_dtype.bytes());
+    int64_t fit = std::max<int64_t>(1, kChannelPassBytes / per_channel);
+    passes = (pass_channels + fit - 1) / fit;
+    pass_channels = (pass_channels + passes - 1) / passes;
+  }
+  auto tile = [&](const PrimExpr& n, const PrimExpr& gb, const PrimExpr& y, const PrimExpr& x0, int lanes,
+                  const PrimExpr& pass) -> Stmt {
     std::pair<PrimExpr, PrimExpr> go = split(gb);
     PrimExpr g = go.first, ob = go.second;
     Buffer acc = Buffer::Make("acc", {Int64(kBlock), Int64(lanes)}, out_dtype, "local");
@@ -251,9 +267,34 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
         return Loop("v", Int64(lanes), lane_kind, [&](const PrimExpr& v) { return f(i, v); });
       });
     };
+    // Channels of this block that exist: kBlock unless this is the last block of a count that is not
+    // a multiple of kBlock.
+    PrimExpr valid = MinOf(Int64(kBlock), Minus(og, Times(ob, Int64(kBlock))));
+    bool whole = ConstOr(og, 1) % kBlock == 0;
+    auto out_at = [&](const PrimExpr& i, const PrimExpr& v) {
+      PrimExpr oc = Plus(Times(g, og), Plus(Times(ob, Int64(kBlock)), i));
+      std::map<char, PrimExpr> at = {{'N', n}, {'C', oc}, {'H', y}, {'W', Plus(x0, v)}};
+      if (!two_d) at.erase('H');
+      return Index(*opos, at);
+    };
+    auto valid_rows = [&](const std::function<Stmt(PrimExpr, PrimExpr)>& f) {
+      return Loop("i", whole ? Int64(kBlock) : valid, whole ? ForKind::kUnrolled : ForKind::kSerial,
+                  [&](const PrimExpr& i) {
+                    return Loop("v", Int64(lanes), lane_kind, [&](const PrimExpr& v) { return f(i, v); });
+                  });
+    };
     Stmt init = each([&](PrimExpr i, PrimExpr v) { return Store(acc, Const(out_dtype, 0), {i, v}); });
+    if (passes > 1) {
+      Stmt reload = valid_rows([&](PrimExpr i, PrimExpr v) { return Store(acc, Load(out, out_at(i, v)), {i, v}); });
+      init = ir::IfThenElse(EQ(pass, Int64(0)), init, reload);
+    }
     ForKind kx_kind = ConstOr(kw, 99) <= 8 ? ForKind::kUnrolled : ForKind::kSerial;
-    Stmt update = Loop("c", cg, ForKind::kSerial, [&](const PrimExpr& c) {
+    PrimExpr c0 = Times(pass, Int64(pass_channels));
+    PrimExpr pass_cg = passes == 1 ? cg
+                       : ConstOr(cg, 0) % pass_channels == 0 ? Int64(pass_channels)
+                                                             : MinOf(Int64(pass_channels), Minus(cg, c0));
+    Stmt update = Loop("c", pass_cg, ForKind::kSerial, [&](const PrimExpr& cc) {
+      PrimExpr c = Plus(c0, cc);
       PrimExpr ch = Plus(Times(g, cg), c);
       return Loop("ky", kh, ForKind::kSerial, [&](const PrimExpr& ky) {
         PrimExpr row = Plus(Times(y, Int64(csh)), Times(ky, Int64(dh)));
@@ -266,19 +307,7 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
         });
       });
     });
-    // Channels of this block that exist: kBlock unless this is the last block of a count that is not
-    // a multiple of kBlock.
-    PrimExpr valid = MinOf(Int64(kBlock), Minus(og, Times(ob, Int64(kBlock))));
-    bool whole = ConstOr(og, 1) % kBlock == 0;
-    Stmt write = Loop("i", whole ? Int64(kBlock) : valid, whole ? ForKind::kUnrolled : ForKind::kSerial,
-                      [&](const PrimExpr& i) {
-                        return Loop("v", Int64(lanes), lane_kind, [&](const PrimExpr& v) {
-                          PrimExpr oc = Plus(Times(g, og), Plus(Times(ob, Int64(kBlock)), i));
-                          std::map<char, PrimExpr> at = {{'N', n}, {'C', oc}, {'H', y}, {'W', Plus(x0, v)}};
-                          if (!two_d) at.erase('H');
-                          return Store(out, Load(acc, {i, v}), Index(*opos, at));
-                        });
-                      });
+    Stmt write = valid_rows([&](PrimExpr i, PrimExpr v) { return Store(out, Load(acc, {i, v}), out_at(i, v)); });
     return Allocate(acc, Seq({init, update, write}));
   };
 
@@ -289,16 +318,19 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
       PrimExpr y = IsConst(oh, 1) ? Int64(0) : PrimExpr(FloorMod(t, oh));
       PrimExpr full = FloorDivBy(ow, kLanes);
       PrimExpr done = Times(full, Int64(kLanes));
-      Stmt main = Loop("xo", full, ForKind::kSerial,
-                       [&](const PrimExpr& xo) { return tile(n, gb, y, Times(xo, Int64(kLanes)), kLanes); });
       PrimExpr halves = FloorDivBy(Minus(ow, done), kHalfLanes);
-      Stmt half = Loop("xh", halves, ForKind::kSerial, [&](const PrimExpr& xh) {
-        return tile(n, gb, y, Plus(done, Times(xh, Int64(kHalfLanes))), kHalfLanes);
-      });
       PrimExpr done2 = Plus(done, Times(halves, Int64(kHalfLanes)));
-      Stmt rest = LoopFrom("xr", done2, Minus(ow, done2), ForKind::kSerial,
-                           [&](const PrimExpr& x) { return tile(n, gb, y, x, 1); });
-      return Seq({main, half, rest});
+      auto row = [&](const PrimExpr& pass) {
+        Stmt main = Loop("xo", full, ForKind::kSerial,
+                         [&](const PrimExpr& xo) { return tile(n, gb, y, Times(xo, Int64(kLanes)), kLanes, pass); });
+        Stmt half = Loop("xh", halves, ForKind::kSerial, [&](const PrimExpr& xh) {
+          return tile(n, gb, y, Plus(done, Times(xh, Int64(kHalfLanes))), kHalfLanes, pass);
+        });
+        Stmt rest = LoopFrom("xr", done2, Minus(ow, done2), ForKind::kSerial,
+                             [&](const PrimExpr& x) { return tile(n, gb, y, x, 1, pass); });
+        return Seq({main, half, rest});
+      };
+      return passes > 1 ? Loop("pass", Int64(passes), ForKind::kSerial, row) : row(Int64(0));
     });
   };
 

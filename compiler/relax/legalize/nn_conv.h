@@ -37,7 +37,10 @@ struct ConvSpec {
 //   * in parallel over (channel block, output row), a 6 x 16 register tile of output channels x
 //     output columns accumulates over (input channel, kh, kw) with fused multiply-adds on 16-lane
 //     vectors along the output row (an 8-lane and then 1-lane tiles for the rest of the row), and
-//     is stored through the output layout.
+//     is stored through the output layout. When a tile's weights and input rows for all input
+//     channels of its group would not fit in about 20 KB of L1, the channels are split into equal
+//     passes over the row's tiles (e.g. 2 of 32 for 64 channels of 3x3), later passes adding into
+//     the output, so that the weights are reused from L1 across the row.
 // conv_transpose is the same convolution over the stride-dilated, re-padded input with the
 // flipped, transposed kernel. Errors (INVALID_ARGUMENT): bad layouts, attribute lengths, channel
 // counts that the groups do not divide, symbolic spatial dims where a constant is needed.

@@ -178,6 +178,16 @@ TEST(ConvKernel, OddSizesWithPadding) {
   Check(k);
 }
 
+// 49 input channels with a 3x3 kernel take 2 passes over each register tile (25 and 24
+// channels), the second adding into the output; 7 output channels leave a partial block.
+TEST(ConvKernel, InputChannelPasses) {
+  Case k;
+  k.data_shape = {1, 49, 1, 9};
+  k.weight_shape = {7, 49, 3, 3};
+  k.pt = k.pl = k.pb = k.pr = 1;
+  Check(k);
+}
+
 TEST(ConvKernel, WideRowStrideDilationAsymmetricPadding) {
   Case k;
   k.data_shape = {2, 2, 9, 45};
