@@ -256,21 +256,27 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
     passes = (pass_channels + fit - 1) / fit;
     pass_channels = (pass_channels + passes - 1) / passes;
   }
+  // A constant channel count that is not a multiple of kBlock: its last block gets a tile of just
+  // the channels left (no multiply-adds on the zero padding); for a symbolic count, the last block's
+  // 6-row tile writes back only the channels that exist.
+  const int64_t og_const = ConstOr(og, -1);
+  const int last_rows = og_const > 0 ? static_cast<int>(og_const % kBlock) : 0;
+  // The register tile of `rows` output channels (kBlock, or last_rows in the last block) by `lanes`
+  // output columns from x0 in row y, over the input channels of `pass`.
   auto tile = [&](const PrimExpr& n, const PrimExpr& gb, const PrimExpr& y, const PrimExpr& x0, int lanes,
-                  const PrimExpr& pass) -> Stmt {
+                  const PrimExpr& pass, int rows) -> Stmt {
     std::pair<PrimExpr, PrimExpr> go = split(gb);
     PrimExpr g = go.first, ob = go.second;
-    Buffer acc = Buffer::Make("acc", {Int64(kBlock), Int64(lanes)}, out_dtype, "local");
+    Buffer acc = Buffer::Make("acc", {Int64(rows), Int64(lanes)}, out_dtype, "local");
     ForKind lane_kind = lanes > 1 ? ForKind::kVectorized : ForKind::kSerial;
     auto each = [&](const std::function<Stmt(PrimExpr, PrimExpr)>& f) {
-      return Loop("i", Int64(kBlock), ForKind::kUnrolled, [&](const PrimExpr& i) {
+      return Loop("i", Int64(rows), ForKind::kUnrolled, [&](const PrimExpr& i) {
         return Loop("v", Int64(lanes), lane_kind, [&](const PrimExpr& v) { return f(i, v); });
       });
     };
-    // Channels of this block that exist: kBlock unless this is the last block of a count that is not
-    // a multiple of kBlock.
-    PrimExpr valid = MinOf(Int64(kBlock), Minus(og, Times(ob, Int64(kBlock))));
-    bool whole = ConstOr(og, 1) % kBlock == 0;
+    // Channels of this tile that exist: all of them unless the channel count is symbolic.
+    PrimExpr valid = MinOf(Int64(rows), Minus(og, Times(ob, Int64(kBlock))));
+    bool whole = og_const > 0;
     auto out_at = [&](const PrimExpr& i, const PrimExpr& v) {
       PrimExpr oc = Plus(Times(g, og), Plus(Times(ob, Int64(kBlock)), i));
       std::map<char, PrimExpr> at = {{'N', n}, {'C', oc}, {'H', y}, {'W', Plus(x0, v)}};
@@ -278,7 +284,7 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
       return Index(*opos, at);
     };
     auto valid_rows = [&](const std::function<Stmt(PrimExpr, PrimExpr)>& f) {
-      return Loop("i", whole ? Int64(kBlock) : valid, whole ? ForKind::kUnrolled : ForKind::kSerial,
+      return Loop("i", whole ? Int64(rows) : valid, whole ? ForKind::kUnrolled : ForKind::kSerial,
                   [&](const PrimExpr& i) {
                     return Loop("v", Int64(lanes), lane_kind, [&](const PrimExpr& v) { return f(i, v); });
                   });
@@ -320,17 +326,26 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
       PrimExpr done = Times(full, Int64(kLanes));
       PrimExpr halves = FloorDivBy(Minus(ow, done), kHalfLanes);
       PrimExpr done2 = Plus(done, Times(halves, Int64(kHalfLanes)));
-      auto row = [&](const PrimExpr& pass) {
-        Stmt main = Loop("xo", full, ForKind::kSerial,
-                         [&](const PrimExpr& xo) { return tile(n, gb, y, Times(xo, Int64(kLanes)), kLanes, pass); });
-        Stmt half = Loop("xh", halves, ForKind::kSerial, [&](const PrimExpr& xh) {
-          return tile(n, gb, y, Plus(done, Times(xh, Int64(kHalfLanes))), kHalfLanes, pass);
-        });
-        Stmt rest = LoopFrom("xr", done2, Minus(ow, done2), ForKind::kSerial,
-                             [&](const PrimExpr& x) { return tile(n, gb, y, x, 1, pass); });
-        return Seq({main, half, rest});
+      auto row = [&](int rows) {
+        return [&, rows](const PrimExpr& pass) {
+          Stmt main = Loop("xo", full, ForKind::kSerial, [&](const PrimExpr& xo) {
+            return tile(n, gb, y, Times(xo, Int64(kLanes)), kLanes, pass, rows);
+          });
+          Stmt half = Loop("xh", halves, ForKind::kSerial, [&](const PrimExpr& xh) {
+            return tile(n, gb, y, Plus(done, Times(xh, Int64(kHalfLanes))), kHalfLanes, pass, rows);
+          });
+          Stmt rest = LoopFrom("xr", done2, Minus(ow, done2), ForKind::kSerial,
+                               [&](const PrimExpr& x) { return tile(n, gb, y, x, 1, pass, rows); });
+          return Seq({main, half, rest});
+        };
       };
-      return passes > 1 ? Loop("pass", Int64(passes), ForKind::kSerial, row) : row(Int64(0));
+      auto passes_of = [&](int rows) {
+        return passes > 1 ? Loop("pass", Int64(passes), ForKind::kSerial, row(rows)) : row(rows)(Int64(0));
+      };
+      if (last_rows == 0) return passes_of(kBlock);
+      if (IsConst(blocks, 1)) return passes_of(last_rows);
+      PrimExpr ob = split(gb).second;
+      return Stmt(ir::IfThenElse(EQ(ob, Minus(blocks, Int64(1))), passes_of(last_rows), passes_of(kBlock)));
     });
   };
 
