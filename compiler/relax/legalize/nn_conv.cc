@@ -206,8 +206,11 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
     });
   });
 
-  // ---- per image: the prepared input xp[c, y, x].
-  Buffer xp = Buffer::Make("data_pad", {chans, hp, wp}, out_dtype);
+  // ---- per image: the prepared input xp[c, y, x]. Each row has room for (kHalfLanes - 1) * stride
+  // more (zero) columns, so that the last tile of a row can be a whole 8-lane vector tile whose lanes
+  // past the row's end are computed and dropped.
+  PrimExpr wpx = Plus(wp, Int64((kHalfLanes - 1) * csw));
+  Buffer xp = Buffer::Make("data_pad", {chans, hp, wpx}, out_dtype);
   auto data_at = [&](const PrimExpr& n, const PrimExpr& c, const PrimExpr& y, const PrimExpr& x) {
     std::map<char, PrimExpr> at = {{'N', n}, {'C', c}, {'H', y}, {'W', x}};
     if (!two_d) at.erase('H');
@@ -226,14 +229,14 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
           Stmt mid = VectorLoop("x", in_w, kLanes, [&](const PrimExpr& x) {
             return Store(xp, data_at(n, c, iy, x), {c, y, Plus(x, pad_l)});
           });
-          Stmt right = LoopFrom("x", Plus(pad_l, in_w), pad_r, ForKind::kSerial,
+          Stmt right = LoopFrom("x", Plus(pad_l, in_w), Minus(wpx, Plus(pad_l, in_w)), ForKind::kSerial,
                                 [&](const PrimExpr& x) { return Store(xp, Const(out_dtype, 0), {c, y, x}); });
-          Stmt zeros = VectorLoop("x", wp, kLanes, [&](const PrimExpr& x) { return Store(xp, Const(out_dtype, 0), {c, y, x}); });
+          Stmt zeros = VectorLoop("x", wpx, kLanes, [&](const PrimExpr& x) { return Store(xp, Const(out_dtype, 0), {c, y, x}); });
           PrimExpr inside = And(GE(y, pad_t), LT(y, Plus(pad_t, in_h)));
           return ir::IfThenElse(inside, Seq({left, mid, right}), zeros);
         }
         // General: each element from its (dilated, possibly negatively padded) source or zero.
-        return Loop("x", wp, ForKind::kSerial, [&](const PrimExpr& x) {
+        return Loop("x", wpx, ForKind::kSerial, [&](const PrimExpr& x) {
           PrimExpr iy = Minus(y, pad_t), ix = Minus(x, pad_l);
           PrimExpr ok = And(And(GE(iy, Int64(0)), LT(iy, Plus(Times(Minus(in_h, Int64(1)), Int64(ins_h)), Int64(1)))),
                             And(GE(ix, Int64(0)), LT(ix, Plus(Times(Minus(in_w, Int64(1)), Int64(ins_w)), Int64(1)))));
@@ -264,11 +267,13 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
   // The register tile of `rows` output channels (kBlock, or last_rows in the last block) by `lanes`
   // output columns from x0 in row y, over the input channels of `pass`.
   auto tile = [&](const PrimExpr& n, const PrimExpr& gb, const PrimExpr& y, const PrimExpr& x0, int lanes,
-                  const PrimExpr& pass, int rows) -> Stmt {
+                  const PrimExpr& pass, int rows, const PrimExpr& width) -> Stmt {
     std::pair<PrimExpr, PrimExpr> go = split(gb);
     PrimExpr g = go.first, ob = go.second;
     Buffer acc = Buffer::Make("acc", {Int64(rows), Int64(lanes)}, out_dtype, "local");
-    ForKind lane_kind = lanes > 1 ? ForKind::kVectorized : ForKind::kSerial;
+    const ForKind lane_kind = ForKind::kVectorized;
+    // The output columns that exist: all `lanes` unless this is a row's last, partial tile.
+    const bool all_lanes = IsConst(width, lanes);
     auto each = [&](const std::function<Stmt(PrimExpr, PrimExpr)>& f) {
       return Loop("i", Int64(rows), ForKind::kUnrolled, [&](const PrimExpr& i) {
         return Loop("v", Int64(lanes), lane_kind, [&](const PrimExpr& v) { return f(i, v); });
@@ -286,7 +291,8 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
     auto valid_rows = [&](const std::function<Stmt(PrimExpr, PrimExpr)>& f) {
       return Loop("i", whole ? Int64(rows) : valid, whole ? ForKind::kUnrolled : ForKind::kSerial,
                   [&](const PrimExpr& i) {
-                    return Loop("v", Int64(lanes), lane_kind, [&](const PrimExpr& v) { return f(i, v); });
+                    return Loop("v", all_lanes ? Int64(lanes) : width, all_lanes ? lane_kind : ForKind::kSerial,
+                                [&](const PrimExpr& v) { return f(i, v); });
                   });
     };
     Stmt init = each([&](PrimExpr i, PrimExpr v) { return Store(acc, Const(out_dtype, 0), {i, v}); });
@@ -329,13 +335,18 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
       auto row = [&](int rows) {
         return [&, rows](const PrimExpr& pass) {
           Stmt main = Loop("xo", full, ForKind::kSerial, [&](const PrimExpr& xo) {
-            return tile(n, gb, y, Times(xo, Int64(kLanes)), kLanes, pass, rows);
+            return tile(n, gb, y, Times(xo, Int64(kLanes)), kLanes, pass, rows, Int64(kLanes));
           });
           Stmt half = Loop("xh", halves, ForKind::kSerial, [&](const PrimExpr& xh) {
-            return tile(n, gb, y, Plus(done, Times(xh, Int64(kHalfLanes))), kHalfLanes, pass, rows);
+            return tile(n, gb, y, Plus(done, Times(xh, Int64(kHalfLanes))), kHalfLanes, pass, rows, Int64(kHalfLanes));
           });
-          Stmt rest = LoopFrom("xr", done2, Minus(ow, done2), ForKind::kSerial,
-                               [&](const PrimExpr& x) { return tile(n, gb, y, x, 1, pass, rows); });
+          // The last 1..7 columns: an 8-lane tile that writes back only those.
+          PrimExpr left = Minus(ow, done2);
+          Stmt rest;
+          if (ConstOr(left, -1) != 0) {
+            rest = tile(n, gb, y, done2, kHalfLanes, pass, rows, left);
+            if (ConstOr(left, -1) < 0) rest = ir::IfThenElse(GT(left, Int64(0)), rest);
+          }
           return Seq({main, half, rest});
         };
       };

@@ -1,6 +1,6 @@
 // ConvKernel against direct reference convolutions computed here, on the reference interpreter
 // and on LLVM: odd sizes (every register-tile tail), strides, asymmetric padding, dilation, groups
-// (including depthwise and channel counts that are not a multiple of the 4-channel block), NHWC /
+// (including depthwise and channel counts that are not a multiple of the 6-channel block), NHWC /
 // HWIO layouts, conv1d, conv2d_transpose, and symbolic spatial dims.
 #include "compiler/relax/legalize/nn_conv.h"
 
