@@ -29,6 +29,9 @@ constexpr int kBlock = 6;
 // within this many bytes of L1, so the next tiles of the row reuse the weights from L1 instead of
 // L2. Passes after the first add into the output.
 constexpr int64_t kChannelPassBytes = 20 * 1024;
+// Convolutions of fewer multiply-adds than this run on the calling thread: waking the pool costs
+// microseconds, as much as the whole convolution.
+constexpr int64_t kParallelWork = int64_t{1} << 18;
 
 // Where each named axis sits in a layout string; every name must occur once and only the
 // expected ones may appear.
@@ -172,6 +175,14 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
   Param pout = MakeParam(out_name, out_shape, out_dtype);
   const Buffer &data = pdata.buffer, &weight = pweight.buffer, &out = pout.buffer;
 
+  // Constant sizes: the multiply-adds, to decide whether the loops below are worth running in parallel.
+  int64_t work = 1;
+  for (const PrimExpr& e : {batch, out_chans, oh, ow, cg, kh, kw}) {
+    int64_t v = ConstOr(e, -1);
+    work = v < 0 ? kParallelWork : std::min(kParallelWork, work * std::min(v, kParallelWork));
+  }
+  const ForKind par = work < kParallelWork ? ForKind::kSerial : ForKind::kParallel;
+
   // ---- packed weight: wpk[g * blocks + ob, c, y, x, i] = weight of output channel g*og + ob*kBlock + i.
   PrimExpr blocks = CeilDivBy(og, kBlock);
   Buffer wpk = Buffer::Make("weight_packed", {Times(Int64(groups), blocks), cg, kh, kw, Int64(kBlock)}, out_dtype);
@@ -181,7 +192,7 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
     if (groups == 1) return {Int64(0), gb};
     return {FloorDiv(gb, blocks), FloorMod(gb, blocks)};
   };
-  Stmt pack_w = Loop("gb", Times(Int64(groups), blocks), ForKind::kParallel, [&](const PrimExpr& gb) {
+  Stmt pack_w = Loop("gb", Times(Int64(groups), blocks), par, [&](const PrimExpr& gb) {
     std::pair<PrimExpr, PrimExpr> go = split(gb);
     PrimExpr g = go.first, ob = go.second;
     return Loop("c", cg, ForKind::kSerial, [&](const PrimExpr& c) {
@@ -219,7 +230,7 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
   auto prepare = [&](const PrimExpr& n) -> Stmt {
     bool plain = ins_h == 1 && ins_w == 1 && ConstOr(pad_t, 0) >= 0 && ConstOr(pad_l, 0) >= 0 &&
                  ConstOr(pad_b, 0) >= 0 && ConstOr(pad_r, 0) >= 0;
-    return Loop("c", chans, ForKind::kParallel, [&](const PrimExpr& c) {
+    return Loop("c", chans, par, [&](const PrimExpr& c) {
       return Loop("y", hp, ForKind::kSerial, [&](const PrimExpr& y) -> Stmt {
         if (plain) {
           // Rows inside the data: zero borders around a (vectorized) copy; other rows: zeros.
@@ -325,7 +336,7 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
 
   auto compute = [&](const PrimExpr& n) -> Stmt {
     PrimExpr tasks = Times(Times(Int64(groups), blocks), oh);
-    return Loop("t", tasks, ForKind::kParallel, [&](const PrimExpr& t) {
+    return Loop("t", tasks, par, [&](const PrimExpr& t) {
       PrimExpr gb = IsConst(oh, 1) ? t : PrimExpr(FloorDiv(t, oh));
       PrimExpr y = IsConst(oh, 1) ? Int64(0) : PrimExpr(FloorMod(t, oh));
       PrimExpr full = FloorDivBy(ow, kLanes);

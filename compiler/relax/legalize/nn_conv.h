@@ -46,6 +46,7 @@ struct ConvSpec {
 // conv_transpose is the same convolution over the stride-dilated, re-padded input with the
 // flipped, transposed kernel. Errors (INVALID_ARGUMENT): bad layouts, attribute lengths, channel
 // counts that the groups do not divide, symbolic spatial dims where a constant is needed.
+// Convolutions under 2^18 multiply-adds (constant shapes) run their loops on the calling thread.
 absl::StatusOr<ir::PrimFunc> ConvKernel(const ConvSpec& spec);
 
 }  // namespace kiln::relax::legalize

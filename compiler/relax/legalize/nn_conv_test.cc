@@ -7,6 +7,7 @@
 #include <map>
 
 #include "compiler/relax/legalize/kernel_testing.h"
+#include "compiler/script/printer/printer.h"
 #include "gtest/gtest.h"
 #include "tests/util/status_matchers.h"
 
@@ -287,6 +288,21 @@ TEST(ConvKernel, SymbolicSpatialDims) {
   CheckFunc(*f, k);
   k.data_shape = {1, 2, 3, 4};
   CheckFunc(*f, k);
+}
+
+// Under 2^18 multiply-adds the loops stay on the calling thread; from there on they are parallel.
+TEST(ConvKernel, SmallConvolutionsAreSerial) {
+  auto printed = [](const std::vector<int64_t>& data, const std::vector<int64_t>& weight) {
+    Case k;
+    k.data_shape = data;
+    k.weight_shape = weight;
+    absl::StatusOr<ir::PrimFunc> f = ConvKernel(SpecOf(k, Dims(data), Dims(weight)));
+    EXPECT_TRUE(f.ok()) << f.status();
+    return f.ok() ? script::printer::Print(*f) : "";
+  };
+  std::string small = printed({1, 3, 8, 9}, {5, 3, 3, 3}), big = printed({1, 16, 32, 32}, {32, 16, 3, 3});
+  EXPECT_EQ(small.find("T.parallel"), std::string::npos) << small;
+  EXPECT_NE(big.find("T.parallel"), std::string::npos) << big;
 }
 
 TEST(ConvKernel, Errors) {
