@@ -68,7 +68,20 @@ class Module:
   absl::StatusOr<ir::IRModule> out = Normalize(mod);
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_TRUE(CheckWellFormed(*out, nullptr).ok()) << CheckWellFormed(*out, nullptr);
-  EXPECT_EQ(testing::PrintBody(*out), R"()");
+  EXPECT_EQ(testing::PrintBody(*out), R"(    with R.dataflow():
+        s: R.Tuple(R.Tensor((2,), dtype="float32"), R.Tensor((2,), dtype="float32")) = R.split(y, indices_or_sections=2, axis=0)
+        lv: R.Tensor((2,), dtype="float32") = s[1]
+        lv_1: R.Tuple(R.Tensor((2,), dtype="float32"), R.Tensor((2,), dtype="float32")) = R.split(x, indices_or_sections=2, axis=0)
+        lv_2: R.Tensor((2,), dtype="float32") = lv_1[0]
+        lv_3: R.Tensor((4,), dtype="float32") = R.concat((lv, lv_2), axis=0)
+        a: R.Tensor((4,), dtype="float32") = R.add(x, lv_3)
+        lv_4: R.Tensor((4,), dtype="float32") = R.subtract(x, y)
+        lv_5: R.Tensor((4,), dtype="float32") = R.abs(lv_4)
+        lv_6: R.Tensor((2,), dtype="float32") = s[0]
+        gv: R.Tuple(R.Tensor((4,), dtype="float32"), R.Tuple(R.Tensor((4,), dtype="float32"), R.Tensor((2,), dtype="float32"))) = (a, (lv_5, lv_6))
+        R.output(gv)
+    return gv
+)");
   const std::vector<float> x = {-2, -0.5f, 1, 3}, y = {1, 2, -4, 0.5f};
   absl::StatusOr<vm::Value> got = testing::RunOnVM(*out, {testing::F32({4}, x), testing::F32({4}, y)});
   ASSERT_TRUE(got.ok()) << got.status();
@@ -94,7 +107,10 @@ class Module:
   absl::StatusOr<ir::IRModule> out = Normalize(mod);
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_TRUE(CheckWellFormed(*out, nullptr).ok()) << CheckWellFormed(*out, nullptr);
-  EXPECT_EQ(testing::PrintBody(*out), R"()");
+  EXPECT_EQ(testing::PrintBody(*out), R"(    y: R.Tensor((4,), dtype="float32") = R.multiply(x, x)
+    lv: R.Tensor((4,), dtype="float32") = R.add(y, x)
+    return (lv, y)
+)");
   const std::vector<float> x = {-2, -0.5f, 1, 3};
   absl::StatusOr<vm::Value> got = testing::RunOnVM(*out, {testing::F32({4}, x)});
   ASSERT_TRUE(got.ok()) << got.status();
