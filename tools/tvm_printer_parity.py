@@ -20,7 +20,12 @@ matching `kiln fmt` flags are passed (--module-alias VALUE, --hide-inferable-ty)
 has them; otherwise the difference is reported with a note saying so.
 
 Each expected text is reported as identical, differing (with a unified diff, TVM's text first) or
-not parsed (with kiln's diagnostic), followed by a summary line. Not part of CI: it needs a TVM
+not parsed (with kiln's diagnostic), followed by a summary line. A string of those files that the
+test only hands to TVM's parser (every use of it is an argument of `from_source` / `parse`, or of a
+helper of the file that calls them) is not printer output: TVM's printer would not print it as
+written (its tests never compare it with `.script()`). Such a text is still one of the complete
+expected modules counted, but is reported as "parser input" with kiln's diff for information, and
+the summary also gives the figure over the printer outputs alone. Not part of CI: it needs a TVM
 checkout. The TVM texts are read at run time and never stored in kiln's tree.
 """
 
@@ -161,10 +166,55 @@ def _script_options(func, text_node):
     return {}
 
 
+# Calls that parse TVMScript text in TVM's tests.
+PARSE_FUNCS = {"from_source", "parse"}
+
+
+def _call_name(call):
+    f = call.func
+    return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+
+
+def _parse_helpers(tree):
+    """PARSE_FUNCS plus the file's module-level functions whose body calls one of them."""
+    names = set(PARSE_FUNCS)
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and any(
+                isinstance(n, ast.Call) and _call_name(n) in PARSE_FUNCS for n in ast.walk(node)):
+            names.add(node.name)
+    return names
+
+
+def _is_parser_input(text_node, func, parents, parse_names):
+    """True when every use of the text (the literal, or the local name it is assigned to) is an
+    argument of a parsing call: the test feeds it to TVM's parser, never compares it with output."""
+    uses = [text_node]
+    parent = parents.get(id(text_node))
+    if (func is not None and isinstance(parent, ast.Assign) and len(parent.targets) == 1
+            and isinstance(parent.targets[0], ast.Name)):
+        name = parent.targets[0].id
+        uses = [n for n in ast.walk(func)
+                if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+    if not uses:
+        return False
+    for use in uses:
+        call = parents.get(id(use))
+        if not (isinstance(call, ast.Call) and any(a is use for a in call.args)
+                and _call_name(call) in parse_names):
+            return False
+    return True
+
+
 def extract(source_text, rel):
-    """[(label, [texts], {option: value})] for the complete expected modules of one test file."""
+    """[(label, [texts], {option: value}, parser_input)] for the complete expected modules of one
+    test file."""
     tree = ast.parse(source_text)
     lists = _module_lists(tree)
+    parse_names = _parse_helpers(tree)
+    parents = {}
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            parents[id(child)] = node
     found = []
     in_fstring = set()
 
@@ -177,17 +227,19 @@ def extract(source_text, rel):
             params = _parametrized(func, lists) if func is not None else {}
             texts = _expand_fstring(node, params)
             if texts and _is_complete(texts[0]):
-                found.append((node.lineno, func, texts, _script_options(func, node)))
+                found.append((node.lineno, func, texts, _script_options(func, node),
+                              _is_parser_input(node, func, parents, parse_names)))
         elif (isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in in_fstring
               and _is_complete(node.value)):
-            found.append((node.lineno, func, [node.value], _script_options(func, node)))
+            found.append((node.lineno, func, [node.value], _script_options(func, node),
+                          _is_parser_input(node, func, parents, parse_names)))
         for child in ast.iter_child_nodes(node):
             visit(child, func)
 
     visit(tree, None)
     found.sort(key=lambda t: t[0])
-    return [(f"{rel}:{line} ({func.name if func else '<module>'})", texts, options)
-            for line, func, texts, options in found]
+    return [(f"{rel}:{line} ({func.name if func else '<module>'})", texts, options, parser_input)
+            for line, func, texts, options, parser_input in found]
 
 
 def run_kiln(kiln, text, flags=()):
@@ -243,16 +295,22 @@ def main():
         raise SystemExit(f"tvm_printer_parity: no kiln binary at {kiln} (bazel build //client/cli:kiln, or --kiln)")
 
     src = Source(args.tvm, args.rev)
-    counts = {"identical": 0, "differing": 0, "not parsed": 0}
+    counts = {"identical": 0, "differing": 0, "not parsed": 0, "parser input": 0}
     for rel in TEST_FILES:
-        for label, texts, options in extract(src.read(rel), rel):
+        for label, texts, options, parser_input in extract(src.read(rel), rel):
             results = [compare(kiln, t, options) for t in texts]
             worst = next((r for r in results if r[0] == "not parsed"),
                          next((r for r in results if r[0] == "differing"), results[0]))
-            counts[worst[0]] += 1
+            status = worst[0]
+            if parser_input and status != "identical":
+                status = "parser input"
+            counts[status] += 1
             suffix = f" [{len(texts)} instances]" if len(texts) > 1 else ""
-            print(f"{worst[0]:<10}  {label}{suffix}")
-            if not args.quiet and worst[0] != "identical":
+            print(f"{status:<12}  {label}{suffix}")
+            if parser_input and status != "identical" and not args.quiet:
+                print("    the test only passes this text to TVM's parser; it is not printer output "
+                      f"(kiln fmt: {worst[0]})")
+            if not args.quiet and status != "identical":
                 for i, (status, detail) in enumerate(results):
                     if status == "identical":
                         continue
@@ -262,8 +320,10 @@ def main():
                     if len(texts) > 1:
                         break  # instances of one f-string differ the same way
     total = sum(counts.values())
+    printed = total - counts["parser input"]
     print(f"summary: {counts['identical']}/{total} identical, {counts['differing']} differing, "
-          f"{counts['not parsed']} not parsed")
+          f"{counts['not parsed']} not parsed, {counts['parser input']} parser inputs "
+          f"(not printer output); printer outputs: {counts['identical']}/{printed} identical")
     return 0
 
 
