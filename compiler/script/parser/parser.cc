@@ -258,6 +258,9 @@ namespace {
 
 // Canonical dotted names: every way of spelling a TVMScript namespace maps to T / R / I.
 std::string Canonical(std::string path) {
+  // `relax.op.add` and `relax.op.nn.relu` (with `from tvm import relax`) are the functions R.add
+  // and R.nn.relu: TVM's R namespace re-exports relax.op.
+  if (absl::StartsWith(path, "R.op.")) return "R." + path.substr(5);
   // Every spelling below starts with "tvm." or "kiln."; T.x, R.x and I.x (nearly every name the
   // evaluator builds) are canonical already.
   if (!absl::StartsWith(path, "tvm.") && !absl::StartsWith(path, "kiln.")) return path;
@@ -269,7 +272,7 @@ std::string Canonical(std::string path) {
   };
   for (const auto& [from, to] : kPrefixes) {
     size_t n = std::char_traits<char>::length(from);
-    if (path.compare(0, n, from) == 0 && (path.size() == n || path[n] == '.')) return to + path.substr(n);
+    if (path.compare(0, n, from) == 0 && (path.size() == n || path[n] == '.')) return Canonical(to + path.substr(n));
   }
   return path;
 }
