@@ -45,6 +45,17 @@ Value CallTensorMap(Parser& p, CallArgs& a, const TirCall& c) {
   return v;
 }
 
+// T.Var(name, dtype): a fresh variable with that name (TVM's tirx.Var, which TVMScript resolves
+// like any Python value; the library's kernels declare symbolic sizes so).
+Value CallVar(Parser& p, CallArgs& a, const TirCall& c) {
+  const Span& span = c.span;
+  c.Need(2, 2);
+  std::string name = p.ToStr(a.args[0], SpanOr(a.args[0], span));
+  Value v = Value::Obj(K::kPrim, Var(name, p.ToDType(a.args[1], SpanOr(a.args[1], span)), span));
+  v.fresh_var = true;
+  return v;
+}
+
 }  // namespace
 
 // T.int32(), T.int32(5), T.float16(x), T.bool(True): a fresh variable, a constant or a cast.
@@ -75,6 +86,7 @@ Value CallTirDType(Parser& p, CallArgs& a, const TirCall& c) {
 void AddTirDTypeCalls(TirCallTable* t) {
   t->by_name.emplace("handle", &CallHandle);
   t->by_name.emplace("TensorMap", &CallTensorMap);
+  t->by_name.emplace("Var", &CallVar);
 }
 
 }  // namespace kiln::script::parser
