@@ -61,10 +61,11 @@ absl::StatusOr<Type> InferView(const ir::relax::Call& call) {
   }
   TensorInfo out = *x;
   if (has_dtype) {
+    // A dtype held in a variable (`dtype = R.dtype("float32")`, an R.Any parameter) is a value
+    // known only at run time: the view's dtype is unknown.
     const auto* d = dtype_arg.as<ir::relax::DataTypeImmNode>();
-    if (!d) return OpError("memory.view", "expects a dtype (R.dtype(...)) for argument 'dtype'");
-    if (d->value.is_void()) return OpError("memory.view", "the dtype must be a concrete tensor dtype, not void (omit it to keep the data's dtype)");
-    out.dtype = d->value;
+    if (d && d->value.is_void()) return OpError("memory.view", "the dtype must be a concrete tensor dtype, not void (omit it to keep the data's dtype)");
+    out.dtype = d ? d->value : DataType::Void();
   }
   std::optional<PrimExpr> offset;
   if (!IsNullValue(offset_arg)) {
