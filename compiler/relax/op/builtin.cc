@@ -39,10 +39,14 @@ InferFn AllocTensorInfer(const std::string& op, size_t shape_i, size_t dtype_i) 
   };
 }
 
+// An argument R.memory.view leaves unset: R.null_value() (what kiln's parser passes for an
+// omitted one) or the void value R.tuple() (TVM's printed calls pass it).
 bool IsNullValue(const Expr& e) {
   const auto* c = e.as<ir::relax::CallNode>();
   const auto* op = c ? c->op.as<OpNode>() : nullptr;
-  return op && op->name == "relax.null_value";
+  if (op && op->name == "relax.null_value") return true;
+  const auto* t = e.as<ir::relax::TupleNode>();
+  return t && t->fields.empty();
 }
 
 // R.memory.view(data, shape, dtype, relative_byte_offset): the data's shape and dtype unless the

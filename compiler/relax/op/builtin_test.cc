@@ -71,6 +71,9 @@ TEST(Builtin, MemoryViewBounds) {
   EXPECT_EQ(Str(Infer("memory.view", {x, Shape({4}), dtype("float16"), offset(8)})), "R.Tensor((4,), dtype=\"float16\")");
   EXPECT_EQ(Str(Infer("memory.view", {x, Shape({8}), dtype("float16")})), "R.Tensor((8,), dtype=\"float16\")");
   EXPECT_EQ(Str(Infer("memory.view", {x, Shape({8})})), "R.Tensor((8,), dtype=\"uint8\")");
+  // R.tuple() (void) leaves an argument unset, as R.null_value() does.
+  EXPECT_EQ(Str(Infer("memory.view", {x, Shape({1, 16}), ir::relax::Tuple(ir::Array<ir::Expr>{}), ir::relax::Tuple(ir::Array<ir::Expr>{})})),
+            "R.Tensor((1, 16), dtype=\"uint8\")");
   // A dtype in a variable is known only at run time.
   EXPECT_EQ(Str(Infer("memory.view", {x, null, V("d", ir::AnyType::Make())})), "R.Tensor((16,))");
 }
