@@ -49,9 +49,11 @@ Value CallTensorMap(Parser& p, CallArgs& a, const TirCall& c) {
 // like any Python value; the library's kernels declare symbolic sizes so).
 Value CallVar(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
-  c.Need(2, 2);
-  std::string name = p.ToStr(a.args[0], SpanOr(a.args[0], span));
-  Value v = Value::Obj(K::kPrim, Var(name, p.ToDType(a.args[1], SpanOr(a.args[1], span)), span));
+  const Value* name = Arg(a, 0, "name");
+  const Value* dtype = Arg(a, 1, "dtype");
+  if (!dtype) dtype = Kwarg(a, "ty");
+  if (!name || !dtype || a.args.size() + a.kwargs.size() != 2) p.Fail(span, "T.Var(name, dtype) takes a name and a dtype");
+  Value v = Value::Obj(K::kPrim, Var(p.ToStr(*name, SpanOr(*name, span)), p.ToDType(*dtype, SpanOr(*dtype, span)), span));
   v.fresh_var = true;
   return v;
 }

@@ -8,10 +8,13 @@ import tvm
 class Module:
     I.module_global_infos({"vdevice": [I.vdevice("llvm")]})
     @T.prim_func
-    def k(a: T.handle):
+    def k(a: T.handle, b: T.handle):
         T.func_attr({"target": tvm.target.Target("llvm", host="llvm")})
         n = T.Var("num_tokens", "int64")
         A = T.match_buffer(a, (n,), "float32")
+        m = T.Var("m", ty="int32")
+        B = T.match_buffer(b, (m,), "float32")
+        B[0] = A[0]
         A[0] = T.float32(float("-inf")) + T.float32(int("3")) + T.Cast("float32", bool(1))
 
     @R.function
