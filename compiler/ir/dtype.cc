@@ -73,8 +73,10 @@ bool DataType::TryParse(absl::string_view s, DataType* out) {
   for (const Prefix& p : kPrefixes) {
     if (!absl::StartsWith(base, p.p)) continue;
     absl::string_view digits = base.substr(strlen(p.p));
-    int bits = 0;
-    if (digits.empty() || !absl::SimpleAtoi(digits, &bits) || !ValidBits(p.code, bits)) return false;
+    // A bare "int", "uint" or "float" is 32 bits wide, as in TVM ("float" is float32).
+    int bits = 32;
+    if (digits.empty() ? p.code == kBFloat : !absl::SimpleAtoi(digits, &bits)) return false;
+    if (!ValidBits(p.code, bits)) return false;
     *out = DataType(p.code, bits, lanes);
     return true;
   }

@@ -38,7 +38,7 @@ TEST(DataTypeTest, Properties) {
 }
 
 TEST(DataTypeTest, RejectsNonsense) {
-  for (const char* s : {"", "float31", "int7", "floaty", "int32x", "int32x0", "x4", "bfloat32", "uint"}) {
+  for (const char* s : {"", "float31", "int7", "floaty", "int32x", "int32x0", "x4", "bfloat32", "bfloat"}) {
     absl::StatusOr<DataType> t = DataType::Parse(s);
     EXPECT_FALSE(t.ok()) << s;
     if (!t.ok()) {
@@ -47,9 +47,17 @@ TEST(DataTypeTest, RejectsNonsense) {
   }
 }
 
+// TVM reads a missing width as 32 bits: dtype="float" is float32 (TVM's own tests use it).
+TEST(DataTypeTest, BareNameIs32Bits) {
+  EXPECT_EQ(*DataType::Parse("float"), DataType::Float(32));
+  EXPECT_EQ(*DataType::Parse("int"), DataType::Int(32));
+  EXPECT_EQ(*DataType::Parse("uint"), DataType::UInt(32));
+  EXPECT_EQ(*DataType::Parse("floatx4"), DataType::Float(32, 4));
+}
+
 TEST(DataTypeTest, TryParseAgreesWithParse) {
   for (const char* s : {"int32", "float16x4", "bool", "handle", "void", "float8_e4m3fn", "boolx8", "", "float31",
-                        "int32x0", "uint", "sblock", "grid", "max", "exp", "axis.remap"}) {
+                        "int32x0", "uint", "float", "bfloat", "sblock", "grid", "max", "exp", "axis.remap"}) {
     absl::StatusOr<DataType> want = DataType::Parse(s);
     DataType got = DataType::Int(8);
     EXPECT_EQ(DataType::TryParse(s, &got), want.ok()) << s;

@@ -3,10 +3,12 @@
 // hint_on_device), R.builtin.stop_lift_params and effects (print, assert_op, null_value). Their operands are Relax leaf values (ShapeExpr, PrimValue, StringImm,
 // DataTypeImm), as TVM builds them after lowering.
 #include <algorithm>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "compiler/relax/op/infer_util.h"
 #include "compiler/relax/op/op_families.h"
+#include "compiler/tir/arith/analyzer.h"
 
 namespace kiln::relax {
 
@@ -37,23 +39,81 @@ InferFn AllocTensorInfer(const std::string& op, size_t shape_i, size_t dtype_i) 
   };
 }
 
+// An argument R.memory.view leaves unset: R.null_value() (what kiln's parser passes for an
+// omitted one) or the void value R.tuple() (TVM's printed calls pass it).
+bool IsNullValue(const Expr& e) {
+  const auto* c = e.as<ir::relax::CallNode>();
+  const auto* op = c ? c->op.as<OpNode>() : nullptr;
+  if (op && op->name == "relax.null_value") return true;
+  const auto* t = e.as<ir::relax::TupleNode>();
+  return t && t->fields.empty();
+}
+
 // R.memory.view(data, shape, dtype, relative_byte_offset): the data's shape and dtype unless the
-// call gives new ones (an omitted argument is R.null_value()).
+// call gives new ones (an omitted argument is R.null_value()). As TVM's view inference, a view
+// that provably ends past the data's last byte is an error, and so are a shape argument that is not
+// a shape, a void dtype and a relative_byte_offset that is not an int64.
 absl::StatusOr<Type> InferView(const ir::relax::Call& call) {
   absl::StatusOr<TensorInfo> x = GetTensorInfo(ArgType(call, 0), "memory.view", "data");
   if (!x.ok()) return x.status();
+  const Expr& shape_arg = call->args[1];
+  const Expr& dtype_arg = call->args[2];
+  const Expr& offset_arg = call->args[3];
+  bool has_shape = !IsNullValue(shape_arg), has_dtype = !IsNullValue(dtype_arg);
+  if (has_shape && !ExprType(shape_arg).as<ShapeTypeNode>()) {
+    return OpError("memory.view", "expects a shape (R.shape) for argument 'shape', got " + TypeToString(ExprType(shape_arg)));
+  }
   TensorInfo out = *x;
-  if (const auto* d = call->args[2].as<ir::relax::DataTypeImmNode>()) out.dtype = d->value;
+  if (has_dtype) {
+    // A dtype held in a variable (`dtype = R.dtype("float32")`, an R.Any parameter) is a value
+    // known only at run time: the view's dtype is unknown.
+    const auto* d = dtype_arg.as<ir::relax::DataTypeImmNode>();
+    if (d && d->value.is_void()) return OpError("memory.view", "the dtype must be a concrete tensor dtype, not void (omit it to keep the data's dtype)");
+    out.dtype = d ? d->value : DataType::Void();
+  }
+  std::optional<PrimExpr> offset;
+  if (!IsNullValue(offset_arg)) {
+    const auto* prim = ExprType(offset_arg).as<PrimTypeNode>();
+    if (!prim || prim->dtype != DataType::Int(64)) {
+      return OpError("memory.view", "expects an int64 value (R.prim_value(T.int64(...))) for argument 'relative_byte_offset'");
+    }
+    if (const auto* pv = offset_arg.as<ir::relax::PrimValueNode>()) offset = pv->value;
+  }
   std::vector<PrimExpr> shape;
   int ndim = -1;
-  if (GetShapeValues(call->args[1], &shape, &ndim)) {
+  if (has_shape && GetShapeValues(shape_arg, &shape, &ndim)) {
     out.shape = shape;
     out.ndim = static_cast<int>(shape.size());
     out.shape_known = true;
-  } else if (ExprType(call->args[1]).as<ShapeTypeNode>()) {
+  } else if (has_shape) {
     out.shape.clear();
     out.shape_known = false;
     out.ndim = ndim;
+  }
+  auto bytes = [](const TensorInfo& t) -> std::optional<PrimExpr> {
+    if (!t.shape_known || t.dtype.is_void()) return std::nullopt;
+    return MulDim(Product(t.shape), Dim((t.dtype.bits() * t.dtype.lanes() + 7) / 8));
+  };
+  arith::Analyzer analyzer;
+  // a > b, or a - b folds to a positive value ((N + 1) - N).
+  auto exceeds = [&](const PrimExpr& a, const PrimExpr& b) {
+    return analyzer.CanProve(GT(a, b)) || analyzer.CanProve(GT(SubDim(a, b), Dim(0)));
+  };
+  const char* kBounds = "a view must not exceed the bounds of the data it views: ";
+  std::optional<PrimExpr> in_bytes = bytes(*x), out_bytes = bytes(out);
+  if (in_bytes && out_bytes) {
+    PrimExpr end = offset ? AddDim(*out_bytes, Cast(DataType::Int(64), *offset)) : *out_bytes;
+    if (exceeds(end, *in_bytes)) return OpError("memory.view", kBounds + std::string("the view ends past the data's last byte"));
+  } else if (!x->dtype.is_void() && !out.dtype.is_void() && !has_shape) {
+    if (out.dtype.bits() * out.dtype.lanes() > x->dtype.bits() * x->dtype.lanes()) {
+      return OpError("memory.view", kBounds + std::string("a wider dtype with the same shape; give a new shape"));
+    }
+  } else if (x->shape_known && out.shape_known && !has_dtype) {
+    if (exceeds(Product(out.shape), Product(x->shape))) return OpError("memory.view", kBounds + std::string("more elements than the data"));
+  } else if (offset && !has_shape && !has_dtype) {
+    if (exceeds(Cast(DataType::Int(64), *offset), Dim(0))) {
+      return OpError("memory.view", kBounds + std::string("a non-zero offset without a smaller shape or dtype"));
+    }
   }
   return MakeTensorType(out);
 }

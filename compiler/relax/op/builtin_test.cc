@@ -52,6 +52,32 @@ TEST(Builtin, MemoryView) {
   EXPECT_EQ(Str(Infer("memory.ensure_zero_offset", {x})), "R.Tensor((4, 8), dtype=\"float32\")");
 }
 
+// TVM's view inference rejects views that provably end past the data, and malformed arguments.
+TEST(Builtin, MemoryViewBounds) {
+  ir::Var x = V("x", Tensor({16}, "uint8"));
+  ir::relax::Call null(ir::Op("relax.null_value"), {});
+  null.CopyOnWrite()->ty = ir::AnyType::Make();
+  auto dtype = [](const char* d) { return ir::relax::DataTypeImm(*ir::DataType::Parse(d)); };
+  auto offset = [](int64_t v) { return ir::relax::PrimValue(ir::IntImm(ir::DataType::Int(64), v)); };
+  EXPECT_TRUE(IsInvalidArgument(Infer("memory.view", {x, Shape({17})}), "the view ends past"));
+  EXPECT_TRUE(IsInvalidArgument(Infer("memory.view", {V("z", ir::TensorType(ir::Array<ir::PrimExpr>{ir::IntImm(ir::DataType::Int(64), 16)}, ir::DataType::Void())), Shape({4, 5})}), "more elements than the data"));
+  EXPECT_TRUE(IsInvalidArgument(Infer("memory.view", {x, null, dtype("float16")}), "the view ends past"));
+  EXPECT_TRUE(IsInvalidArgument(Infer("memory.view", {x, Shape({8}), dtype("float16"), offset(2)}), "the view ends past"));
+  EXPECT_TRUE(IsInvalidArgument(Infer("memory.view", {x, null, dtype("void")}), "not void"));
+  EXPECT_TRUE(IsInvalidArgument(Infer("memory.view", {x, offset(42)}), "expects a shape"));
+  EXPECT_TRUE(IsInvalidArgument(Infer("memory.view", {V("y", ir::TensorType(ir::DataType::Void(), -1)), null, null, offset(16)}),
+                                "a non-zero offset"));
+  // Within bounds: a smaller view at an offset, the same bytes as another dtype.
+  EXPECT_EQ(Str(Infer("memory.view", {x, Shape({4}), dtype("float16"), offset(8)})), "R.Tensor((4,), dtype=\"float16\")");
+  EXPECT_EQ(Str(Infer("memory.view", {x, Shape({8}), dtype("float16")})), "R.Tensor((8,), dtype=\"float16\")");
+  EXPECT_EQ(Str(Infer("memory.view", {x, Shape({8})})), "R.Tensor((8,), dtype=\"uint8\")");
+  // R.tuple() (void) leaves an argument unset, as R.null_value() does.
+  EXPECT_EQ(Str(Infer("memory.view", {x, Shape({1, 16}), ir::relax::Tuple(ir::Array<ir::Expr>{}), ir::relax::Tuple(ir::Array<ir::Expr>{})})),
+            "R.Tensor((1, 16), dtype=\"uint8\")");
+  // A dtype in a variable is known only at run time.
+  EXPECT_EQ(Str(Infer("memory.view", {x, null, V("d", ir::AnyType::Make())})), "R.Tensor((16,))");
+}
+
 TEST(Builtin, Effects) {
   ir::Var x = V("x", Tensor({2}));
   EXPECT_EQ(Str(Infer("print", {ir::relax::StringImm("{}"), x})), "R.Tuple()");

@@ -65,6 +65,20 @@ void RelaxBuilder::BeginDataflow() {
 
 bool RelaxBuilder::in_dataflow() const { return !frames_.empty() && frames_.back().kind == Kind::kDataflow; }
 
+void RelaxBuilder::EndDataflowOutputs() {
+  if (in_dataflow()) frames_.back().ended = true;
+}
+
+bool RelaxBuilder::dataflow_ended() const { return in_dataflow() && frames_.back().ended; }
+
+bool RelaxBuilder::BoundInDataflow(const ir::Var& var) const {
+  if (!in_dataflow()) return false;
+  for (const rx::Binding& b : frames_.back().bindings) {
+    if (b->var.same_as(var)) return true;
+  }
+  return false;
+}
+
 void RelaxBuilder::EndDataflow(Span span) {
   Frame f = std::move(frames_.back());
   frames_.pop_back();

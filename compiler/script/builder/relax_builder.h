@@ -43,6 +43,12 @@ class RelaxBuilder {
 
   void BeginDataflow();
   bool in_dataflow() const;
+  // Whether the open dataflow block binds `var` (R.output may name only those).
+  bool BoundInDataflow(const ir::Var& var) const;
+  // R.output ends the open dataflow block's construction: no binding may follow it, nor a second
+  // R.output (TVM's block_ended).
+  void EndDataflowOutputs();
+  bool dataflow_ended() const;
   void EndDataflow(ir::Span span = {});
 
   void Emit(ir::relax::Binding binding);
@@ -54,6 +60,7 @@ class RelaxBuilder {
     std::vector<ir::relax::BindingBlock> blocks;  // finished blocks (kFunc, kSeq)
     std::vector<ir::relax::Binding> bindings;     // the open block's bindings
     std::unique_ptr<FunctionData> func;
+    bool ended = false;  // kDataflow: R.output was given
   };
   void FlushBindings(Frame* f);
   ir::relax::SeqExpr Finish(Frame* f, ir::Expr body, ir::Span span);

@@ -241,12 +241,15 @@ void Parser::ParseRelaxBody(const std::vector<doc::StmtPtr>& body, Expr* result,
 
 void Parser::ParseRelaxStmt(const doc::Stmt& s, Expr* result) {
   Span span = SpanOf(s.pos);
+  const char* kAfterOutput = "a binding may not follow the dataflow block's R.output";
   switch (s.kind) {
     case doc::StmtKind::kAssign:
       if (s.targets.size() != 1) Fail(span, "chained assignment is not supported");
+      if (relax_.dataflow_ended()) Fail(span, kAfterOutput);
       return RelaxAssign(s.targets[0], nullptr, s.value, s);
     case doc::StmtKind::kAnnAssign:
       if (!s.value) Fail(span, "a Relax variable needs a value");
+      if (relax_.dataflow_ended()) Fail(span, kAfterOutput);
       return RelaxAssign(s.target, s.annotation, s.value, s);
     case doc::StmtKind::kReturn: {
       if (!s.value) Fail(span, "an R.function returns a value");
@@ -266,6 +269,7 @@ void Parser::ParseRelaxStmt(const doc::Stmt& s, Expr* result) {
         if (!tt || !tt->fields.empty()) {
           Fail(span, "a Relax expression with a value must be bound to a variable (only void calls stand alone)");
         }
+        if (relax_.dataflow_ended()) Fail(span, kAfterOutput);
         relax_.Emit(rx::VarBinding(NewRelaxVar("_", kiln::relax::ExprType(e), span), e, span));
         return;
       }

@@ -232,6 +232,34 @@ void SpellVDeviceAttrs(const RelaxCall& c, const kiln::relax::OpSchema& schema,
   }
 }
 
+// R.emit_with_ty(op, args, ty_args=None) (and R.emit_with_type): TVM's builder call that makes
+// Call(Op.get(op), args, ty_args) from an operator's IR name. It is the operator's own call, so it
+// is parsed (and printed back) as R.<op>(*args, ty_args=...).
+Value CallEmitWithTy(Parser& p, CallArgs& a, RelaxCall& c) {
+  const Span& span = c.span;
+  const Value* op = Arg(a, 0, "op");
+  const Value* args = Arg(a, 1, "args");
+  const Value* ty_args = Arg(a, 2, "ty_args");
+  if (!op || op->kind != K::kStr || !args || a.args.size() + a.kwargs.size() > 3) {
+    p.Fail(span, absl::StrCat("R.", c.name, "(op, args, ty_args=None) takes an operator name, its arguments and types"));
+  }
+  for (const auto& [k, v] : a.kwargs) {
+    if (k != "op" && k != "args" && k != "ty_args") p.Fail(SpanOr(v, span), absl::StrCat("R.", c.name, " got an unexpected keyword '", k, "'"));
+  }
+  const kiln::relax::OpSchema* schema = kiln::relax::OpRegistry::Global().FindByName(op->s);
+  if (!schema) p.Fail(SpanOr(*op, span), absl::StrCat("R.", c.name, ": unknown operator \"", op->s, "\""));
+  CallArgs b = c.Rebuilt();
+  if (args->kind == K::kTuple || args->kind == K::kList) {
+    b.args = args->items;
+  } else {
+    b.args.push_back(*args);
+  }
+  if (ty_args && ty_args->kind != K::kNone) b.kwargs.emplace_back("ty_args", *ty_args);
+  a = std::move(b);
+  c.name = schema->script_name;
+  return CallRelaxOp(p, a, c);
+}
+
 }  // namespace
 
 Value CallRelaxOp(Parser& p, CallArgs& a, RelaxCall& c) {
@@ -299,6 +327,7 @@ void AddRelaxOpCalls(RelaxCallTable* t) {
   t->emplace("hint_on_device", &CallHintOnDevice);
   for (const char* n : {"print", "assert_op"}) t->emplace(n, &CallPrintAssert);
   t->emplace("nn.attention_var_len", &CallAttentionVarLen);
+  for (const char* n : {"emit_with_ty", "emit_with_type"}) t->emplace(n, &CallEmitWithTy);
 }
 
 }  // namespace kiln::script::parser

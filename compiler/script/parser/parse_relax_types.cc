@@ -23,6 +23,14 @@ Value CallTensor(Parser& p, CallArgs& a, RelaxCall& c) {
   }
   const Value* ndim = Kwarg(a, "ndim");
   const Value* vdevice = Kwarg(a, "vdevice");
+  // TVM's R.Tensor(shape=None, dtype=None, vdevice=None, ndim=-1): nothing else.
+  for (const auto& [k, v] : a.kwargs) {
+    if (k != "shape" && k != "dtype" && k != "ndim" && k != "vdevice") {
+      p.Fail(SpanOr(v, span), absl::StrCat("R.Tensor got an unexpected keyword argument '", k, "'"));
+    }
+  }
+  if (a.args.size() > 3) p.Fail(span, "R.Tensor takes at most 3 positional arguments (shape, dtype, vdevice)");
+  if (!vdevice && a.args.size() == 3) vdevice = &a.args[2];
   DataType dt = dtype && dtype->kind != K::kNone ? p.ToDType(*dtype, SpanOr(*dtype, span)) : DataType::Void();
   TensorType t;
   if (shape && shape->kind != K::kNone) {
@@ -32,6 +40,10 @@ Value CallTensor(Parser& p, CallArgs& a, RelaxCall& c) {
     } else {
       Array<PrimExpr> dims;
       for (const Value& d : p.ToSeq(*shape, SpanOr(*shape, span))) dims.push_back(p.SymbolicDim(d, SpanOr(d, span), DataType::Int(64)));
+      int n = c.NDim(ndim);
+      if (n != -1 && n != static_cast<int>(dims.size())) {
+        p.Fail(SpanOr(*ndim, span), absl::StrCat("R.Tensor: ndim=", n, " does not match the shape's ", dims.size(), " dimensions"));
+      }
       t = TensorType(dims, dt);
     }
   } else {

@@ -68,9 +68,16 @@ Value CallFuncAttr(Parser& p, CallArgs& a, RelaxCall& c) {
 Value CallOutput(Parser& p, CallArgs& a, RelaxCall& c) {
   const Span& span = c.span;
   if (!p.relax_.in_dataflow()) p.Fail(span, "R.output must be used inside `with R.dataflow():`");
+  if (p.relax_.dataflow_ended()) p.Fail(span, "a dataflow block may have only one R.output");
   for (const Value& v : a.args) {
     if (v.kind != K::kRelax || !v.obj.as<VarNode>()) p.Fail(SpanOr(v, span), "R.output takes variables of the block");
+    // As TVM's dataflow frame: an output must be bound in this block (not a parameter or a
+    // variable of an earlier block).
+    if (!p.relax_.BoundInDataflow(Downcast<Var>(v.obj))) {
+      p.Fail(span, absl::StrCat("R.output: '", Downcast<Var>(v.obj)->name, "' is not emitted by this dataflow block"));
+    }
   }
+  p.relax_.EndDataflowOutputs();
   return Value::None();
 }
 

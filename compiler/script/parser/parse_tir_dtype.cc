@@ -45,6 +45,19 @@ Value CallTensorMap(Parser& p, CallArgs& a, const TirCall& c) {
   return v;
 }
 
+// T.Var(name, dtype): a fresh variable with that name (TVM's tirx.Var, which TVMScript resolves
+// like any Python value; the library's kernels declare symbolic sizes so).
+Value CallVar(Parser& p, CallArgs& a, const TirCall& c) {
+  const Span& span = c.span;
+  const Value* name = Arg(a, 0, "name");
+  const Value* dtype = Arg(a, 1, "dtype");
+  if (!dtype) dtype = Kwarg(a, "ty");
+  if (!name || !dtype || a.args.size() + a.kwargs.size() != 2) p.Fail(span, "T.Var(name, dtype) takes a name and a dtype");
+  Value v = Value::Obj(K::kPrim, Var(p.ToStr(*name, SpanOr(*name, span)), p.ToDType(*dtype, SpanOr(*dtype, span)), span));
+  v.fresh_var = true;
+  return v;
+}
+
 }  // namespace
 
 // T.int32(), T.int32(5), T.float16(x), T.bool(True): a fresh variable, a constant or a cast.
@@ -75,6 +88,7 @@ Value CallTirDType(Parser& p, CallArgs& a, const TirCall& c) {
 void AddTirDTypeCalls(TirCallTable* t) {
   t->by_name.emplace("handle", &CallHandle);
   t->by_name.emplace("TensorMap", &CallTensorMap);
+  t->by_name.emplace("Var", &CallVar);
 }
 
 }  // namespace kiln::script::parser

@@ -13,6 +13,7 @@
 #include <vector>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -258,6 +259,9 @@ namespace {
 
 // Canonical dotted names: every way of spelling a TVMScript namespace maps to T / R / I.
 std::string Canonical(std::string path) {
+  // `relax.op.add` and `relax.op.nn.relu` (with `from tvm import relax`) are the functions R.add
+  // and R.nn.relu: TVM's R namespace re-exports relax.op.
+  if (absl::StartsWith(path, "R.op.")) return "R." + path.substr(5);
   // Every spelling below starts with "tvm." or "kiln."; T.x, R.x and I.x (nearly every name the
   // evaluator builds) are canonical already.
   if (!absl::StartsWith(path, "tvm.") && !absl::StartsWith(path, "kiln.")) return path;
@@ -265,11 +269,11 @@ std::string Canonical(std::string path) {
       {"tvm.script.tirx", "T"}, {"tvm.script.tir", "T"}, {"tvm.tirx", "T"}, {"tvm.tir", "T"},
       {"tvm.script.relax", "R"}, {"tvm.relax", "R"}, {"tvm.script.ir", "I"}, {"tvm.ir", "I"},
       {"tvm.script.ir_module", "I.ir_module"}, {"kiln.script.tirx", "T"}, {"kiln.script.relax", "R"},
-      {"kiln.script.ir", "I"},
+      {"kiln.script.ir", "I"}, {"tvm.target.Target", "T.target"},
   };
   for (const auto& [from, to] : kPrefixes) {
     size_t n = std::char_traits<char>::length(from);
-    if (path.compare(0, n, from) == 0 && (path.size() == n || path[n] == '.')) return to + path.substr(n);
+    if (path.compare(0, n, from) == 0 && (path.size() == n || path[n] == '.')) return Canonical(to + path.substr(n));
   }
   return path;
 }
@@ -481,7 +485,9 @@ Value Parser::EvalName(const doc::Expr& e) {
   auto alias = aliases_.find(e.name);
   if (alias != aliases_.end()) return Value::Name(alias->second);
   // TVM's layout axes (tvm.tirx.layout.Axis), as its printer spells them: `4 @ Axis.laneid`.
-  if (e.name == "range" || e.name == "len" || e.name == "Axis") return Value::Name(e.name);
+  if (e.name == "range" || e.name == "len" || e.name == "Axis" || e.name == "float" || e.name == "int" || e.name == "bool") {
+    return Value::Name(e.name);
+  }
   if (!module_name_.empty() && e.name == module_name_) return Value::Of(K::kModule);
   Fail(e.pos, "Undefined variable: " + e.name);
 }
@@ -688,6 +694,38 @@ Value Parser::CallName(const std::string& path, CallArgs& a) {
     if (a.args.size() != 1 || !a.kwargs.empty() || !a.args[0].is_seq()) Fail(a.span, "len() takes one tuple or list");
     return Value::Int(static_cast<int64_t>(a.args[0].items.size()));
   }
+  // Python's float("inf"), int(x) and bool(x) of a constant (R.const(float("inf"), "float32")).
+  if (path == "float" || path == "int" || path == "bool") {
+    if (a.args.size() != 1 || !a.kwargs.empty()) Fail(a.span, path + "() takes one constant");
+    const Value& x = a.args[0];
+    double num = 0;
+    if (x.is_number()) {
+      num = x.kind == K::kFloat ? x.f : x.kind == K::kInt ? static_cast<double>(x.i) : x.b;
+    } else if (x.kind == K::kStr && path != "bool") {
+      const char* begin = x.s.c_str();
+      char* end = nullptr;
+      num = path == "float" ? std::strtod(begin, &end) : static_cast<double>(std::strtoll(begin, &end, 10));
+      while (end && absl::ascii_isspace(static_cast<unsigned char>(*end))) ++end;
+      if (x.s.empty() || end != begin + x.s.size()) Fail((x.span.defined() ? x.span : a.span), absl::StrCat("invalid literal for ", path, "(): ", PyRepr(x.s)));
+    } else if (x.kind == K::kStr) {
+      return Value::Bool(!x.s.empty());
+    } else {
+      Fail((x.span.defined() ? x.span : a.span), absl::StrCat(path, "() takes a Python number or string, got a ", KindName(x.kind)));
+    }
+    if (path == "float") return Value::Float(num);
+    if (path == "bool") return Value::Bool(num != 0);
+    if (!std::isfinite(num)) Fail((x.span.defined() ? x.span : a.span), "cannot convert an infinite or NaN float to an integer");
+    return Value::Int(x.kind == K::kInt ? x.i : static_cast<int64_t>(num));
+  }
+  // tvm.cpu(0), tvm.cuda(1), tvm.device("cuda", 0): the device R.device(...) describes.
+  static const char* kDevices[] = {"cpu", "cuda", "gpu", "opencl", "vulkan", "metal", "rocm", "ext_dev", "webgpu", "hexagon"};
+  for (const char* dev : kDevices) {
+    if (path != absl::StrCat("tvm.", dev)) continue;
+    CallArgs b = a;
+    b.args.insert(b.args.begin(), Value::Str(dev));
+    return CallR("device", b);
+  }
+  if (path == "tvm.device") return CallR("device", a);
   if (absl::StartsWith(path, "T.")) return CallT(path.substr(2), a);
   if (absl::StartsWith(path, "R.")) return CallR(path.substr(2), a);
   if (absl::StartsWith(path, "I.")) return CallI(path.substr(2), a);

@@ -566,7 +566,10 @@ PrimExpr Analyzer::Simplify(const PrimExpr& e) {
 }
 
 bool Analyzer::CanProve(const PrimExpr& cond) {
-  const auto* imm = Simplify(cond).as<IntImmNode>();
+  // Keep the simplified expression alive while its node is read (a fresh IntImm otherwise dies
+  // with the temporary).
+  PrimExpr simplified = Simplify(cond);
+  const auto* imm = simplified.as<IntImmNode>();
   return imm != nullptr && imm->value != 0;
 }
 
