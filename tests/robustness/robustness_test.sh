@@ -271,6 +271,21 @@ same_failure "shift by 40" "kiln run: sh: undefined behaviour: T.shift_left of i
   shift.py a.npy forty.npy
 same_failure "shift by -1" "kiln run: sh: undefined behaviour: T.shift_left of int32 by -1 bits (at shift.py:4:16)" \
   shift.py a.npy minus1.npy
+# An unsigned shift amount prints unsigned; a '%' in the file name is text, not a format.
+cat > 'ushift%d.py' <<'PYEOF'
+@T.prim_func
+def ush(A: T.Buffer((4,), "uint32"), s: T.uint32):
+    for i in range(4):
+        A[i] = A[i] << s
+PYEOF
+$PY -c "
+import numpy as np
+np.save('au.npy', np.arange(4, dtype='uint32'))
+np.save('umax.npy', np.array(2**32 - 1, dtype='uint32'))
+"
+same_failure "unsigned shift" \
+  "kiln run: ush: undefined behaviour: T.shift_left of uint32 by 4294967295 bits (at ushift%d.py:4:16)" \
+  'ushift%d.py' au.npy umax.npy
 same_failure "unbounded recursion" "kiln run: f: calls nest deeper than 64 (at recurse.py:5:16)" recurse.py one.npy
 same_failure "access in a private helper" \
   "kiln run: get: out-of-bounds access A[4]: index 4 of dimension 0 is not in [0, 4) (at helper.py:5:16)" \
