@@ -15,12 +15,22 @@ An f-string expected text whose placeholders are names bound by the test's
 `@pytest.mark.parametrize` over a module-level list literal is expanded for every value; it counts
 as one expected text, identical only when every instance is.
 
+Where a test prints one function of a module defined in the same file (`Module["f"]`) and also
+prints that module, the function's text is compared with `kiln fmt MODULE_TEXT --function f` (the
+module's expected text, with that function printed on its own as TVM's `mod["f"].script()` does):
+such a function names the module's functions bare, which no parser reads back on its own.
+
 Where a test prints with options (`.script(module_alias="")`, `.script(show_all_ty=False)`), the
 matching `kiln fmt` flags are passed (--module-alias VALUE, --hide-inferable-ty) when this kiln fmt
 has them; otherwise the difference is reported with a note saying so.
 
 Each expected text is reported as identical, differing (with a unified diff, TVM's text first) or
-not parsed (with kiln's diagnostic), followed by a summary line. Not part of CI: it needs a TVM
+not parsed (with kiln's diagnostic), followed by a summary line. A string of those files that the
+test only hands to TVM's parser (every use of it is an argument of `from_source` / `parse`, or of a
+helper of the file that calls them) is not printer output: TVM's printer would not print it as
+written (its tests never compare it with `.script()`). Such a text is still one of the complete
+expected modules counted, but is reported as "parser input" with kiln's diff for information, and
+the summary also gives the figure over the printer outputs alone. Not part of CI: it needs a TVM
 checkout. The TVM texts are read at run time and never stored in kiln's tree.
 """
 
@@ -161,10 +171,73 @@ def _script_options(func, text_node):
     return {}
 
 
+def _printed_subject(func, text_node):
+    """What the test prints and compares with `text_node`: ("module", NAME) for `NAME` itself,
+    ("function", NAME, KEY) for `NAME["KEY"]`, else None."""
+    if func is None:
+        return None
+    for node in ast.walk(func):
+        if not (isinstance(node, ast.Call) and node.args and any(a is text_node for a in node.args[1:])):
+            continue
+        first = node.args[0]
+        if isinstance(first, ast.Name):
+            return ("module", first.id)
+        if (isinstance(first, ast.Subscript) and isinstance(first.value, ast.Name)
+                and isinstance(first.slice, ast.Constant) and isinstance(first.slice.value, str)):
+            return ("function", first.value.id, first.slice.value)
+    return None
+
+
+# Calls that parse TVMScript text in TVM's tests.
+PARSE_FUNCS = {"from_source", "parse"}
+
+
+def _call_name(call):
+    f = call.func
+    return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+
+
+def _parse_helpers(tree):
+    """PARSE_FUNCS plus the file's module-level functions whose body calls one of them."""
+    names = set(PARSE_FUNCS)
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and any(
+                isinstance(n, ast.Call) and _call_name(n) in PARSE_FUNCS for n in ast.walk(node)):
+            names.add(node.name)
+    return names
+
+
+def _is_parser_input(text_node, func, parents, parse_names):
+    """True when every use of the text (the literal, or the local name it is assigned to) is an
+    argument of a parsing call: the test feeds it to TVM's parser, never compares it with output."""
+    uses = [text_node]
+    parent = parents.get(id(text_node))
+    if (func is not None and isinstance(parent, ast.Assign) and len(parent.targets) == 1
+            and isinstance(parent.targets[0], ast.Name)):
+        name = parent.targets[0].id
+        uses = [n for n in ast.walk(func)
+                if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+    if not uses:
+        return False
+    for use in uses:
+        call = parents.get(id(use))
+        if not (isinstance(call, ast.Call) and any(a is use for a in call.args)
+                and _call_name(call) in parse_names):
+            return False
+    return True
+
+
 def extract(source_text, rel):
-    """[(label, [texts], {option: value})] for the complete expected modules of one test file."""
+    """[(label, [texts], {option: value}, parser_input, via)] for the complete expected modules of
+    one test file; `via` is (module text, function name, module text's line) for a function the
+    test printed out of a module of the file whose own expected text is there too, else None."""
     tree = ast.parse(source_text)
     lists = _module_lists(tree)
+    parse_names = _parse_helpers(tree)
+    parents = {}
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            parents[id(child)] = node
     found = []
     in_fstring = set()
 
@@ -177,17 +250,30 @@ def extract(source_text, rel):
             params = _parametrized(func, lists) if func is not None else {}
             texts = _expand_fstring(node, params)
             if texts and _is_complete(texts[0]):
-                found.append((node.lineno, func, texts, _script_options(func, node)))
+                found.append((node.lineno, func, texts, _script_options(func, node),
+                              _is_parser_input(node, func, parents, parse_names), _printed_subject(func, node)))
         elif (isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in in_fstring
               and _is_complete(node.value)):
-            found.append((node.lineno, func, [node.value], _script_options(func, node)))
+            found.append((node.lineno, func, [node.value], _script_options(func, node),
+                          _is_parser_input(node, func, parents, parse_names), _printed_subject(func, node)))
         for child in ast.iter_child_nodes(node):
             visit(child, func)
 
     visit(tree, None)
     found.sort(key=lambda t: t[0])
-    return [(f"{rel}:{line} ({func.name if func else '<module>'})", texts, options)
-            for line, func, texts, options in found]
+    classes = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
+    module_texts = {}
+    for line, _, texts, _, _, subject in found:
+        if subject and subject[0] == "module" and subject[1] in classes and len(texts) == 1:
+            module_texts.setdefault(subject[1], (texts[0], line))
+    out = []
+    for line, func, texts, options, parser_input, subject in found:
+        via = None
+        if subject and subject[0] == "function" and subject[1] in module_texts:
+            module_text, module_line = module_texts[subject[1]]
+            via = (module_text, subject[2], module_line)
+        out.append((f"{rel}:{line} ({func.name if func else '<module>'})", texts, options, parser_input, via))
+    return out
 
 
 def run_kiln(kiln, text, flags=()):
@@ -216,10 +302,15 @@ def fmt_flags(kiln, options):
     return flags, note
 
 
-def compare(kiln, text, options):
-    """('identical' | 'differing' | 'not parsed', detail)."""
+def compare(kiln, text, options, via=None):
+    """('identical' | 'differing' | 'not parsed', detail). With `via` (module text, function name,
+    line), kiln prints that function of the module text on its own instead of reading `text`."""
     flags, note = fmt_flags(kiln, options)
-    rc, out, err = run_kiln(kiln, text, flags)
+    source = text
+    if via is not None:
+        source = via[0]
+        flags = flags + ["--function", via[1]]
+    rc, out, err = run_kiln(kiln, source, flags)
     if rc != 0:
         return "not parsed", err.strip() or f"kiln fmt exited with {rc}"
     want, got = text.strip(), out.strip()
@@ -243,16 +334,24 @@ def main():
         raise SystemExit(f"tvm_printer_parity: no kiln binary at {kiln} (bazel build //client/cli:kiln, or --kiln)")
 
     src = Source(args.tvm, args.rev)
-    counts = {"identical": 0, "differing": 0, "not parsed": 0}
+    counts = {"identical": 0, "differing": 0, "not parsed": 0, "parser input": 0}
     for rel in TEST_FILES:
-        for label, texts, options in extract(src.read(rel), rel):
-            results = [compare(kiln, t, options) for t in texts]
+        for label, texts, options, parser_input, via in extract(src.read(rel), rel):
+            results = [compare(kiln, t, options, via) for t in texts]
             worst = next((r for r in results if r[0] == "not parsed"),
                          next((r for r in results if r[0] == "differing"), results[0]))
-            counts[worst[0]] += 1
+            status = worst[0]
+            if parser_input and status != "identical":
+                status = "parser input"
+            counts[status] += 1
             suffix = f" [{len(texts)} instances]" if len(texts) > 1 else ""
-            print(f"{worst[0]:<10}  {label}{suffix}")
-            if not args.quiet and worst[0] != "identical":
+            if via is not None:
+                suffix += f" [printed from the module text of line {via[2]} with --function {via[1]}]"
+            print(f"{status:<12}  {label}{suffix}")
+            if parser_input and status != "identical" and not args.quiet:
+                print("    the test only passes this text to TVM's parser; it is not printer output "
+                      f"(kiln fmt: {worst[0]})")
+            if not args.quiet and status != "identical":
                 for i, (status, detail) in enumerate(results):
                     if status == "identical":
                         continue
@@ -262,8 +361,10 @@ def main():
                     if len(texts) > 1:
                         break  # instances of one f-string differ the same way
     total = sum(counts.values())
+    printed = total - counts["parser input"]
     print(f"summary: {counts['identical']}/{total} identical, {counts['differing']} differing, "
-          f"{counts['not parsed']} not parsed")
+          f"{counts['not parsed']} not parsed, {counts['parser input']} parser inputs "
+          f"(not printer output); printer outputs: {counts['identical']}/{printed} identical")
     return 0
 
 

@@ -55,15 +55,17 @@ const Command kCommands[] = {
      DEFINE_OPTION REMOTE_OPTIONS,
      "--name --define " REMOTE_VALUED, "", &RunCheck},
     {"fmt", "print TVMScript in canonical form",
-     "usage: kiln fmt FILE [-i] [--name NAME] [--module-alias NAME] [--hide-inferable-ty]\n"
-     "                [--define NAME=VALUE ...]\n"
+     "usage: kiln fmt FILE [-i] [--name NAME] [--function F] [--module-alias NAME]\n"
+     "                [--hide-inferable-ty] [--define NAME=VALUE ...]\n"
      "       kiln fmt FILE [-i] --remote HOST:PORT [--token-file T] [--tls-ca C]\n\n"
      "Prints FILE as TVM v0.26 prints it. -i rewrites FILE in place.\n"
      "  --module-alias NAME   what Relax functions call their module (TVM's module_alias; default\n"
      "                        cls; empty: the module's own name)\n"
      "  --hide-inferable-ty   omit binding annotations the value's type implies (TVM's show_all_ty=False)\n"
+     "  --function F          print only the module's function F, as it prints on its own (TVM's\n"
+     "                        mod[\"F\"].script(): the module functions it calls are named bare)\n"
      DEFINE_OPTION REMOTE_OPTIONS,
-     "--name --module-alias --define " REMOTE_VALUED, "-i --hide-inferable-ty", &RunFmt},
+     "--name --function --module-alias --define " REMOTE_VALUED, "-i --hide-inferable-ty", &RunFmt},
     {"roundtrip", "check parse -> print -> parse round trips",
      "usage: kiln roundtrip FILE... [--summary]\n\n"
      "For each file: parse, print, parse again (must be structurally equal) and print again (must be\n"

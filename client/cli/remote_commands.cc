@@ -221,7 +221,7 @@ int RunRemoteCheck(const Args& args) {
 }
 
 int RunRemoteFmt(const Args& args) {
-  if (int rc = RejectLocalOnly("fmt", args, {"--name"})) return rc;
+  if (int rc = RejectLocalOnly("fmt", args, {"--name", "--function"})) return rc;
   if (args.positional().size() != 1) {
     std::fprintf(stderr, "kiln fmt: expected one input file\n");
     return 2;

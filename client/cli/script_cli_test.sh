@@ -130,6 +130,42 @@ $KILN check "$TMP/two.py" --name nope 2>"$TMP/err"
 grep -q "no definition named 'nope'" "$TMP/err" || fail "no error naming the missing definition: $(cat "$TMP/err")"
 grep -q "add_one, double" "$TMP/err" || fail "the error does not list the definitions: $(cat "$TMP/err")"
 
+# ---- fmt --function: one function of a module printed on its own (TVM's mod["f"].script()), naming
+# the module functions it calls bare.
+cat >"$TMP/mod.py" <<'EOF'
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def copy(x: T.Buffer((T.int64(4),), "float32"), y: T.Buffer((T.int64(4),), "float32")):
+        for i in range(T.int64(4)):
+            y[i] = x[i]
+
+    @R.function
+    def main(x: R.Tensor((4,), dtype="float32")) -> R.Tensor((4,), dtype="float32"):
+        cls = Module
+        y = R.call_tir(cls.copy, (x,), out_ty=R.Tensor((4,), dtype="float32"))
+        return y
+EOF
+cat >"$TMP/main_alone.py" <<'EOF'
+# from tvm.script import relax as R
+
+@R.function
+def main(x: R.Tensor((4,), dtype="float32")) -> R.Tensor((4,), dtype="float32"):
+    y = R.call_tir(copy, (x,), out_ty=R.Tensor((4,), dtype="float32"))
+    return y
+EOF
+$KILN fmt "$TMP/mod.py" --function main >"$TMP/out.py" || fail "fmt --function main exited $?"
+cmp -s "$TMP/out.py" "$TMP/main_alone.py" || fail "fmt --function main: $(diff "$TMP/main_alone.py" "$TMP/out.py")"
+$KILN fmt "$TMP/mod.py" --function nope 2>"$TMP/err"
+[ $? -eq 1 ] || fail "fmt --function of a missing function must exit 1"
+grep -q "no function named nope" "$TMP/err" || fail "no error naming the missing function: $(cat "$TMP/err")"
+$KILN fmt -i "$TMP/mod.py" --function main 2>/dev/null
+[ $? -eq 2 ] || fail "fmt -i --function must be a usage error"
+
 # ---- kiln roundtrip --summary
 mapfile -t shared_files < <(ls "$SHARED"/corpus/tir/*.py "$SHARED"/corpus/relax/*.py | grep -v '\.ref\.py$')
 [ ${#shared_files[@]} -ge 20 ] || fail "only ${#shared_files[@]} shared corpus programs"

@@ -91,8 +91,8 @@ int RunFmt(const Args& args) {
   const std::string& path = args.positional()[0];
   bool in_place = args.Has("-i");
   // Rewriting the file with one of its definitions would delete the others.
-  if (in_place && args.Has("--name")) {
-    std::fprintf(stderr, "kiln fmt: -i rewrites the whole file; it cannot be combined with --name\n");
+  if (in_place && (args.Has("--name") || args.Has("--function"))) {
+    std::fprintf(stderr, "kiln fmt: -i rewrites the whole file; it cannot be combined with --name or --function\n");
     return 2;
   }
   absl::StatusOr<std::string> src = script::ReadFile(path);
@@ -108,7 +108,27 @@ int RunFmt(const Args& args) {
   script::printer::PrinterOptions po = script::PrintOptionsFor(*r);
   po.module_alias = args.Get("--module-alias", "cls");
   po.show_all_ty = !args.Has("--hide-inferable-ty");
-  std::string text = script::printer::Print(*r, po);
+  ir::ObjectRef node = *r;
+  if (args.Has("--function")) {
+    // One function of the module printed on its own, as TVM's `mod["f"].script()` prints it.
+    const std::string function = args.Get("--function");
+    const auto* mod = r->as<ir::IRModuleNode>();
+    if (mod == nullptr) {
+      std::fprintf(stderr, "kiln fmt: --function %s needs a module (@I.ir_module) in %s\n", function.c_str(),
+                   path.c_str());
+      return 1;
+    }
+    node = ir::ObjectRef();
+    for (const auto& [gv, f] : mod->functions.items()) {
+      if (gv->name == function) node = f;
+    }
+    if (!node.defined()) {
+      std::fprintf(stderr, "kiln fmt: the module in %s has no function named %s\n", path.c_str(), function.c_str());
+      return 1;
+    }
+    po.func_name = function;
+  }
+  std::string text = script::printer::Print(node, po);
   if (!in_place) {
     std::fwrite(text.data(), 1, text.size(), stdout);
     return 0;

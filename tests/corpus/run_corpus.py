@@ -270,7 +270,8 @@ def main():
     for prog in programs:
         prepare(prog)
 
-    jobs = [(prog, t) for prog in programs for t in targets if runs_on(prog.ref, t)]
+    # A program without its ref.py fails on every requested target (Program.error says why).
+    jobs = [(prog, t) for prog in programs for t in targets if prog.ref is None or runs_on(prog.ref, t)]
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         results = list(pool.map(lambda pt: run_one(kiln, pt[0], pt[1]), jobs))
 

@@ -21,3 +21,6 @@ def test_python_authoring_tutorial_runs(tmp_path):
     assert run.returncode == 0, run.stdout + run.stderr
     assert "def scale(A: T.Buffer((256,), \"float32\")" in run.stdout.replace("'", '"'), run.stdout
     assert "not_defined_anywhere" in run.stdout and "tutorial.py:" in run.stdout, run.stdout
+    # The T.compute section prints its expansion, the builder section the functions it generated.
+    assert 'T.axis.remap("SSR", [i, j, k])' in run.stdout, run.stdout
+    assert "def bias_relu_4(" in run.stdout and "def bias_relu_8(" in run.stdout, run.stdout

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `pip install ./client/python` works offline into a venv made with --system-site-packages: with no
 # package index (--no-index), both plainly and with --no-build-isolation, and the installed package
-# imports its stubs and Debian's grpcio/protobuf/numpy.
+# imports its stubs, its subpackages (kiln.script.builder) and Debian's grpcio/protobuf/numpy.
 set -euo pipefail
 work=$(mktemp -d "${TEST_TMPDIR:-/tmp}/kiln-install.XXXXXX")
 # pip builds in the source tree: copy it out of the read-only runfiles.
@@ -14,6 +14,7 @@ for flags in "" "--no-build-isolation"; do
 import sys
 import kiln
 from kiln._proto import agent_pb2_grpc, compile_pb2_grpc, farm_pb2_grpc
+from kiln.script.builder import IRBuilder, tirx
 assert kiln.__file__.startswith(sys.argv[1]), kiln.__file__
 assert callable(kiln.connect) and kiln.__version__ == "0.1.0"
 print("installed", kiln.__file__)

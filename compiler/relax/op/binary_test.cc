@@ -31,6 +31,7 @@ TEST(Binary, BroadcastSymbolic) {
 TEST(Binary, ImpossibleBroadcastIsRejected) {
   absl::StatusOr<ir::Type> t = Infer("add", {V("x", Tensor({3, 4})), V("y", Tensor({5, 4}))});
   ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument) << t.status();
   EXPECT_NE(t.status().message().find("broadcast"), std::string::npos) << t.status();
   EXPECT_NE(t.status().message().find("R.add"), std::string::npos);
 }

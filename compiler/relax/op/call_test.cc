@@ -33,6 +33,7 @@ TEST(CallTir, Errors) {
   ir::Expr args = ir::relax::Tuple({V("x", Tensor({16}))});
   absl::StatusOr<ir::Type> missing = Infer("call_tir", {ir::GlobalVar("does_not_exist"), args}, {}, {Tensor({16})}, mod);
   ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().code(), absl::StatusCode::kInvalidArgument) << missing.status();
   EXPECT_NE(missing.status().message().find("does_not_exist"), std::string::npos);
   EXPECT_TRUE(IsInvalidArgument(Infer("call_tir", {ir::GlobalVar("add_one"), args}, {}, {}, mod),          // no out_ty
                                 "R.call_tir: requires the output type (out_ty)"));

@@ -26,6 +26,7 @@ TEST(Matmul, VectorCases) {
 TEST(Matmul, ErrorsAndDtypes) {
   absl::StatusOr<ir::Type> t = Infer("matmul", {V("a", Tensor({8, 16})), V("b", Tensor({15, 32}))});
   ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument) << t.status();
   EXPECT_NE(t.status().message().find("reduction"), std::string::npos);
   EXPECT_TRUE(IsInvalidArgument(Infer("matmul", {V("a", Tensor({2, 3, 4})), V("b", Tensor({5, 4, 6}))}),  // batch 2 vs 5
                                 "R.matmul: cannot broadcast shapes (2,) and (5,)"));

@@ -20,6 +20,7 @@ TEST(Reshape, StaticSymbolicAndMinusOne) {
 TEST(Reshape, Errors) {
   absl::StatusOr<ir::Type> t = Infer("reshape", {V("x", Tensor({2, 12})), Shape({5, 5})});
   ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument) << t.status();
   EXPECT_NE(t.status().message().find("cannot reshape"), std::string::npos);
   EXPECT_TRUE(IsInvalidArgument(Infer("reshape", {V("x", Tensor({2, 12})), Shape({-1, -1})}),
                                 "R.reshape: at most one dimension of the new shape can be -1"));

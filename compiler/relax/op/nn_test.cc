@@ -42,6 +42,7 @@ TEST(Conv2d, LayoutsGroupsAndErrors) {
             "R.Tensor((1, 8, 8, 16), dtype=\"float32\")");
   absl::StatusOr<ir::Type> bad = Infer("nn.conv2d", {V("x", Tensor({1, 3, 8, 8})), V("w", Tensor({4, 2, 3, 3}))});
   ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument) << bad.status();
   EXPECT_NE(bad.status().message().find("channels"), std::string::npos);
   EXPECT_TRUE(IsInvalidArgument(Infer("nn.conv2d", {V("x", Tensor({1, 3, 2, 2})), V("w", Tensor({4, 3, 3, 3}))}),
                                 "R.nn.conv2d: the kernel (3 with dilation) is larger than the padded input"));

@@ -88,6 +88,7 @@ TEST(NormalizeAttrs, Errors) {
   const OpSchema& sum = *OpRegistry::Global().FindByScriptName("sum");
   absl::StatusOr<ir::Map<ir::String, ir::ObjectRef>> bad = NormalizeAttrs(sum, {{"axes", Ints({1})}});
   ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument) << bad.status();
   EXPECT_NE(bad.status().message().find("unexpected keyword argument 'axes'"), std::string::npos);
   EXPECT_TRUE(IsInvalidArgument(NormalizeAttrs(sum, {{"keepdims", ir::String("yes")}}),
                                 "R.sum: attribute 'keepdims' expects a bool"));

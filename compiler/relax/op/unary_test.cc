@@ -17,6 +17,7 @@ TEST(Unary, KeepsShapeAndDtype) {
 TEST(Unary, FloatOnlyAndPredicates) {
   absl::StatusOr<ir::Type> t = Infer("sqrt", {V("x", Tensor({4}, "int32"))});
   ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument) << t.status();
   EXPECT_NE(t.status().message().find("floating"), std::string::npos);
   EXPECT_EQ(Str(Infer("isnan", {V("x", Tensor({4}))})), "R.Tensor((4,), dtype=\"bool\")");
   EXPECT_TRUE(IsInvalidArgument(Infer("bitwise_not", {V("x", Tensor({4}))}),

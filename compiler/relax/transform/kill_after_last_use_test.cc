@@ -1,30 +1,38 @@
 #include "compiler/relax/transform/passes.h"
 
+#include <string>
+#include <vector>
+
 #include "compiler/relax/analysis/well_formed.h"
 #include "compiler/relax/transform/test_util.h"
+#include "compiler/relax/transform/vm_check.h"
 #include "gtest/gtest.h"
 
 namespace kiln::relax::transform {
 namespace {
 
 // The expected texts below are kiln's own printer output for the pass's result, checked by
-// reading: a change detector, not an oracle. What the lowered code computes is checked end to end:
-// tests/corpus (the Relax corpus and models through the whole pipeline, against numpy) and
-// compiler/driver/relax_build_e2e_test.
-std::string Kill(const std::string& source) {
+// reading: a change detector, not an oracle. The oracle is the Relax VM: the pass's output, built
+// and run (vm_check.h), must give the values the test computes directly; a storage or tensor killed
+// before its last use changes them or fails the run.
+absl::StatusOr<ir::IRModule> Killed(const std::string& source) {
   absl::StatusOr<ir::IRModule> out = KillAfterLastUse(testing::Parse(source));
   EXPECT_TRUE(out.ok()) << out.status();
-  if (!out.ok()) return "";
+  if (!out.ok()) return out;
   absl::Status wf = CheckWellFormed(*out, nullptr);
   EXPECT_TRUE(wf.ok()) << wf;
-  return testing::PrintBody(*out);
+  return out;
+}
+
+std::string Kill(const std::string& source) {
+  absl::StatusOr<ir::IRModule> out = Killed(source);
+  return out.ok() ? testing::PrintBody(*out) : "";
 }
 
 // s dies with its tensor's creation (the tensor keeps it), a after the kernel reading it last; b
 // and d die inside the branch that reads them last, t in the other; e and x are results or
 // parameters and stay.
-TEST(KillAfterLastUse, KillsAfterTheLastUseInEachBranch) {
-  EXPECT_EQ(Kill(R"(
+constexpr char kBranches[] = R"(
 @I.ir_module
 class Module:
     @T.prim_func(private=True)
@@ -51,7 +59,10 @@ class Module:
             u = t[0]
             r = u
         return r
-)"),
+)";
+
+TEST(KillAfterLastUse, KillsAfterTheLastUseInEachBranch) {
+  EXPECT_EQ(Kill(kBranches),
             R"(    s: R.Any = R.memory.alloc_storage(R.shape([16]), 0, R.str("global"), R.dtype("float32"))
     a: R.Tensor((4,), dtype="float32") = R.memory.alloc_tensor(s, 0, R.shape([4]), R.dtype("float32"), 0)
     R.memory.kill_storage(s)
@@ -74,6 +85,17 @@ class Module:
         r: R.Tensor((4,), dtype="float32") = u
     return r
 )");
+  // Each branch, run: b = x + 2, e = x + 4.
+  absl::StatusOr<ir::IRModule> out = Killed(kBranches);
+  ASSERT_TRUE(out.ok());
+  const std::vector<float> x = {-1.5f, 0, 2.25f, 7};
+  for (bool c : {true, false}) {
+    SCOPED_TRACE(c);
+    absl::StatusOr<vm::Value> got = testing::RunAfterPass("KillAfterLastUse", *out, {testing::F32({4}, x), testing::Bool(c)});
+    ASSERT_TRUE(got.ok()) << got.status();
+    const float add = c ? 4 : 2;
+    EXPECT_EQ(testing::F32Values(*got), (std::vector<float>{x[0] + add, x[1] + add, x[2] + add, x[3] + add}));
+  }
 }
 
 }  // namespace

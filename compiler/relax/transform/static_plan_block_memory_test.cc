@@ -1,27 +1,53 @@
 #include "compiler/relax/transform/passes.h"
 
+#include <string>
+#include <vector>
+
 #include "compiler/relax/analysis/well_formed.h"
 #include "compiler/relax/transform/test_util.h"
+#include "compiler/relax/transform/vm_check.h"
 #include "gtest/gtest.h"
 
 namespace kiln::relax::transform {
 namespace {
 
 // The expected texts below are kiln's own printer output for the pass's result, checked by
-// reading: a change detector, not an oracle. These fixtures are IR shapes rather than programs to
-// run (they call packed functions no library defines and recurse without a base case), so what the
-// lowered code computes is checked end to end instead: tests/corpus (the Relax corpus and models
-// against numpy) and compiler/driver/relax_build_e2e_test.
-std::string Plan(const std::string& source) {
+// reading: a change detector, not an oracle. The oracle is Computes: where a fixture is a program
+// to run, the planned module, built and run on the Relax VM (vm_check.h), must give the values the
+// test computes directly; a storage reused while a tensor in it is still live changes them, and
+// one smaller than a tensor placed in it fails the run. The fixtures that call a packed function
+// no library defines or recurse without a base case are IR shapes only; what such code computes
+// is checked end to end (tests/corpus against numpy, compiler/driver/relax_build_e2e_test).
+absl::StatusOr<ir::IRModule> Planned(const std::string& source) {
   absl::StatusOr<ir::IRModule> out = CallTIRRewrite(testing::Parse(source));
   EXPECT_TRUE(out.ok()) << out.status();
-  if (!out.ok()) return "";
+  if (!out.ok()) return out;
   out = StaticPlanBlockMemory(*out);
   EXPECT_TRUE(out.ok()) << out.status();
-  if (!out.ok()) return "";
+  if (!out.ok()) return out;
   absl::Status wf = CheckWellFormed(*out, nullptr);
   EXPECT_TRUE(wf.ok()) << wf;
-  return testing::PrintBody(*out);
+  return out;
+}
+
+std::string Plan(const std::string& source) {
+  absl::StatusOr<ir::IRModule> out = Planned(source);
+  return out.ok() ? testing::PrintBody(*out) : "";
+}
+
+std::vector<float> Ramp(int n, float start, float step) {
+  std::vector<float> v(n);
+  for (int i = 0; i < n; ++i) v[i] = start + step * i;
+  return v;
+}
+
+// main(x) of the planned `source`, run on the VM with x = Ramp(n, -2, 0.75), must return x + add.
+void Computes(const std::string& source, int n, float add) {
+  absl::StatusOr<ir::IRModule> out = Planned(source);
+  ASSERT_TRUE(out.ok());
+  absl::StatusOr<vm::Value> got = testing::RunAfterPass("StaticPlanBlockMemory", *out, {testing::F32({n}, Ramp(n, -2, 0.75f))});
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(testing::F32Values(*got), Ramp(n, -2 + add, 0.75f));
 }
 
 constexpr char kKernels[] = R"(
@@ -55,7 +81,7 @@ class Module:
 TEST(StaticPlanBlockMemory, ReusesStorageAfterTheLastUse) {
   // lv0 is last read by the call making lv1, so lv2 takes its storage; gv is returned and keeps
   // its own allocation.
-  EXPECT_EQ(Plan(std::string(kKernels) + R"(
+  const std::string source = std::string(kKernels) + R"(
     @R.function
     def main(x: R.Tensor((16,), dtype="float32")) -> R.Tensor((16,), dtype="float32"):
         cls = Module
@@ -64,7 +90,8 @@ TEST(StaticPlanBlockMemory, ReusesStorageAfterTheLastUse) {
         lv2 = R.call_tir(cls.inc, (lv1,), out_ty=R.Tensor((16,), dtype="float32"))
         gv = R.call_tir(cls.inc, (lv2,), out_ty=R.Tensor((16,), dtype="float32"))
         return gv
-)"),
+)";
+  EXPECT_EQ(Plan(source),
             R"(    storage: R.Any = R.memory.alloc_storage(R.shape([64]), 0, R.str("global"), R.dtype("float32"))
     alloc: R.Tensor((16,), dtype="float32") = R.memory.alloc_tensor(storage, 0, R.shape([16]), R.dtype("float32"), 0)
     inc(x, alloc)
@@ -77,11 +104,12 @@ TEST(StaticPlanBlockMemory, ReusesStorageAfterTheLastUse) {
     inc(alloc_2, alloc_3)
     return alloc_3
 )");
+  Computes(source, 16, 4);
 }
 
 TEST(StaticPlanBlockMemory, GrowsASmallerStorage) {
   // lv1 (128 bytes) reuses lv0's 64-byte storage, which is allocated at 128 bytes.
-  std::string text = Plan(std::string(kKernels) + R"(
+  const std::string source = std::string(kKernels) + R"(
     @R.function
     def main(x: R.Tensor((16,), dtype="float32")) -> R.Tensor((16,), dtype="float32"):
         cls = Module
@@ -90,9 +118,11 @@ TEST(StaticPlanBlockMemory, GrowsASmallerStorage) {
         lv2 = R.call_tir(cls.inc_big, (lv1,), out_ty=R.Tensor((32,), dtype="float32"))
         lv3 = R.call_tir(cls.inc, (lv1,), out_ty=R.Tensor((16,), dtype="float32"))
         return lv3
-)");
+)";
+  std::string text = Plan(source);
   EXPECT_NE(text.find(R"(storage: R.Any = R.memory.alloc_storage(R.shape([128]))"), std::string::npos) << text;
   EXPECT_NE(text.find(R"(R.memory.alloc_tensor(storage, 0, R.shape([32]))"), std::string::npos) << text;
+  Computes(source, 16, 3);
 }
 
 TEST(StaticPlanBlockMemory, EscapingAndSymbolicTensorsKeepTheirAllocations) {
@@ -113,7 +143,7 @@ TEST(StaticPlanBlockMemory, EscapingAndSymbolicTensorsKeepTheirAllocations) {
 
 TEST(StaticPlanBlockMemory, SymbolicSizesArePlannedAtTheirUpperBound) {
   // n <= 8: each (n,) float32 tensor gets a 32-byte storage, reused as for static sizes.
-  std::string text = Plan(std::string(kKernels) + R"(
+  const std::string source = std::string(kKernels) + R"(
     @R.function
     def main(y: R.Tensor(("n",), dtype="float32")) -> R.Tensor(("n",), dtype="float32"):
         R.func_attr({"tir_var_upper_bound": {"n": 8}})
@@ -124,17 +154,21 @@ TEST(StaticPlanBlockMemory, SymbolicSizesArePlannedAtTheirUpperBound) {
         s2 = R.call_tir(cls.inc_n, (s1,), out_ty=R.Tensor((n,), dtype="float32"))
         s3 = R.call_tir(cls.inc_n, (s2,), out_ty=R.Tensor((n,), dtype="float32"))
         return s3
-)");
+)";
+  std::string text = Plan(source);
   EXPECT_NE(text.find(R"(storage: R.Any = R.memory.alloc_storage(R.shape([32]))"), std::string::npos) << text;
   EXPECT_NE(text.find(R"(alloc_2: R.Tensor((n,), dtype="float32") = R.memory.alloc_tensor(storage, 0, R.shape([n]))"),
             std::string::npos)
       << text;
   EXPECT_EQ(text.find("storage_2"), std::string::npos) << text;
+  // inc_n copies: the result is y, for a size below the bound and at it.
+  Computes(source, 3, 0);
+  Computes(source, 8, 0);
 }
 
 TEST(StaticPlanBlockMemory, ViewsExtendTheLifetime) {
   // lv0 is read through its reshape r after lv1 is made, so lv2 cannot take lv0's storage.
-  std::string text = Plan(std::string(kKernels) + R"(
+  const std::string source = std::string(kKernels) + R"(
     @R.function
     def main(x: R.Tensor((16,), dtype="float32")) -> R.Tensor((16,), dtype="float32"):
         cls = Module
@@ -145,15 +179,17 @@ TEST(StaticPlanBlockMemory, ViewsExtendTheLifetime) {
         lv3 = R.call_tir(cls.inc, (r,), out_ty=R.Tensor((16,), dtype="float32"))
         lv4 = R.call_tir(cls.inc, (lv3,), out_ty=R.Tensor((16,), dtype="float32"))
         return lv4
-)");
+)";
+  std::string text = Plan(source);
   EXPECT_NE(text.find("storage_2: R.Any = R.memory.alloc_storage"), std::string::npos) << text;
   EXPECT_EQ(text.find("storage_3"), std::string::npos) << text;
+  Computes(source, 16, 3);
 }
 
 TEST(StaticPlanBlockMemory, TupleOutputsArePlannedThroughTheirItems) {
   // Both outputs of split are read only by kernels through the tuple's items: both are planned,
   // and lv3 reuses the storage of the first, dead after lv2 is made.
-  std::string text = Plan(std::string(kKernels) + R"(
+  const std::string source = std::string(kKernels) + R"(
     @R.function
     def main(x: R.Tensor((16,), dtype="float32")) -> R.Tensor((16,), dtype="float32"):
         cls = Module
@@ -164,11 +200,13 @@ TEST(StaticPlanBlockMemory, TupleOutputsArePlannedThroughTheirItems) {
         lv3 = R.call_tir(cls.inc, (b,), out_ty=R.Tensor((16,), dtype="float32"))
         lv4 = R.call_tir(cls.inc, (lv3,), out_ty=R.Tensor((16,), dtype="float32"))
         return lv4
-)");
+)";
+  std::string text = Plan(source);
   EXPECT_NE(text.find("alloc_1: R.Tensor((16,), dtype=\"float32\") = R.memory.alloc_tensor(storage_1"), std::string::npos)
       << text;
   EXPECT_NE(text.find("alloc_3: R.Tensor((16,), dtype=\"float32\") = R.memory.alloc_tensor(storage,"), std::string::npos)
       << text;
+  Computes(source, 16, 2);
 }
 
 TEST(StaticPlanBlockMemory, TensorsPassedToAFunctionAtTheEndOfABranchEscape) {

@@ -162,7 +162,10 @@ Value CallIterVar(Parser& p, CallArgs& a, const TirCall& c) {
 Value CallTirAttr(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   c.Need(3, 3);
-  ObjectRef node = p.ToAttrValue(a.args[0], span);
+  // The integer 0 is the node of TVM's dict form (T.attr({key: value})), which kiln leaves
+  // undefined: `T.attr(0, key, value)` is that same scope.
+  const bool dict_node = a.args[0].kind == K::kInt && a.args[0].i == 0;
+  ObjectRef node = dict_node ? ObjectRef() : p.ToAttrValue(a.args[0], span);
   std::string key = p.ToStr(a.args[1], span);
   PrimExpr value = c.Prim(2);
   c.NeedBody();

@@ -267,8 +267,13 @@ ExprPtr Docsifier::PrintDeviceMesh(const ir::GlobalInfoNode* mesh) {
   for (int64_t d : DeviceMeshShape(GetRef<GlobalInfo>(mesh))) dims.push_back(IntLit(d));
   ExprPtr devices;
   if (const auto* r = mesh->attrs.Get(String("device_range")).as<RangeNode>()) {
-    // TVM spells the range I.Range in the module's global infos and R.Range elsewhere.
-    devices = CallE(in_module_ ? I("Range") : R("Range"), {PrintExpr(r->min), RangeEnd(r->min, r->extent)});
+    // TVM spells the range I.Range in the module's global infos and R.Range elsewhere; its bounds
+    // are Python ints either way (TVM's Relax printer writes every integer bare).
+    const auto* lo = r->min.as<IntImmNode>();
+    const auto* ext = r->extent.as<IntImmNode>();
+    std::vector<ExprPtr> bounds = lo && ext ? std::vector<ExprPtr>{IntLit(lo->value), IntLit(lo->value + ext->value)}
+                                            : std::vector<ExprPtr>{PrintExpr(r->min), RangeEnd(r->min, r->extent)};
+    devices = CallE(in_module_ ? I("Range") : R("Range"), std::move(bounds));
   } else {
     std::vector<ExprPtr> ids;
     if (const auto* a = mesh->attrs.Get(String("device_ids")).as<ArrayNode>()) {

@@ -73,6 +73,8 @@ class Docsifier {
   StmtPtr PrintPrimFunc(const ir::PrimFunc& f, const std::string& name);
   void PrintStmt(const ir::Stmt& s, std::vector<StmtPtr>* out);
   std::vector<StmtPtr> PrintScopedBody(const ir::Stmt& s);
+  // Prints `body` as the whole body of a construct (see frame_body_).
+  void PrintFrameBody(const ir::Stmt& body, std::vector<StmtPtr>* out);
   void PrintFor(const ir::ForNode* loop, std::vector<StmtPtr>* out);
   void PrintBlockRealize(const ir::SBlockRealizeNode* realize, std::vector<StmtPtr>* out);
   void PrintAttrStmt(const ir::AttrStmtNode* op, std::vector<StmtPtr>* out);
@@ -156,6 +158,11 @@ class Docsifier {
   std::unordered_set<const ir::Object*> used_relax_vars_;
   // Buffers declared as local scalars (`x: T.int32`), which read and write without indices.
   std::unordered_set<const ir::Object*> local_scalars_;
+  // The statement being printed as the whole body of a construct (function, loop, block, branch,
+  // attr scope), not as an item of a statement sequence. TVM v0.26 prints an attr scope flat
+  // (`T.attr(...)` / `x = T.launch_thread(...)` followed by its body) only there: its AsDocBody
+  // grants concise scoping to no item of a sequence, which therefore prints as `with ...:`.
+  const ir::Object* frame_body_ = nullptr;
 
   bool used_i_ = false, used_t_ = false, used_r_ = false;
 };

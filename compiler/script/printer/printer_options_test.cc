@@ -94,5 +94,46 @@ TEST(PrinterOptionsTest, LoneFunctionNamesGlobalsBare) {
       << text;
 }
 
+// Printed on its own, a distributed Relax function has no module whose global infos could name its
+// device mesh ("mesh[0]"), so its DTensor types spell the mesh out; the module's functions it
+// calls are named bare.
+TEST(PrinterOptionsTest, LoneFunctionSpellsOutItsDeviceMesh) {
+  constexpr char kSource[] = R"(# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    I.module_global_infos({"mesh": [R.device_mesh((4,), I.Range(0, 4))]})
+    @T.prim_func(s_tir=True)
+    def copy(x: T.Buffer((T.int64(16),), "float32"), y: T.Buffer((T.int64(16),), "float32")):
+        T.evaluate(0)
+
+    @R.function
+    def bar(a: R.DTensor((16,), "float32", "mesh[0]", "R")) -> R.DTensor((16,), "float32", "mesh[0]", "R"):
+        cls = Module
+        b = R.dist.call_tir(cls.copy, (a,), out_ty=R.DTensor((16,), "float32", "mesh[0]", "R"))
+        return b
+)";
+  absl::StatusOr<ir::ObjectRef> mod = ParseScript(kSource, "test.py");
+  ASSERT_TRUE(mod.ok()) << mod.status();
+  const auto* m = mod->as<ir::IRModuleNode>();
+  ASSERT_NE(m, nullptr);
+  ir::ObjectRef bar;
+  for (const auto& [gv, f] : m->functions.items()) {
+    if (gv->name == "bar") bar = f;
+  }
+  ASSERT_TRUE(bar.defined());
+  PrinterOptions o;
+  o.func_name = "bar";
+  EXPECT_EQ(Print(bar, o), R"(# from tvm.script import relax as R
+
+@R.function
+def bar(a: R.DTensor((16,), "float32", R.device_mesh((4,), R.Range(0, 4)), "R")) -> R.DTensor((16,), "float32", R.device_mesh((4,), R.Range(0, 4)), "R"):
+    b = R.dist.call_tir(copy, (a,), out_ty=R.DTensor((16,), "float32", R.device_mesh((4,), R.Range(0, 4)), "R"))
+    return b
+)");
+}
+
 }  // namespace
 }  // namespace kiln::script::printer

@@ -350,7 +350,7 @@ StmtPtr Docsifier::PrintPrimFunc(const PrimFunc& f, const std::string& name) {
       ExprPtr rhs = BufferCall(T("sblock_alloc_buffer"), {}, b, false, false, "");
       stmts.push_back(Assign(DefineBuffer(func_scope_, b), rhs));
     }
-    PrintStmt(root->block->body, &stmts);
+    PrintFrameBody(root->block->body, &stmts);
     // As TVM does, the root block is worth a comment only when it holds something: buffers or
     // nested blocks. Either way the parser re-creates it from s_tir=True.
     if (first < stmts.size() && (!root->block->alloc_buffers.empty() || ContainsBlock(root->block->body))) {
@@ -359,7 +359,7 @@ StmtPtr Docsifier::PrintPrimFunc(const PrimFunc& f, const std::string& name) {
       stmts[first]->leading_comments.insert(stmts[first]->leading_comments.begin(), c);
     }
   } else if (f->body.defined()) {
-    PrintStmt(f->body, &stmts);
+    PrintFrameBody(f->body, &stmts);
   }
 
   Kwargs deco_kw;
@@ -384,9 +384,14 @@ StmtPtr Docsifier::PrintPrimFunc(const PrimFunc& f, const std::string& name) {
 std::vector<StmtPtr> Docsifier::PrintScopedBody(const Stmt& s) {
   std::vector<StmtPtr> body;
   PushScope();
-  if (s.defined()) PrintStmt(s, &body);
+  if (s.defined()) PrintFrameBody(s, &body);
   PopScope();
   return body;
+}
+
+void Docsifier::PrintFrameBody(const Stmt& body, std::vector<StmtPtr>* out) {
+  frame_body_ = body.get();
+  PrintStmt(body, out);
 }
 
 bool Docsifier::IsLocalScalar(const AllocBufferNode* op) const {
@@ -423,27 +428,8 @@ void Docsifier::PrintAllocBuffer(const AllocBufferNode* op, std::vector<StmtPtr>
 bool Docsifier::PrintScopedFrame(const Stmt& s, std::vector<StmtPtr>* out) {
   std::vector<StmtPtr> body;
   if (const auto* op = s.as<AttrStmtNode>()) {
-    if (!op->node.defined() || !op->body.defined()) return false;
-    const auto* iv = op->node.as<IterVarNode>();
-    ExprPtr value = PrintExpr(op->value);
-    PushScope();
-    ExprPtr context, as_var;
-    if (iv && (op->attr_key == "thread_extent" || op->attr_key == "virtual_thread")) {
-      if (ExprPtr existing = LaunchedThreadVar(iv, op->attr_key, op->value.dtype())) {
-        context = ThreadAttrCall(iv, op->attr_key, existing, value);
-      } else {
-        std::string tag = iv->thread_tag.empty() ? op->attr_key : iv->thread_tag;
-        context = CallE(T("launch_thread"), {StrLit(tag), value});
-        as_var = Define(iv->var.get(), iv->var->name);
-      }
-    } else if (ExprPtr hint = PrintHint(op)) {
-      context = hint;
-    } else {
-      context = CallE(T("attr"), {PrintAttrValue(op->node, false), StrLit(op->attr_key), value});
-    }
-    PrintStmt(op->body, &body);
-    PopScope();
-    out->push_back(WithS(context, as_var, std::move(body)));
+    if (!op->body.defined()) return false;
+    PrintAttrStmt(op, out);  // an item of a sequence: printed as `with ...:` (see frame_body_)
     return true;
   }
   if (const auto* op = s.as<AllocBufferNode>()) {
@@ -453,7 +439,7 @@ bool Docsifier::PrintScopedFrame(const Stmt& s, std::vector<StmtPtr>* out) {
     if (!op->annotations.empty()) context->keywords.push_back({"annotations", PrintAttrMap(op->annotations), {}});
     PushScope();
     ExprPtr as_var = DefineBuffer(scopes_.size() - 1, op->buffer);
-    PrintStmt(op->body, &body);
+    PrintFrameBody(op->body, &body);
     PopScope();
     out->push_back(WithS(context, as_var, std::move(body)));
     return true;
@@ -464,7 +450,7 @@ bool Docsifier::PrintScopedFrame(const Stmt& s, std::vector<StmtPtr>* out) {
     ExprPtr context = BufferCall(T("decl_buffer"), {}, op->buffer, false, data_known, "");
     PushScope();
     ExprPtr as_var = DefineBuffer(scopes_.size() - 1, op->buffer);
-    PrintStmt(op->body, &body);
+    PrintFrameBody(op->body, &body);
     PopScope();
     out->push_back(WithS(context, as_var, std::move(body)));
     return true;
@@ -473,39 +459,52 @@ bool Docsifier::PrintScopedFrame(const Stmt& s, std::vector<StmtPtr>* out) {
 }
 
 void Docsifier::PrintAttrStmt(const AttrStmtNode* op, std::vector<StmtPtr>* out) {
+  // Node 0 (TVM's dict form; kiln's undefined node) prints as T.attr({key: value, ...}) gathering
+  // the node-0 scopes nested directly in it.
+  std::vector<const AttrStmtNode*> chain = {op};
+  if (!op->node.defined()) {
+    while (const auto* next = chain.back()->body.as<AttrStmtNode>()) {
+      if (next->node.defined()) break;
+      chain.push_back(next);
+    }
+  }
+  const Stmt& body = chain.back()->body;
+  // A scope without a body (the last statement of its block) has nothing to hold in a `with`.
+  const bool concise = frame_body_ == op || !body.defined();
+  frame_body_ = nullptr;
+  ExprPtr context, as_var;
   const auto* iv = op->node.as<IterVarNode>();
+  if (!concise) PushScope();
   if (iv && (op->attr_key == "thread_extent" || op->attr_key == "virtual_thread")) {
     ExprPtr value = PrintExpr(op->value);
     if (ExprPtr existing = LaunchedThreadVar(iv, op->attr_key, op->value.dtype())) {
-      out->push_back(ExprStmt(ThreadAttrCall(iv, op->attr_key, existing, value)));
+      context = ThreadAttrCall(iv, op->attr_key, existing, value);
     } else {
       std::string tag = iv->thread_tag.empty() ? op->attr_key : iv->thread_tag;
-      ExprPtr var = Define(iv->var.get(), iv->var->name);
-      out->push_back(Assign(var, CallE(T("launch_thread"), {StrLit(tag), value})));
+      context = CallE(T("launch_thread"), {StrLit(tag), value});
+      as_var = Define(iv->var.get(), iv->var->name);
     }
-    if (op->body.defined()) PrintStmt(op->body, out);
+  } else if (ExprPtr hint = PrintHint(op)) {
+    context = hint;
+  } else if (!op->node.defined()) {
+    std::vector<ExprPtr> keys, values;
+    for (const AttrStmtNode* a : chain) {
+      keys.push_back(StrLit(a->attr_key));
+      values.push_back(PrintExpr(a->value));
+    }
+    context = CallE(T("attr"), {DictE(std::move(keys), std::move(values))});
+  } else {
+    context = CallE(T("attr"), {PrintAttrValue(op->node, false), StrLit(op->attr_key), PrintExpr(op->value)});
+  }
+  if (concise) {
+    out->push_back(as_var ? Assign(as_var, context) : ExprStmt(context));
+    if (body.defined()) PrintFrameBody(body, out);
     return;
   }
-  if (ExprPtr hint = PrintHint(op)) {  // T.hint(...) over the rest of the block
-    out->push_back(ExprStmt(hint));
-    if (op->body.defined()) PrintStmt(op->body, out);
-    return;
-  }
-  if (!op->node.defined() && op->attr_key == "tirx.device_entry") {
-    // T.device_entry() wraps the rest of the function, which TVM prints flat (concise scoping).
-    out->push_back(ExprStmt(CallE(T("attr"), {DictE({StrLit(op->attr_key)}, {PrintExpr(op->value)})})));
-    if (op->body.defined()) PrintStmt(op->body, out);
-    return;
-  }
-  if (!op->node.defined()) {
-    // `with T.attr({"key": value}):` scopes an annotation over its body.
-    ExprPtr dict = DictE({StrLit(op->attr_key)}, {PrintExpr(op->value)});
-    out->push_back(WithS(CallE(T("attr"), {dict}), nullptr, PrintScopedBody(op->body)));
-    return;
-  }
-  out->push_back(ExprStmt(CallE(T("attr"), {PrintAttrValue(op->node, false), StrLit(op->attr_key),
-                                            PrintExpr(op->value)})));
-  if (op->body.defined()) PrintStmt(op->body, out);
+  std::vector<StmtPtr> inner;
+  PrintFrameBody(body, &inner);
+  PopScope();
+  out->push_back(WithS(context, as_var, std::move(inner)));
 }
 
 void Docsifier::PrintFor(const ForNode* loop, std::vector<StmtPtr>* out) {
@@ -530,7 +529,7 @@ void Docsifier::PrintFor(const ForNode* loop, std::vector<StmtPtr>* out) {
       loop_ranges_[l->loop_var.get()] = {l->min, l->extent};
     }
     std::vector<StmtPtr> body;
-    PrintStmt(grid.back()->body, &body);
+    PrintFrameBody(grid.back()->body, &body);
     for (const ForNode* l : grid) loop_ranges_.erase(l->loop_var.get());
     PopScope();
     ExprPtr target = TupleE(std::move(vars));
@@ -568,7 +567,7 @@ void Docsifier::PrintFor(const ForNode* loop, std::vector<StmtPtr>* out) {
   ExprPtr var = Define(loop->loop_var.get(), loop->loop_var->name);
   loop_ranges_[loop->loop_var.get()] = {loop->min, loop->extent};
   std::vector<StmtPtr> body;
-  PrintStmt(loop->body, &body);
+  PrintFrameBody(loop->body, &body);
   loop_ranges_.erase(loop->loop_var.get());
   PopScope();
   out->push_back(ForS(var, iter, std::move(body)));
@@ -650,7 +649,7 @@ void Docsifier::PrintBlockRealize(const SBlockRealizeNode* realize, std::vector<
     body.push_back(Assign(DefineBuffer(scopes_.size() - 1, m->buffer), rhs));
   }
   if (block->init.defined()) body.push_back(WithS(CallE(T("init"), {}), nullptr, PrintScopedBody(block->init)));
-  if (block->body.defined()) PrintStmt(block->body, &body);
+  if (block->body.defined()) PrintFrameBody(block->body, &body);
   PopScope();
   out->push_back(WithS(CallE(T("sblock"), {StrLit(block->name)}), nullptr, std::move(body)));
 }

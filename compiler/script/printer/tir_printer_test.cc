@@ -206,10 +206,37 @@ TEST(TirPrinterTest, LaunchThreadSharedAndIntrinsic) {
                           "    T.func_attr({\"target\": T.target(\"cuda\")})\n"
                           "    bx = T.launch_thread(\"blockIdx.x\", 4)\n"
                           "    tile = T.alloc_shared((64,))\n"
-                          "    tx = T.launch_thread(\"threadIdx.x\", 64)\n"
-                          "    tile[tx] = A[bx * 64 + tx]\n"
-                          "    T.tvm_storage_sync(\"shared\")\n"
-                          "    B[bx * 64 + tx] = tile[63 - tx]\n");
+                          "    with T.launch_thread(\"threadIdx.x\", 64) as tx:\n"
+                          "        tile[tx] = A[bx * 64 + tx]\n"
+                          "        T.tvm_storage_sync(\"shared\")\n"
+                          "        B[bx * 64 + tx] = tile[63 - tx]\n");
+}
+
+// TVM v0.26 prints an attr scope flat only where it is the whole body of a construct; one that
+// follows other statements of its block (here the allocation, which TVM keeps as a sibling
+// statement) is a `with`. Node 0 (kiln's undefined node) is TVM's dict form, which gathers the
+// node-0 scopes nested directly in it; a node of any other value prints as T.attr(node, key, v).
+TEST(TirPrinterTest, AttrScopesFlatOnlyAsWholeBody) {
+  Array<Var> params;
+  Map<Var, Buffer> bmap;
+  Buffer A = Param("A", {16}, f32, &params, &bmap);
+  Buffer tmp = Buffer::Make("tmp", {16}, f32);
+  Var i("i", i32);
+  Stmt store = For(i, 0, 16, ForKind::kSerial, BufferStore(A, Load(tmp, {i}), {i}));
+  Stmt dict = AttrStmt(ObjectRef(), "pragma_auto_unroll_max_step", 16,
+                       AttrStmt(ObjectRef(), "pragma_unroll_explicit", 1, store));
+  Stmt body = AttrStmt(ObjectRef(), "compute_scope", StringImm("main_compute_"),
+                       AllocBuffer(tmp, AttrStmt(IntImm(i32, 0), "pragma_scope", StringImm("seq"), dict)));
+  PrimFunc f(params, body, Type(), bmap, Symbol());
+  EXPECT_EQ(Print(f), std::string(kHeader) +
+                          "@T.prim_func\n"
+                          "def main(A: T.Buffer((16,), \"float32\")):\n"
+                          "    T.attr({\"compute_scope\": \"main_compute_\"})\n"
+                          "    tmp = T.alloc_buffer((16,))\n"
+                          "    with T.attr(0, \"pragma_scope\", \"seq\"):\n"
+                          "        T.attr({\"pragma_auto_unroll_max_step\": 16, \"pragma_unroll_explicit\": 1})\n"
+                          "        for i in range(16):\n"
+                          "            A[i] = tmp[i]\n");
 }
 
 TEST(TirPrinterTest, ReturnScalarAndPrivate) {

@@ -5,6 +5,6 @@
 def main(A: T.Buffer((32,), "float32"), B: T.Buffer((32,), "float32"), n: T.int32):
     assert n <= 32, ("ValueError", ["n is too large"])
     lim: T.let[T.int32] = T.min(n, 32)
-    T.attr(0, "compute_scope", "main_compute_")
-    for i in range(lim):
-        B[i] = A[i]
+    with T.attr({"compute_scope": "main_compute_"}):
+        for i in range(lim):
+            B[i] = A[i]

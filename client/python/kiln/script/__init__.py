@@ -20,9 +20,15 @@ those, and `@T.macro` definitions). Session.compile / check / format send the te
 as extra vars; kilnd's parser binds them before reading the text, so `N` above is 1024 in the
 kernel. Diagnostics point at your file and line. Values are captured when the decorator runs, as in
 TVM.
+
+Several functions go into one module with `kiln.script.IRModule({name: function, ...})` (TVM's
+`tvm.IRModule`), so host-side Python can generate a family (`{"mm_%d" % t: make_mm(t) for t in
+TILES}`). `kiln.script.builder` is TVM's IRBuilder: it builds functions and modules by running
+Python (`with T.prim_func(): ...`). Both give objects Session.compile accepts. docs/python-authoring.md
+is the tutorial.
 """
 
 from kiln.script import ir, relax, tirx
-from kiln.script._capture import Script
+from kiln.script._capture import Definition, IRModule, Script
 
-__all__ = ["Script", "ir", "relax", "tirx"]
+__all__ = ["Definition", "IRModule", "Script", "ir", "relax", "tirx"]

@@ -5,7 +5,7 @@ definition time without meaning anything by them (kilnd reads the text, not thes
 import sys
 from typing import Callable, Optional
 
-from kiln.script._capture import Script
+from kiln.script._capture import Definition
 
 
 class Placeholder:
@@ -51,13 +51,13 @@ def decorator(kind: str) -> Callable:
             frame = sys._getframe(1)
             if "__module__" in frame.f_locals and "__qualname__" in frame.f_locals:
                 return target  # a member of an @I.ir_module class: the module captures the whole class
-            return Script(kind, target, frame)
+            return Definition(kind, target, frame)
 
         if obj is None:
             return wrap
         frame = sys._getframe(1)
         if "__module__" in frame.f_locals and "__qualname__" in frame.f_locals:
             return obj
-        return Script(kind, obj, frame)
+        return Definition(kind, obj, frame)
 
     return decorate

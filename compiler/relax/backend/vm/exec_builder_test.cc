@@ -138,6 +138,7 @@ TEST(ExecBuilder, TensorBytesMustMatchTheShape) {
   b.ConvertTensor(kF32, {3}, std::string(8, '\0'));
   absl::StatusOr<vm::Executable> exec = b.Get();
   ASSERT_FALSE(exec.ok());
+  EXPECT_EQ(exec.status().code(), absl::StatusCode::kInvalidArgument) << exec.status();
   EXPECT_NE(exec.status().message().find("holds 8 bytes"), std::string::npos) << exec.status();
 }
 
