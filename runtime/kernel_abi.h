@@ -44,6 +44,11 @@ enum KilnTypeIndex {
   kKilnDevice = 6,
   kKilnDLTensorPtr = 7,
   kKilnErrorMessage = 65, /* v_ptr: const char*, set by a failing kernel */
+  /* v_ptr: char* from malloc(), set by a failed check of a checked-mode kernel (its message holds
+   * run-time values); the caller owns it and frees it with free(). When checks fail in several
+   * chunks of one parallel loop at once, the last write wins and the other messages are lost
+   * (not freed). */
+  kKilnErrorMessageOwned = 66,
 };
 
 typedef struct {

@@ -104,6 +104,13 @@ absl::Status CallKernel(KilnKernelFn fn, const std::string& name, const KilnAny*
     return absl::InternalError(absl::StrCat("kernel ", name, " trapped: ", DescribeTrap(trap)));
   }
   if (rc == 0) return absl::OkStatus();
+  if (out->type_index == kKilnErrorMessageOwned && out->v_ptr != nullptr) {
+    // A failed check of a checked-mode kernel; OUT_OF_RANGE as the interpreter's faults.
+    std::string msg(static_cast<const char*>(out->v_ptr));
+    std::free(out->v_ptr);
+    *out = KilnAny{};
+    return absl::OutOfRangeError(msg);
+  }
   const char* msg = out->type_index == kKilnErrorMessage ? static_cast<const char*>(out->v_ptr) : nullptr;
   return absl::InvalidArgumentError(msg != nullptr && *msg != '\0' ? msg : absl::StrCat(name, " failed"));
 }

@@ -14,7 +14,9 @@
 
 namespace kiln::runtime {
 
-// Calls one kernel entry; a non-zero return becomes INVALID_ARGUMENT with the kernel's message.
+// Calls one kernel entry; a non-zero return becomes INVALID_ARGUMENT with the kernel's message, or
+// OUT_OF_RANGE with a checked-mode kernel's failed check (kKilnErrorMessageOwned, freed here); a
+// trap INTERNAL naming the kernel and the signal's likely cause.
 absl::Status CallKernel(KilnKernelFn fn, const std::string& name, const KilnAny* args, int32_t num_args,
                         KilnAny* result, const KilnKernelEnv* env);
 

@@ -1,10 +1,14 @@
 #include "runtime/trap.h"
 
 #include <signal.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <csignal>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <thread>
 #include <vector>
@@ -42,6 +46,27 @@ TEST(TrapTest, FaultsReturnToTheFrameWithTheirCause) {
   EXPECT_EQ(trap.signal, SIGSEGV);
   // Normal results pass through.
   EXPECT_EQ(RunTrapping([] { return int32_t{42}; }, &trap), 42);
+}
+
+// SIGILL (an instruction the CPU rejects: ud2) and SIGBUS (a mapped page past the end of its
+// file) are caught and described as the other faults are.
+TEST(TrapTest, IllegalInstructionsAndBusErrorsAreCaught) {
+  TrapInfo trap;
+  EXPECT_EQ(RunTrapping([]() -> int32_t { __builtin_trap(); }, &trap), kTrapped);
+  EXPECT_EQ(trap.signal, SIGILL);
+  EXPECT_NE(DescribeTrap(trap).find("SIGILL (an instruction this CPU lacks"), std::string::npos) << DescribeTrap(trap);
+  int fd = memfd_create("kiln-trap-test", 0);  // an empty file
+  ASSERT_GE(fd, 0);
+  void* page = mmap(nullptr, 4096, PROT_READ, MAP_SHARED, fd, 0);
+  ASSERT_NE(page, MAP_FAILED);
+  static volatile const char* volatile beyond_the_file;
+  beyond_the_file = static_cast<const char*>(page);
+  EXPECT_EQ(RunTrapping([]() -> int32_t { return *beyond_the_file; }, &trap), kTrapped);
+  EXPECT_EQ(trap.signal, SIGBUS);
+  EXPECT_NE(DescribeTrap(trap).find("SIGBUS (misaligned or unmapped memory at"), std::string::npos)
+      << DescribeTrap(trap);
+  munmap(page, 4096);
+  close(fd);
 }
 
 TEST(TrapTest, NestedFramesCatchInTheInnermost) {
@@ -109,6 +134,26 @@ TEST(TrapTest, KernelCallsReportTrapsAndThePoolLivesOn) {
   EXPECT_EQ(sum.load(), 100);
   TrapInfo none;
   EXPECT_FALSE(TakePendingTrap(&none));
+}
+
+// A checked-mode kernel's failed check: its malloc'ed message becomes the status (OUT_OF_RANGE, as
+// the interpreter's faults), and the result slot no longer points at the freed memory.
+int32_t FailedCheckKernel(void*, const KilnAny*, int32_t, KilnAny* result) {
+  const char text[] = "f: out-of-bounds access A[4]: index 4 of dimension 0 is not in [0, 4) (at k.py:3:9)";
+  char* msg = static_cast<char*>(std::malloc(sizeof(text)));
+  std::memcpy(msg, text, sizeof(text));
+  result->type_index = kKilnErrorMessageOwned;
+  result->v_ptr = msg;
+  return -1;
+}
+
+TEST(TrapTest, AFailedChecksMessageIsTakenOver) {
+  KilnAny result{};
+  absl::Status st = CallKernel(&FailedCheckKernel, "f", nullptr, 0, &result, nullptr);
+  EXPECT_EQ(st.code(), absl::StatusCode::kOutOfRange);
+  EXPECT_EQ(st.message(), "f: out-of-bounds access A[4]: index 4 of dimension 0 is not in [0, 4) (at k.py:3:9)");
+  EXPECT_EQ(result.type_index, kKilnNone);
+  EXPECT_EQ(result.v_ptr, nullptr);
 }
 
 }  // namespace

@@ -178,6 +178,55 @@ TEST_F(KilndTest, ExtraVarsAreCapturedValuesAndPartOfTheKey) {
   EXPECT_NE(st.error_message().find("Undefined variable: N"), std::string::npos) << st.error_message();
 }
 
+// A kernel whose accesses checked mode checks (A[i + n] with n a parameter).
+constexpr char kShifted[] = R"(@T.prim_func
+def shifted(A: T.Buffer((4,), "int32"), n: T.int32):
+    for i in range(4):
+        A[i + n] = A[i] * 2
+)";
+
+// What a local `kiln build --checked` of `source` writes.
+std::string LocalCheckedBuild(const std::string& source, const std::string& target) {
+  absl::StatusOr<ir::ObjectRef> parsed = script::ParseScript(source, "mlp.py");
+  EXPECT_TRUE(parsed.ok()) << parsed.status();
+  driver::BuildOptions options;
+  options.checked = true;
+  absl::StatusOr<vm::Executable> exec = driver::BuildModuleExecutable(script::AsModule(*parsed), target, options);
+  EXPECT_TRUE(exec.ok()) << exec.status();
+  return exec.ok() ? exec->Serialize() : "";
+}
+
+TEST_F(KilndTest, CheckedIsPartOfTheRequestAndTheKey) {
+  absl::StatusOr<KilndProcess> k = StartKilnd();
+  ASSERT_TRUE(k.ok()) << k.status();
+  auto stub = Connect(*k);
+  for (const std::string target : {"llvm", "c"}) {
+    SCOPED_TRACE(target);
+    v1::CompileRequest req = Request(kShifted, target);
+    v1::CompileResponse plain, checked, moved;
+    ASSERT_TRUE(Compile(*stub, req, &plain).ok());
+    req.set_checked(true);
+    grpc::Status st = Compile(*stub, req, &checked);
+    ASSERT_TRUE(st.ok()) << st.error_message();
+    EXPECT_EQ(checked.cache(), v1::CACHE_MISS);
+    EXPECT_NE(checked.cache_key(), plain.cache_key());
+    EXPECT_NE(checked.executable(), plain.executable());
+    // The bytes of a local checked build: the source locations its messages carry included.
+    EXPECT_EQ(checked.executable(), LocalCheckedBuild(kShifted, target));
+    // So a checked build keys on the spans: the same program a line lower is another entry (an
+    // unchecked one is not).
+    req.set_source(absl::StrCat("# a comment\n", kShifted));
+    ASSERT_TRUE(Compile(*stub, req, &moved).ok());
+    EXPECT_EQ(moved.cache(), v1::CACHE_MISS);
+    EXPECT_NE(moved.cache_key(), checked.cache_key());
+    EXPECT_EQ(moved.executable(), LocalCheckedBuild(absl::StrCat("# a comment\n", kShifted), target));
+    req.set_checked(false);
+    ASSERT_TRUE(Compile(*stub, req, &moved).ok());
+    EXPECT_EQ(moved.cache(), v1::CACHE_MEMORY);
+    EXPECT_EQ(moved.cache_key(), plain.cache_key());
+  }
+}
+
 TEST_F(KilndTest, RestartKeepsTheDiskCacheAndACorruptEntryIsRecompiled) {
   v1::CompileResponse first;
   {

@@ -135,6 +135,35 @@ $KILN run model.py w.npy y.npy 2> local.err; $KILN run model.py w.npy y.npy $ON_
 grep -q "shape\[0\] mismatch" local.err && cmp -s local.err remote.err ||
   fail "shape errors: $(cat local.err) / $(cat remote.err)"
 
+# --checked: kilnd compiles in checked mode (--remote --farm) as a local --checked build does, and a
+# failed check on the agent reads as the local one.
+cat > divide.py <<'SRC'
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def divide(A: T.Buffer((4,), "int32"), D: T.Buffer((1,), "int32"), B: T.Buffer((4,), "int32")):
+        for i in range(4):
+            B[i] = A[i] // D[0]
+
+    @R.function
+    def main(x: R.Tensor((4,), dtype="int32"), d: R.Tensor((1,), dtype="int32")) -> R.Tensor((4,), dtype="int32"):
+        cls = Module
+        y = R.call_tir(cls.divide, (x, d), out_ty=R.Tensor((4,), dtype="int32"))
+        return y
+SRC
+$PY -c "
+import numpy as np
+np.save('ix.npy', np.arange(4, dtype='int32'))
+np.save('d0.npy', np.zeros(1, 'int32'))
+np.save('d2.npy', np.full(1, 2, 'int32'))" || fail "inputs"
+$KILN run divide.py ix.npy d0.npy --checked 2> local.err; rc=$?
+[ $rc -eq 1 ] && grep -q "divide: int32 division by zero (at divide.py:6:20)" local.err ||
+  fail "local checked run: exit $rc: $(cat local.err)"
+$KILN run divide.py ix.npy d0.npy --checked $ON_FARM 2> remote.err; rc=$?
+[ $rc -eq 1 ] && cmp -s local.err remote.err || fail "checked run on the farm: exit $rc: $(cat remote.err)"
+$KILN run divide.py ix.npy d2.npy --checked $ON_FARM > remote.out 2>remote.err || fail "checked run: $(cat remote.err)"
+$KILN run divide.py ix.npy d2.npy > local.out 2>/dev/null && cmp -s local.out remote.out || fail "checked result differs"
+
 # --help documents both forms.
 for cmd in run bench; do
   help=$($KILN $cmd --help) || fail "$cmd --help"

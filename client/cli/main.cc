@@ -116,8 +116,8 @@ const Command kCommands[] = {
      "With --remote the kilnd at HOST:PORT compiles FILE (sent as it is) and the executable it returns\n"
      "is written to OUT: the same bytes a local build writes. The output is always an executable\n"
      "(.kx); the summary line adds the cache tier that answered (cache: memory|disk|redis|miss).\n"
-     "Compile errors come back as FILE:LINE:COL diagnostics. --name, --emit-c, --emit-llvm,\n"
-     "--print-after and --verify-each are local only.\n"
+     "Compile errors come back as FILE:LINE:COL diagnostics; --checked builds in checked mode there\n"
+     "too. --name, --emit-c, --emit-llvm, --print-after and --verify-each are local only.\n"
      DEFINE_OPTION REMOTE_OPTIONS,
      "--target -o --name --entry --print-after --define " REMOTE_VALUED, "--exe --emit-c --emit-llvm --verify-each --checked", &RunBuild},
     {"inspect", "print a VM executable as text, Python or statistics",

@@ -103,9 +103,6 @@ std::string CheckAgentOptions(const Args& args) {
     return "--remote runs on an agent: give --farm KEY or --agent HOST:PORT";
   }
   if (args.Has("--priority") && !args.Has("--farm")) return "--priority applies to --farm";
-  if (args.Has("--checked") && args.Has("--remote")) {
-    return "--checked builds locally: kilnd has no checked mode; drop --remote or --checked";
-  }
   int priority = 0;
   if (args.Has("--priority") && !absl::SimpleAtoi(args.Get("--priority"), &priority)) {
     return "--priority needs an integer";
@@ -121,6 +118,7 @@ absl::StatusOr<RemoteExecutable> CompileOnKilnd(const Args& args, const std::str
   v1::CompileRequest request;
   SetModule(args, path, std::move(*bytes), &request);
   request.set_target(args.Get("--target", "llvm"));
+  request.set_checked(args.Has("--checked"));
   absl::StatusOr<CompileResult> result = (*client)->Compile(request);
   if (!result.ok()) {
     // Diagnostics as the local compiler prints them; other failures name the server.
@@ -167,6 +165,7 @@ int RunRemoteBuild(const Args& args) {
   SetModule(args, path, std::move(*bytes), &request);
   request.set_target(args.Get("--target", "llvm"));
   for (const std::string& e : args.GetAll("--entry")) request.add_entries(e);
+  request.set_checked(args.Has("--checked"));
   absl::StatusOr<CompileResult> result = (*client)->Compile(request);
   if (!result.ok()) {
     ReportError("build", args.Get("--remote"), result.status());

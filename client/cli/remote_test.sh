@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # `kiln build|check|fmt --remote` against a real kilnd started here on 127.0.0.1 port 0 (with
 # --port-file) and a token file: remote builds write the bytes a local build writes (small and
-# large executables, llvm and c), the summary names the cache tier, remote check prints the local
-# check's file:line:col diagnostics, remote fmt prints the local fmt's text, a wrong or missing
-# token fails with one clear line, and TLS / mutual TLS (certificates made here with openssl) work.
+# large executables, llvm and c; --checked ones too), the summary names the cache tier, remote check
+# prints the local check's file:line:col diagnostics, remote fmt prints the local fmt's text, a
+# wrong or missing token fails with one clear line, and TLS / mutual TLS (certificates made here with openssl) work.
 set -u
 KILN=$PWD/client/cli/kiln
 KILND=$PWD/server/kilnd
@@ -64,6 +64,22 @@ for target in llvm c; do
   $KILN build model.py --target $target $REMOTE -o again.kx 2>build.err || fail "again: $(cat build.err)"
   grep -q "cache: memory)" build.err || fail "second build not a memory hit: $(cat build.err)"
   cmp -s local_model_$target.kx again.kx || fail "the hit's bytes differ"
+done
+# --checked: the server builds in checked mode: the bytes of a local checked build, source
+# locations included (agent_run_test runs such an executable on an agent).
+cat > oob.py <<'SRC'
+@T.prim_func
+def oob(A: T.Buffer((4,), "int32"), n: T.int32):
+    for i in range(4):
+        A[i + n] = A[i] * 2
+SRC
+for target in llvm c; do
+  $KILN build oob.py --checked --exe --target $target -o local_checked.kx 2>/dev/null || fail "local checked build ($target)"
+  $KILN build oob.py --checked --target $target $REMOTE -o remote_checked.kx 2>build.err ||
+    fail "remote checked build ($target): $(cat build.err)"
+  cmp -s local_checked.kx remote_checked.kx || fail "remote checked build ($target) differs from the local one"
+  $KILN build oob.py --target $target $REMOTE -o remote_plain.kx 2>/dev/null || fail "remote build ($target)"
+  cmp -s remote_plain.kx remote_checked.kx && fail "--checked made no difference on the server ($target)"
 done
 $KILN build model.py $REMOTE --entry main -o entry.kx 2>/dev/null || fail "--entry"
 # Without -o the output is named as a local build names it.

@@ -32,6 +32,8 @@ PrimExpr ReturnedValue(const EvaluateNode* op) {
   return call != nullptr ? call->args[0] : PrimExpr();
 }
 
+const CallNode* FailedCheck(const EvaluateNode* op) { return OpCall(op, "tirx.check_failure"); }
+
 bool IsNoOpEvaluate(const EvaluateNode* op) {
   return op->value.as<IntImmNode>() != nullptr || OpCall(op, "tirx.assume") != nullptr;
 }

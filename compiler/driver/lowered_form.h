@@ -31,6 +31,10 @@
 // Evaluate(tirx.ret(v)) returns v (ReturnedValue): in a packed entry the backend stores it into
 // `result` (kKilnInt/kKilnBool/kKilnFloat by v's dtype) and returns 0. Evaluate of tirx.assume (a
 // fact for the simplifier) or of a constant emits nothing (IsNoOpEvaluate).
+// Evaluate(tirx.check_failure(parts...)) (FailedCheck; checked mode, tir/transform/
+// instrument_checks.cc) fails the call like a failed AssertStmt, with a message formatted at run
+// time: the StringImm parts as written, the integer parts in decimal (unsigned for uint dtypes);
+// the backend returns -1 with {kKilnErrorMessageOwned, a malloc'ed message} in `result`.
 //
 // Buffers: every BufferLoad/BufferStore has exactly one index, into a 1-D buffer with no strides
 // and no elem_offset (the element offset is already in the index). The buffer's data var is a
@@ -69,6 +73,9 @@ std::string LoweredSymbol(const std::string& module_name, const ir::PrimFuncNode
 
 // v when `op` is Evaluate(tirx.ret(v)), else an undefined PrimExpr.
 ir::PrimExpr ReturnedValue(const ir::EvaluateNode* op);
+
+// The call when `op` is Evaluate(tirx.check_failure(...)), else null.
+const ir::CallNode* FailedCheck(const ir::EvaluateNode* op);
 
 // Whether `op` has nothing to emit: Evaluate(tirx.assume(...)) or Evaluate of a constant.
 bool IsNoOpEvaluate(const ir::EvaluateNode* op);

@@ -97,7 +97,8 @@ class Runner {
   // place. Returns the PrimFunc's return value (kKilnNone if it returns nothing). Errors: NOT_FOUND
   // for an unknown entry; INVALID_ARGUMENT for a wrong argument count or kind, a failed argument
   // check or AssertStmt (the kernel's message, followed by a description of the arguments given);
-  // the interpreter's own errors on "interp".
+  // OUT_OF_RANGE for a failed check of checked mode (worded as the interpreter's fault); the
+  // interpreter's own errors on "interp".
   absl::StatusOr<KilnAny> Call(const std::string& entry, const std::vector<runtime::Tensor>& args) const;
 
   RunTarget target() const { return options_.target; }

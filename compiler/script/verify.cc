@@ -29,6 +29,24 @@ bool IsValidSymbol(const std::string& s) {
   return true;
 }
 
+// Whether `s` names a C library function compiled kernels call: allocation and message formatting,
+// and libm behind the math intrinsics. A kernel exported under such a name would stand in for it
+// (the JIT and the LLVM module resolve the kernel's own calls to the kernel).
+bool IsCLibraryName(const std::string& s) {
+  static const std::set<std::string>* const kNames = [] {
+    auto* names = new std::set<std::string>{"malloc", "calloc", "realloc", "free", "aligned_alloc", "posix_memalign",
+                                            "memcpy", "memmove", "memset", "memcmp", "snprintf", "vsnprintf", "abort"};
+    for (const char* f : {"exp", "exp2", "exp10", "expm1", "log", "log2", "log10", "log1p", "sqrt", "cbrt", "sin",
+                          "cos", "tan", "sinh", "cosh", "tanh", "asin", "acos", "atan", "asinh", "acosh", "atanh",
+                          "atan2", "erf", "erfc", "fabs", "floor", "ceil", "trunc", "round", "nearbyint", "rint",
+                          "hypot", "nextafter", "pow", "copysign", "fmod", "fma", "ldexp", "fmin", "fmax", "sincos"}) {
+      for (const char* suffix : {"", "f", "l"}) names->insert(absl::StrCat(f, suffix));
+    }
+    return names;
+  }();
+  return kNames->count(s) > 0;
+}
+
 // The smallest value of a signed integer dtype.
 int64_t MinOf(DataType t) {
   return t.bits() >= 64 ? std::numeric_limits<int64_t>::min() : -(int64_t{1} << (t.bits() - 1));
@@ -264,6 +282,11 @@ void CheckSymbols(const IRModule& module, DiagnosticList* diags) {
         diags->Error(f->span, absl::StrCat("global_symbol \"", absl::CEscape(s->value), "\" ",
                                            s->value.empty() ? "is empty" : "is not a valid symbol name",
                                            "; it must be printable ASCII without spaces, quotes or backslashes"));
+        continue;
+      }
+      if (IsCLibraryName(s->value)) {
+        diags->Error(f->span, absl::StrCat("global_symbol \"", s->value, "\" is a C library function that compiled "
+                                           "kernels call; export the function under another name"));
         continue;
       }
       name = s->value;

@@ -36,7 +36,7 @@ void FrameMap(Sha256& h, absl::string_view tag, const std::map<std::string, std:
 
 }  // namespace
 
-absl::StatusOr<std::string> CanonicalModuleBytes(const ir::IRModule& module) {
+absl::StatusOr<std::string> CanonicalModuleBytes(const ir::IRModule& module, bool keep_spans) {
   absl::StatusOr<std::string> bytes = ir::Serialize(module);
   if (!bytes.ok()) return bytes.status();
   kiln::v1::IRGraph graph;
@@ -45,10 +45,12 @@ absl::StatusOr<std::string> CanonicalModuleBytes(const ir::IRModule& module) {
     return absl::InternalError("cache key: the module's serialization does not parse back");
   }
   graph.clear_producer();
-  graph.clear_sources();
-  for (kiln::v1::IRNode& node : *graph.mutable_nodes()) {
-    for (kiln::v1::IRField& field : *node.mutable_fields()) {
-      if (field.value_case() == kiln::v1::IRField::kSpan) field.mutable_span()->Clear();
+  if (!keep_spans) {
+    graph.clear_sources();
+    for (kiln::v1::IRNode& node : *graph.mutable_nodes()) {
+      for (kiln::v1::IRField& field : *node.mutable_fields()) {
+        if (field.value_case() == kiln::v1::IRField::kSpan) field.mutable_span()->Clear();
+      }
     }
   }
   std::string out = bytes->substr(0, kIRMagicBytes);
@@ -70,6 +72,7 @@ CacheKey CacheKeyFor(absl::string_view canonical, absl::string_view normalized_t
   Frame(h, absl::StrCat("entries:", material.entries.size()));
   for (const std::string& e : material.entries) Frame(h, e);
   FrameMap(h, "extra_vars", material.extra_vars);
+  if (material.checked) Frame(h, "checked");
   Frame(h, canonical);
   return *CacheKey::FromDigest(h.Finish());  // a SHA-256 digest always has the right length
 }
@@ -77,7 +80,7 @@ CacheKey CacheKeyFor(absl::string_view canonical, absl::string_view normalized_t
 absl::StatusOr<CacheKey> ComputeCacheKey(const ir::IRModule& module, const KeyMaterial& material) {
   absl::StatusOr<std::string> target = driver::NormalizeTarget(material.target);
   if (!target.ok()) return target.status();
-  absl::StatusOr<std::string> canonical = CanonicalModuleBytes(module);
+  absl::StatusOr<std::string> canonical = CanonicalModuleBytes(module, material.checked);
   if (!canonical.ok()) return canonical.status();
   return CacheKeyFor(*canonical, *target, material);
 }

@@ -1,7 +1,8 @@
 // The cache key of a compile (DESIGN.md §2 step 3): SHA-256 over
 //   the module's canonical serialization + the normalized target + options + entries +
 //   symbolic-variable bindings + the compiler version,
-// each part length-prefixed, so that no two different inputs frame to the same bytes.
+// each part length-prefixed, so that no two different inputs frame to the same bytes. A checked
+// build (KeyMaterial::checked) adds a "checked" part, and its canonical module keeps its spans.
 //
 // The canonical serialization is compiler/ir/serialize.h's binary form (deterministic: the same IR
 // gives the same bytes) with what does not reach the executable removed: source spans, their file
@@ -30,11 +31,13 @@ struct KeyMaterial {
   std::map<std::string, std::string> options;
   std::vector<std::string> entries;  // order kept: it is the function table's order
   std::map<std::string, std::string> extra_vars;
+  bool checked = false;  // checked mode; its canonical module keeps the spans (see below)
   std::string compiler_version = kKilnVersion;  // a test may pretend to be another compiler
 };
 
-// The module's serialization with spans, span sources and producer cleared (see above).
-absl::StatusOr<std::string> CanonicalModuleBytes(const ir::IRModule& module);
+// The module's serialization with spans, span sources and producer cleared (see above). With
+// `keep_spans` (checked mode, whose kernels report source locations) only the producer is cleared.
+absl::StatusOr<std::string> CanonicalModuleBytes(const ir::IRModule& module, bool keep_spans = false);
 
 // The key of a module already in canonical form, for an already normalized target (material.target
 // is not read): what ComputeCacheKey computes, for a caller that needs the canonical bytes too.

@@ -75,6 +75,19 @@ TEST(CacheKeyTest, FormattingCommentsAndFileNameDoNotChangeTheKey) {
   EXPECT_EQ(*CanonicalModuleBytes(a), *CanonicalModuleBytes(b));
 }
 
+// Checked mode is part of the key, and a checked build's messages carry source locations, so its
+// key keeps the spans and the file name: layout that changes a location changes the key.
+TEST(CacheKeyTest, CheckedModeChangesTheKeyAndKeysOnSpans) {
+  ir::IRModule a = Parse(kModule, "a.py");
+  KeyMaterial checked = Material();
+  checked.checked = true;
+  EXPECT_NE(Key(a, checked), Key(a, Material()));
+  EXPECT_EQ(Key(a, checked), Key(Parse(kModule, "a.py"), checked));
+  EXPECT_NE(Key(a, checked), Key(Parse(kModule, "b.py"), checked));
+  EXPECT_NE(Key(a, checked), Key(Parse(kReformatted, "a.py"), checked));
+  EXPECT_NE(*CanonicalModuleBytes(a, /*keep_spans=*/true), *CanonicalModuleBytes(a));
+}
+
 // What the key promises: equal keys mean equal executables. The two layouts of one module build
 // to the same bytes (target llvm, whose builds are reproducible).
 TEST(CacheKeyTest, SameKeyBuildsTheSameExecutable) {

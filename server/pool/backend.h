@@ -20,6 +20,7 @@ struct CompileJob {
   std::string module;  // CanonicalModuleBytes of the parsed, verified module
   std::string target;  // normalized (driver::NormalizeTarget)
   std::vector<std::string> entries;
+  bool checked = false;  // CompileRequest.checked: driver::BuildOptions::checked
   // Who asked (the token's name, else the peer): queues are fair across clients.
   std::string client;
   absl::Time deadline = absl::InfiniteFuture();

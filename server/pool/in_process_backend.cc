@@ -16,6 +16,7 @@ absl::StatusOr<CompileOutput> CompileJobInProcess(const CompileJob& job) {
   if (!module.defined()) return absl::InvalidArgumentError("module: the serialized node is not an IRModule");
   driver::BuildOptions options;
   options.entries = job.entries;
+  options.checked = job.checked;
   absl::StatusOr<vm::Executable> exec =
       driver::BuildModuleExecutable(module, job.target, options);
   if (!exec.ok()) return exec.status();

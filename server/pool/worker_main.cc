@@ -93,6 +93,7 @@ v1::worker::WorkerResult Run(const v1::worker::WorkerJob& proto) {
   job.module = proto.module();
   job.target = proto.target();
   job.entries.assign(proto.entries().begin(), proto.entries().end());
+  job.checked = proto.checked();
   absl::StatusOr<CompileOutput> out = CompileJobInProcess(job);
   v1::worker::WorkerResult result;
   if (!out.ok()) {

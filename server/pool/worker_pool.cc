@@ -258,6 +258,7 @@ absl::StatusOr<CompileOutput> WorkerPool::RunOnWorker(TargetPool* pool, size_t s
   request.set_module(job.module);
   request.set_target(job.target);
   for (const std::string& e : job.entries) request.add_entries(e);
+  request.set_checked(job.checked);
   request.set_cpu_limit_seconds(options_.cpu_seconds_per_job);
   request.set_memory_limit_bytes(options_.memory_bytes_per_job);
   request.set_id(++w.jobs);

@@ -85,10 +85,11 @@ absl::StatusOr<Artifact> CompileServiceImpl::CompileToArtifact(RpcCall& call, co
   absl::StatusOr<ir::ObjectRef> parsed = LoadRequestModule(SourceOf(req), diagnostics);
   if (!parsed.ok()) return parsed.status();
   AddWarnings(*diagnostics, resp->mutable_warnings());
-  absl::StatusOr<std::string> canonical = CanonicalModuleBytes(script::AsModule(*parsed));
+  absl::StatusOr<std::string> canonical = CanonicalModuleBytes(script::AsModule(*parsed), req.checked());
   if (!canonical.ok()) return canonical.status();
 
   KeyMaterial material;
+  material.checked = req.checked();
   material.options.insert(req.options().begin(), req.options().end());
   material.entries.assign(req.entries().begin(), req.entries().end());
   material.extra_vars.insert(req.extra_vars().begin(), req.extra_vars().end());
@@ -103,6 +104,7 @@ absl::StatusOr<Artifact> CompileServiceImpl::CompileToArtifact(RpcCall& call, co
     job.module = *canonical;
     job.target = *target;
     job.entries = material.entries;
+    job.checked = material.checked;
     job.client = call.client();
     job.deadline = absl::FromChrono(call.ctx()->deadline());
     absl::StatusOr<CompileOutput> out = backend_->Compile(job);

@@ -5,9 +5,12 @@
 //   * a 1024^3 float32 matmul (B packed into 16-wide panels, 4x16 register tiles, K blocked,
 //     vectorized, parallel over row blocks) vs OpenBLAS cblas_sgemm (goal >= 50%).
 // Results are checked before timing (add exactly, matmul against sgemm), so a fast wrong kernel
-// cannot report a figure. KILN_BENCH_DUMP_IR=<dir> writes each kernel's optimized LLVM IR there.
+// cannot report a figure. KILN_BENCH_DUMP_IR=<dir> writes each kernel's optimized LLVM IR there;
+// KILN_BENCH_CHECKED=1 builds the kernels in checked mode (`kiln build --checked`), so the two runs
+// give checked mode's overhead.
 //
 //   bazel run -c opt //tests/bench:cpu_kernel_bench
+//   KILN_BENCH_CHECKED=1 bazel run -c opt //tests/bench:cpu_kernel_bench
 #include <cblas.h>
 
 #include <algorithm>

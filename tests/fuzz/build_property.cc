@@ -18,7 +18,7 @@
 //   --seed=N     the random order and the mutations (default: from the clock; printed)
 //   --timeout=S  one program's limit (default 60 s)
 //   FILE...      build only these files
-// A long run: bazel run //tests/fuzz:build_property -- --all --seconds=1800
+// A long run: bazel run //tests/fuzz:build_property_test -- --all --seconds=1800
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>

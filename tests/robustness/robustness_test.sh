@@ -159,6 +159,19 @@ expect 1 "cannot run on this" "run of aarch64 code"
 run 30 build add.py --target "c -mcpu=bogus" -o c.so
 expect 2 "\"c\" takes no options" "c -mcpu=bogus"
 
+# --- 1. A C library name as global_symbol is an error (the LLVM kernel called itself as malloc) --
+cat > libc_name.py <<'PYEOF'
+@T.prim_func
+def f(A: T.Buffer((4,), "int32"), n: T.int32):
+    T.func_attr({"global_symbol": "malloc"})
+    for i in range(4):
+        A[i + n] = A[i] + 1
+PYEOF
+for target in llvm c; do
+  run 60 run libc_name.py a.npy one.npy --target $target --checked
+  expect 1 "libc_name.py:2:1: error: global_symbol \"malloc\" is a C library function" "global_symbol malloc ($target)"
+done
+
 # --- 2. kiln run never executes instructions the host lacks --------------------------------
 if ! grep -qw avx512fp16 /proc/cpuinfo && [ "$(uname -m)" = x86_64 ]; then
   run 30 run add.py a.npy --target "llvm -mattr=+avx512fp16"
@@ -178,12 +191,20 @@ PYEOF
 run 30 run div.py a.npy zero.npy
 expect 1 "kernel div trapped" "division by zero without --checked"
 
-# --- 2. Checked mode, on llvm and c, worded as the interpreter --------------------------------
+# --- 2. Checked mode, on llvm and c, worded exactly as the interpreter --------------------------
+# Each failing run is made on the interpreter (which always checks) and with --checked on llvm and
+# c: the three print the same message, with the run-time values and the source location.
 cat > oob.py <<'PYEOF'
 @T.prim_func
 def oob(A: T.Buffer((4,), "int32"), n: T.int32):
     for i in range(4):
         A[i + n] = A[i] * 2
+PYEOF
+cat > oob2d.py <<'PYEOF'
+@T.prim_func
+def grid(A: T.Buffer((3, 4), "int32"), n: T.int32):
+    for i, j in T.grid(3, 4):
+        A[i, j] = A[i, j * n] + 1
 PYEOF
 cat > shift.py <<'PYEOF'
 @T.prim_func
@@ -191,18 +212,6 @@ def sh(A: T.Buffer((4,), "int32"), s: T.int32):
     for i in range(4):
         A[i] = A[i] << s
 PYEOF
-for target in llvm c; do
-  run 60 run oob.py a.npy one.npy --checked --target $target
-  expect 1 "IndexError: oob: out-of-bounds access A[i + n]: index i + n of dimension 0 is not in [0, 4) (at oob.py:4:9)" "checked out-of-bounds store ($target)"
-  run 60 run oob.py a.npy zero.npy --checked --target $target --quiet
-  expect 0 "" "checked in-bounds run ($target)"
-  run 60 run div.py a.npy zero.npy --checked --target $target
-  expect 1 "ZeroDivisionError: div: int32 division by zero (at div.py:4:16)" "checked division by zero ($target)"
-  run 60 run div.py intmin.npy minus1.npy --checked --target $target
-  expect 1 "div: undefined behaviour: int32 division overflow (-2147483648 / -1)" "checked INT_MIN / -1 ($target)"
-  run 60 run shift.py a.npy forty.npy --checked --target $target
-  expect 1 "sh: undefined behaviour: T.shift_left of int32 by s bits, not in [0, 32)" "checked shift ($target)"
-done
 # Unbounded recursion between PrimFuncs, and a fault inside a private helper, fail the call.
 cat > recurse.py <<'PYEOF'
 @I.ir_module
@@ -227,19 +236,67 @@ class Module:
         for i in range(4):
             A[i] = Module.get(A.data, i + n) + 1
 PYEOF
+$PY -c "
+import numpy as np
+np.save('a2d.npy', np.zeros((3, 4), dtype='int32'))
+np.save('two.npy', np.array(2, dtype='int32'))
+"
+# same_failure DESCRIPTION EXPECTED-STDERR ARGS...: the interpreter's stderr is EXPECTED-STDERR, and
+# llvm and c with --checked print exactly that too, exiting 1.
+same_failure() {
+  local what=$1 want=$2
+  shift 2
+  run 60 run "$@" --target interp
+  expect 1 "$want" "$what (interp)"
+  [ "$ERR" = "$want" ] || fail "$what (interp): stderr is '$ERR', wanted '$want'"
+  for target in llvm c; do
+    run 60 run "$@" --checked --target $target
+    expect 1 "$want" "checked $what ($target)"
+    [ "$ERR" = "$want" ] || fail "checked $what ($target): stderr is '$ERR', wanted the interpreter's '$want'"
+  done
+}
+same_failure "out-of-bounds store" \
+  "kiln run: oob: out-of-bounds access A[4]: index 4 of dimension 0 is not in [0, 4) (at oob.py:4:9)" oob.py a.npy one.npy
+same_failure "out-of-bounds load, negative index" \
+  "kiln run: oob: out-of-bounds access A[-1]: index -1 of dimension 0 is not in [0, 4) (at oob.py:4:9)" \
+  oob.py a.npy minus1.npy
+same_failure "2-d out-of-bounds load" \
+  "kiln run: grid: out-of-bounds access A[0, 4]: index 4 of dimension 1 is not in [0, 4) (at oob2d.py:4:19)" \
+  oob2d.py a2d.npy two.npy
+same_failure "division by zero" "kiln run: div: int32 division by zero (at div.py:4:16)" div.py a.npy zero.npy
+same_failure "INT_MIN / -1" \
+  "kiln run: div: undefined behaviour: int32 division overflow (-2147483648 / -1) (at div.py:4:16)" \
+  div.py intmin.npy minus1.npy
+same_failure "shift by 40" "kiln run: sh: undefined behaviour: T.shift_left of int32 by 40 bits (at shift.py:4:16)" \
+  shift.py a.npy forty.npy
+same_failure "shift by -1" "kiln run: sh: undefined behaviour: T.shift_left of int32 by -1 bits (at shift.py:4:16)" \
+  shift.py a.npy minus1.npy
+# An unsigned shift amount prints unsigned; a '%' in the file name is text, not a format.
+cat > 'ushift%d.py' <<'PYEOF'
+@T.prim_func
+def ush(A: T.Buffer((4,), "uint32"), s: T.uint32):
+    for i in range(4):
+        A[i] = A[i] << s
+PYEOF
+$PY -c "
+import numpy as np
+np.save('au.npy', np.arange(4, dtype='uint32'))
+np.save('umax.npy', np.array(2**32 - 1, dtype='uint32'))
+"
+same_failure "unsigned shift" \
+  "kiln run: ush: undefined behaviour: T.shift_left of uint32 by 4294967295 bits (at ushift%d.py:4:16)" \
+  'ushift%d.py' au.npy umax.npy
+same_failure "unbounded recursion" "kiln run: f: calls nest deeper than 64 (at recurse.py:5:16)" recurse.py one.npy
+same_failure "access in a private helper" \
+  "kiln run: get: out-of-bounds access A[4]: index 4 of dimension 0 is not in [0, 4) (at helper.py:5:16)" \
+  helper.py a.npy one.npy
 for target in llvm c; do
-  run 60 run recurse.py one.npy --checked --target $target
-  expect 1 "RecursionError: f: calls nest deeper than 64" "checked recursion ($target)"
-  run 60 run helper.py a.npy one.npy --checked --target $target
-  expect 1 "IndexError: get: out-of-bounds access A[i]" "checked access in a private helper ($target)"
+  run 60 run oob.py a.npy zero.npy --checked --target $target --quiet
+  expect 0 "" "checked in-bounds run ($target)"
 done
-run 30 run recurse.py one.npy --target interp
-expect 1 "f: calls nest deeper than 64" "interp recursion"
-# The interpreter's wording for the same faults (the compiled messages carry the same prefix).
-run 30 run oob.py a.npy one.npy --target interp
-expect 1 "oob: out-of-bounds access A[4]: index 4 of dimension 0 is not in [0, 4)" "interp out-of-bounds"
-run 30 run div.py a.npy zero.npy --target interp
-expect 1 "div: int32 division by zero" "interp division by zero"
+# A kernel of the C target that traps leaves no temporary directory either.
+run 60 run div.py a.npy zero.npy --target c
+expect 1 "kernel div trapped" "division by zero without --checked (c)"
 run 30 build oob.py --checked -o checked.so
 expect 0 "" "build --checked"
 

@@ -14,6 +14,8 @@
 //   at that point, so no per-call arena is needed.
 // - A failed AssertStmt writes {kKilnErrorMessage, "Kind: message"} to the result slot and returns
 //   -1, with the message spelled exactly as the C backend spells it.
+// - A failed check of checked mode (Evaluate(tirx.check_failure(...))) formats its message with
+//   snprintf into malloc'ed memory: {kKilnErrorMessageOwned, msg}, freed by the caller.
 // - After a direct call of a helper PrimFunc the result slot is read: a helper's failed assert
 //   fails its caller too, up to the entry (the C backend does the same).
 // - A packed entry's compute_scope (the body after MakePackedAPI's checks) is outlined into an
@@ -264,6 +266,44 @@ void CodegenLLVM::EmitFail(const std::string& msg) {
   } else {
     EmitExit(nullptr);
   }
+}
+
+// A failed check of checked mode (driver::FailedCheck): the message is formatted with snprintf
+// into malloc'ed memory that the caller frees ({kKilnErrorMessageOwned, msg}). Its size is known
+// here: the text plus at most 20 characters per integer. Without memory the text alone is left,
+// as a constant message.
+void CodegenLLVM::EmitFailedCheck(const CallNode* op) {
+  std::string format, text;
+  std::vector<llvm::Value*> values;
+  for (const PrimExpr& part : op->args) {
+    if (const auto* s = part.as<StringImmNode>()) {
+      for (char c : s->value) format += c == '%' ? std::string("%%") : std::string(1, c);
+      text += s->value;
+      continue;
+    }
+    if (!part.dtype().is_scalar() || !part.dtype().is_int_or_bool()) {
+      Fail(absl::StrCat("T.check_failure takes strings and integer scalars, not ", part.dtype().ToString()));
+      return;
+    }
+    format += part.dtype().is_uint() ? "%llu" : "%lld";
+    text += "?";
+    values.push_back(b_.CreateIntCast(VisitExpr(part), i64_, part.dtype().is_int()));
+  }
+  uint64_t size = format.size() + 21 * values.size() + 1;
+  llvm::Value* msg = b_.CreateCall(Extern("malloc", ptr_, {i64_}), {b_.getInt64(size)});
+  llvm::BasicBlock* formatted = llvm::BasicBlock::Create(ctx_, "check.format", fs_.fn);
+  llvm::BasicBlock* no_memory = llvm::BasicBlock::Create(ctx_, "check.nomem", fs_.fn);
+  b_.CreateCondBr(b_.CreateIsNull(msg), no_memory, formatted);
+  b_.SetInsertPoint(no_memory);
+  EmitFail(text);
+  b_.SetInsertPoint(formatted);
+  llvm::FunctionCallee snprintf =
+      module_->getOrInsertFunction("snprintf", llvm::FunctionType::get(i32_, {ptr_, i64_, ptr_}, true));
+  std::vector<llvm::Value*> args = {msg, b_.getInt64(size), GlobalString(format)};
+  args.insert(args.end(), values.begin(), values.end());
+  b_.CreateCall(snprintf, args);
+  StoreResult(kKilnErrorMessageOwned, msg);
+  EmitExit(fs_.packed || fs_.in_parallel ? b_.getInt32(-1) : nullptr);
 }
 
 // The exit that failed asserts share when no temporaries are live: it receives the message through

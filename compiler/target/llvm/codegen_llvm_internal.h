@@ -111,6 +111,7 @@ class CodegenLLVM : public ExprFunctor<llvm::Value*(const PrimExpr&)>, public St
   void FinishFunction();
   void StartDeadBlock() { b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "after", fs_.fn)); }
   void EmitFail(const std::string& msg);
+  void EmitFailedCheck(const CallNode* op);
   llvm::BasicBlock* SharedFailBlock(llvm::Constant* message, llvm::BasicBlock* from);
   void StoreResult(int32_t type_index, llvm::Value* payload);
   llvm::Constant* GlobalString(const std::string& s);

@@ -58,7 +58,9 @@ llvm::Value* CodegenLLVM::VisitExpr_(const CallNode* op) {
     llvm::BasicBlock* fail = llvm::BasicBlock::Create(ctx_, "call.fail", fs_.fn);
     llvm::BasicBlock* cont = llvm::BasicBlock::Create(ctx_, "call.ok", fs_.fn);
     llvm::MDNode* weights = llvm::MDBuilder(ctx_).createBranchWeights(1, 1 << 20);
-    b_.CreateCondBr(b_.CreateICmpEQ(kind, b_.getInt32(kKilnErrorMessage)), fail, cont, weights);
+    llvm::Value* failed = b_.CreateOr(b_.CreateICmpEQ(kind, b_.getInt32(kKilnErrorMessage)),
+                                      b_.CreateICmpEQ(kind, b_.getInt32(kKilnErrorMessageOwned)));
+    b_.CreateCondBr(failed, fail, cont, weights);
     b_.SetInsertPoint(fail);
     EmitExit(fs_.packed || fs_.in_parallel ? b_.getInt32(-1) : nullptr);
     b_.SetInsertPoint(cont);

@@ -311,7 +311,13 @@ void CodegenLLVM::VisitStmt_(const IfThenElseNode* op) {
   llvm::BasicBlock* then_bb = llvm::BasicBlock::Create(ctx_, "if.then", fs_.fn);
   llvm::BasicBlock* end = llvm::BasicBlock::Create(ctx_, "if.end", fs_.fn);
   llvm::BasicBlock* else_bb = op->else_case.defined() ? llvm::BasicBlock::Create(ctx_, "if.else", fs_.fn) : end;
-  b_.CreateCondBr(c, then_bb, else_bb);
+  // The branch to a failed check of checked mode is as unlikely as a failed assert's.
+  const auto* eval = op->then_case.as<EvaluateNode>();
+  if (eval != nullptr && driver::FailedCheck(eval) != nullptr && !op->else_case.defined()) {
+    b_.CreateCondBr(c, then_bb, else_bb, llvm::MDBuilder(ctx_).createBranchWeights(1, 1 << 20));
+  } else {
+    b_.CreateCondBr(c, then_bb, else_bb);
+  }
   b_.SetInsertPoint(then_bb);
   VisitStmt(op->then_case);
   b_.CreateBr(end);
@@ -331,6 +337,7 @@ void CodegenLLVM::VisitStmt_(const EvaluateNode* op) {
   if (driver::IsNoOpEvaluate(op)) return;
   // Evaluate(tirx.ret(v)) returns v; any other call is evaluated for its effect.
   if (PrimExpr v = driver::ReturnedValue(op); v.defined()) return EmitReturn(v);
+  if (const CallNode* check = driver::FailedCheck(op)) return EmitFailedCheck(check);
   VisitExpr(op->value);
 }
 

@@ -56,15 +56,26 @@ absl::Status Interpreter::Exec(const Stmt& s, Flow* flow) {
         absl::StrCat(frame_->func, ": stopped after ", options_.max_steps, " statements (max_steps)"));
   }
   *flow = Flow::kNormal;
-  KILN_INTERP_TRY(VisitStmt(s, flow));
+  const StmtNode* outer = stmt_;
+  stmt_ = s.get();
+  absl::Status st = VisitStmt(s, flow);
+  stmt_ = outer;
+  KILN_INTERP_TRY(st);
   if (frame_->returned) *flow = Flow::kReturn;
   return absl::OkStatus();
+}
+
+absl::Status Interpreter::Located(const absl::Status& st, const ir::Span& span) const {
+  ir::Span where = span.defined() || stmt_ == nullptr ? span : stmt_->span;
+  if (st.ok() || !where.defined()) return st;
+  return absl::Status(st.code(), absl::StrCat(st.message(), " (at ", where.ToString(), ")"));
 }
 
 // The address of the element at `indices` (lane `lane` of the last index), checked against the
 // buffer's shape and the known memory.
 absl::Status Interpreter::ElementAddress(const Buffer& b, const BufferView& view,
-                                         const absl::InlinedVector<Value, 4>& indices, size_t lane, char** out) {
+                                         const absl::InlinedVector<Value, 4>& indices, size_t lane, const ir::Span& where,
+                                         char** out) {
   if (indices.size() != view.shape.size()) {
     return absl::InvalidArgumentError(absl::StrCat(frame_->func, ": buffer ", b->name, " has ", view.shape.size(),
                                                    " dimensions but is indexed with ", indices.size()));
@@ -79,9 +90,10 @@ absl::Status Interpreter::ElementAddress(const Buffer& b, const BufferView& view
         const Value& kv = indices[k];
         shown.push_back(absl::StrCat(kv.lanes[kv.lanes.size() == 1 ? 0 : lane].i));
       }
-      return absl::OutOfRangeError(absl::StrCat(frame_->func, ": out-of-bounds access ", b->name, "[",
-                                                absl::StrJoin(shown, ", "), "]: index ", i, " of dimension ", d,
-                                                " is not in [0, ", view.shape[d], ")"));
+      return Located(absl::OutOfRangeError(absl::StrCat(frame_->func, ": out-of-bounds access ", b->name, "[",
+                                                        absl::StrJoin(shown, ", "), "]: index ", i, " of dimension ",
+                                                        d, " is not in [0, ", view.shape[d], ")")),
+                     where);
     }
     flat += i * view.strides[d];
   }

@@ -183,7 +183,8 @@ absl::Status Interpreter::CallFunction(const std::string& name, const CallNode* 
                                                    " arguments, called with ", op->args.size()));
   }
   if (depth_ >= kMaxCallDepth) {
-    return absl::ResourceExhaustedError(absl::StrCat(frame_->func, ": calls nest deeper than ", kMaxCallDepth));
+    return Located(absl::ResourceExhaustedError(absl::StrCat(frame_->func, ": calls nest deeper than ", kMaxCallDepth)),
+                   op->span);
   }
   std::vector<Value> args(op->args.size());
   for (size_t i = 0; i < args.size(); ++i) KILN_INTERP_TRY(Eval(op->args[i], &args[i]));

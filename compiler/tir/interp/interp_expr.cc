@@ -59,7 +59,7 @@ absl::Status Interpreter::Arith(const BinaryNode* op, ArithOp kind, Value* out) 
   r.lanes.resize(n);
   for (size_t i = 0; i < n; ++i) {
     absl::Status st = interp::ArithLane(kind, a.dtype, At(a, i), At(b, i), &r.lanes[i]);
-    if (!st.ok()) return absl::Status(st.code(), absl::StrCat(frame_->func, ": ", st.message()));
+    if (!st.ok()) return Located(absl::Status(st.code(), absl::StrCat(frame_->func, ": ", st.message())), op->span);
   }
   *out = std::move(r);
   return absl::OkStatus();
@@ -195,7 +195,7 @@ absl::Status Interpreter::VisitExpr_(const BufferLoadNode* op, Value* out) {
       continue;
     }
     char* p;
-    KILN_INTERP_TRY(ElementAddress(op->buffer, *view, indices, j, &p));
+    KILN_INTERP_TRY(ElementAddress(op->buffer, *view, indices, j, op->span, &p));
     for (size_t k = 0; k < w; ++k) out->lanes[j * w + k] = interp::LoadLane(p + k * elem_size, elem);
   }
   return absl::OkStatus();
@@ -221,6 +221,20 @@ absl::Status Interpreter::VisitExpr_(const CallNode* op, Value* out) {
     out->lanes.resize(c.lanes.size());
     for (size_t i = 0; i < c.lanes.size(); ++i) out->lanes[i] = c.lanes[i].i != 0 ? At(t, i) : At(f, i);
     return absl::OkStatus();
+  }
+  if (name == "check_failure") {  // checked mode's failed check: its message, formatted
+    std::string message;
+    for (const PrimExpr& part : args) {
+      if (const auto* s = part.as<StringImmNode>()) {
+        message += s->value;
+        continue;
+      }
+      Value v;
+      KILN_INTERP_TRY(Eval(part, &v));
+      absl::StrAppend(&message, part.dtype().is_uint() ? absl::StrCat(static_cast<uint64_t>(v.AsInt()))
+                                                       : absl::StrCat(v.AsInt()));
+    }
+    return absl::OutOfRangeError(message);
   }
   if (name == "ret") {
     KILN_INTERP_TRY(need(1));
@@ -332,7 +346,10 @@ absl::Status Interpreter::VisitExpr_(const CallNode* op, Value* out) {
   KILN_INTERP_TRY(interp::CheckSupported(op->dtype));
   absl::Status st = interp::EvalPureIntrinsic(name, op->dtype, values, out);
   if (st.ok()) return st;
-  if (!absl::IsNotFound(st)) return absl::Status(st.code(), absl::StrCat(frame_->func, ": ", st.message()));
+  if (!absl::IsNotFound(st)) {
+    st = absl::Status(st.code(), absl::StrCat(frame_->func, ": ", st.message()));
+    return name == "shift_left" || name == "shift_right" ? Located(st, op->span) : st;
+  }
   const auto* o = op->op.as<OpNode>();
   std::string full = o ? o->name : "<unknown op>";
   if (IntrinsicRegistry::Global().FindByName(full) != nullptr) {

@@ -63,7 +63,7 @@ absl::Status Interpreter::VisitStmt_(const BufferStoreNode* op, Flow*) {
   for (size_t j = 0; j < index_lanes; ++j) {
     if (op->predicate.defined() && At(mask, j).i == 0) continue;
     char* p;
-    KILN_INTERP_TRY(ElementAddress(op->buffer, *view, indices, j, &p));
+    KILN_INTERP_TRY(ElementAddress(op->buffer, *view, indices, j, op->span, &p));
     for (size_t k = 0; k < w; ++k) interp::StoreLane(p + k * elem_size, elem, At(value, j * w + k));
   }
   return absl::OkStatus();

@@ -265,7 +265,11 @@ class Interpreter : public ExprFunctor<absl::Status(const PrimExpr&, Value*)>,
   absl::Status ComputeView(const Buffer& b, BufferView* view);
   absl::Status GetView(const Buffer& b, BufferView* scratch, const BufferView** view);
   absl::Status ElementAddress(const Buffer& b, const BufferView& view, const absl::InlinedVector<Value, 4>& indices,
-                              size_t lane, char** out);
+                              size_t lane, const ir::Span& where, char** out);
+  // `st` with " (at FILE:LINE:COL)" added: the span of the faulting node, else of the statement
+  // being executed. The faults checked mode reports (tir/transform/instrument_checks.cc) carry it,
+  // so a compiled kernel and the interpreter word them alike.
+  absl::Status Located(const absl::Status& st, const ir::Span& span) const;
   absl::Status EvalIndices(const Array<PrimExpr>& exprs, absl::InlinedVector<Value, 4>* out);
   absl::Status Allocate(const Buffer& b, ScopeBindings* scope);
   absl::Status BindOrCheck(const PrimExpr& expected, int64_t actual, const std::string& label,
@@ -379,6 +383,7 @@ class Interpreter : public ExprFunctor<absl::Status(const PrimExpr&, Value*)>,
   const IRModule& module_;
   const InterpOptions& options_;
   Frame* frame_ = nullptr;
+  const StmtNode* stmt_ = nullptr;  // the statement being executed (innermost)
   MemoryMap memory_;
   int64_t steps_ = 0;
   int64_t allocated_bytes_ = 0;

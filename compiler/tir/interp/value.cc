@@ -253,7 +253,8 @@ absl::Status ArithLane(ArithOp op, DataType t, Lane a, Lane b, Lane* out) {
     default: break;
   }
   // Division and remainder.
-  if (b.i == 0) return absl::InvalidArgumentError(absl::StrCat(t.ToString(), " division by zero"));
+  // OUT_OF_RANGE as the other faults (and a checked-mode kernel's failed check).
+  if (b.i == 0) return absl::OutOfRangeError(absl::StrCat(t.ToString(), " division by zero"));
   if (!is_signed) {
     bool div = op == ArithOp::kDiv || op == ArithOp::kFloorDiv;
     out->i = WrapInt(static_cast<int64_t>(div ? ua / ub : ua % ub), t);

@@ -68,6 +68,10 @@ void AddControl(std::vector<IntrinsicInfo>* ops) {
   Add(ops, "likely", 1, 1, Rule::kSameAsFirstArg, E::kExprAnnotation);
   Add(ops, "assume", 1, 1, Rule::kBool, E::kExprAnnotation);
   Add(ops, "ret", 1, 1, Rule::kSameAsFirstArg, E::kControlJump);
+  // check_failure(parts...): kiln's own (not TVMScript's): checked mode's failed check
+  // (transform/instrument_checks.cc). Fails the call with the concatenation of its arguments:
+  // string parts as written, integer values in decimal (signed, unsigned for uint dtypes).
+  Add(ops, "check_failure", 1, -1, Rule::kInt32, E::kControlJump);
   // thread_return(): the calling GPU thread returns early.
   Add(ops, "thread_return", 0, 0, Rule::kVoid, E::kControlJump);
   // reinterpret(dtype, value): the dtype is the explicit one, value is the only IR argument.

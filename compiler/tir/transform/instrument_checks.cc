@@ -1,26 +1,28 @@
 // InstrumentChecks: checked mode (`kiln build/run --checked`, BuildOptions::checked), TVM's
 // tir.instrument_bound_checkers and more. Compiled kernels otherwise do what C does with a bad
 // index or divisor: read or write someone else's memory, or raise SIGFPE. In checked mode every
-// statement is preceded by AssertStmts for the faults the reference interpreter
-// (compiler/tir/interp) detects in the expressions it evaluates, so the first one fails the call
-// with the interpreter's wording, the source location added:
+// statement is preceded by checks for the faults the reference interpreter (compiler/tir/interp)
+// detects in the expressions it evaluates: `if not ok: T.check_failure(parts...)`, whose message
+// is the interpreter's for the same fault, with the same run-time values and source location
+// (the span of the access, division, shift or call, else of its statement):
 //
 //   buffer access B[i, j]   per dimension d: 0 <= index < B.shape[d] (a Ramp index: its first and
-//                           last lane; a Broadcast: its value)            IndexError
-//       "f: out-of-bounds access B[i, j + 1]: index j + 1 of dimension 1 is not in [0, 16) (at k.py:7:20)"
-//   integer a / b, a % b, floordiv, floormod: b != 0                    ZeroDivisionError
+//                           last lane; a Broadcast: its value)
+//       "f: out-of-bounds access B[3, 16]: index 16 of dimension 1 is not in [0, 16) (at k.py:7:20)"
+//   integer a / b, a % b, floordiv, floormod: b != 0
 //       "f: int32 division by zero (at k.py:9:16)"
-//   signed a / b, floordiv(a, b): not (a == INT_MIN and b == -1)        ArithmeticError
+//   signed a / b, floordiv(a, b): not (a == INT_MIN and b == -1)
 //       "f: undefined behaviour: int32 division overflow (-2147483648 / -1) (at ...)"
-//   T.shift_left / T.shift_right(x, s): 0 <= s < bits(x)                 ArithmeticError
-//       "f: undefined behaviour: T.shift_left of int32 by s bits, not in [0, 32) (at ...)"
+//   T.shift_left / T.shift_right(x, s): 0 <= s < bits(x)
+//       "f: undefined behaviour: T.shift_left of int32 by 40 bits (at ...)"
 //   a call to another PrimFunc: the call depth < 64, the interpreter's limit (kMaxCallDepth), so
-//   unbounded recursion is an error, not a stack overflow                 RecursionError
-//       "f: calls nest deeper than 64"
+//   unbounded recursion is an error, not a stack overflow
+//       "f: calls nest deeper than 64 (at ...)"
 //
-// A kernel's messages are constants in its library (runtime/kernel_abi.h), so where the
-// interpreter prints a run-time value (the index, the shift amount) this pass prints the
-// expression that computed it. Checks respect evaluation order and laziness: those of the index
+// The backends format the values into the message when a check fails (the kernel ABI's
+// kKilnErrorMessageOwned, runtime/kernel_abi.h). One difference remains: for a vector (Ramp)
+// index the message shows the lane checked (the first or the last), where the interpreter shows
+// the first lane out of bounds. Checks respect evaluation order and laziness: those of the index
 // expressions of a load come before the load's own check; the arms of T.if_then_else and the
 // right operand of && / || are checked only when the program evaluates them (the check sits under
 // the same condition); a While condition is checked before every evaluation. A check the
@@ -37,7 +39,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "compiler/tir/functor.h"
 #include "compiler/tir/arith/analyzer.h"
 #include "compiler/tir/transform/ir_utils.h"
@@ -55,8 +56,34 @@ constexpr char kDepthParam[] = "checked_call_depth";
 struct Check {
   std::vector<PrimExpr> guards;  // evaluated only when all hold (nested ifs keep them lazy)
   PrimExpr condition;
-  std::string kind;
-  std::string message;
+  Array<PrimExpr> message;  // T.check_failure's arguments: strings and integer values
+};
+
+// Builds a message from string parts and values, merging adjacent strings.
+class Message {
+ public:
+  Message& operator<<(const std::string& s) {
+    text_ += s;
+    return *this;
+  }
+  Message& operator<<(const PrimExpr& v) {
+    if (const auto* imm = v.as<IntImmNode>()) return *this << absl::StrCat(imm->value);
+    Flush();
+    parts_.push_back(v);
+    return *this;
+  }
+  Array<PrimExpr> Take() {
+    Flush();
+    return std::move(parts_);
+  }
+
+ private:
+  void Flush() {
+    if (!text_.empty()) parts_.push_back(StringImm(text_));
+    text_.clear();
+  }
+  std::string text_;
+  Array<PrimExpr> parts_;
 };
 
 // Whether a check may evaluate `e` a second time: not when it calls another PrimFunc (side
@@ -121,8 +148,9 @@ class CheckCollector : public StmtExprVisitor {
     StmtExprVisitor::VisitExpr_(op);
     if ((name == "tirx.shift_left" || name == "tirx.shift_right") && op->args.size() == 2) Shift(op, name.substr(5));
     if (op->op.as<GlobalVarNode>() != nullptr) {
-      AddCheck(LT(depth_, IntImm(depth_.dtype(), kMaxCheckedCallDepth)), "RecursionError",
-          absl::StrCat(func_, ": calls nest deeper than ", kMaxCheckedCallDepth), Span());
+      Message m;
+      m << absl::StrCat(func_, ": calls nest deeper than ", kMaxCheckedCallDepth);
+      AddCheck(LT(depth_, IntImm(depth_.dtype(), kMaxCheckedCallDepth)), m, op->span);
     }
   }
 
@@ -142,40 +170,57 @@ class CheckCollector : public StmtExprVisitor {
     guards_.pop_back();
   }
 
-  void AddCheck(PrimExpr condition, const char* kind, std::string message, const Span& span) {
+  void AddCheck(PrimExpr condition, Message& message, const Span& span) {
     if (analyzer_->CanProve(condition)) return;
     const Span& where = span.defined() ? span : stmt_span_;
-    if (where.defined()) absl::StrAppend(&message, " (at ", where.ToString(), ")");
-    checks_.push_back(Check{guards_, std::move(condition), kind, std::move(message)});
+    if (where.defined()) message << absl::StrCat(" (at ", where.ToString(), ")");
+    checks_.push_back(Check{guards_, std::move(condition), message.Take()});
   }
 
   void Bounds(const Buffer& buffer, const Array<PrimExpr>& indices, const Span& span) {
     if (indices.size() != buffer->shape.size()) return;  // the verifier's business
-    std::vector<std::string> shown;
-    for (const PrimExpr& i : indices) shown.push_back(arith::ExprToString(i));
     for (size_t d = 0; d < indices.size(); ++d) {
       // A Ramp is linear: its extreme lanes are its first and last.
-      std::vector<PrimExpr> lanes;
-      const PrimExpr& index = indices[d];
-      if (index.dtype().is_scalar()) {
-        lanes = {index};
-      } else if (const auto* ramp = index.as<RampNode>()) {
-        lanes = {ramp->base, Add(ramp->base, Mul(ramp->stride, IntImm(ramp->stride.dtype(), ramp->lanes - 1)))};
-      } else if (const auto* bc = index.as<BroadcastNode>()) {
-        lanes = {bc->value};
+      std::vector<int> lanes = {0};
+      if (const auto* ramp = indices[d].as<RampNode>()) {
+        lanes.push_back(ramp->lanes - 1);
+      } else if (!indices[d].dtype().is_scalar() && indices[d].as<BroadcastNode>() == nullptr) {
+        continue;
       }
-      for (const PrimExpr& i : lanes) {
+      for (int lane : lanes) {
+        PrimExpr i = Lane(indices[d], lane);
         if (!Duplicable(i)) continue;
         DataType t = WiderIndexType(i.dtype(), buffer->shape[d].dtype());
         PrimExpr v = CastTo(t, i);
         PrimExpr in_range = LT(v, CastTo(t, buffer->shape[d]));
         if (i.dtype().is_int()) in_range = And(GE(v, IntImm(t, 0)), in_range);
-        AddCheck(in_range, "IndexError",
-            absl::StrCat(func_, ": out-of-bounds access ", buffer->name, "[", absl::StrJoin(shown, ", "), "]: index ",
-                         shown[d], " of dimension ", d, " is not in [0, ", arith::ExprToString(buffer->shape[d]), ")"),
-            span);
+        // As the interpreter: every dimension's index at this lane and the extent, as int64.
+        Message m;
+        m << absl::StrCat(func_, ": out-of-bounds access ", buffer->name, "[");
+        for (size_t k = 0; k < indices.size(); ++k) {
+          if (k > 0) m << ", ";
+          PrimExpr ik = Lane(indices[k], lane);
+          if (ik.defined() && Duplicable(ik)) {
+            m << CastTo(DataType::Int(64), ik);
+          } else {
+            m << arith::ExprToString(indices[k]);
+          }
+        }
+        m << "]: index " << CastTo(DataType::Int(64), i) << absl::StrCat(" of dimension ", d, " is not in [0, ")
+          << CastTo(DataType::Int(64), buffer->shape[d]) << ")";
+        AddCheck(in_range, m, span);
       }
     }
+  }
+
+  // Lane `lane` of a scalar, Ramp or Broadcast index; undefined for other vectors.
+  static PrimExpr Lane(const PrimExpr& index, int lane) {
+    if (index.dtype().is_scalar()) return index;
+    if (const auto* ramp = index.as<RampNode>()) {
+      return lane == 0 ? ramp->base : Add(ramp->base, Mul(ramp->stride, IntImm(ramp->stride.dtype(), lane)));
+    }
+    if (const auto* bc = index.as<BroadcastNode>()) return bc->value;
+    return PrimExpr();
   }
 
   void Division(const BinaryNode* op, bool quotient) {
@@ -184,11 +229,14 @@ class CheckCollector : public StmtExprVisitor {
     DataType t = op->dtype;
     if (!t.is_integer() || !t.is_scalar() || !Duplicable(op->a) || !Duplicable(op->b)) return;
     const std::string ty = t.ToString();
-    AddCheck(NE(op->b, IntImm(t, 0)), "ZeroDivisionError", absl::StrCat(func_, ": ", ty, " division by zero"), op->span);
+    Message zero;
+    zero << absl::StrCat(func_, ": ", ty, " division by zero");
+    AddCheck(NE(op->b, IntImm(t, 0)), zero, op->span);
     if (!quotient || !t.is_int()) return;  // the remainder of INT_MIN by -1 is defined (0)
     int64_t min_value = t.bits() >= 64 ? INT64_MIN : -(int64_t{1} << (t.bits() - 1));
-    AddCheck(Or(NE(op->a, IntImm(t, min_value)), NE(op->b, IntImm(t, -1))), "ArithmeticError",
-        absl::StrCat(func_, ": undefined behaviour: ", ty, " division overflow (", min_value, " / -1)"), op->span);
+    Message overflow;
+    overflow << absl::StrCat(func_, ": undefined behaviour: ", ty, " division overflow (", min_value, " / -1)");
+    AddCheck(Or(NE(op->a, IntImm(t, min_value)), NE(op->b, IntImm(t, -1))), overflow, op->span);
   }
 
   void Shift(const CallNode* op, const std::string& name) {
@@ -197,10 +245,9 @@ class CheckCollector : public StmtExprVisitor {
     if (!s.dtype().is_scalar() || !s.dtype().is_integer() || !e.is_integer() || !Duplicable(s)) return;
     PrimExpr ok = LT(s, IntImm(s.dtype(), e.bits()));
     if (s.dtype().is_int()) ok = And(GE(s, IntImm(s.dtype(), 0)), ok);
-    AddCheck(ok, "ArithmeticError",
-        absl::StrCat(func_, ": undefined behaviour: T.", name, " of ", e.ToString(), " by ", arith::ExprToString(s),
-                     " bits, not in [0, ", e.bits(), ")"),
-        op->span);
+    Message m;
+    m << absl::StrCat(func_, ": undefined behaviour: T.", name, " of ", e.ToString(), " by ") << s << " bits";
+    AddCheck(ok, m, op->span);
   }
 
   std::string func_;
@@ -212,7 +259,7 @@ class CheckCollector : public StmtExprVisitor {
 };
 
 Stmt ToStmt(const Check& c) {
-  Stmt s = AssertStmt(c.condition, c.kind, {String(c.message)});
+  Stmt s = IfThenElse(Not(c.condition), Evaluate(Call(DataType::Int(32), Op("tirx.check_failure"), c.message)));
   for (auto it = c.guards.rbegin(); it != c.guards.rend(); ++it) s = IfThenElse(*it, s);
   return s;
 }

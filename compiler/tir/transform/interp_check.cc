@@ -73,23 +73,27 @@ bool MakeArgs(const PrimFunc& f, int64_t scalar, std::vector<Arg>* bufs, std::ve
   return true;
 }
 
-// Runs `f` on fresh arguments; returns the final bytes of every buffer parameter, in order.
-bool Run(const PrimFunc& f, int64_t scalar, std::vector<std::vector<uint8_t>>* out) {
+// Runs `f` on fresh arguments; returns the final bytes of every buffer parameter, in order, or the
+// interpreter's error (InternalError when the arguments cannot be made).
+absl::Status RunOnce(const PrimFunc& f, int64_t scalar, std::vector<std::vector<uint8_t>>* out) {
   std::vector<Arg> bufs;
   std::vector<KilnAny> args;
-  if (!MakeArgs(f, scalar, &bufs, &args)) return false;
+  if (!MakeArgs(f, scalar, &bufs, &args)) return absl::InternalError("unsupported parameters");
   IRModule m = IRModule::Make();
   m.Add(GlobalVar("f"), f);
   KilnAny result{};
   InterpOptions options;
   options.max_steps = 10'000'000;
   absl::Status st = Interpret(m, "f", args.data(), static_cast<int32_t>(args.size()), &result, options);
-  if (!st.ok()) {
-    ADD_FAILURE() << "the interpreter failed with scalars = " << scalar << ": " << st;
-    return false;
-  }
+  if (!st.ok()) return st;
   for (const Arg& a : bufs) out->push_back(a.bytes);
-  return true;
+  return absl::OkStatus();
+}
+
+bool Run(const PrimFunc& f, int64_t scalar, std::vector<std::vector<uint8_t>>* out) {
+  absl::Status st = RunOnce(f, scalar, out);
+  if (!st.ok()) ADD_FAILURE() << "the interpreter failed with scalars = " << scalar << ": " << st;
+  return st.ok();
 }
 
 }  // namespace
@@ -103,6 +107,14 @@ void ExpectSameBehaviour(const PrimFunc& before, const PrimFunc& after, const st
       EXPECT_TRUE(want[i] == got[i]) << "parameter " << before->params[i]->name << " differs after the pass with scalars = " << v;
     }
   }
+}
+
+void ExpectSameFailure(const PrimFunc& before, const PrimFunc& after, int64_t scalar) {
+  std::vector<std::vector<uint8_t>> unused;
+  absl::Status want = RunOnce(before, scalar, &unused);
+  absl::Status got = RunOnce(after, scalar, &unused);
+  ASSERT_FALSE(want.ok()) << "the program before the pass ran without error with scalars = " << scalar;
+  EXPECT_EQ(got.message(), want.message()) << "with scalars = " << scalar;
 }
 
 }  // namespace kiln::tir::transform::testing

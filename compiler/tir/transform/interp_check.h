@@ -19,6 +19,10 @@ namespace kiln::tir::transform::testing {
 void ExpectSameBehaviour(const ir::PrimFunc& before, const ir::PrimFunc& after,
                          const std::vector<int64_t>& scalar_values);
 
+// Runs `before` and `after` as above with every scalar parameter equal to `scalar`: both must
+// fail, with the same message (how checked mode's checks are held to the interpreter's wording).
+void ExpectSameFailure(const ir::PrimFunc& before, const ir::PrimFunc& after, int64_t scalar);
+
 }  // namespace kiln::tir::transform::testing
 
 #endif  // KILN_COMPILER_TIR_TRANSFORM_INTERP_CHECK_H_

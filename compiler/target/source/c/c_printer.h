@@ -482,7 +482,13 @@ class CodegenC : public ExprFunctor<std::string(const PrimExpr&)>, public StmtFu
   void VisitStmt_(const ContinueNode*) override { Line("continue;"); }
   void VisitStmt_(const IfThenElseNode* op) override {
     HoistLets(op->condition);
-    Line(absl::StrCat("if (", VisitExpr(op->condition), ") {"));
+    // The branch to a failed check of checked mode is unlikely.
+    const auto* eval = op->then_case.as<EvaluateNode>();
+    if (eval != nullptr && driver::FailedCheck(eval) != nullptr && !op->else_case.defined()) {
+      Line(absl::StrCat("if (__builtin_expect(!!(", VisitExpr(op->condition), "), 0)) {"));
+    } else {
+      Line(absl::StrCat("if (", VisitExpr(op->condition), ") {"));
+    }
     ++indent_;
     VisitStmt(op->then_case);
     --indent_;
@@ -501,8 +507,32 @@ class CodegenC : public ExprFunctor<std::string(const PrimExpr&)>, public StmtFu
     if (driver::IsNoOpEvaluate(op)) return;
     // Evaluate(tirx.ret(v)) returns v; any other call is evaluated for its effect.
     if (PrimExpr v = driver::ReturnedValue(op); v.defined()) return EmitReturn(v);
+    if (const CallNode* check = driver::FailedCheck(op)) return EmitFailedCheck(check);
     HoistLets(op->value);
     Line(absl::StrCat("(void)(", VisitExpr(op->value), ");"));
+  }
+  // A failed check of checked mode: the prelude's kiln_check_failure formats the message into
+  // malloc'ed memory of a size known here (the text plus at most 20 characters per integer).
+  void EmitFailedCheck(const CallNode* op) {
+    std::string format;
+    std::vector<std::string> values;
+    for (const PrimExpr& part : op->args) {
+      if (const auto* s = part.as<StringImmNode>()) {
+        for (char c : s->value) format += c == '%' ? std::string("%%") : std::string(1, c);
+        continue;
+      }
+      if (!part.dtype().is_scalar() || !part.dtype().is_int_or_bool()) {
+        Fail(absl::StrCat("T.check_failure takes strings and integer scalars, not ", part.dtype().ToString()));
+        return;
+      }
+      HoistLets(part);
+      bool is_unsigned = part.dtype().is_uint();
+      format += is_unsigned ? "%llu" : "%lld";
+      values.push_back(absl::StrCat(is_unsigned ? "(unsigned long long)(" : "(long long)(", VisitExpr(part), ")"));
+    }
+    size_t size = format.size() + 21 * values.size() + 1;
+    std::string args = values.empty() ? "" : absl::StrCat(", ", absl::StrJoin(values, ", "));
+    Line(absl::StrCat("{ rc = kiln_check_failure(result, ", size, ", ", Quote(format), args, "); goto kiln_exit; }"));
   }
   void EmitReturn(const PrimExpr& v) {
     if (in_parallel_) {
