@@ -145,6 +145,10 @@ absl::StatusOr<vm::Executable> BuildExecutable(const IRModule& module, const std
   }
   RelaxPipelineOptions pipeline = options.pipeline;
   pipeline.gpu = IsDeviceTarget(target);
+  // CUDA's warps (NVRTC's __shfl_down_sync, LLVM's shfl.sync.down); OpenCL sub-groups and Vulkan
+  // subgroup operations are optional features, so those targets use shared memory only.
+  const std::string kind = target.substr(0, target.find(' '));
+  pipeline.gpu_warp_shuffle = pipeline.gpu && (kind == "cuda" || kind == "nvptx");
   absl::StatusOr<IRModule> lowered = RunRelaxPipeline(input, pipeline);
   if (!lowered.ok()) return lowered.status();
   absl::StatusOr<vm::Executable> exec = ::kiln::relax::backend::VMCodeGen(*lowered);

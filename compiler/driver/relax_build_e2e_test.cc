@@ -2,9 +2,12 @@
 // loaded back, then run on the Relax VM (runtime/vm) with results checked against values computed
 // here: fused element-wise chains, a call_tir of a hand-written PrimFunc (static, symbolic with a
 // shape-heap argument, two outputs, in place), tuples in and out, If on a bool tensor, recursion
-// through a GlobalVar, constants. 001 also runs from the C target.
+// through a GlobalVar, constants. 001 also runs from the C target. Programs of tests/script/relax
+// that once reached VM codegen unlowered (a call nested in a tuple, R.call_inplace_packed) build
+// for llvm and c and run there.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -60,6 +63,30 @@ std::unique_ptr<vm::VirtualMachine> Load(const std::string& name, const std::str
   options.num_threads = 1;
   absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> machine =
       vm::VirtualMachine::Create(std::make_shared<const vm::Executable>(*std::move(loaded)), options);
+  EXPECT_TRUE(machine.ok()) << machine.status();
+  return machine.ok() ? *std::move(machine) : nullptr;
+}
+
+// Builds `path` (relative to the repository root, in the runfiles) for `target`.
+std::shared_ptr<const vm::Executable> BuildRepoProgram(const std::string& path, const std::string& target) {
+  const char* srcdir = std::getenv("TEST_SRCDIR");
+  const char* workspace = std::getenv("TEST_WORKSPACE");
+  EXPECT_TRUE(srcdir != nullptr && workspace != nullptr) << "run under bazel test";
+  if (srcdir == nullptr || workspace == nullptr) return nullptr;
+  absl::StatusOr<vm::Executable> built =
+      LoadOrBuildExecutable(std::string(srcdir) + "/" + workspace + "/" + path, target);
+  EXPECT_TRUE(built.ok()) << built.status();
+  if (!built.ok()) return nullptr;
+  return std::make_shared<const vm::Executable>(*std::move(built));
+}
+
+// ... and starts a VM on it.
+std::unique_ptr<vm::VirtualMachine> LoadRepoProgram(const std::string& path, const std::string& target) {
+  std::shared_ptr<const vm::Executable> exec = BuildRepoProgram(path, target);
+  if (exec == nullptr) return nullptr;
+  vm::VMOptions options;
+  options.num_threads = 1;
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> machine = vm::VirtualMachine::Create(exec, options);
   EXPECT_TRUE(machine.ok()) << machine.status();
   return machine.ok() ? *std::move(machine) : nullptr;
 }
@@ -213,6 +240,85 @@ TEST(RelaxBuildE2E, InPlaceKernel) {
   EXPECT_EQ(Values<float>(*r), expected);
   // The in-place kernel wrote the intermediate, not the caller's input.
   EXPECT_EQ(Values<float>(vm::Value::Tensor(input)), x);
+}
+
+
+// tests/script/relax/004: comparisons and logical operators, the last result a call nested in the
+// result tuple (`gv = lv6, R.logical_and(lv7, lv9)`): Normalize binds it so that it is legalized.
+TEST(RelaxBuildE2E, ComparisonsWithACallNestedInTheResultTuple) {
+  const std::vector<float> x = {1, 2, -0.5f, 4, -1, 0, 3, INFINITY, 2, 2, -3, 5, 0, 7, 1, -2};
+  const std::vector<float> y = {1, 3, 2, -INFINITY, -1, 1, 2, INFINITY, 5, 2, -4, 4.5f, 0, 6, 8, -2};
+  std::vector<uint8_t> first(16), second(16);
+  for (int i = 0; i < 16; ++i) {
+    const bool eq = x[i] == y[i], ne = x[i] != y[i], lt = x[i] < y[i], le = x[i] <= y[i];
+    const bool gt = x[i] > y[i], ge = x[i] >= y[i];
+    first[i] = eq && ne;
+    second[i] = (lt || le) && (ge != !gt);
+  }
+  for (const std::string target : {"llvm", "c"}) {
+    SCOPED_TRACE(target);
+    std::unique_ptr<vm::VirtualMachine> m = LoadRepoProgram("tests/script/relax/004_comparison_logical.py", target);
+    ASSERT_NE(m, nullptr);
+    absl::StatusOr<vm::Value> r = m->Invoke(
+        "main", {vm::Value::Tensor(MakeTensor({4, 4}, kF32, x)), vm::Value::Tensor(MakeTensor({4, 4}, kF32, y))});
+    ASSERT_TRUE(r.ok()) << r.status();
+    ASSERT_TRUE(r->is_tuple()) << r->DebugString();
+    ASSERT_EQ(r->as_tuple().size(), 2u);
+    EXPECT_EQ(Values<uint8_t>(r->as_tuple()[0]), first);
+    EXPECT_EQ(Values<uint8_t>(r->as_tuple()[1]), second);
+  }
+}
+
+// tests/script/relax/062: R.call_inplace_packed lowers, as in TVM, to a call of the packed function
+// itself (which writes into and returns the arguments it names). The program's packed functions
+// are defined nowhere, so it builds, and a VM then asks for my_inplace_add by name; the in-place
+// test below runs.
+TEST(RelaxBuildE2E, InplacePackedCallsBuildAsPackedCalls) {
+  for (const std::string target : {"llvm", "c"}) {
+    SCOPED_TRACE(target);
+    std::shared_ptr<const vm::Executable> exec =
+        BuildRepoProgram("tests/script/relax/062_inplace_packed_pure_closure.py", target);
+    ASSERT_NE(exec, nullptr);
+    EXPECT_EQ(exec->func_map.count("my_inplace_add"), 1u);
+    absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> m = vm::VirtualMachine::Create(exec, vm::VMOptions());
+    ASSERT_FALSE(m.ok());
+    EXPECT_EQ(m.status().code(), absl::StatusCode::kNotFound);
+    EXPECT_NE(m.status().message().find("\"my_inplace_add\""), absl::string_view::npos) << m.status();
+  }
+}
+
+// R.call_inplace_packed on builtins whose results alias their arguments: the tuple of both
+// arguments (vm.builtin.make_tuple) and a same-shape view (vm.builtin.reshape), then computed on.
+TEST(RelaxBuildE2E, InplacePackedCallsRun) {
+  absl::StatusOr<ir::ObjectRef> parsed = script::ParseScript(R"(# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4,), dtype="float32"), y: R.Tensor((4,), dtype="float32")) -> R.Tensor((4,), dtype="float32"):
+        t: R.Tuple(R.Tensor((4,), dtype="float32"), R.Tensor((4,), dtype="float32")) = R.call_inplace_packed("vm.builtin.make_tuple", x, y, inplace_indices=[0, 1], ty_args=[R.Tensor((4,), dtype="float32"), R.Tensor((4,), dtype="float32")])
+        a: R.Tensor((4,), dtype="float32") = t[1]
+        v: R.Tensor((4,), dtype="float32") = R.call_inplace_packed("vm.builtin.reshape", a, R.shape([4]), inplace_indices=[0], ty_args=R.Tensor((4,), dtype="float32"))
+        z: R.Tensor((4,), dtype="float32") = R.subtract(t[0], R.multiply(v, v))
+        return z
+)", "inplace.py");
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  const std::vector<float> x = {1, -2, 0.5f, 8}, y = {3, 0.25f, -1, 2};
+  std::vector<float> expected(4);
+  for (int i = 0; i < 4; ++i) expected[i] = x[i] - y[i] * y[i];
+  for (const std::string target : {"llvm", "c"}) {
+    SCOPED_TRACE(target);
+    absl::StatusOr<vm::Executable> exec = BuildExecutable(script::AsModule(*parsed), target);
+    ASSERT_TRUE(exec.ok()) << exec.status();
+    absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> m =
+        vm::VirtualMachine::Create(std::make_shared<const vm::Executable>(*std::move(exec)), vm::VMOptions());
+    ASSERT_TRUE(m.ok()) << m.status();
+    absl::StatusOr<vm::Value> r =
+        (*m)->Invoke("main", {vm::Value::Tensor(MakeTensor({4}, kF32, x)), vm::Value::Tensor(MakeTensor({4}, kF32, y))});
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(Values<float>(*r), expected);
+  }
 }
 
 }  // namespace

@@ -24,6 +24,9 @@ struct RelaxPipelineOptions {
   // The kernels run on a GPU (a device target, device_build.h): ScheduleDefaultGPU binds their
   // loops to threads instead of ScheduleDefaultCPU's parallel/vectorized loops.
   bool gpu = false;
+  // The GPU has 32-lane warp shuffles (cuda, nvptx): the cooperative reductions of
+  // ScheduleDefaultGPU use them (kGPUWarpShuffleAttr).
+  bool gpu_warp_shuffle = false;
 };
 
 // The pipeline's pass names in order: what PassHooks::after_pass receives and

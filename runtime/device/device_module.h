@@ -100,6 +100,16 @@ class DeviceModule {
 };
 
 // One device type's runtime: its device (device_id 0 today), its memory, its module loader.
+// One device-side time measurement (TVM's device timers behind time_evaluator): made by
+// DeviceRuntime::StartTimer, which marks the device's queue; StopAndWait marks it again, waits for
+// that mark and returns the nanoseconds the device measured between the two marks (CUDA events,
+// OpenCL profiling events on markers, Vulkan timestamp queries around each dispatch). Single use.
+class DeviceTimer {
+ public:
+  virtual ~DeviceTimer() = default;
+  virtual absl::StatusOr<int64_t> StopAndWait() = 0;
+};
+
 class DeviceRuntime {
  public:
   virtual ~DeviceRuntime() = default;
@@ -111,6 +121,9 @@ class DeviceRuntime {
   // Loads `blob` onto the device. INVALID_ARGUMENT for a format this runtime does not take, or
   // code the device's compiler or loader rejects (with its log).
   virtual absl::StatusOr<std::unique_ptr<DeviceModule>> Load(const DeviceBlob& blob) = 0;
+  // A timer started now (see DeviceTimer). UNIMPLEMENTED when the device cannot time itself (a
+  // Vulkan queue without timestamps): the caller then times on the host around Synchronize.
+  virtual absl::StatusOr<std::unique_ptr<DeviceTimer>> StartTimer() = 0;
 };
 
 // The runtime for `type`, opened on first use and kept for the life of the process (the registry

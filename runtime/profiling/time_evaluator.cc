@@ -39,6 +39,7 @@ absl::StatusOr<std::vector<double>> TimeEvaluate(const std::function<absl::Statu
   std::function<int64_t()> now = clock != nullptr && clock->now_ns ? clock->now_ns : SteadyNowNs;
   std::function<void(int64_t)> sleep = clock != nullptr && clock->sleep_ms ? clock->sleep_ms : SleepMs;
   auto synced = [&]() -> absl::Status { return sync ? sync() : absl::OkStatus(); };
+  const auto* device_timer = clock != nullptr && clock->start_device_timer ? &clock->start_device_timer : nullptr;
 
   // Warm-up: not timed.
   if (absl::Status st = fn(); !st.ok()) return st;
@@ -62,12 +63,25 @@ absl::StatusOr<std::vector<double>> TimeEvaluate(const std::function<absl::Statu
         number = static_cast<int64_t>(std::max(o.min_repeat_ms / (duration_ms / number) + 1, number * 1.618));
       }
       if (flush != nullptr) std::memset(flush.get(), i + 1, o.cache_flush_bytes);
-      int64_t start = now();
+      std::unique_ptr<runtime::DeviceTimer> timer;
+      if (device_timer != nullptr) {
+        absl::StatusOr<std::unique_ptr<runtime::DeviceTimer>> t = (*device_timer)();
+        if (!t.ok()) return t.status();
+        timer = *std::move(t);
+      }
+      int64_t start = timer ? 0 : now();
       for (int64_t k = 0; k < number; ++k) {
         if (absl::Status st = fn(); !st.ok()) return st;
       }
-      if (absl::Status st = synced(); !st.ok()) return st;
-      int64_t elapsed_ns = now() - start;
+      int64_t elapsed_ns = 0;
+      if (timer) {
+        absl::StatusOr<int64_t> ns = timer->StopAndWait();
+        if (!ns.ok()) return ns.status();
+        elapsed_ns = *ns;
+      } else {
+        if (absl::Status st = synced(); !st.ok()) return st;
+        elapsed_ns = now() - start;
+      }
       if (elapsed_ns <= 0) ++zero_readings;
       duration_ms = std::max<int64_t>(elapsed_ns, 0) / 1e6;
     } while (duration_ms < o.min_repeat_ms && zero_readings < o.limit_zero_time_iterations);

@@ -10,9 +10,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "runtime/device/device_module.h"
 
 namespace kiln::profiling {
 
@@ -27,10 +29,13 @@ struct TimeEvalOptions {
 };
 
 // The clock and the sleep the loop uses; tests substitute fakes. Defaults: steady_clock and
-// std::this_thread::sleep_for.
+// std::this_thread::sleep_for. With start_device_timer set, each reading is instead the device's
+// own measurement (runtime/device: DeviceRuntime::StartTimer before the batch, StopAndWait after
+// it), as TVM's time_evaluator uses device events on a GPU; `sync` is then not needed.
 struct TimeEvalClock {
   std::function<int64_t()> now_ns;
   std::function<void(int64_t ms)> sleep_ms;
+  std::function<absl::StatusOr<std::unique_ptr<runtime::DeviceTimer>>()> start_device_timer;
 };
 
 // INVALID_ARGUMENT for number < 1, repeat < 1 or negative limits; the first error `fn` (or

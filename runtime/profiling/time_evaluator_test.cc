@@ -107,6 +107,40 @@ TEST(TimeEvaluatorTest, SyncRunsAfterEachBatchAndCacheFlushWorks) {
   EXPECT_EQ(syncs, 1 + 3);
 }
 
+// A device whose timer reports 3 us of device time per timed call while the host clock does not
+// move: the readings are the device's, and `sync` is not called.
+TEST(TimeEvaluatorTest, DeviceTimerReplacesTheHostClock) {
+  struct Timer : runtime::DeviceTimer {
+    Timer(const int* calls) : calls(calls), start(*calls) {}
+    absl::StatusOr<int64_t> StopAndWait() override { return int64_t{3000} * (*calls - start); }
+    const int* calls;
+    int start;
+  };
+  FakeTime t{0, 0};
+  TimeEvalClock c = t.clock();
+  int timers = 0;
+  c.start_device_timer = [&]() -> absl::StatusOr<std::unique_ptr<runtime::DeviceTimer>> {
+    ++timers;
+    return std::unique_ptr<runtime::DeviceTimer>(new Timer(&t.calls));
+  };
+  int syncs = 0;
+  TimeEvalOptions o;
+  o.number = 4;
+  o.repeat = 3;
+  absl::StatusOr<std::vector<double>> r =
+      TimeEvaluate(t.fn(), o, nullptr, [&] { ++syncs; return absl::OkStatus(); }, &c);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->size(), 3u);
+  for (double v : *r) EXPECT_DOUBLE_EQ(v, 3e-6);
+  EXPECT_EQ(timers, 3);
+  EXPECT_EQ(syncs, 1) << "only after the untimed warm-up";
+  // A timer that fails fails the evaluation.
+  c.start_device_timer = []() -> absl::StatusOr<std::unique_ptr<runtime::DeviceTimer>> {
+    return absl::InternalError("marker failed");
+  };
+  EXPECT_EQ(TimeEvaluate(t.fn(), o, nullptr, nullptr, &c).status().message(), "marker failed");
+}
+
 TEST(TimeEvaluatorTest, Errors) {
   TimeEvalOptions o;
   o.number = 0;

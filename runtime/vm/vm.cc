@@ -675,11 +675,28 @@ std::string ProfileReport::ToString() const {
   return out;
 }
 
+absl::StatusOr<std::vector<double>> VirtualMachine::TimeDevice(const std::function<absl::Status()>& fn,
+                                                               const profiling::TimeEvalOptions& options) {
+  if (device_modules_.empty()) return profiling::TimeEvaluate(fn, options);
+  // Kernels run on devices_[0]: time them with its own timer (device events), or, where it has
+  // none, on the host around a synchronize.
+  ASSIGN_OR_RETURN(rt, runtime::GetDeviceRuntime(devices_[0].device_type));
+  absl::StatusOr<std::unique_ptr<runtime::DeviceTimer>> probe = rt->StartTimer();
+  if (absl::IsUnimplemented(probe.status())) {
+    return profiling::TimeEvaluate(fn, options, nullptr, [rt] { return rt->api()->Synchronize(); });
+  }
+  if (!probe.ok()) return probe.status();
+  if (absl::StatusOr<int64_t> ns = (*probe)->StopAndWait(); !ns.ok()) return ns.status();
+  profiling::TimeEvalClock clock;
+  clock.start_device_timer = [rt] { return rt->StartTimer(); };
+  return profiling::TimeEvaluate(fn, options, nullptr, [rt] { return rt->api()->Synchronize(); }, &clock);
+}
+
 absl::StatusOr<std::vector<double>> VirtualMachine::TimeEvaluator(const std::string& func_name, std::vector<Value> args,
                                                                   const profiling::TimeEvalOptions& options) {
   if (saved_.count(func_name) != 0) {
     if (!args.empty()) return absl::InvalidArgumentError(absl::StrCat("saved function \"", func_name, "\" takes no arguments"));
-    return profiling::TimeEvaluate([&]() { return Invoke(func_name, {}).status(); }, options);
+    return TimeDevice([&]() { return Invoke(func_name, {}).status(); }, options);
   }
   // Resolve and convert once, outside the timed loop.
   ASSIGN_OR_RETURN(index, FindFunction(func_name));
@@ -687,12 +704,12 @@ absl::StatusOr<std::vector<double>> VirtualMachine::TimeEvaluator(const std::str
     ASSIGN_OR_RETURN(c, ConvertInput(std::move(v)));
     v = std::move(c);
   }
-  return profiling::TimeEvaluate([&]() { return CallFunction(index, args).status(); }, options);
+  return TimeDevice([&]() { return CallFunction(index, args).status(); }, options);
 }
 
 absl::StatusOr<std::vector<double>> VirtualMachine::TimeEvaluatorStateful(const std::string& func_name,
                                                                           const profiling::TimeEvalOptions& options) {
-  return profiling::TimeEvaluate([&]() { return InvokeStateful(func_name); }, options);
+  return TimeDevice([&]() { return InvokeStateful(func_name); }, options);
 }
 
 }  // namespace kiln::vm

@@ -140,7 +140,9 @@ class VirtualMachine : private BuiltinContext {
   ProfileReport GetProfileReport() const;
   void ResetProfile();
 
-  // time_evaluator: seconds per call for each repeat, timing Invoke(func_name, args).
+  // time_evaluator: seconds per call for each repeat, timing Invoke(func_name, args). An
+  // executable with a device library is timed by the device (DeviceRuntime::StartTimer: CUDA
+  // events, OpenCL profiling, Vulkan timestamps), else by the host's steady clock.
   absl::StatusOr<std::vector<double>> TimeEvaluator(const std::string& func_name, std::vector<Value> args,
                                                     const profiling::TimeEvalOptions& options = {});
   // ... timing InvokeStateful(func_name) after SetInput (TVM's time_evaluator("invoke_stateful")).
@@ -171,6 +173,9 @@ class VirtualMachine : private BuiltinContext {
   absl::StatusOr<Value> ConvertInput(Value v) const;
   // `v` with every tensor on the CPU (results handed to callers).
   absl::StatusOr<Value> ToHost(Value v) const;
+  // TimeEvaluate of `fn`, timed by the device when the executable has a device library.
+  absl::StatusOr<std::vector<double>> TimeDevice(const std::function<absl::Status()>& fn,
+                                                 const profiling::TimeEvalOptions& options);
   absl::Status LoadDeviceLibrary(const LibraryBlob& blob);
   // KilnKernelEnv::device_launch: `launcher` is the VM.
   static int32_t DeviceLaunch(void* launcher, const char* kernel, const KilnAny* args, int32_t num_args,

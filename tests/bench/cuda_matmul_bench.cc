@@ -220,7 +220,7 @@ int Run(int argc, char** argv) {
     std::vector<KernelArg> args;
     for (const std::string& name : order) {
       const CUDABuffer& buf = name[0] == 'A' ? da : name[0] == 'B' ? db : dc;
-      args.push_back(KernelArg::Buffer(buf));
+      args.push_back(KernelArg::Of(buf.ptr()));
     }
     if (args.size() != 3) {
       std::fprintf(stderr, "cuda_matmul_bench: unexpected launch of %s with %zu buffers\n", kernel.c_str(), args.size());

@@ -10,8 +10,14 @@ Not a test: it never gates CI. kiln's figure is the median of `kiln bench --json
 through the stateful API: inputs set once, outputs not copied); numpy's is the median over the same
 number of repeats of the same number of calls. Ratios > 1 mean kiln is faster.
 
-Usage: relax_bench.py KILN [--dnnl-peer BIN] [--threads N] [--repeat R] [--models DIR]
-  bazel run -c opt //tests/bench:relax_bench
+--threads N runs kiln with N threads and the peers too (OPENBLAS_NUM_THREADS and OMP_NUM_THREADS,
+set before numpy loads OpenBLAS); --threads 1 compares kernel quality without the noise of thread
+scheduling. --stat min reports the fastest repeat instead of the median: on a machine shared with
+other work, the repeats that ran undisturbed (use more --repeat).
+
+Usage: relax_bench.py KILN [--dnnl-peer BIN] [--threads N] [--repeat R] [--stat median|min]
+                      [--models DIR]
+  bazel run -c opt //tests/bench:relax_bench [-- --threads 1 --stat min --repeat 20]
 """
 
 import argparse
@@ -22,7 +28,7 @@ import sys
 import tempfile
 import time
 
-import numpy as np
+np = None  # numpy, imported in main() once the peers' thread counts are set
 
 MATMUL = """
 @I.ir_module
@@ -58,6 +64,9 @@ class Module:
 """
 
 
+STAT = "median"
+
+
 def kiln_bench(kiln, source, number, repeat, threads):
     cmd = [kiln, "bench", source, "--json", "--number", str(number), "--repeat", str(repeat)]
     if threads:
@@ -65,7 +74,8 @@ def kiln_bench(kiln, source, number, repeat, threads):
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         return None, (p.stderr.strip() or p.stdout.strip()).splitlines()[-1]
-    return json.loads(p.stdout)["median_s"], None
+    result = json.loads(p.stdout)
+    return (result["median_s"] if STAT == "median" else min(result["results_s"])), None
 
 
 def numpy_bench(fn, number, repeat):
@@ -76,7 +86,7 @@ def numpy_bench(fn, number, repeat):
         for _ in range(number):
             fn()
         per_call.append((time.perf_counter() - start) / number)
-    return float(np.median(per_call))
+    return float(np.median(per_call)) if STAT == "median" else min(per_call)
 
 
 def report(name, ours, peer, peer_name, err=None, unit_fn=None):
@@ -94,12 +104,20 @@ def main():
     ap.add_argument("--dnnl-peer", help="the dnnl_conv_peer binary (prints oneDNN's seconds per conv)")
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--stat", choices=["median", "min"], default="median")
     ap.add_argument("--models", default="tests/models")
     args = ap.parse_args()
+    global np, STAT
+    STAT = args.stat
+    if args.threads:
+        os.environ["OPENBLAS_NUM_THREADS"] = os.environ["OMP_NUM_THREADS"] = str(args.threads)
+    import numpy
+    np = numpy
     kiln = os.path.abspath(args.kiln)
     tmp = tempfile.mkdtemp(prefix="kiln-relax-bench-")
     rng = np.random.default_rng(0)
-    print("load average before: %.2f %.2f %.2f" % os.getloadavg())
+    print("load average before: %.2f %.2f %.2f; threads: %s; %s of %d repeats"
+          % (os.getloadavg() + (args.threads or "default", args.stat, args.repeat)))
 
     def write(name, text):
         path = os.path.join(tmp, name)
@@ -125,7 +143,7 @@ def main():
     ours, err = kiln_bench(kiln, write("conv.py", CONV), 10, args.repeat, args.threads)
     if args.dnnl_peer:
         p = subprocess.run([args.dnnl_peer, str(10), str(args.repeat)], capture_output=True, text=True)
-        peer = float(p.stdout.split()[0]) if p.returncode == 0 else None
+        peer = float(p.stdout.split()[0 if STAT == "median" else 1]) if p.returncode == 0 else None
     else:
         peer = None
     conv_flops = 2 * 64 * 64 * 9 * 56 * 56

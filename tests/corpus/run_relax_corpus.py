@@ -102,7 +102,8 @@ def main():
     for name, source, ref in list_programs(corpus, args.only):
         # GPU targets run every program (issue 16: the whole Relax corpus built for opencl).
         listed = (ref or {}).get("TARGETS", ["llvm", "c"])
-        prog_targets = [t for t in targets if t in listed or t in GPU_TARGETS]
+        # A target string may carry options ("cuda -arch=sm_90"): its kind decides.
+        prog_targets = [t for t in targets if t in listed or t.split()[0] in GPU_TARGETS]
         if not prog_targets:
             skipped.append(name)
             continue

@@ -30,7 +30,7 @@ namespace kiln::relax::legalize {
 absl::StatusOr<ir::IRModule> LegalizeOps(const ir::IRModule& module);
 
 // Module attribute set (to True) when the module is built for a GPU target: ops whose default
-// legalization is a hand-scheduled CPU kernel (R.matmul) legalize to plain s_tir instead, for
+// legalization is a hand-scheduled CPU kernel (R.matmul, the convolutions) legalize to plain s_tir instead, for
 // ScheduleDefaultGPU to bind to threads.
 inline constexpr char kGPUTargetAttr[] = "kiln.gpu_target";
 

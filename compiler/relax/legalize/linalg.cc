@@ -28,7 +28,20 @@ constexpr int kRows = 6;
 // a (4 x 6 x 128 floats, 12 KB) and one 128x16 panel (8 KB) fit in a 32 KB L1 together, so the
 // panel is loaded from L2 once per group rather than once per tile.
 constexpr int kGroup = 4;
-constexpr int kDepth = 128;  // k block
+constexpr int kDepth = 128;  // the deepest k block; the blocks of a constant k are made equal
+// Parallel tasks to aim for: enough that a static split over a few threads is balanced within a
+// few percent (the thread pool gives each thread one contiguous range of tasks).
+constexpr int kTasks = 16;
+// Up to this many register tiles of rows (48 rows), all rows form one group and the tasks split the
+// columns instead: the small-batch products of an MLP would otherwise have one or two tasks.
+constexpr int kOneGroupTiles = 8;
+// A task that sweeps at least this many panels packs its group's rows of a per k block (6 rows
+// side by side per k, contiguous): the broadcasts then read one stream instead of 6 rows whose
+// stride may alias in L1 (a power-of-two k), at a cost of about 1/panels of the task's time.
+constexpr int kPackAPanels = 16;
+// Products of fewer multiply-adds than this run on the calling thread: waking the pool costs
+// microseconds, as much as the whole product (the last layer of an MLP).
+constexpr int64_t kParallelWork = int64_t{1} << 18;
 
 // A view of a parameter buffer's memory with another (compact) shape.
 Buffer View(const Buffer& b, const std::string& name, std::vector<PrimExpr> shape) {
@@ -40,19 +53,72 @@ Buffer View(const Buffer& b, const std::string& name, std::vector<PrimExpr> shap
   return Buffer(ObjectPtr<Object>(std::move(n)));
 }
 
-// One 2-D product C[M, N] (+)= A[M, K] @ B[K, N], seen through accessors so that batch indices,
-// 1-D operands and views need no special cases here.
+// a / b for a constant or symbolic b.
+PrimExpr DivBy(const PrimExpr& a, const PrimExpr& b) {
+  int64_t c = ConstOr(b, -1);
+  return c > 0 ? FloorDivBy(a, c) : PrimExpr(FloorDiv(a, b));
+}
+
+int64_t CeilDivInt(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// One 2-D product C[M, N] = A[M, K] @ B[K, N], seen through accessors so that batch indices,
+// 1-D operands and views need no special cases here. Plan() picks the schedule's sizes from the
+// (possibly symbolic) shape; Compute() emits it.
 struct Gemm {
   PrimExpr m, n, k;
   DataType dtype;                                                      // accumulation and result
   std::function<PrimExpr(const PrimExpr&, const PrimExpr&)> a_at;      // (i, k) -> a value
   std::function<PrimExpr(const PrimExpr&, const PrimExpr&)> b_at;      // (k, j) -> b value
   std::function<std::pair<Buffer, std::vector<PrimExpr>>(const PrimExpr&, const PrimExpr&)> c_at;  // (i, j)
-  Buffer packed;                                                       // (ceil(N/16), K, 16)
 
-  PrimExpr full_panels() const { return FloorDivBy(n, kLanes); }
-  PrimExpr panels() const { return CeilDivBy(n, kLanes); }
-  bool single_k_block() const { return ConstOr(k, kDepth + 1) <= kDepth; }
+  // ---- the plan
+  PrimExpr tiles, rest;        // whole kRows-row tiles, and the rows below them (< kRows)
+  PrimExpr panels;             // whole kLanes-column panels
+  bool maybe_rest = true, maybe_partial = true;  // rows below the tiles / a partial last panel
+  PrimExpr row_groups;         // tasks split the tiles into this many balanced groups...
+  int64_t col_chunks = 1;      // ...and the panels into this many chunks of chunk_panels
+  PrimExpr chunk_panels;
+  PrimExpr kc, k_blocks;       // k block depth and count
+  bool parallel = true, pack_b = true, pack_a = false;
+  int64_t group_max = 0;       // the most tiles in a group (when pack_a)
+  Buffer packed;               // (ceil(N/16), K, 16) when pack_b
+
+  void Plan() {
+    const int64_t mc = ConstOr(m, -1), nc = ConstOr(n, -1), kk = ConstOr(k, -1);
+    tiles = FloorDivBy(m, kRows);
+    rest = Minus(m, Times(tiles, Int64(kRows)));
+    panels = FloorDivBy(n, kLanes);
+    maybe_rest = mc < 0 || mc % kRows != 0;
+    maybe_partial = nc < 0 || nc % kLanes != 0;
+    parallel = !(mc >= 0 && nc >= 0 && kk >= 0 && mc * nc * kk < kParallelWork);
+    const bool few_rows = mc >= 0 && CeilDivInt(mc, kRows) <= kOneGroupTiles;
+    row_groups = few_rows ? Int64(1) : MaxOf(Int64(1), CeilDivBy(tiles, kGroup));
+    // Column chunks: as many as it takes to reach kTasks tasks, none empty.
+    int64_t groups = ConstOr(row_groups, -1), np = ConstOr(panels, -1);
+    col_chunks = 1;
+    chunk_panels = panels;
+    if (groups > 0 && np > 0 && groups < kTasks) {
+      int64_t per = CeilDivInt(np, std::min(np, CeilDivInt(kTasks, groups)));
+      col_chunks = CeilDivInt(np, per);
+      chunk_panels = Int64(per);
+    }
+    // b is packed into panels unless every panel is whole and few row tiles read it (then packing
+    // would cost about as much as the product reads).
+    pack_b = !(few_rows && nc > 0 && nc % kLanes == 0);
+    if (kk > 0) {
+      int64_t blocks = CeilDivInt(kk, kDepth);
+      kc = Int64(CeilDivInt(kk, blocks));
+    } else {
+      kc = Int64(kDepth);
+    }
+    k_blocks = MaxOf(Int64(1), CeilDivBy(k, ConstOr(kc, kDepth)));  // k = 0 still writes zeros
+    int64_t tc = ConstOr(tiles, -1);
+    pack_a = tc > 0 && groups > 0 && kk > 0 && ConstOr(chunk_panels, 0) >= kPackAPanels;
+    group_max = pack_a ? CeilDivInt(tc, groups) : 0;
+    if (pack_b) packed = Buffer::Make("B_packed", {CeilDivBy(n, kLanes), k, Int64(kLanes)}, dtype);
+  }
+
+  ForKind ParallelKind() const { return parallel ? ForKind::kParallel : ForKind::kSerial; }
 
   Stmt StoreC(const PrimExpr& i, const PrimExpr& j, const PrimExpr& v) const {
     auto [buf, idx] = c_at(i, j);
@@ -62,17 +128,21 @@ struct Gemm {
     auto [buf, idx] = c_at(i, j);
     return Load(buf, idx);
   }
+  // b[kg, jo * 16 + ji], from the packed panels or from b itself.
+  PrimExpr BAt(const PrimExpr& kg, const PrimExpr& jo, const PrimExpr& ji) const {
+    return pack_b ? Load(packed, {jo, kg, ji}) : b_at(kg, Plus(Times(jo, Int64(kLanes)), ji));
+  }
 
   // packed[jo, k, ji] = B[k, jo * 16 + ji], zero past column N.
   Stmt Pack() const {
-    Stmt full = Loop("jo", full_panels(), ForKind::kParallel, [&](const PrimExpr& jo) {
+    Stmt full = Loop("jo", panels, ParallelKind(), [&](const PrimExpr& jo) {
       return Loop("k", k, ForKind::kSerial, [&](const PrimExpr& kk) {
         return Loop("ji", Int64(kLanes), ForKind::kVectorized, [&](const PrimExpr& ji) {
           return Store(packed, b_at(kk, Plus(Times(jo, Int64(kLanes)), ji)), {jo, kk, ji});
         });
       });
     });
-    Stmt partial = LoopFrom("jo", full_panels(), Minus(panels(), full_panels()), ForKind::kSerial,
+    Stmt partial = LoopFrom("jo", panels, Minus(CeilDivBy(n, kLanes), panels), ForKind::kSerial,
                             [&](const PrimExpr& jo) {
                               return Loop("k", k, ForKind::kSerial, [&](const PrimExpr& kk) {
                                 return Loop("ji", Int64(kLanes), ForKind::kSerial, [&](const PrimExpr& ji) {
@@ -84,14 +154,12 @@ struct Gemm {
     return Seq({full, partial});
   }
 
-  // The register tile for rows [r0, r0 + rows) and panel jo over k block ko: accumulate, then
-  // write into C (added to what earlier k blocks left there unless there is only one block).
-  Stmt Tile(const PrimExpr& r0, int rows, const PrimExpr& ko, const PrimExpr& jo, bool full_panel) const {
+  // The register tile of `rows` rows from r0 and panel jo over k block ko (from k0, `depth` deep),
+  // a's values from a_tile(ii, kk) (kk within the block): accumulate in registers, then write
+  // into C (the first k block stores, later ones add).
+  Stmt Tile(int rows, const PrimExpr& r0, const std::function<PrimExpr(PrimExpr, PrimExpr)>& a_tile,
+            const PrimExpr& ko, const PrimExpr& k0, const PrimExpr& depth, const PrimExpr& jo, bool full_panel) const {
     Buffer acc = Buffer::Make("acc", {Int64(rows), Int64(kLanes)}, dtype, "local");
-    PrimExpr k0 = Times(ko, Int64(kDepth));
-    // A constant trip count when the blocks divide k (the common case) helps LLVM's loop passes.
-    bool whole_blocks = ConstOr(k, 1) % kDepth == 0;
-    PrimExpr depth = single_k_block() ? k : whole_blocks ? Int64(kDepth) : MinOf(Int64(kDepth), Minus(k, k0));
     auto each = [&](ForKind lane_kind, const PrimExpr& lanes, const std::function<Stmt(PrimExpr, PrimExpr)>& f) {
       return Loop("ii", Int64(rows), ForKind::kUnrolled, [&](const PrimExpr& ii) {
         return Loop("ji", lanes, lane_kind, [&](const PrimExpr& ji) { return f(ii, ji); });
@@ -100,81 +168,112 @@ struct Gemm {
     Stmt init = each(ForKind::kVectorized, Int64(kLanes),
                      [&](PrimExpr ii, PrimExpr ji) { return Store(acc, Const(dtype, 0), {ii, ji}); });
     Stmt update = Loop("k", depth, ForKind::kSerial, [&](const PrimExpr& kk) {
-      PrimExpr kg = Plus(k0, kk);
       return each(ForKind::kVectorized, Int64(kLanes), [&](PrimExpr ii, PrimExpr ji) {
-        PrimExpr v = FusedMulAdd(a_at(Plus(r0, ii), kg), Load(packed, {jo, kg, ji}), Load(acc, {ii, ji}));
+        PrimExpr v = FusedMulAdd(a_tile(ii, kk), BAt(Plus(k0, kk), jo, ji), Load(acc, {ii, ji}));
         return Store(acc, v, {ii, ji});
       });
     });
     PrimExpr lanes = full_panel ? Int64(kLanes) : Minus(n, Times(jo, Int64(kLanes)));
-    Stmt write = each(full_panel ? ForKind::kVectorized : ForKind::kSerial, lanes, [&](PrimExpr ii, PrimExpr ji) {
-      PrimExpr i = Plus(r0, ii), j = Plus(Times(jo, Int64(kLanes)), ji);
-      PrimExpr v = Load(acc, {ii, ji});
-      return StoreC(i, j, single_k_block() ? v : PrimExpr(Add(LoadC(i, j), v)));
-    });
-    return Allocate(acc, Seq({init, update, write}));
-  }
-
-  // The `count` (<= kGroup) register-tile row blocks from row r0: per k block and b panel, every
-  // block's tile, so that the panel is reused from L1.
-  Stmt Group(const PrimExpr& r0, const PrimExpr& count) const {
-    Stmt zero;
-    if (!single_k_block()) {
-      zero = Loop("ii", Times(count, Int64(kRows)), ForKind::kSerial, [&](const PrimExpr& ii) {
-        return VectorLoop("j", n, kLanes, [&](const PrimExpr& j) { return StoreC(Plus(r0, ii), j, Const(dtype, 0)); });
+    ForKind kind = full_panel ? ForKind::kVectorized : ForKind::kSerial;
+    auto write = [&](bool add) {
+      return each(kind, lanes, [&](PrimExpr ii, PrimExpr ji) {
+        PrimExpr i = Plus(r0, ii), j = Plus(Times(jo, Int64(kLanes)), ji);
+        PrimExpr v = Load(acc, {ii, ji});
+        return StoreC(i, j, add ? PrimExpr(Add(LoadC(i, j), v)) : v);
       });
-    }
-    auto tiles = [&](const PrimExpr& ko, const PrimExpr& jo, bool full) {
-      return Loop("it", count, ForKind::kSerial,
-                  [&](const PrimExpr& it) { return Tile(Plus(r0, Times(it, Int64(kRows))), kRows, ko, jo, full); });
     };
-    auto blocks = [&](const PrimExpr& ko) {
-      Stmt full = Loop("jo", full_panels(), ForKind::kSerial, [&](const PrimExpr& jo) { return tiles(ko, jo, true); });
-      Stmt partial = LoopFrom("jo", full_panels(), Minus(panels(), full_panels()), ForKind::kSerial,
-                              [&](const PrimExpr& jo) { return tiles(ko, jo, false); });
-      return Seq({full, partial});
-    };
-    Stmt body = single_k_block() ? blocks(Int64(0)) : Loop("ko", CeilDivBy(k, kDepth), ForKind::kSerial, blocks);
-    return Seq({zero, body});
+    Stmt out = IsConst(k_blocks, 1) ? write(false) : Stmt(ir::IfThenElse(EQ(ko, Int64(0)), write(false), write(true)));
+    return Allocate(acc, Seq({init, update, out}));
   }
 
-  // Packs B, then computes every row: groups of kGroup row blocks of kRows in parallel, then the
-  // rows left.
-  Stmt Compute(bool pack) const {
-    PrimExpr blocks = FloorDivBy(m, kRows);
-    PrimExpr groups = CeilDivBy(blocks, kGroup);
-    Stmt main = Loop("io", groups, ForKind::kParallel, [&](const PrimExpr& io) {
-      PrimExpr first = Times(io, Int64(kGroup));
-      PrimExpr count = ConstOr(blocks, 1) % kGroup == 0 ? Int64(kGroup) : MinOf(Int64(kGroup), Minus(blocks, first));
-      return Group(Times(first, Int64(kRows)), count);
-    });
-    PrimExpr done = Times(blocks, Int64(kRows));
-    return Seq({pack ? Pack() : Stmt(), main, RestRows(done, Minus(m, done))});
-  }
+  // One task: the tiles of row group rg and the panels of column chunk cc, k block by k block;
+  // the last group also takes the rows below the tiles and the last chunk the partial panel.
+  Stmt Task(const PrimExpr& rg, const PrimExpr& cc) const {
+    const bool one_group = IsConst(row_groups, 1);
+    PrimExpr t0 = one_group ? Int64(0) : DivBy(Times(rg, tiles), row_groups);
+    PrimExpr t1 = one_group ? tiles : DivBy(Times(Plus(rg, Int64(1)), tiles), row_groups);
+    PrimExpr count = Minus(t1, t0);
+    PrimExpr p0 = Times(cc, chunk_panels);
+    PrimExpr pc = col_chunks == 1 ? panels : MinOf(chunk_panels, Minus(panels, p0));
+    PrimExpr last_group = one_group ? PrimExpr() : PrimExpr(EQ(rg, Minus(row_groups, Int64(1))));
+    PrimExpr last_chunk = col_chunks == 1 ? PrimExpr() : PrimExpr(EQ(cc, Int64(col_chunks - 1)));
+    auto when = [](const PrimExpr& cond, Stmt s) {
+      return cond.defined() && !IsNoOp(s) ? Stmt(ir::IfThenElse(cond, s)) : s;
+    };
+    Buffer apack;
+    if (pack_a) apack = Buffer::Make("A_packed", {Int64(group_max), kc, Int64(kRows)}, dtype);
 
-  // The rows [r0, r0 + count) below the kRows-row blocks, with 1x16 tiles in parallel over the
-  // column panels (so that a matrix-vector product, m = 1, still uses every core).
-  Stmt RestRows(const PrimExpr& r0, const PrimExpr& count) const {
-    auto panel = [&](const PrimExpr& jo, bool full) {
-      return Loop("it", count, ForKind::kSerial, [&](const PrimExpr& it) {
-        PrimExpr r = Plus(r0, it);
-        Stmt zero;
-        if (!single_k_block()) {
-          PrimExpr width = full ? Int64(kLanes) : Minus(n, Times(jo, Int64(kLanes)));
-          zero = Loop("ji", width, full ? ForKind::kVectorized : ForKind::kSerial, [&](const PrimExpr& ji) {
-            return StoreC(r, Plus(Times(jo, Int64(kLanes)), ji), Const(dtype, 0));
+    auto block = [&](const PrimExpr& ko) {
+      PrimExpr k0 = Times(ko, kc);
+      bool whole = ConstOr(k, 1) % ConstOr(kc, 1) == 0 && ConstOr(k, -1) > 0;
+      PrimExpr depth = IsConst(k_blocks, 1) ? k : whole ? kc : MinOf(kc, Minus(k, k0));
+      auto direct = [&](const PrimExpr& r0) {
+        return [&, r0](PrimExpr ii, PrimExpr kk) { return a_at(Plus(r0, ii), Plus(k0, kk)); };
+      };
+      Stmt pack;
+      if (pack_a) {
+        pack = Loop("it", count, ForKind::kSerial, [&](const PrimExpr& it) {
+          return Loop("k", depth, ForKind::kSerial, [&](const PrimExpr& kk) {
+            return Loop("ii", Int64(kRows), ForKind::kUnrolled, [&](const PrimExpr& ii) {
+              PrimExpr row = Plus(Times(Plus(t0, it), Int64(kRows)), ii);
+              return Store(apack, a_at(row, Plus(k0, kk)), {it, kk, ii});
+            });
           });
+        });
+      }
+      auto tiles_of = [&](const PrimExpr& jo, bool full) {
+        return Loop("it", count, ForKind::kSerial, [&](const PrimExpr& it) {
+          PrimExpr r0 = Times(Plus(t0, it), Int64(kRows));
+          if (pack_a) {
+            auto packed_a = [&](PrimExpr ii, PrimExpr kk) { return Load(apack, {it, kk, ii}); };
+            return Tile(kRows, r0, packed_a, ko, k0, depth, jo, full);
+          }
+          return Tile(kRows, r0, direct(r0), ko, k0, depth, jo, full);
+        });
+      };
+      Stmt main = LoopFrom("jo", p0, pc, ForKind::kSerial, [&](const PrimExpr& jo) { return tiles_of(jo, true); });
+      Stmt partial;
+      if (maybe_partial) {
+        partial = when(last_chunk, when(LT(Times(panels, Int64(kLanes)), n), tiles_of(panels, false)));
+      }
+      // The rows below the tiles: one tile of that many rows for a constant m, else 1-row tiles.
+      Stmt rest_rows;
+      if (maybe_rest) {
+        auto rest_tiles = [&](int rows, const PrimExpr& r0) {
+          Stmt whole_panels =
+              LoopFrom("jo", p0, pc, ForKind::kSerial, [&](const PrimExpr& jo) { return Tile(rows, r0, direct(r0), ko, k0, depth, jo, true); });
+          Stmt part;
+          if (maybe_partial) {
+            part = when(last_chunk, when(LT(Times(panels, Int64(kLanes)), n),
+                                         Tile(rows, r0, direct(r0), ko, k0, depth, panels, false)));
+          }
+          return Seq({whole_panels, part});
+        };
+        PrimExpr r0 = Times(tiles, Int64(kRows));
+        int64_t r = ConstOr(rest, -1);
+        if (r > 0) {
+          rest_rows = when(last_group, rest_tiles(static_cast<int>(r), r0));
+        } else if (r < 0) {
+          rest_rows = when(last_group, Loop("ir", rest, ForKind::kSerial,
+                                            [&](const PrimExpr& i) { return rest_tiles(1, Plus(r0, i)); }));
         }
-        Stmt body = single_k_block() ? Tile(r, 1, Int64(0), jo, full)
-                                     : Loop("ko", CeilDivBy(k, kDepth), ForKind::kSerial,
-                                            [&](const PrimExpr& ko) { return Tile(r, 1, ko, jo, full); });
-        return Seq({zero, body});
-      });
+      }
+      return Seq({pack, main, partial, rest_rows});
     };
-    Stmt full = Loop("jo", full_panels(), ForKind::kParallel, [&](const PrimExpr& jo) { return panel(jo, true); });
-    Stmt partial = LoopFrom("jo", full_panels(), Minus(panels(), full_panels()), ForKind::kSerial,
-                            [&](const PrimExpr& jo) { return panel(jo, false); });
-    return Seq({full, partial});
+    Stmt body = IsConst(k_blocks, 1) ? block(Int64(0)) : Loop("ko", k_blocks, ForKind::kSerial, block);
+    return pack_a ? Allocate(apack, body) : body;
+  }
+
+  // Packs B (when planned), then runs the tasks: row groups x column chunks, in parallel.
+  Stmt Compute() const {
+    PrimExpr tasks = Times(row_groups, Int64(col_chunks));
+    ForKind kind = IsConst(tasks, 1) ? ForKind::kSerial : ParallelKind();
+    Stmt main = Loop("t", tasks, kind, [&](const PrimExpr& t) {
+      if (col_chunks == 1) return Task(t, Int64(0));
+      if (IsConst(row_groups, 1)) return Task(Int64(0), t);
+      return Task(FloorDivBy(t, col_chunks), FloorMod(t, Int64(col_chunks)));
+    });
+    return Seq({pack_b ? Pack() : Stmt(), main});
   }
 };
 
@@ -222,7 +321,6 @@ absl::StatusOr<PrimFunc> MatmulKernel(const TensorSpec& a, const TensorSpec& b, 
   g.n = n;
   g.k = k;
   g.dtype = out_dtype;
-  g.packed = Buffer::Make("B_packed", {g.panels(), k, Int64(kLanes)}, out_dtype);
 
   // b without batch dims (or with only unit ones): a's batch dims become rows of one product, over
   // views of a and the result as 2-D matrices.
@@ -245,7 +343,8 @@ absl::StatusOr<PrimFunc> MatmulKernel(const TensorSpec& a, const TensorSpec& b, 
     auto a_at = g.a_at, b_at = g.b_at;
     g.a_at = [a_at, t](const PrimExpr& i, const PrimExpr& kk) { return CastTo(t, a_at(i, kk)); };
     g.b_at = [b_at, t](const PrimExpr& kk, const PrimExpr& j) { return CastTo(t, b_at(kk, j)); };
-    Stmt body = Allocate(g.packed, g.Compute(true));
+    g.Plan();
+    Stmt body = g.pack_b ? Allocate(g.packed, g.Compute()) : g.Compute();
     body = DeclBuffer(a2, DeclBuffer(c2, DeclBuffer(bview, body)));
     return MakeKernel({pa, pb, pc}, body, OpPatternKind::kOpaque, true);
   }
@@ -292,9 +391,10 @@ absl::StatusOr<PrimFunc> MatmulKernel(const TensorSpec& a, const TensorSpec& b, 
       if (!b_vec) idx.push_back(j);
       return std::make_pair(C, idx);
     };
-    return g.Compute(true);
+    return g.Compute();
   };
-  Stmt body = Allocate(g.packed, nest(0));
+  g.Plan();
+  Stmt body = g.pack_b ? Allocate(g.packed, nest(0)) : nest(0);
   return MakeKernel({pa, pb, pc}, body, OpPatternKind::kOpaque, true);
 }
 
@@ -346,15 +446,8 @@ absl::StatusOr<Expr> LegalizeMatmulGPU(const ir::relax::Call& call, LegalizeCont
   return ctx->Emit(fb, {out}, OpPatternKind::kOutEWiseFusable, call);
 }
 
-bool ForGPU(const LegalizeContext& ctx) {
-  const auto* v = ctx.module()->attrs.count(String(kGPUTargetAttr))
-                      ? ctx.module()->attrs.Get(String(kGPUTargetAttr)).as<IntImmNode>()
-                      : nullptr;
-  return v != nullptr && v->value != 0;
-}
-
 absl::StatusOr<Expr> LegalizeMatmul(const ir::relax::Call& call, LegalizeContext* ctx) {
-  if (ForGPU(*ctx)) return LegalizeMatmulGPU(call, ctx);
+  if (ctx->for_gpu()) return LegalizeMatmulGPU(call, ctx);
   absl::StatusOr<std::vector<TensorSpec>> in = KernelInputs(call, {0, 1});
   if (!in.ok()) return in.status();
   return EmitKernel("matmul", MatmulKernel((*in)[0], (*in)[1], DTypeAttr(call, "out_dtype")), call, {0, 1}, ctx);

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "compiler/relax/legalize/kernel_testing.h"
+#include "compiler/script/printer/printer.h"
 #include "gtest/gtest.h"
 #include "tests/util/status_matchers.h"
 
@@ -74,24 +75,27 @@ std::vector<double> Reference(const runtime::Tensor& a, const runtime::Tensor& b
   return out;
 }
 
-void Check(const ir::PrimFunc& f, const std::vector<int64_t>& a_shape, const std::vector<int64_t>& b_shape) {
+// Large products run on LLVM only (the reference interpreter would take minutes).
+void Check(const ir::PrimFunc& f, const std::vector<int64_t>& a_shape, const std::vector<int64_t>& b_shape,
+           bool interp = true) {
   runtime::Tensor a = RandomF32(a_shape, 1), b = RandomF32(b_shape, 2);
   std::vector<int64_t> out_shape;
   std::vector<double> want = Reference(a, b, &out_shape);
   // The output starts as garbage: the kernel must write every element.
   runtime::Tensor c = RandomF32(out_shape, 3);
   for (auto target : {driver::RunTarget::kInterp, driver::RunTarget::kLLVM}) {
+    if (target == driver::RunTarget::kInterp && !interp) continue;
     std::vector<runtime::Tensor> r = kernel_testing::Run(f, target, {a, b, c});
     kernel_testing::ExpectNear(r[2], want, 1e-5, driver::RunTargetName(target));
   }
 }
 
-void CheckStatic(const std::vector<int64_t>& a_shape, const std::vector<int64_t>& b_shape) {
+void CheckStatic(const std::vector<int64_t>& a_shape, const std::vector<int64_t>& b_shape, bool interp = true) {
   SCOPED_TRACE(::testing::PrintToString(a_shape) + " @ " + ::testing::PrintToString(b_shape));
   absl::StatusOr<ir::PrimFunc> f =
       MatmulKernel({Dims(a_shape), DataType::Float(32)}, {Dims(b_shape), DataType::Float(32)}, DataType::Void());
   ASSERT_TRUE(f.ok()) << f.status();
-  Check(*f, a_shape, b_shape);
+  Check(*f, a_shape, b_shape, interp);
 }
 
 TEST(MatmulKernel, WholeTiles) { CheckStatic({8, 32}, {32, 48}); }
@@ -103,6 +107,13 @@ TEST(MatmulKernel, WholeRowGroups) { CheckStatic({48, 20}, {20, 32}); }
 // 5 row blocks (a group of 4 and one of 1), a row tail, 2 k blocks (the last partial) and a
 // column tail.
 TEST(MatmulKernel, PartialRowGroupAndKBlocks) { CheckStatic({31, 130}, {130, 17}); }
+// 33 row tiles in 9 groups x 2 column chunks of 16 panels (a's rows packed per task), 2 rows
+// below the tiles, a partial panel, 2 equal k blocks.
+TEST(MatmulKernel, PackedRowsInTwoDimensionalTasks) { CheckStatic({200, 130}, {130, 500}, /*interp=*/false); }
+// At most 8 row tiles with whole panels: b is read in place, the tasks split the columns.
+TEST(MatmulKernel, FewRowsReadBInPlace) { CheckStatic({20, 200}, {200, 64}); }
+// k = 257: 3 blocks of 86, 86 and 85.
+TEST(MatmulKernel, UnequalLastKBlock) { CheckStatic({7, 257}, {257, 33}); }
 TEST(MatmulKernel, BroadcastBatchDims) { CheckStatic({2, 1, 6, 9}, {3, 9, 5}); }
 TEST(MatmulKernel, BatchFoldsIntoRowsWhenWeightIs2D) { CheckStatic({2, 3, 5, 8}, {8, 18}); }
 TEST(MatmulKernel, UnitBatchDimOnWeight) { CheckStatic({3, 5, 8}, {1, 8, 18}); }
@@ -128,6 +139,20 @@ TEST(MatmulKernel, SymbolicDepthAndColumns) {
   ASSERT_TRUE(f.ok()) << f.status();
   Check(*f, {6, 300}, {300, 19});
   Check(*f, {6, 3}, {3, 32});
+}
+
+std::string Printed(const std::vector<int64_t>& a_shape, const std::vector<int64_t>& b_shape) {
+  absl::StatusOr<ir::PrimFunc> f =
+      MatmulKernel({Dims(a_shape), DataType::Float(32)}, {Dims(b_shape), DataType::Float(32)}, DataType::Void());
+  EXPECT_TRUE(f.ok()) << f.status();
+  return f.ok() ? script::printer::Print(*f) : "";
+}
+
+// A product under 2^18 multiply-adds runs on the calling thread; from there on, in parallel.
+TEST(MatmulKernel, SmallProductsAreSerial) {
+  std::string small = Printed({32, 128}, {128, 10}), big = Printed({64, 64}, {64, 64});
+  EXPECT_EQ(small.find("T.parallel"), std::string::npos) << small;
+  EXPECT_NE(big.find("T.parallel"), std::string::npos) << big;
 }
 
 TEST(MatmulKernel, IsScheduledAndOpaque) {

@@ -2,11 +2,13 @@
 // the kernel is a pre-scheduled loop nest without SBlocks: op_pattern kOpaque.
 #include "compiler/relax/legalize/nn_conv.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/relax/legalize/conv_gpu.h"
 #include "compiler/relax/legalize/kernel_call.h"
 #include "compiler/relax/op/infer_util.h"
 
@@ -23,6 +25,14 @@ constexpr int kHalfLanes = 8;
 // fused multiply-adds (a 4x16 tile: 6 loads for 8). The last block of a channel count that is not
 // a multiple of 6 is zero-padded in the packed weight and not written back.
 constexpr int kBlock = 6;
+// Input channels per pass over a register tile: a tile's packed weights (kBlock per channel and
+// kernel tap) and its input rows (kh rows of kLanes + kw - 1 values per channel) for one pass stay
+// within this many bytes of L1, so the next tiles of the row reuse the weights from L1 instead of
+// L2. Passes after the first add into the output.
+constexpr int64_t kChannelPassBytes = 20 * 1024;
+// Convolutions of fewer multiply-adds than this run on the calling thread: waking the pool costs
+// microseconds, as much as the whole convolution.
+constexpr int64_t kParallelWork = int64_t{1} << 18;
 
 // Where each named axis sits in a layout string; every name must occur once and only the
 // expected ones may appear.
@@ -166,6 +176,14 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
   Param pout = MakeParam(out_name, out_shape, out_dtype);
   const Buffer &data = pdata.buffer, &weight = pweight.buffer, &out = pout.buffer;
 
+  // Constant sizes: the multiply-adds, to decide whether the loops below are worth running in parallel.
+  int64_t work = 1;
+  for (const PrimExpr& e : {batch, out_chans, oh, ow, cg, kh, kw}) {
+    int64_t v = ConstOr(e, -1);
+    work = v < 0 ? kParallelWork : std::min(kParallelWork, work * std::min(v, kParallelWork));
+  }
+  const ForKind par = work < kParallelWork ? ForKind::kSerial : ForKind::kParallel;
+
   // ---- packed weight: wpk[g * blocks + ob, c, y, x, i] = weight of output channel g*og + ob*kBlock + i.
   PrimExpr blocks = CeilDivBy(og, kBlock);
   Buffer wpk = Buffer::Make("weight_packed", {Times(Int64(groups), blocks), cg, kh, kw, Int64(kBlock)}, out_dtype);
@@ -175,7 +193,7 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
     if (groups == 1) return {Int64(0), gb};
     return {FloorDiv(gb, blocks), FloorMod(gb, blocks)};
   };
-  Stmt pack_w = Loop("gb", Times(Int64(groups), blocks), ForKind::kParallel, [&](const PrimExpr& gb) {
+  Stmt pack_w = Loop("gb", Times(Int64(groups), blocks), par, [&](const PrimExpr& gb) {
     std::pair<PrimExpr, PrimExpr> go = split(gb);
     PrimExpr g = go.first, ob = go.second;
     return Loop("c", cg, ForKind::kSerial, [&](const PrimExpr& c) {
@@ -200,8 +218,11 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
     });
   });
 
-  // ---- per image: the prepared input xp[c, y, x].
-  Buffer xp = Buffer::Make("data_pad", {chans, hp, wp}, out_dtype);
+  // ---- per image: the prepared input xp[c, y, x]. Each row has room for (kHalfLanes - 1) * stride
+  // more (zero) columns, so that the last tile of a row can be a whole 8-lane vector tile whose lanes
+  // past the row's end are computed and dropped.
+  PrimExpr wpx = Plus(wp, Int64((kHalfLanes - 1) * csw));
+  Buffer xp = Buffer::Make("data_pad", {chans, hp, wpx}, out_dtype);
   auto data_at = [&](const PrimExpr& n, const PrimExpr& c, const PrimExpr& y, const PrimExpr& x) {
     std::map<char, PrimExpr> at = {{'N', n}, {'C', c}, {'H', y}, {'W', x}};
     if (!two_d) at.erase('H');
@@ -210,7 +231,7 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
   auto prepare = [&](const PrimExpr& n) -> Stmt {
     bool plain = ins_h == 1 && ins_w == 1 && ConstOr(pad_t, 0) >= 0 && ConstOr(pad_l, 0) >= 0 &&
                  ConstOr(pad_b, 0) >= 0 && ConstOr(pad_r, 0) >= 0;
-    return Loop("c", chans, ForKind::kParallel, [&](const PrimExpr& c) {
+    return Loop("c", chans, par, [&](const PrimExpr& c) {
       return Loop("y", hp, ForKind::kSerial, [&](const PrimExpr& y) -> Stmt {
         if (plain) {
           // Rows inside the data: zero borders around a (vectorized) copy; other rows: zeros.
@@ -220,14 +241,14 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
           Stmt mid = VectorLoop("x", in_w, kLanes, [&](const PrimExpr& x) {
             return Store(xp, data_at(n, c, iy, x), {c, y, Plus(x, pad_l)});
           });
-          Stmt right = LoopFrom("x", Plus(pad_l, in_w), pad_r, ForKind::kSerial,
+          Stmt right = LoopFrom("x", Plus(pad_l, in_w), Minus(wpx, Plus(pad_l, in_w)), ForKind::kSerial,
                                 [&](const PrimExpr& x) { return Store(xp, Const(out_dtype, 0), {c, y, x}); });
-          Stmt zeros = VectorLoop("x", wp, kLanes, [&](const PrimExpr& x) { return Store(xp, Const(out_dtype, 0), {c, y, x}); });
+          Stmt zeros = VectorLoop("x", wpx, kLanes, [&](const PrimExpr& x) { return Store(xp, Const(out_dtype, 0), {c, y, x}); });
           PrimExpr inside = And(GE(y, pad_t), LT(y, Plus(pad_t, in_h)));
           return ir::IfThenElse(inside, Seq({left, mid, right}), zeros);
         }
         // General: each element from its (dilated, possibly negatively padded) source or zero.
-        return Loop("x", wp, ForKind::kSerial, [&](const PrimExpr& x) {
+        return Loop("x", wpx, ForKind::kSerial, [&](const PrimExpr& x) {
           PrimExpr iy = Minus(y, pad_t), ix = Minus(x, pad_l);
           PrimExpr ok = And(And(GE(iy, Int64(0)), LT(iy, Plus(Times(Minus(in_h, Int64(1)), Int64(ins_h)), Int64(1)))),
                             And(GE(ix, Int64(0)), LT(ix, Plus(Times(Minus(in_w, Int64(1)), Int64(ins_w)), Int64(1)))));
@@ -241,19 +262,63 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
   };
 
   // ---- the register tiles of one (channel block, output row) task.
-  auto tile = [&](const PrimExpr& n, const PrimExpr& gb, const PrimExpr& y, const PrimExpr& x0, int lanes) -> Stmt {
+  // Channel passes: equal blocks of input channels (one pass when cg is symbolic).
+  int64_t pass_channels = ConstOr(cg, -1), passes = 1;
+  if (pass_channels > 0) {
+    int64_t per_channel = (ConstOr(kh, 3) * ConstOr(kw, 3) * kBlock + ConstOr(kh, 3) * (kLanes + ConstOr(kw, 3) - 1)) *
+                          std::max(1, out_dtype.bytes());
+    int64_t fit = std::max<int64_t>(1, kChannelPassBytes / per_channel);
+    passes = (pass_channels + fit - 1) / fit;
+    pass_channels = (pass_channels + passes - 1) / passes;
+  }
+  // A constant channel count that is not a multiple of kBlock: its last block gets a tile of just
+  // the channels left (no multiply-adds on the zero padding); for a symbolic count, the last block's
+  // 6-row tile writes back only the channels that exist.
+  const int64_t og_const = ConstOr(og, -1);
+  const int last_rows = og_const > 0 ? static_cast<int>(og_const % kBlock) : 0;
+  // The register tile of `rows` output channels (kBlock, or last_rows in the last block) by `lanes`
+  // output columns from x0 in row y, over the input channels of `pass`.
+  auto tile = [&](const PrimExpr& n, const PrimExpr& gb, const PrimExpr& y, const PrimExpr& x0, int lanes,
+                  const PrimExpr& pass, int rows, const PrimExpr& width) -> Stmt {
     std::pair<PrimExpr, PrimExpr> go = split(gb);
     PrimExpr g = go.first, ob = go.second;
-    Buffer acc = Buffer::Make("acc", {Int64(kBlock), Int64(lanes)}, out_dtype, "local");
-    ForKind lane_kind = lanes > 1 ? ForKind::kVectorized : ForKind::kSerial;
+    Buffer acc = Buffer::Make("acc", {Int64(rows), Int64(lanes)}, out_dtype, "local");
+    const ForKind lane_kind = ForKind::kVectorized;
+    // The output columns that exist: all `lanes` unless this is a row's last, partial tile.
+    const bool all_lanes = IsConst(width, lanes);
     auto each = [&](const std::function<Stmt(PrimExpr, PrimExpr)>& f) {
-      return Loop("i", Int64(kBlock), ForKind::kUnrolled, [&](const PrimExpr& i) {
+      return Loop("i", Int64(rows), ForKind::kUnrolled, [&](const PrimExpr& i) {
         return Loop("v", Int64(lanes), lane_kind, [&](const PrimExpr& v) { return f(i, v); });
       });
     };
+    // Channels of this tile that exist: all of them unless the channel count is symbolic.
+    PrimExpr valid = MinOf(Int64(rows), Minus(og, Times(ob, Int64(kBlock))));
+    bool whole = og_const > 0;
+    auto out_at = [&](const PrimExpr& i, const PrimExpr& v) {
+      PrimExpr oc = Plus(Times(g, og), Plus(Times(ob, Int64(kBlock)), i));
+      std::map<char, PrimExpr> at = {{'N', n}, {'C', oc}, {'H', y}, {'W', Plus(x0, v)}};
+      if (!two_d) at.erase('H');
+      return Index(*opos, at);
+    };
+    auto valid_rows = [&](const std::function<Stmt(PrimExpr, PrimExpr)>& f) {
+      return Loop("i", whole ? Int64(rows) : valid, whole ? ForKind::kUnrolled : ForKind::kSerial,
+                  [&](const PrimExpr& i) {
+                    return Loop("v", all_lanes ? Int64(lanes) : width, all_lanes ? lane_kind : ForKind::kSerial,
+                                [&](const PrimExpr& v) { return f(i, v); });
+                  });
+    };
     Stmt init = each([&](PrimExpr i, PrimExpr v) { return Store(acc, Const(out_dtype, 0), {i, v}); });
+    if (passes > 1) {
+      Stmt reload = valid_rows([&](PrimExpr i, PrimExpr v) { return Store(acc, Load(out, out_at(i, v)), {i, v}); });
+      init = ir::IfThenElse(EQ(pass, Int64(0)), init, reload);
+    }
     ForKind kx_kind = ConstOr(kw, 99) <= 8 ? ForKind::kUnrolled : ForKind::kSerial;
-    Stmt update = Loop("c", cg, ForKind::kSerial, [&](const PrimExpr& c) {
+    PrimExpr c0 = Times(pass, Int64(pass_channels));
+    PrimExpr pass_cg = passes == 1 ? cg
+                       : ConstOr(cg, 0) % pass_channels == 0 ? Int64(pass_channels)
+                                                             : MinOf(Int64(pass_channels), Minus(cg, c0));
+    Stmt update = Loop("c", pass_cg, ForKind::kSerial, [&](const PrimExpr& cc) {
+      PrimExpr c = Plus(c0, cc);
       PrimExpr ch = Plus(Times(g, cg), c);
       return Loop("ky", kh, ForKind::kSerial, [&](const PrimExpr& ky) {
         PrimExpr row = Plus(Times(y, Int64(csh)), Times(ky, Int64(dh)));
@@ -266,39 +331,44 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
         });
       });
     });
-    // Channels of this block that exist: kBlock unless this is the last block of a count that is not
-    // a multiple of kBlock.
-    PrimExpr valid = MinOf(Int64(kBlock), Minus(og, Times(ob, Int64(kBlock))));
-    bool whole = ConstOr(og, 1) % kBlock == 0;
-    Stmt write = Loop("i", whole ? Int64(kBlock) : valid, whole ? ForKind::kUnrolled : ForKind::kSerial,
-                      [&](const PrimExpr& i) {
-                        return Loop("v", Int64(lanes), lane_kind, [&](const PrimExpr& v) {
-                          PrimExpr oc = Plus(Times(g, og), Plus(Times(ob, Int64(kBlock)), i));
-                          std::map<char, PrimExpr> at = {{'N', n}, {'C', oc}, {'H', y}, {'W', Plus(x0, v)}};
-                          if (!two_d) at.erase('H');
-                          return Store(out, Load(acc, {i, v}), Index(*opos, at));
-                        });
-                      });
+    Stmt write = valid_rows([&](PrimExpr i, PrimExpr v) { return Store(out, Load(acc, {i, v}), out_at(i, v)); });
     return Allocate(acc, Seq({init, update, write}));
   };
 
   auto compute = [&](const PrimExpr& n) -> Stmt {
     PrimExpr tasks = Times(Times(Int64(groups), blocks), oh);
-    return Loop("t", tasks, ForKind::kParallel, [&](const PrimExpr& t) {
+    return Loop("t", tasks, par, [&](const PrimExpr& t) {
       PrimExpr gb = IsConst(oh, 1) ? t : PrimExpr(FloorDiv(t, oh));
       PrimExpr y = IsConst(oh, 1) ? Int64(0) : PrimExpr(FloorMod(t, oh));
       PrimExpr full = FloorDivBy(ow, kLanes);
       PrimExpr done = Times(full, Int64(kLanes));
-      Stmt main = Loop("xo", full, ForKind::kSerial,
-                       [&](const PrimExpr& xo) { return tile(n, gb, y, Times(xo, Int64(kLanes)), kLanes); });
       PrimExpr halves = FloorDivBy(Minus(ow, done), kHalfLanes);
-      Stmt half = Loop("xh", halves, ForKind::kSerial, [&](const PrimExpr& xh) {
-        return tile(n, gb, y, Plus(done, Times(xh, Int64(kHalfLanes))), kHalfLanes);
-      });
       PrimExpr done2 = Plus(done, Times(halves, Int64(kHalfLanes)));
-      Stmt rest = LoopFrom("xr", done2, Minus(ow, done2), ForKind::kSerial,
-                           [&](const PrimExpr& x) { return tile(n, gb, y, x, 1); });
-      return Seq({main, half, rest});
+      auto row = [&](int rows) {
+        return [&, rows](const PrimExpr& pass) {
+          Stmt main = Loop("xo", full, ForKind::kSerial, [&](const PrimExpr& xo) {
+            return tile(n, gb, y, Times(xo, Int64(kLanes)), kLanes, pass, rows, Int64(kLanes));
+          });
+          Stmt half = Loop("xh", halves, ForKind::kSerial, [&](const PrimExpr& xh) {
+            return tile(n, gb, y, Plus(done, Times(xh, Int64(kHalfLanes))), kHalfLanes, pass, rows, Int64(kHalfLanes));
+          });
+          // The last 1..7 columns: an 8-lane tile that writes back only those.
+          PrimExpr left = Minus(ow, done2);
+          Stmt rest;
+          if (ConstOr(left, -1) != 0) {
+            rest = tile(n, gb, y, done2, kHalfLanes, pass, rows, left);
+            if (ConstOr(left, -1) < 0) rest = ir::IfThenElse(GT(left, Int64(0)), rest);
+          }
+          return Seq({main, half, rest});
+        };
+      };
+      auto passes_of = [&](int rows) {
+        return passes > 1 ? Loop("pass", Int64(passes), ForKind::kSerial, row(rows)) : row(rows)(Int64(0));
+      };
+      if (last_rows == 0) return passes_of(kBlock);
+      if (IsConst(blocks, 1)) return passes_of(last_rows);
+      PrimExpr ob = split(gb).second;
+      return Stmt(ir::IfThenElse(EQ(ob, Minus(blocks, Int64(1))), passes_of(last_rows), passes_of(kBlock)));
     });
   };
 
@@ -312,11 +382,7 @@ namespace {
 // relax.nn.conv1d / conv2d / conv2d_transpose with TVM's attributes.
 LegalizeFn ConvLegalizer(const std::string& name, bool transpose, const char* data_layout, const char* kernel_layout) {
   return [=](const ir::relax::Call& call, LegalizeContext* ctx) -> absl::StatusOr<Expr> {
-    absl::StatusOr<std::vector<TensorSpec>> in = KernelInputs(call, {0, 1});
-    if (!in.ok()) return in.status();
     ConvSpec spec;
-    spec.data = (*in)[0];
-    spec.weight = (*in)[1];
     spec.data_layout = StringAttr(call, "data_layout", data_layout);
     spec.kernel_layout = StringAttr(call, "kernel_layout", kernel_layout);
     spec.out_layout = StringAttr(call, "out_layout", spec.data_layout);
@@ -327,6 +393,11 @@ LegalizeFn ConvLegalizer(const std::string& name, bool transpose, const char* da
     spec.groups = IntAttr(call, "groups").value_or(1);
     spec.out_dtype = DTypeAttr(call, "out_dtype");
     spec.transpose = transpose;
+    if (ctx->for_gpu()) return LegalizeConvGPU(spec, call, ctx);
+    absl::StatusOr<std::vector<TensorSpec>> in = KernelInputs(call, {0, 1});
+    if (!in.ok()) return in.status();
+    spec.data = (*in)[0];
+    spec.weight = (*in)[1];
     return EmitKernel(name, ConvKernel(spec), call, {0, 1}, ctx);
   };
 }

@@ -1,5 +1,5 @@
 // R.nn.conv1d, R.nn.conv2d and R.nn.conv2d_transpose legalized to PrimFuncs with the default CPU
-// schedule (nn_conv.cc).
+// schedule (nn_conv.cc); for GPU targets to plain s_tir instead (conv_gpu.h).
 #ifndef KILN_COMPILER_RELAX_LEGALIZE_NN_CONV_H_
 #define KILN_COMPILER_RELAX_LEGALIZE_NN_CONV_H_
 
@@ -36,11 +36,17 @@ struct ConvSpec {
 //     dilation);
 //   * in parallel over (channel block, output row), a 6 x 16 register tile of output channels x
 //     output columns accumulates over (input channel, kh, kw) with fused multiply-adds on 16-lane
-//     vectors along the output row (an 8-lane and then 1-lane tiles for the rest of the row), and
-//     is stored through the output layout.
+//     vectors along the output row (then an 8-lane tile, and for the last 1..7 columns one more
+//     8-lane tile whose lanes past the row's end read the zero columns that pad each row of the
+//     prepared input and are not stored), and is stored through the output layout. The last block
+//     of a constant channel count that is not a multiple of 6 has a tile of just its channels. When a tile's weights and input rows for all input
+//     channels of its group would not fit in about 20 KB of L1, the channels are split into equal
+//     passes over the row's tiles (e.g. 2 of 32 for 64 channels of 3x3), later passes adding into
+//     the output, so that the weights are reused from L1 across the row.
 // conv_transpose is the same convolution over the stride-dilated, re-padded input with the
 // flipped, transposed kernel. Errors (INVALID_ARGUMENT): bad layouts, attribute lengths, channel
 // counts that the groups do not divide, symbolic spatial dims where a constant is needed.
+// Convolutions under 2^18 multiply-adds (constant shapes) run their loops on the calling thread.
 absl::StatusOr<ir::PrimFunc> ConvKernel(const ConvSpec& spec);
 
 }  // namespace kiln::relax::legalize

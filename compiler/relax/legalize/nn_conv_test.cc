@@ -1,12 +1,13 @@
 // ConvKernel against direct reference convolutions computed here, on the reference interpreter
 // and on LLVM: odd sizes (every register-tile tail), strides, asymmetric padding, dilation, groups
-// (including depthwise and channel counts that are not a multiple of the 4-channel block), NHWC /
+// (including depthwise and channel counts that are not a multiple of the 6-channel block), NHWC /
 // HWIO layouts, conv1d, conv2d_transpose, and symbolic spatial dims.
 #include "compiler/relax/legalize/nn_conv.h"
 
 #include <map>
 
 #include "compiler/relax/legalize/kernel_testing.h"
+#include "compiler/script/printer/printer.h"
 #include "gtest/gtest.h"
 #include "tests/util/status_matchers.h"
 
@@ -178,6 +179,16 @@ TEST(ConvKernel, OddSizesWithPadding) {
   Check(k);
 }
 
+// 49 input channels with a 3x3 kernel take 2 passes over each register tile (25 and 24
+// channels), the second adding into the output; 7 output channels leave a partial block.
+TEST(ConvKernel, InputChannelPasses) {
+  Case k;
+  k.data_shape = {1, 49, 1, 9};
+  k.weight_shape = {7, 49, 3, 3};
+  k.pt = k.pl = k.pb = k.pr = 1;
+  Check(k);
+}
+
 TEST(ConvKernel, WideRowStrideDilationAsymmetricPadding) {
   Case k;
   k.data_shape = {2, 2, 9, 45};
@@ -277,6 +288,21 @@ TEST(ConvKernel, SymbolicSpatialDims) {
   CheckFunc(*f, k);
   k.data_shape = {1, 2, 3, 4};
   CheckFunc(*f, k);
+}
+
+// Under 2^18 multiply-adds the loops stay on the calling thread; from there on they are parallel.
+TEST(ConvKernel, SmallConvolutionsAreSerial) {
+  auto printed = [](const std::vector<int64_t>& data, const std::vector<int64_t>& weight) {
+    Case k;
+    k.data_shape = data;
+    k.weight_shape = weight;
+    absl::StatusOr<ir::PrimFunc> f = ConvKernel(SpecOf(k, Dims(data), Dims(weight)));
+    EXPECT_TRUE(f.ok()) << f.status();
+    return f.ok() ? script::printer::Print(*f) : "";
+  };
+  std::string small = printed({1, 3, 8, 9}, {5, 3, 3, 3}), big = printed({1, 16, 32, 32}, {32, 16, 3, 3});
+  EXPECT_EQ(small.find("T.parallel"), std::string::npos) << small;
+  EXPECT_NE(big.find("T.parallel"), std::string::npos) << big;
 }
 
 TEST(ConvKernel, Errors) {

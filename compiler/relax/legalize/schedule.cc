@@ -6,6 +6,7 @@
 // hence the separate tail instead of a guarded last chunk).
 #include "compiler/relax/legalize/schedule.h"
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -22,6 +23,10 @@ using tir::transform::Substitute;
 using tir::transform::VarMap;
 
 constexpr int kVectorBytes = 64;  // one AVX-512 register, two AVX2 ones
+// Stages of fewer iterations than this (all loops together, constant extents) stay on the calling
+// thread: waking the pool's threads and waiting for them costs microseconds, more than the whole
+// stage (the bias, activation and softmax kernels of a small-batch model).
+constexpr int64_t kParallelWork = int64_t{1} << 16;
 
 // A stage: loops (outermost first) perfectly nested around one block realize.
 struct Nest {
@@ -148,6 +153,12 @@ std::optional<Stmt> ScheduleNest(const Nest& n) {
   size_t fused = 0;
   while (fused < depth && DataParallel(n, fused) && n.loops[fused] != vec) ++fused;
   if (fused == 0 && vec == nullptr) return std::nullopt;
+  int64_t work = 1;
+  for (const ForNode* f : n.loops) {
+    int64_t e = ConstOr(f->extent, -1);
+    work = e < 0 ? kParallelWork : std::min(kParallelWork, work * std::min(e, kParallelWork));
+  }
+  const ForKind par_kind = work < kParallelWork ? ForKind::kSerial : ForKind::kParallel;
 
   VarMap sub;
   Var par("fused", DataType::Int(64));
@@ -180,7 +191,7 @@ std::optional<Stmt> ScheduleNest(const Nest& n) {
       VarMap main = sub;
       main[v.get()] = Plus(Times(vo, Int64(lanes)), vi);
       Stmt chunk = For(vi, Int64(0), Int64(lanes), ForKind::kVectorized, Realize(n.realize, n.realize->block, main));
-      Stmt main_loop = For(vo, Int64(0), chunks, depth == 1 ? ForKind::kParallel : ForKind::kSerial, chunk);
+      Stmt main_loop = For(vo, Int64(0), chunks, depth == 1 ? par_kind : ForKind::kSerial, chunk);
       Stmt tail;
       if (!(e >= 0 && e % lanes == 0)) {
         Var vt(v->name + "_t", DataType::Int(64));
@@ -199,7 +210,7 @@ std::optional<Stmt> ScheduleNest(const Nest& n) {
     body = For(f->loop_var, f->min, f->extent, f->kind, body, IterVar(), f->annotations);
   }
   if (fused > 0) {
-    body = For(par, Int64(0), par_extent, IsConst(par_extent, 1) ? ForKind::kSerial : ForKind::kParallel, body);
+    body = For(par, Int64(0), par_extent, IsConst(par_extent, 1) ? ForKind::kSerial : par_kind, body);
   }
   return body;
 }

@@ -20,7 +20,9 @@ namespace kiln::relax::legalize {
 //     block, so this needs a block that is a single store); if it is the only loop, its chunks
 //     are the parallel loop;
 //   * reduction stages get the parallel loop only (their init guard sits in the innermost loop,
-//     which the TIR pipeline cannot vectorize).
+//     which the TIR pipeline cannot vectorize);
+//   * a stage of fewer than 2^16 iterations (constant extents) keeps that loop serial: it runs on
+//     the calling thread, since waking the pool would cost more than the stage itself.
 // Other stages and functions are left as they are. Scheduled functions get "kiln.scheduled".
 // Numerics are unchanged: iterations of data-parallel iter vars are independent by the s_tir
 // contract, and reductions still run in order.

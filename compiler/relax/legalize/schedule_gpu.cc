@@ -10,6 +10,8 @@
 
 #include "compiler/tir/functor.h"
 #include "compiler/relax/legalize/loops.h"
+#include "compiler/relax/legalize/schedule_gpu_gemm.h"
+#include "compiler/relax/legalize/schedule_gpu_reduce.h"
 #include "compiler/tir/analysis/free_vars.h"
 #include "compiler/tir/transform/ir_utils.h"
 
@@ -82,7 +84,9 @@ Stmt BindThreads(const Var& bx, PrimExpr blocks, const Var& tx, PrimExpr threads
              IterVar(Range(Int64(0), blocks), bx, IterVarType::kThreadIndex, "blockIdx.x"));
 }
 
-Stmt ScheduleStage(const Stmt& s) {
+Stmt ScheduleStage(const Stmt& s, bool warp_shuffle) {
+  if (std::optional<Stmt> gemm = ScheduleGemmStage(s)) return *gemm;
+  if (std::optional<Stmt> reduction = ScheduleReductionStage(s, warp_shuffle)) return *reduction;
   Var bx("bx", DataType::Int(64)), tx("tx", DataType::Int(64));
   std::optional<SpatialPrefix> p = MatchSpatialPrefix(s);
   if (!p) return BindThreads(bx, Int64(1), tx, Int64(1), s);
@@ -124,7 +128,7 @@ bool BindsThreads(const Stmt& s) {
   return finder.found;
 }
 
-std::optional<PrimFunc> ScheduleFunc(const PrimFunc& f) {
+std::optional<PrimFunc> ScheduleFunc(const PrimFunc& f, bool warp_shuffle) {
   auto flag = [&](const char* key) {
     const auto* v = f->attrs.count(String(key)) ? f->attrs.Get(String(key)).as<IntImmNode>() : nullptr;
     return v != nullptr && v->value != 0;
@@ -142,9 +146,9 @@ std::optional<PrimFunc> ScheduleFunc(const PrimFunc& f) {
   const SBlockNode* root = root_realize->block.get();
   std::vector<Stmt> stages;
   if (const auto* seq = root->body.as<SeqStmtNode>()) {
-    for (const Stmt& x : seq->seq) stages.push_back(ScheduleStage(x));
+    for (const Stmt& x : seq->seq) stages.push_back(ScheduleStage(x, warp_shuffle));
   } else {
-    stages.push_back(ScheduleStage(root->body));
+    stages.push_back(ScheduleStage(root->body, warp_shuffle));
   }
   return WithRootBody(f, root_realize, SeqStmt::Flatten(stages), attrs);
 }
@@ -152,7 +156,11 @@ std::optional<PrimFunc> ScheduleFunc(const PrimFunc& f) {
 }  // namespace
 
 absl::StatusOr<IRModule> ScheduleDefaultGPU(const IRModule& module) {
-  return ScheduleEachPrimFunc(module, ScheduleFunc);
+  const auto* flag = module->attrs.count(String(kGPUWarpShuffleAttr))
+                         ? module->attrs.Get(String(kGPUWarpShuffleAttr)).as<IntImmNode>()
+                         : nullptr;
+  const bool warp_shuffle = flag != nullptr && flag->value != 0;
+  return ScheduleEachPrimFunc(module, [&](const PrimFunc& f) { return ScheduleFunc(f, warp_shuffle); });
 }
 
 }  // namespace kiln::relax::legalize

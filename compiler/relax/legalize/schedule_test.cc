@@ -41,8 +41,17 @@ class Module:
                 z[v0] = x[v0] + y[v0]
 
     @T.prim_func(s_tir=True)
-    def relu4d(x: T.Buffer((T.int64(1), T.int64(3), T.int64(5), T.int64(16)), "float32"), z: T.Buffer((T.int64(1), T.int64(3), T.int64(5), T.int64(16)), "float32")):
-        for a, b, c, d in T.grid(T.int64(1), T.int64(3), T.int64(5), T.int64(16)):
+    def add1d_big(x: T.Buffer((T.int64(65601),), "float32"), y: T.Buffer((T.int64(65601),), "float32"), z: T.Buffer((T.int64(65601),), "float32")):
+        for ax0 in range(T.int64(65601)):
+            with T.sblock("T_add"):
+                v0 = T.axis.spatial(T.int64(65601), ax0)
+                T.reads(x[v0], y[v0])
+                T.writes(z[v0])
+                z[v0] = x[v0] + y[v0]
+
+    @T.prim_func(s_tir=True)
+    def relu4d(x: T.Buffer((T.int64(1), T.int64(64), T.int64(64), T.int64(16)), "float32"), z: T.Buffer((T.int64(1), T.int64(64), T.int64(64), T.int64(16)), "float32")):
+        for a, b, c, d in T.grid(T.int64(1), T.int64(64), T.int64(64), T.int64(16)):
             with T.sblock("relu"):
                 v0, v1, v2, v3 = T.axis.remap("SSSS", [a, b, c, d])
                 T.reads(x[v0, v1, v2, v3])
@@ -59,8 +68,8 @@ class Module:
                 z[v0, v1] = x[v1, v0]
 
     @T.prim_func(s_tir=True)
-    def rowsum(x: T.Buffer((T.int64(7), T.int64(33)), "float32"), z: T.Buffer((T.int64(7),), "float32")):
-        for a, k in T.grid(T.int64(7), T.int64(33)):
+    def rowsum(x: T.Buffer((T.int64(2000), T.int64(33)), "float32"), z: T.Buffer((T.int64(2000),), "float32")):
+        for a, k in T.grid(T.int64(2000), T.int64(33)):
             with T.sblock("sum"):
                 v0, vk = T.axis.remap("SR", [a, k])
                 T.reads(x[v0, vk])
@@ -138,37 +147,44 @@ TEST_F(ScheduleTest, SymbolicRowsParallelOddColumnsVectorizedWithTail) {
 }
 
 TEST_F(ScheduleTest, SingleLoopChunksAreTheParallelLoop) {
+  std::string t = Text("add1d_big");
+  EXPECT_TRUE(Has(t, "T.parallel(T.int64(4100))")) << t;
+  EXPECT_TRUE(Has(t, "T.vectorized(T.int64(16))")) << t;
+  ExpectSameResults("add1d_big", {{65601}, {65601}, {65601}});
+}
+
+// Under 2^16 iterations a stage is vectorized but stays on the calling thread.
+TEST_F(ScheduleTest, SmallStagesAreNotParallel) {
   std::string t = Text("add1d");
-  EXPECT_TRUE(Has(t, "T.parallel(T.int64(62))")) << t;
+  EXPECT_FALSE(Has(t, "T.parallel")) << t;
   EXPECT_TRUE(Has(t, "T.vectorized(T.int64(16))")) << t;
   ExpectSameResults("add1d", {{1000}, {1000}, {1000}});
+  for (const char* name : {"transpose", "two_stages"}) EXPECT_FALSE(Has(Text(name), "T.parallel")) << Text(name);
 }
 
 TEST_F(ScheduleTest, OuterLoopsFuseExactInnerNeedsNoTail) {
   std::string t = Text("relu4d");
-  EXPECT_TRUE(Has(t, "T.parallel(T.int64(15))")) << t;
+  EXPECT_TRUE(Has(t, "T.parallel(T.int64(4096))")) << t;
   EXPECT_TRUE(Has(t, "T.vectorized(T.int64(16))")) << t;
   EXPECT_FALSE(Has(t, "_tail")) << t;
-  ExpectSameResults("relu4d", {{1, 3, 5, 16}, {1, 3, 5, 16}});
+  ExpectSameResults("relu4d", {{1, 64, 64, 16}, {1, 64, 64, 16}});
 }
 
 TEST_F(ScheduleTest, ShortInnerLoopVectorizedWhole) {
   std::string t = Text("transpose");
-  EXPECT_TRUE(Has(t, "T.parallel(T.int64(20))")) << t;
   EXPECT_TRUE(Has(t, "T.vectorized(T.int64(9))")) << t;
   ExpectSameResults("transpose", {{9, 20}, {20, 9}});
 }
 
 TEST_F(ScheduleTest, ReductionGetsParallelSpatialLoopOnly) {
   std::string t = Text("rowsum");
-  EXPECT_TRUE(Has(t, "T.parallel(T.int64(7))")) << t;
+  EXPECT_TRUE(Has(t, "T.parallel(T.int64(2000))")) << t;
   EXPECT_FALSE(Has(t, "T.vectorized")) << t;
-  ExpectSameResults("rowsum", {{7, 33}, {7}});
+  ExpectSameResults("rowsum", {{2000, 33}, {2000}});
 }
 
 TEST_F(ScheduleTest, EveryStageOfAFusedFunction) {
   std::string t = Text("two_stages");
-  EXPECT_TRUE(Has(t, "T.parallel(T.int64(4))")) << t;
   EXPECT_EQ(Count(t, "T.vectorized"), 2) << t;  // both stages
   ExpectSameResults("two_stages", {{4, 24}, {4, 24}});
 }

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/structural.h"
+#include "compiler/relax/legalize/legalize.h"
 #include "compiler/relax/op/infer_util.h"
 #include "compiler/relax/op/op.h"
 
@@ -12,6 +13,12 @@ namespace kiln::relax::legalize {
 using namespace ::kiln::ir;  // NOLINT
 
 LegalizeContext::LegalizeContext(IRModule module) : module_(std::move(module)) {}
+
+bool LegalizeContext::for_gpu() const {
+  const auto* v =
+      module_->attrs.count(String(kGPUTargetAttr)) ? module_->attrs.Get(String(kGPUTargetAttr)).as<IntImmNode>() : nullptr;
+  return v != nullptr && v->value != 0;
+}
 
 namespace {
 

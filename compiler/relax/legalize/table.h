@@ -31,6 +31,9 @@ class LegalizeContext {
                                 const ir::relax::Call& call);
 
   const ir::IRModule& module() const { return module_; }
+  // Whether the module is built for a GPU target (its kGPUTargetAttr is set): the ops whose
+  // default legalization is a hand-scheduled CPU kernel (matmul, conv) emit plain s_tir instead.
+  bool for_gpu() const;
 
  private:
   std::string FreshName(const std::string& hint);

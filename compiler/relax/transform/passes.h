@@ -46,8 +46,9 @@ absl::StatusOr<ir::IRModule> DeadCodeElimination(const ir::IRModule& module);
 
 // --- Lowering to the VM form (one file each), in pipeline order ---
 
-// Calls nested in other calls' arguments (also inside tuple arguments) are bound to variables of
-// their own first: one operator call per binding, the form TVM's BlockBuilder gives its passes.
+// Expressions nested in others that are not leaves or tuples (calls in call arguments or tuple
+// fields, tuple item accesses, ...) are bound to variables of their own first: one operator call
+// per binding, the A-normal form TVM's BlockBuilder gives its passes.
 absl::StatusOr<ir::IRModule> Normalize(const ir::IRModule& module);
 
 // Local functions become module functions named "<function>_<var>"; one with free variables is
@@ -58,8 +59,8 @@ absl::StatusOr<ir::IRModule> LambdaLift(const ir::IRModule& module);
 absl::StatusOr<ir::IRModule> RewriteDataflowReshape(const ir::IRModule& module);
 // Dataflow blocks become ordinary binding blocks and DataflowVars become Vars.
 absl::StatusOr<ir::IRModule> ToNonDataflow(const ir::IRModule& module);
-// Pure functions get "relax.force_pure"; call_pure_packed(f, args) becomes the direct call f(args)
-// and invoke_pure_closure becomes invoke_closure.
+// Pure functions get "relax.force_pure"; call_pure_packed(f, args) and call_inplace_packed(f, args)
+// become the direct call f(args) and invoke_pure_closure becomes invoke_closure.
 absl::StatusOr<ir::IRModule> RemovePurityChecking(const ir::IRModule& module);
 // call_tir / call_tir_inplace / call_dps_packed -> explicit output allocation (relax.builtin.
 // alloc_tensor) followed by a destination-passing call.

@@ -220,12 +220,30 @@ class CodegenGPU : public CodegenLLVM {
       }
       return b_.getInt32(0);
     }
+    if (o != nullptr && o->name == "tirx.tvm_warp_shuffle_down") return WarpShuffleDown(op);
     if (o != nullptr && (o->name == "tirx.call_extern" || o->name == "tirx.call_pure_extern" ||
                          o->name == "tirx.tvm_struct_get")) {
       Fail(absl::StrCat("T.", o->name.substr(5), " in device code is not supported"));
       return Undef(op->dtype);
     }
     return CodegenLLVM::VisitExpr_(op);
+  }
+
+  // tvm_warp_shuffle_down(mask, value, delta, width, warp_size) on NVPTX: shfl.sync.down of a
+  // float32 or int32, clamped to the `width`-lane segment (PTX's c operand: (32 - width) << 8 | 31).
+  llvm::Value* WarpShuffleDown(const CallNode* op) {
+    const auto* width = op->args.size() == 5 ? op->args[3].as<IntImmNode>() : nullptr;
+    if (!nvptx_ || width == nullptr || width->value < 1 || width->value > 32 ||
+        !(op->dtype == DataType::Float(32) || op->dtype == DataType::Int(32))) {
+      Fail("T.tvm_warp_shuffle_down needs nvptx, a constant width of at most 32 and a float32 or int32 value");
+      return Undef(op->dtype);
+    }
+    llvm::Value* mask = b_.CreateIntCast(VisitExpr(op->args[0]), b_.getInt32Ty(), true);
+    llvm::Value* value = VisitExpr(op->args[1]);
+    llvm::Value* delta = b_.CreateIntCast(VisitExpr(op->args[2]), b_.getInt32Ty(), true);
+    llvm::Value* clamp = b_.getInt32(static_cast<uint32_t>((32 - width->value) << 8 | 31));
+    auto id = op->dtype.is_float() ? llvm::Intrinsic::nvvm_shfl_sync_down_f32 : llvm::Intrinsic::nvvm_shfl_sync_down_i32;
+    return b_.CreateIntrinsic(id, {}, {mask, value, delta, clamp});
   }
 
   bool nvptx_;

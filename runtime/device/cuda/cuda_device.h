@@ -15,13 +15,13 @@
 
 #include <array>
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "runtime/device/kernel_arg.h"
 
 namespace kiln::runtime::cuda {
 
@@ -49,21 +49,8 @@ class CUDABuffer {
   size_t bytes_ = 0;
 };
 
-// One kernel argument: a device pointer or a scalar's bytes (as cuLaunchKernel takes them).
-struct KernelArg {
-  size_t size = 0;
-  std::array<uint8_t, 8> bytes{};
-
-  static KernelArg Buffer(const CUDABuffer& b) { return Of(b.ptr()); }
-  template <typename T>
-  static KernelArg Of(T v) {
-    static_assert(sizeof(T) <= 8, "scalar kernel arguments are at most 8 bytes");
-    KernelArg a;
-    a.size = sizeof(T);
-    std::memcpy(a.bytes.data(), &v, sizeof(T));
-    return a;
-  }
-};
+// Kernel arguments are runtime::KernelArg (kernel_arg.h): a buffer is KernelArg::Of(buffer.ptr()).
+using runtime::KernelArg;
 
 // A loaded module (PTX or cubin); kernels are launched by name.
 class CUDAModule {
@@ -138,10 +125,14 @@ class CUDADevice {
     return ms;
   }
 
- private:
-  CUDADevice() = default;
+  // TimeMs in two halves (for the runtime's DeviceTimer): two events, the first recorded on the
+  // default stream; then the second recorded, waited for, the milliseconds between them, and both
+  // destroyed.
   absl::StatusOr<std::array<void*, 2>> RecordStart() const;
   absl::StatusOr<double> RecordStopAndWait(std::array<void*, 2> events) const;
+
+ private:
+  CUDADevice() = default;
   std::shared_ptr<const Driver> driver_;
   int device_ = 0;
   void* context_ = nullptr;

@@ -86,7 +86,7 @@ TEST(CUDADeviceTest, DefaultDeviceRunsAKernelOrIsUnavailable) {
   ASSERT_TRUE(dev.CopyToDevice(*buf, host.data(), kN * sizeof(float)).ok());
   absl::StatusOr<std::unique_ptr<CUDAModule>> mod = dev.LoadModule(kAddOnePTX);
   ASSERT_TRUE(mod.ok()) << mod.status();
-  std::vector<KernelArg> args = {KernelArg::Buffer(*buf), KernelArg::Of<int32_t>(kN)};
+  std::vector<KernelArg> args = {KernelArg::Of(buf->ptr()), KernelArg::Of<int32_t>(kN)};
   absl::StatusOr<double> ms = dev.TimeMs([&] { return (*mod)->Launch("add_one", args, {4, 1, 1}, {256, 1, 1}); });
   ASSERT_TRUE(ms.ok()) << ms.status();
   EXPECT_GE(*ms, 0.0);

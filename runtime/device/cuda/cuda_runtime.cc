@@ -10,24 +10,6 @@ namespace {
 
 uint64_t Ptr(const void* p) { return reinterpret_cast<uint64_t>(p); }
 
-// A scalar kernel argument in the CUDA C type of the kernel's parameter.
-absl::StatusOr<KernelArg> ScalarArg(DLDataType t, const KilnAny& v) {
-  if (t.code == kDLFloat) {
-    double d = v.type_index == kKilnFloat ? v.v_float64 : static_cast<double>(v.v_int64);
-    if (t.bits == 32) return KernelArg::Of(static_cast<float>(d));
-    if (t.bits == 64) return KernelArg::Of(d);
-  } else if (t.code == kDLInt || t.code == kDLUInt) {
-    int64_t i = v.v_int64;
-    switch (t.bits) {
-      case 8: return KernelArg::Of(static_cast<int8_t>(i));
-      case 16: return KernelArg::Of(static_cast<int16_t>(i));
-      case 32: return KernelArg::Of(static_cast<int32_t>(i));
-      case 64: return KernelArg::Of(i);
-    }
-  }
-  return absl::InvalidArgumentError(
-      absl::StrCat("CUDA: scalar kernel argument of type code ", t.code, " bits ", t.bits, " is not supported"));
-}
 
 class CUDAKernelModule final : public DeviceModule {
  public:
@@ -44,7 +26,7 @@ class CUDAKernelModule final : public DeviceModule {
         args.push_back(KernelArg::Of(params[i].type_index == kKilnNone ? uint64_t{0} : Ptr(params[i].v_ptr)));
         continue;
       }
-      absl::StatusOr<KernelArg> a = ScalarArg(kernel.params[i], params[i]);
+      absl::StatusOr<KernelArg> a = ScalarKernelArg(kernel.params[i], params[i], "CUDA");
       if (!a.ok()) return a.status();
       args.push_back(*a);
     }
@@ -62,6 +44,27 @@ class CUDAKernelModule final : public DeviceModule {
 
  private:
   std::unique_ptr<CUDAModule> module_;
+};
+
+// Two CUDA events on the default stream.
+class CUDATimer final : public DeviceTimer {
+ public:
+  CUDATimer(const CUDADevice* device, std::array<void*, 2> events) : device_(device), events_(events) {}
+  ~CUDATimer() override {
+    if (!stopped_) (void)device_->RecordStopAndWait(events_);  // destroys the events
+  }
+  absl::StatusOr<int64_t> StopAndWait() override {
+    if (stopped_) return absl::FailedPreconditionError("CUDA timer: StopAndWait called twice");
+    stopped_ = true;
+    absl::StatusOr<double> ms = device_->RecordStopAndWait(events_);
+    if (!ms.ok()) return ms.status();
+    return static_cast<int64_t>(*ms * 1e6);
+  }
+
+ private:
+  const CUDADevice* device_;
+  std::array<void*, 2> events_;
+  bool stopped_ = false;
 };
 
 class CUDARuntime final : public DeviceRuntime, public DeviceAPI {
@@ -103,6 +106,11 @@ class CUDARuntime final : public DeviceRuntime, public DeviceAPI {
     return device_->Zero(Ptr(dev) + dev_offset, nbytes);
   }
   absl::Status Synchronize() override { return device_->Synchronize(); }
+  absl::StatusOr<std::unique_ptr<DeviceTimer>> StartTimer() override {
+    absl::StatusOr<std::array<void*, 2>> events = device_->RecordStart();
+    if (!events.ok()) return events.status();
+    return std::unique_ptr<DeviceTimer>(new CUDATimer(device_.get(), *events));
+  }
 
  private:
   std::unique_ptr<CUDADevice> device_;

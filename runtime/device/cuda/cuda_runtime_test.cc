@@ -2,6 +2,7 @@
 // GPU the registry must report the device unavailable; with one, a PTX blob runs.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <vector>
 
 #include "runtime/device/device_api.h"
@@ -107,6 +108,33 @@ TEST(CUDARuntimeTest, UnavailableOrRunsAxpy) {
   DeviceBlob spirv;
   spirv.format = "spirv";
   EXPECT_TRUE(absl::IsInvalidArgument((*rt)->Load(spirv).status()));
+}
+
+// The device timer (CUDA events): positive device time for a batch of launches, within the host's
+// interval around it. Skipped without a GPU (tests/gpu/run_cuda.sh runs it on one).
+TEST(CUDARuntimeTest, TimerMeasuresDeviceTime) {
+  absl::StatusOr<DeviceRuntime*> rt = GetDeviceRuntime(kDLCUDA);
+  if (!rt.ok()) GTEST_SKIP() << rt.status();
+  DeviceAPI* api = (*rt)->api();
+  constexpr int kN = 1 << 20;
+  void* dx = *api->AllocDataSpace(kN * 4, kAllocAlignment);
+  void* dy = *api->AllocDataSpace(kN * 4, kAllocAlignment);
+  ASSERT_TRUE(api->Zero(dx, 0, kN * 4).ok());
+  ASSERT_TRUE(api->Zero(dy, 0, kN * 4).ok());
+  absl::StatusOr<std::unique_ptr<DeviceModule>> m = (*rt)->Load(Axpy());
+  ASSERT_TRUE(m.ok()) << m.status();
+  std::vector<KilnAny> args = {Ptr(dy), Ptr(dx), Float(2.0), Int(kN), Int(kN / 256), Int(256)};
+  absl::StatusOr<std::unique_ptr<DeviceTimer>> timer = (*rt)->StartTimer();
+  ASSERT_TRUE(timer.ok()) << timer.status();
+  auto host_start = std::chrono::steady_clock::now();
+  for (int i = 0; i < 20; ++i) ASSERT_TRUE((*m)->Launch("axpy", args.data(), static_cast<int32_t>(args.size())).ok());
+  absl::StatusOr<int64_t> ns = (*timer)->StopAndWait();
+  int64_t host_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - host_start).count();
+  ASSERT_TRUE(ns.ok()) << ns.status();
+  EXPECT_GT(*ns, 0);
+  EXPECT_LE(*ns, host_ns + 1000000);
+  api->FreeDataSpace(dx);
+  api->FreeDataSpace(dy);
 }
 
 }  // namespace

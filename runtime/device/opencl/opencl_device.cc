@@ -139,7 +139,8 @@ absl::StatusOr<std::unique_ptr<OpenCLDevice>> OpenCLDevice::Open() {
     d->device_ = device;
     d->context_ = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
     if (err != CL_SUCCESS) return ClError("clCreateContext", err);
-    d->queue_ = clCreateCommandQueue(d->context_, device, 0, &err);
+    // Profiling timestamps every command: what DeviceTimer (time_evaluator) reads.
+    d->queue_ = clCreateCommandQueue(d->context_, device, CL_QUEUE_PROFILING_ENABLE, &err);
     if (err != CL_SUCCESS) return ClError("clCreateCommandQueue", err);
     d->description_ = absl::StrCat(PlatformString(p, CL_PLATFORM_NAME), " / ", DeviceString(device, CL_DEVICE_NAME));
     return d;
@@ -202,6 +203,22 @@ absl::Status OpenCLDevice::Read(void* dst, const OpenCLBuffer& src, size_t bytes
 absl::Status OpenCLDevice::Finish() const {
   cl_int err = clFinish(queue_);
   return err == CL_SUCCESS ? absl::OkStatus() : ClError("clFinish", err);
+}
+
+absl::StatusOr<cl_event> OpenCLDevice::Marker() const {
+  cl_event event = nullptr;
+  cl_int err = clEnqueueMarkerWithWaitList(queue_, 0, nullptr, &event);
+  if (err != CL_SUCCESS) return ClError("clEnqueueMarkerWithWaitList", err);
+  return event;
+}
+
+absl::StatusOr<uint64_t> OpenCLDevice::EndTimeNs(cl_event event) const {
+  cl_int err = clWaitForEvents(1, &event);
+  if (err != CL_SUCCESS) return ClError("clWaitForEvents", err);
+  cl_ulong end = 0;
+  err = clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof(end), &end, nullptr);
+  if (err != CL_SUCCESS) return ClError("clGetEventProfilingInfo", err);
+  return static_cast<uint64_t>(end);
 }
 
 }  // namespace kiln::runtime::opencl

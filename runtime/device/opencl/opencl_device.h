@@ -17,13 +17,13 @@
 
 #include <array>
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "runtime/device/kernel_arg.h"
 
 namespace kiln::runtime::opencl {
 
@@ -46,21 +46,8 @@ class OpenCLBuffer {
   size_t bytes_ = 0;
 };
 
-// One kernel argument as clSetKernelArg takes it: a buffer, or a scalar's bytes.
-struct KernelArg {
-  size_t size = 0;
-  std::array<uint8_t, 8> bytes{};
-
-  static KernelArg Buffer(const OpenCLBuffer& b) { return Of(b.mem()); }
-  template <typename T>
-  static KernelArg Of(T v) {
-    static_assert(sizeof(T) <= 8, "scalar kernel arguments are at most 8 bytes");
-    KernelArg a;
-    a.size = sizeof(T);
-    std::memcpy(a.bytes.data(), &v, sizeof(T));
-    return a;
-  }
-};
+// Kernel arguments are runtime::KernelArg (kernel_arg.h): a buffer is KernelArg::Of(buffer.mem()).
+using runtime::KernelArg;
 
 // A program built for one device; kernels are launched by name.
 class OpenCLProgram {
@@ -105,6 +92,12 @@ class OpenCLDevice {
   absl::Status Read(void* dst, const OpenCLBuffer& src, size_t bytes) const;
   // Waits for everything enqueued so far.
   absl::Status Finish() const;
+  // A marker on the queue: it completes once everything enqueued before it has finished. The
+  // caller releases it (clReleaseEvent).
+  absl::StatusOr<cl_event> Marker() const;
+  // The device's time, in nanoseconds, at which `event` finished (its CL_PROFILING_COMMAND_END;
+  // the queue profiles every command); waits for it.
+  absl::StatusOr<uint64_t> EndTimeNs(cl_event event) const;
 
   // For the DeviceRuntime (opencl_runtime.h), which manages raw cl_mem handles.
   cl_context context() const { return context_; }

@@ -34,7 +34,7 @@ __kernel void axpy(__global float* y, __global const float* x, float a, int n) {
   ASSERT_TRUE(bx.ok() && by.ok());
   ASSERT_TRUE(dev->Write(*bx, x.data(), n * sizeof(float)).ok());
   ASSERT_TRUE(dev->Write(*by, y.data(), n * sizeof(float)).ok());
-  absl::Status st = (*prog)->Launch("axpy", {KernelArg::Buffer(*by), KernelArg::Buffer(*bx), KernelArg::Of(2.0f), KernelArg::Of(n)},
+  absl::Status st = (*prog)->Launch("axpy", {KernelArg::Of(by->mem()), KernelArg::Of(bx->mem()), KernelArg::Of(2.0f), KernelArg::Of(n)},
                                     {4, 1, 1}, {32, 1, 1});
   ASSERT_TRUE(st.ok()) << st;
   ASSERT_TRUE(dev->Finish().ok());

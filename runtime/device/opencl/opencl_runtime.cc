@@ -12,25 +12,6 @@ absl::Status ClError(const char* what, cl_int err) {
 
 cl_mem Mem(const void* p) { return static_cast<cl_mem>(const_cast<void*>(p)); }
 
-// A scalar kernel argument in the C type of the kernel's parameter (OpenCL C's sizes: int is 32
-// bits, long 64, float 32, double 64).
-absl::StatusOr<KernelArg> ScalarArg(DLDataType t, const KilnAny& v) {
-  if (t.code == kDLFloat) {
-    double d = v.type_index == kKilnFloat ? v.v_float64 : static_cast<double>(v.v_int64);
-    if (t.bits == 32) return KernelArg::Of(static_cast<float>(d));
-    if (t.bits == 64) return KernelArg::Of(d);
-  } else if (t.code == kDLInt || t.code == kDLUInt) {
-    int64_t i = v.v_int64;
-    switch (t.bits) {
-      case 8: return KernelArg::Of(static_cast<int8_t>(i));
-      case 16: return KernelArg::Of(static_cast<int16_t>(i));
-      case 32: return KernelArg::Of(static_cast<int32_t>(i));
-      case 64: return KernelArg::Of(i);
-    }
-  }
-  return absl::InvalidArgumentError(absl::StrCat("OpenCL: scalar kernel argument of type code ", t.code, " bits ",
-                                                 t.bits, " is not supported"));
-}
 
 class OpenCLModule final : public DeviceModule {
  public:
@@ -47,7 +28,7 @@ class OpenCLModule final : public DeviceModule {
         args.push_back(KernelArg::Of(Mem(params[i].type_index == kKilnNone ? nullptr : params[i].v_ptr)));
         continue;
       }
-      absl::StatusOr<KernelArg> a = ScalarArg(kernel.params[i], params[i]);
+      absl::StatusOr<KernelArg> a = ScalarKernelArg(kernel.params[i], params[i], "OpenCL");
       if (!a.ok()) return a.status();
       args.push_back(*a);
     }
@@ -61,6 +42,27 @@ class OpenCLModule final : public DeviceModule {
 
  private:
   std::unique_ptr<OpenCLProgram> program_;
+};
+
+// Two profiled markers: the device time between their completions.
+class OpenCLTimer final : public DeviceTimer {
+ public:
+  OpenCLTimer(const OpenCLDevice* device, cl_event start) : device_(device), start_(start) {}
+  ~OpenCLTimer() override { clReleaseEvent(start_); }
+  absl::StatusOr<int64_t> StopAndWait() override {
+    absl::StatusOr<cl_event> stop = device_->Marker();
+    if (!stop.ok()) return stop.status();
+    absl::StatusOr<uint64_t> t1 = device_->EndTimeNs(*stop);
+    clReleaseEvent(*stop);
+    if (!t1.ok()) return t1.status();
+    absl::StatusOr<uint64_t> t0 = device_->EndTimeNs(start_);
+    if (!t0.ok()) return t0.status();
+    return static_cast<int64_t>(*t1 - *t0);
+  }
+
+ private:
+  const OpenCLDevice* device_;
+  cl_event start_;
 };
 
 class OpenCLRuntime final : public DeviceRuntime, public DeviceAPI {
@@ -121,6 +123,11 @@ class OpenCLRuntime final : public DeviceRuntime, public DeviceAPI {
     return Synchronize();
   }
   absl::Status Synchronize() override { return device_->Finish(); }
+  absl::StatusOr<std::unique_ptr<DeviceTimer>> StartTimer() override {
+    absl::StatusOr<cl_event> start = device_->Marker();
+    if (!start.ok()) return start.status();
+    return std::unique_ptr<DeviceTimer>(new OpenCLTimer(device_.get(), *start));
+  }
 
  private:
   std::unique_ptr<OpenCLDevice> device_;

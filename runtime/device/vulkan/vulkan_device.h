@@ -115,6 +115,8 @@ class VulkanDevice {
 
   // "<device name> (Vulkan <api version>)", for messages and logs.
   const std::string& description() const { return description_; }
+  // Whether the compute queue writes timestamps (VulkanKernel::Launch's elapsed_ns).
+  bool has_timestamps() const { return timestamps_; }
 
   // A kernel from SPIR-V. INVALID_ARGUMENT when the module needs a feature the device lacks or
   // the driver rejects it.

@@ -1,5 +1,6 @@
 #include "runtime/device/vulkan/vulkan_runtime.h"
 
+#include <atomic>
 #include <map>
 #include <mutex>
 
@@ -52,8 +53,9 @@ class VulkanModule final : public DeviceModule {
     ArgLayout layout;
     std::unique_ptr<VulkanKernel> kernel;
   };
-  VulkanModule(std::vector<DeviceKernelInfo> infos, std::vector<Kernel> kernels, const AddressSpace* memory)
-      : DeviceModule(std::move(infos)), kernels_(std::move(kernels)), memory_(memory) {}
+  VulkanModule(std::vector<DeviceKernelInfo> infos, std::vector<Kernel> kernels, const AddressSpace* memory,
+               std::atomic<uint64_t>* busy_ns)
+      : DeviceModule(std::move(infos)), kernels_(std::move(kernels)), memory_(memory), busy_ns_(busy_ns) {}
 
  protected:
   absl::Status LaunchKernel(const DeviceKernelInfo& info, absl::Span<const KilnAny> params,
@@ -77,12 +79,28 @@ class VulkanModule final : public DeviceModule {
       grid[d] = static_cast<uint32_t>(dims.grid[d]);
       block[d] = static_cast<uint32_t>(dims.block[d]);
     }
-    return k.kernel->Launch(buffers, PackPushConstants(info.params, k.layout, params.data()), grid, block);
+    uint64_t ns = 0;
+    absl::Status st = k.kernel->Launch(buffers, PackPushConstants(info.params, k.layout, params.data()), grid, block, &ns);
+    busy_ns_->fetch_add(ns);
+    return st;
   }
 
  private:
   std::vector<Kernel> kernels_;  // parallel to kernels()
   const AddressSpace* memory_;    // the runtime's, which outlives its modules
+  std::atomic<uint64_t>* busy_ns_;  // the runtime's device-time counter
+};
+
+// Each dispatch waits for its own fence and is timed by two timestamp queries around it, so the
+// device time between two points is the sum of the dispatches' times in between.
+class VulkanTimer final : public DeviceTimer {
+ public:
+  explicit VulkanTimer(const std::atomic<uint64_t>* busy_ns) : busy_ns_(busy_ns), start_(busy_ns->load()) {}
+  absl::StatusOr<int64_t> StopAndWait() override { return static_cast<int64_t>(busy_ns_->load() - start_); }
+
+ private:
+  const std::atomic<uint64_t>* busy_ns_;
+  uint64_t start_;
 };
 
 class VulkanRuntime final : public DeviceRuntime, public DeviceAPI {
@@ -113,7 +131,7 @@ class VulkanRuntime final : public DeviceRuntime, public DeviceAPI {
       if (!k.ok()) return k.status();
       kernels.push_back({*std::move(layout), *std::move(k)});
     }
-    return std::unique_ptr<DeviceModule>(new VulkanModule(blob.kernels, std::move(kernels), &memory_));
+    return std::unique_ptr<DeviceModule>(new VulkanModule(blob.kernels, std::move(kernels), &memory_, &busy_ns_));
   }
 
   // DeviceAPI. Pointers are AddressSpace addresses, 256-byte aligned, so any `alignment` holds.
@@ -147,10 +165,17 @@ class VulkanRuntime final : public DeviceRuntime, public DeviceAPI {
   }
   // Every launch has finished when it returns.
   absl::Status Synchronize() override { return absl::OkStatus(); }
+  absl::StatusOr<std::unique_ptr<DeviceTimer>> StartTimer() override {
+    if (!device_->has_timestamps()) {
+      return absl::UnimplementedError(absl::StrCat(device_->description(), ": the compute queue has no timestamps"));
+    }
+    return std::unique_ptr<DeviceTimer>(new VulkanTimer(&busy_ns_));
+  }
 
  private:
   std::unique_ptr<VulkanDevice> device_;
   AddressSpace memory_;  // destroyed (buffers freed) before the device
+  std::atomic<uint64_t> busy_ns_{0};  // device time of every dispatch so far (VulkanTimer)
 };
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "compiler/target/source/cuda/codegen_cuda.h"
 
 #include "compiler/target/source/c/c_printer.h"
+#include "compiler/target/source/gpu/gpu_printer.h"
 
 namespace kiln::codegen {
 namespace {
@@ -49,21 +50,6 @@ KILN_DEV float kiln_bf16_to_f32(uint16_t v) { return __uint_as_float((uint32_t)v
 KILN_DEV uint16_t kiln_f32_to_bf16(float f) { return __bfloat16_as_ushort(__float2bfloat16(f)); }
 )";
 
-// The dimension (0, 1, 2) of a thread tag and whether it is a block index.
-bool ParseTag(const std::string& tag, bool* block, int* dim) {
-  std::string axis;
-  if (tag.rfind("blockIdx.", 0) == 0) {
-    *block = true, axis = tag.substr(9);
-  } else if (tag.rfind("threadIdx.", 0) == 0) {
-    *block = false, axis = tag.substr(10);
-  } else {
-    return false;
-  }
-  if (axis.size() != 1 || axis[0] < 'x' || axis[0] > 'z') return false;
-  *dim = axis[0] - 'x';
-  return true;
-}
-
 // Which 16-bit float types a set of kernels touches (so the prelude includes only what it needs).
 struct FloatUse : StmtExprVisitor {
   bool half = false, bfloat = false;
@@ -110,7 +96,7 @@ int64_t ThreadsPerBlock(const Stmt& body) {
   return n;
 }
 
-class CodegenCUDA : public csrc::CodegenC {
+class CodegenCUDA : public gpusrc::GPUPrinter {
  public:
   absl::StatusOr<CUDAProgramSource> Generate(const std::vector<PrimFunc>& kernels) {
     CUDAProgramSource out;
@@ -122,9 +108,9 @@ class CodegenCUDA : public csrc::CodegenC {
     if (use.bfloat) src << kBFloatPrelude;
     src << "\n";
     for (const PrimFunc& f : kernels) {
-      absl::StatusOr<CUDAKernelInfo> info = EmitKernel(f, &src);
-      if (!info.ok()) return info.status();
-      out.kernels.push_back(*std::move(info));
+      absl::StatusOr<gpusrc::KernelSignature> sig = EmitKernel(f, &src);
+      if (!sig.ok()) return sig.status();
+      out.kernels.push_back({sig->name, sig->params, sig->launch_tags});
     }
     out.source = src.str();
     return out;
@@ -146,144 +132,40 @@ class CodegenCUDA : public csrc::CodegenC {
     return csrc::IsKeyword(s) || kWords.count(s) > 0;
   }
 
-  absl::StatusOr<CUDAKernelInfo> EmitKernel(const PrimFunc& f, std::ostringstream* out) {
-    names_.clear();
-    used_names_.clear();
-    shared_decls_.str("");
-    shared_decls_.clear();
-    fname_ = symbol_ = f->GetGlobalSymbol();
-    packed_ = false;
-    status_ = absl::OkStatus();
-    CUDAKernelInfo info;
-    info.name = fname_;
-    if (fname_.empty()) return absl::InvalidArgumentError("CUDA codegen: a kernel without a global_symbol");
-    auto tags = f->attrs.Get(String("tir.kernel_launch_params"));
-    if (const auto* arr = tags.as<ArrayNode>()) {
-      for (const ObjectRef& t : arr->data) {
-        if (const auto* s = t.as<StringNode>()) info.launch_tags.push_back(s->value);
-      }
-    }
-    // A data handle's element type is the one its buffers are accessed with (every access casts,
-    // so this is for readability and for the compiler's alias analysis).
-    struct Accesses : StmtExprVisitor {
-      std::unordered_map<const VarNode*, std::set<std::string>> types;
-      std::unordered_map<const VarNode*, DataType> first;
-      void Note(const Buffer& b) {
-        types[b->data.get()].insert(b->dtype.ToString());
-        first.emplace(b->data.get(), b->dtype);
-      }
-      void VisitExpr_(const BufferLoadNode* op) override {
-        Note(op->buffer);
-        StmtExprVisitor::VisitExpr_(op);
-      }
-      void VisitStmt_(const BufferStoreNode* op) override {
-        Note(op->buffer);
-        StmtExprVisitor::VisitStmt_(op);
-      }
-    } accesses;
-    accesses.VisitStmt(f->body);
-    std::vector<std::string> params;
-    for (const Var& v : f->params) {
-      info.params.push_back(v.dtype());
-      std::string name = Name(v.get());
-      if (v.dtype().is_handle()) {
-        auto it = accesses.first.find(v.get());
-        std::string elem_type = "uint8_t";
-        if (it != accesses.first.end() && accesses.types[v.get()].size() == 1) elem_type = csrc::StorageType(it->second);
-        // No __restrict__: one tensor may be passed for two parameters.
-        params.push_back(absl::StrCat(elem_type, "* ", name));
-      } else if (v.dtype().is_bool() || v.dtype().is_vector() || csrc::CType(v.dtype()).empty() ||
-                 v.dtype().is_bfloat() || (v.dtype().is_float() && v.dtype().bits() == 16)) {
-        return absl::InvalidArgumentError(absl::StrCat("CUDA codegen (", fname_, "): kernel parameter ", v->name,
-                                                       " has unsupported type ", v.dtype().ToString()));
-      } else {
-        params.push_back(absl::StrCat(csrc::CType(v.dtype()), " ", name));
-      }
-    }
-    body_.str("");
-    body_.clear();
-    indent_ = 1;
-    in_parallel_ = false;
-    VisitStmt(f->body);
-    if (!status_.ok()) return status_;
+  std::string KernelHead(const PrimFunc& f, const std::string& name) const override {
     int64_t threads = ThreadsPerBlock(f->body);
-    *out << "extern \"C\" __global__ void ";
-    if (threads > 0) *out << "__launch_bounds__(" << threads << ") ";
-    *out << fname_ << "(" << absl::StrJoin(params, ", ") << ") {\n" << shared_decls_.str() << body_.str() << "}\n\n";
-    return info;
+    return absl::StrCat("extern \"C\" __global__ void ", threads > 0 ? absl::StrCat("__launch_bounds__(", threads, ") ") : "",
+                        name);
   }
-
-  void VisitStmt_(const AttrStmtNode* op) override {
-    const auto* iv = op->node.as<IterVarNode>();
-    if (op->attr_key != "thread_extent" || iv == nullptr) return csrc::CodegenC::VisitStmt_(op);
-    bool block = false;
-    int dim = 0;
-    if (!ParseTag(iv->thread_tag, &block, &dim)) {
-      Fail(absl::StrCat("unsupported thread tag ", iv->thread_tag));
-      return;
-    }
-    std::string t = csrc::CType(iv->var.dtype());
-    Line(absl::StrCat(t, " ", Name(iv->var.get()), " = (", t, ")", block ? "blockIdx." : "threadIdx.",
-                      std::string(1, static_cast<char>('x' + dim)), ";"));
-    VisitStmt(op->body);
+  std::string ThreadIndex(bool block, int dim) const override {
+    return absl::StrCat(block ? "blockIdx." : "threadIdx.", std::string(1, static_cast<char>('x' + dim)));
   }
-
-  void VisitStmt_(const AllocBufferNode* op) override {
-    const Buffer& b = op->buffer;
-    std::string scope = b->scope();
-    int64_t count = 1;
-    for (const PrimExpr& d : b->shape) {
-      const auto* imm = d.as<IntImmNode>();
-      if (imm == nullptr) {
-        Fail(absl::StrCat("allocation ", b->name, " has a non-constant size"));
-        return;
-      }
-      count *= imm->value;
-    }
-    std::string decl = absl::StrCat(csrc::StorageType(b->dtype), " ", Name(b->data.get()), "[",
-                                    std::max<int64_t>(count, 1), "];");
-    if (scope == "shared") {
-      shared_decls_ << "  __shared__ " << decl << "\n";
-      VisitStmt(op->body);
-    } else if (scope == "local" || scope == "global") {
-      // A "global" allocation inside a kernel is per-thread scratch, as in TVM's lowering.
-      Line("{");
-      ++indent_;
-      Line(decl);
-      VisitStmt(op->body);
-      --indent_;
-      Line("}");
-    } else {
-      Fail(absl::StrCat("allocation ", b->name, " in unsupported scope ", scope));
-    }
+  std::string SharedDecl() const override { return "__shared__"; }
+  std::string Barrier(const std::string& scope) const override {
+    if (scope == "shared") return "__syncthreads()";
+    if (scope == "warp") return "__syncwarp()";
+    if (scope == "global") return "(__threadfence(), __syncthreads())";
+    return "";
   }
-
-  void VisitStmt_(const AssertStmtNode* op) override { Fail("assertions in device code are not supported"); }
 
   std::string VisitExpr_(const CallNode* op) override {
     const auto* o = op->op.as<OpNode>();
-    if (o != nullptr && o->name == "tirx.tvm_storage_sync") {
-      const auto* scope = op->args.empty() ? nullptr : op->args[0].as<StringImmNode>();
-      std::string s = scope != nullptr ? scope->value : "?";
-      if (s == "shared") return "__syncthreads()";
-      if (s == "warp") return "__syncwarp()";
-      if (s == "global") return "(__threadfence(), __syncthreads())";
-      Fail(absl::StrCat("T.tvm_storage_sync(\"", s, "\") is not supported"));
-      return "0";
+    if (o != nullptr && o->name == "tirx.tvm_warp_shuffle_down") {
+      // (mask, value, delta, width, warp_size): the value of the lane `delta` above this one.
+      if (op->args.size() != 5) {
+        Fail("T.tvm_warp_shuffle_down takes (mask, value, delta, width, warp_size)");
+        return "0";
+      }
+      return absl::StrCat("__shfl_down_sync((unsigned)(", VisitExpr(op->args[0]), "), ", VisitExpr(op->args[1]), ", ",
+                          VisitExpr(op->args[2]), ", ", VisitExpr(op->args[3]), ")");
     }
     if (o != nullptr && (o->name == "tirx.call_extern" || o->name == "tirx.call_pure_extern" ||
                          o->name == "tirx.reinterpret")) {
       Fail(absl::StrCat("T.", o->name.substr(5), " in device code is not supported"));
       return "0";
     }
-    if (op->op.as<GlobalVarNode>() != nullptr) {
-      Fail("calls between PrimFuncs in device code are not supported");
-      return "0";
-    }
-    return csrc::CodegenC::VisitExpr_(op);
+    return gpusrc::GPUPrinter::VisitExpr_(op);
   }
-
-  std::ostringstream shared_decls_;  // __shared__ arrays, at kernel scope
 };
 
 }  // namespace

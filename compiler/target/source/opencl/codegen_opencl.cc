@@ -1,6 +1,7 @@
 #include "compiler/target/source/opencl/codegen_opencl.h"
 
 #include "compiler/target/source/c/c_printer.h"
+#include "compiler/target/source/gpu/gpu_printer.h"
 
 namespace kiln::codegen {
 namespace {
@@ -65,31 +66,16 @@ static inline double kiln_min_double(double a, double b) { return a < b ? a : b;
 static inline double kiln_max_double(double a, double b) { return a > b ? a : b; }
 )";
 
-// The dimension (0, 1, 2) of a thread tag and whether it is a block index.
-bool ParseTag(const std::string& tag, bool* block, int* dim) {
-  std::string axis;
-  if (tag.rfind("blockIdx.", 0) == 0) {
-    *block = true, axis = tag.substr(9);
-  } else if (tag.rfind("threadIdx.", 0) == 0) {
-    *block = false, axis = tag.substr(10);
-  } else {
-    return false;
-  }
-  if (axis.size() != 1 || axis[0] < 'x' || axis[0] > 'z') return false;
-  *dim = axis[0] - 'x';
-  return true;
-}
-
-class CodegenOpenCL : public csrc::CodegenC {
+class CodegenOpenCL : public gpusrc::GPUPrinter {
  public:
   absl::StatusOr<OpenCLProgramSource> Generate(const std::vector<PrimFunc>& kernels) {
     OpenCLProgramSource out;
     std::ostringstream src;
     src << kPrelude << "\n";
     for (const PrimFunc& f : kernels) {
-      absl::StatusOr<OpenCLKernelInfo> info = EmitKernel(f, &src);
-      if (!info.ok()) return info.status();
-      out.kernels.push_back(*std::move(info));
+      absl::StatusOr<gpusrc::KernelSignature> sig = EmitKernel(f, &src);
+      if (!sig.ok()) return sig.status();
+      out.kernels.push_back({sig->name, sig->params, sig->launch_tags});
     }
     out.source = src.str();
     return out;
@@ -106,143 +92,20 @@ class CodegenOpenCL : public csrc::CodegenC {
     return csrc::IsKeyword(s) || kWords.count(s) > 0;
   }
 
-  std::string PointerQualifier(const VarNode* data) override {
-    auto it = space_.find(data);
-    return it == space_.end() ? "" : it->second;
+  std::string KernelHead(const PrimFunc& f, const std::string& name) const override {
+    return absl::StrCat("__kernel void ", name);
   }
-
-  absl::StatusOr<OpenCLKernelInfo> EmitKernel(const PrimFunc& f, std::ostringstream* out) {
-    names_.clear();
-    used_names_.clear();
-    space_.clear();
-    local_decls_.str("");
-    local_decls_.clear();
-    fname_ = symbol_ = f->GetGlobalSymbol();
-    packed_ = false;
-    status_ = absl::OkStatus();
-    OpenCLKernelInfo info;
-    info.name = fname_;
-    if (fname_.empty()) return absl::InvalidArgumentError("OpenCL codegen: a kernel without a global_symbol");
-    auto tags = f->attrs.Get(String("tir.kernel_launch_params"));
-    if (const auto* arr = tags.as<ArrayNode>()) {
-      for (const ObjectRef& t : arr->data) {
-        if (const auto* s = t.as<StringNode>()) info.launch_tags.push_back(s->value);
-      }
-    }
-    // A data handle's element type is the one its buffers are accessed with.
-    std::unordered_map<const VarNode*, DataType> elem;
-    struct Accesses : StmtExprVisitor {
-      std::unordered_map<const VarNode*, std::set<std::string>> types;
-      std::unordered_map<const VarNode*, DataType> first;
-      void Note(const Buffer& b) {
-        types[b->data.get()].insert(b->dtype.ToString());
-        first.emplace(b->data.get(), b->dtype);
-      }
-      void VisitExpr_(const BufferLoadNode* op) override {
-        Note(op->buffer);
-        StmtExprVisitor::VisitExpr_(op);
-      }
-      void VisitStmt_(const BufferStoreNode* op) override {
-        Note(op->buffer);
-        StmtExprVisitor::VisitStmt_(op);
-      }
-    } accesses;
-    accesses.VisitStmt(f->body);
-    std::vector<std::string> params;
-    for (const Var& v : f->params) {
-      info.params.push_back(v.dtype());
-      std::string name = Name(v.get());
-      if (v.dtype().is_handle()) {
-        space_[v.get()] = "__global ";
-        auto it = accesses.first.find(v.get());
-        std::string elem_type = "uchar";
-        if (it != accesses.first.end() && accesses.types[v.get()].size() == 1) elem_type = csrc::StorageType(it->second);
-        // No `restrict`: one tensor may be passed for two parameters.
-        params.push_back(absl::StrCat("__global ", elem_type, "* ", name));
-      } else if (v.dtype().is_bool() || v.dtype().is_vector() || csrc::CType(v.dtype()).empty() ||
-                 v.dtype().is_bfloat() || (v.dtype().is_float() && v.dtype().bits() == 16)) {
-        return absl::InvalidArgumentError(absl::StrCat("OpenCL codegen (", fname_, "): kernel parameter ", v->name,
-                                                       " has unsupported type ", v.dtype().ToString()));
-      } else {
-        params.push_back(absl::StrCat(csrc::CType(v.dtype()), " ", name));
-      }
-    }
-    body_.str("");
-    body_.clear();
-    indent_ = 1;
-    in_parallel_ = false;
-    VisitStmt(f->body);
-    if (!status_.ok()) return status_;
-    *out << "__kernel void " << fname_ << "(" << absl::StrJoin(params, ", ") << ") {\n"
-         << local_decls_.str() << body_.str() << "}\n\n";
-    return info;
+  std::string ThreadIndex(bool block, int dim) const override {
+    return absl::StrCat(block ? "get_group_id(" : "get_local_id(", dim, ")");
   }
-
-  void VisitStmt_(const AttrStmtNode* op) override {
-    const auto* iv = op->node.as<IterVarNode>();
-    if (op->attr_key != "thread_extent" || iv == nullptr) return csrc::CodegenC::VisitStmt_(op);
-    bool block = false;
-    int dim = 0;
-    if (!ParseTag(iv->thread_tag, &block, &dim)) {
-      Fail(absl::StrCat("unsupported thread tag ", iv->thread_tag));
-      return;
-    }
-    std::string t = csrc::CType(iv->var.dtype());
-    Line(absl::StrCat(t, " ", Name(iv->var.get()), " = (", t, ")", block ? "get_group_id(" : "get_local_id(", dim, ");"));
-    VisitStmt(op->body);
+  std::string SharedDecl() const override { return "__local"; }
+  std::string Barrier(const std::string& scope) const override {
+    if (scope == "shared") return "barrier(CLK_LOCAL_MEM_FENCE)";
+    if (scope == "global") return "barrier(CLK_GLOBAL_MEM_FENCE)";
+    return "";
   }
-
-  void VisitStmt_(const AllocBufferNode* op) override {
-    const Buffer& b = op->buffer;
-    std::string scope = b->scope();
-    int64_t count = 1;
-    for (const PrimExpr& d : b->shape) {
-      const auto* imm = d.as<IntImmNode>();
-      if (imm == nullptr) {
-        Fail(absl::StrCat("allocation ", b->name, " has a non-constant size"));
-        return;
-      }
-      count *= imm->value;
-    }
-    std::string decl = absl::StrCat(csrc::StorageType(b->dtype), " ", Name(b->data.get()), "[",
-                                    std::max<int64_t>(count, 1), "];");
-    if (scope == "shared") {
-      space_[b->data.get()] = "__local ";
-      local_decls_ << "  __local " << decl << "\n";
-      VisitStmt(op->body);
-    } else if (scope == "local" || scope == "global") {
-      // A "global" allocation inside a kernel is per work-item scratch, as in TVM's lowering.
-      Line("{");
-      ++indent_;
-      Line(decl);
-      VisitStmt(op->body);
-      --indent_;
-      Line("}");
-    } else {
-      Fail(absl::StrCat("allocation ", b->name, " in unsupported scope ", scope));
-    }
-  }
-
-  void VisitStmt_(const AssertStmtNode* op) override { Fail("assertions in device code are not supported"); }
-
-  std::string VisitExpr_(const CallNode* op) override {
-    const auto* o = op->op.as<OpNode>();
-    if (o != nullptr && o->name == "tirx.tvm_storage_sync") {
-      const auto* scope = op->args.empty() ? nullptr : op->args[0].as<StringImmNode>();
-      if (scope != nullptr && scope->value == "shared") return "barrier(CLK_LOCAL_MEM_FENCE)";
-      if (scope != nullptr && scope->value == "global") return "barrier(CLK_GLOBAL_MEM_FENCE)";
-      Fail(absl::StrCat("T.tvm_storage_sync(", scope ? scope->value : "?", ") is not supported"));
-      return "0";
-    }
-    if (op->op.as<GlobalVarNode>() != nullptr) {
-      Fail("calls between PrimFuncs in device code are not supported");
-      return "0";
-    }
-    return csrc::CodegenC::VisitExpr_(op);
-  }
-
-  std::unordered_map<const VarNode*, std::string> space_;  // data var -> address-space qualifier
-  std::ostringstream local_decls_;                          // __local arrays, at kernel scope
+  std::string GlobalSpace() const override { return "__global "; }
+  std::string SharedSpace() const override { return "__local "; }
 };
 
 }  // namespace
