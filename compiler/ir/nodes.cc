@@ -465,6 +465,49 @@ ScopeIdDefStmt::ScopeIdDefStmt(Array<Var> def_ids, Array<PrimExpr> extents, Scop
   data_ = ObjectPtr<Object>(std::move(n));
 }
 
+TilePrimitiveCall::TilePrimitiveCall(std::string op, Array<ObjectRef> args, Map<String, Buffer> workspace,
+                                     Map<String, ObjectRef> config, std::string dispatch, TileScope scope,
+                                     Span span) {
+  auto n = make_object<TilePrimitiveCallNode>();
+  n->op = std::move(op);
+  n->args = std::move(args);
+  n->workspace = std::move(workspace);
+  n->config = std::move(config);
+  n->dispatch = std::move(dispatch);
+  n->scope = scope;
+  n->span = std::move(span);
+  data_ = ObjectPtr<Object>(std::move(n));
+}
+
+namespace {
+struct TileScopeName {
+  TileScope scope;
+  const char* ns;
+};
+// The first entry per scope is the one printed; the rest are aliases the parser accepts.
+constexpr TileScopeName kTileScopeNames[] = {
+    {TileScope::kThread, "tile"}, {TileScope::kWarp, "warp"},       {TileScope::kWarpgroup, "wg"},
+    {TileScope::kCta, "cta"},     {TileScope::kCluster, "cluster"}, {TileScope::kWarpgroup, "warpgroup"},
+    {TileScope::kThread, "thread"},
+};
+}  // namespace
+
+const char* TileScopeNamespace(TileScope s) {
+  for (const TileScopeName& e : kTileScopeNames) {
+    if (e.scope == s) return e.ns;
+  }
+  return "tile";
+}
+bool TileScopeFromNamespace(const std::string& ns, TileScope* out) {
+  for (const TileScopeName& e : kTileScopeNames) {
+    if (ns == e.ns) {
+      *out = e.scope;
+      return true;
+    }
+  }
+  return false;
+}
+
 namespace {
 struct ScopeBindingInfo {
   ScopeBinding binding;

@@ -40,7 +40,8 @@ enum class NodeKind : uint16_t {
   kBuffer, kBufferRegion, kMatchBufferRegion, kIterVar, kCommReducer, kIndexMap,
   kIter, kTileLayout, kComposeLayout,
   kLetStmt, kAttrStmt, kAssertStmt, kBufferStore, kFor, kWhile, kBreak, kContinue, kIfThenElse,
-  kSeqStmt, kEvaluate, kAllocBuffer, kDeclBuffer, kSBlock, kSBlockRealize, kScopeIdDefStmt, kPrimFunc,
+  kSeqStmt, kEvaluate, kAllocBuffer, kDeclBuffer, kSBlock, kSBlockRealize, kScopeIdDefStmt, kTilePrimitiveCall,
+  kPrimFunc,
   // Relax
   kDataflowVar, kConstant, kTuple, kTupleGetItem, kShapeExpr, kPrimValue, kRelaxStringImm,
   kDataTypeImm, kRelaxCall, kIf, kSeqExpr, kBindingBlock, kDataflowBlock, kVarBinding, kMatchCast,

@@ -578,6 +578,49 @@ class ScopeIdDefStmt : public Stmt {
                  Array<PrimExpr> preferred_extents = {}, Span span = {});
 };
 
+// TVM's TIRx tile primitives: `T.tile.memset(A[0:16], T.float32(1.25), dispatch="v10", foo=42)`
+// is one cooperative operation on buffer regions (TVM's TilePrimitiveCall). `op` is the primitive's
+// script name ("memset", "copy", ...), `args` its positional operands (each a BufferRegion or a
+// PrimExpr), `workspace` named scratch buffers, `config` the free keyword arguments the
+// scheduler reads, `dispatch` an explicit variant name ("" = none), and `scope` the cooperating
+// group, the namespace the call is reached through (`T.tile.` = thread, `T.warp.`, `T.wg.`, ...).
+// kiln parses, prints and serializes these; it does not lower them yet.
+enum class TileScope : int32_t { kThread = 0, kWarp = 1, kWarpgroup = 2, kCta = 3, kCluster = 4 };
+template <>
+struct EnumRange<TileScope> {
+  static constexpr TileScope kMax = TileScope::kCluster;
+};
+// The script namespace a scope prints as ("tile" for thread, "wg" for warpgroup), and the scope a
+// namespace names (false if none); `warpgroup` and `thread` are accepted aliases.
+const char* TileScopeNamespace(TileScope s);
+bool TileScopeFromNamespace(const std::string& ns, TileScope* out);
+
+class TilePrimitiveCallNode : public StmtNode {
+ public:
+  std::string op;
+  Array<ObjectRef> args;
+  Map<String, Buffer> workspace;
+  Map<String, ObjectRef> config;
+  std::string dispatch;
+  TileScope scope = TileScope::kThread;
+  void VisitFields(FieldVisitor* v) override {
+    StmtNode::VisitFields(v);
+    v->Visit("op", &op);
+    v->Visit("args", &args);
+    v->Visit("workspace", &workspace);
+    v->Visit("config", &config);
+    v->Visit("dispatch", &dispatch);
+    v->Visit("scope", &scope);
+  }
+  KILN_DECLARE_NODE(TilePrimitiveCallNode, "tirx.TilePrimitiveCall", kTilePrimitiveCall)
+};
+class TilePrimitiveCall : public Stmt {
+  KILN_DEFINE_REF(TilePrimitiveCall, Stmt, TilePrimitiveCallNode)
+  TilePrimitiveCall(std::string op, Array<ObjectRef> args, Map<String, Buffer> workspace = {},
+                    Map<String, ObjectRef> config = {}, std::string dispatch = "",
+                    TileScope scope = TileScope::kThread, Span span = {});
+};
+
 // A TIR function. Buffer params: params[i] is a handle Var and buffer_map[params[i]] its Buffer.
 class PrimFuncNode : public BaseFuncNode {
  public:

@@ -39,7 +39,7 @@ TypeRegistry::TypeRegistry() {
       MakeEntry<BreakNode>(), MakeEntry<ContinueNode>(), MakeEntry<IfThenElseNode>(),
       MakeEntry<SeqStmtNode>(), MakeEntry<EvaluateNode>(), MakeEntry<AllocBufferNode>(),
       MakeEntry<DeclBufferNode>(), MakeEntry<SBlockNode>(), MakeEntry<SBlockRealizeNode>(),
-      MakeEntry<ScopeIdDefStmtNode>(), MakeEntry<PrimFuncNode>(),
+      MakeEntry<ScopeIdDefStmtNode>(), MakeEntry<TilePrimitiveCallNode>(), MakeEntry<PrimFuncNode>(),
       MakeEntry<DataflowVarNode>(), MakeEntry<ConstantNode>(), MakeEntry<TupleNode>(),
       MakeEntry<TupleGetItemNode>(), MakeEntry<ShapeExprNode>(), MakeEntry<PrimValueNode>(),
       MakeEntry<relax::StringImmNode>(), MakeEntry<DataTypeImmNode>(), MakeEntry<relax::CallNode>(),

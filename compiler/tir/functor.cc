@@ -128,6 +128,19 @@ void StmtExprVisitor::VisitStmt_(const ScopeIdDefStmtNode* op) {
   VisitStmt(op->body);
 }
 
+void StmtExprVisitor::VisitStmt_(const TilePrimitiveCallNode* op) {
+  for (const ObjectRef& a : op->args) {
+    if (const auto* br = a.as<BufferRegionNode>()) {
+      for (const Range& r : br->region) {
+        VisitExpr(r->min);
+        VisitExpr(r->extent);
+      }
+    } else if (a.as<PrimExprNode>()) {
+      VisitExpr(Downcast<PrimExpr>(a));
+    }
+  }
+}
+
 // ---------------- StmtExprMutator ----------------
 
 PrimExpr StmtExprMutator::VisitExprDefault_(const Object* op) {
@@ -398,6 +411,21 @@ Stmt StmtExprMutator::VisitStmt_(const ScopeIdDefStmtNode* op) {
     n->preferred_extents = preferred;
     n->body = body;
   });
+}
+
+Stmt StmtExprMutator::VisitStmt_(const TilePrimitiveCallNode* op) {
+  Array<ObjectRef> args = op->args;
+  for (size_t i = 0; i < args.size(); ++i) {
+    ObjectRef a = args[i];
+    if (a.as<BufferRegionNode>()) {
+      a = VisitBufferRegion(Downcast<BufferRegion>(a));
+    } else if (a.as<PrimExprNode>()) {
+      a = VisitExpr(Downcast<PrimExpr>(a));
+    }
+    if (!a.same_as(args[i])) args.Set(i, a);
+  }
+  if (args.same_as(op->args)) return GetRef<Stmt>(op);
+  return Rebuild<TilePrimitiveCallNode, Stmt>(op, [&](TilePrimitiveCallNode* n) { n->args = args; });
 }
 
 }  // namespace kiln::ir

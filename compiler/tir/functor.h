@@ -18,7 +18,7 @@ namespace kiln::ir {
 #define KILN_TIR_STMT_KINDS(X)                                                                  \
   X(LetStmt) X(AttrStmt) X(AssertStmt) X(BufferStore) X(For) X(While) X(Break) X(Continue)      \
   X(IfThenElse) X(SeqStmt) X(Evaluate) X(AllocBuffer) X(DeclBuffer) X(SBlock) X(SBlockRealize)      \
-  X(ScopeIdDefStmt)
+  X(ScopeIdDefStmt) X(TilePrimitiveCall)
 
 template <typename FType>
 class ExprFunctor;
@@ -122,6 +122,7 @@ class StmtExprVisitor : public ExprFunctor<void(const PrimExpr&)>, public StmtFu
   void VisitStmt_(const SBlockNode* op) override;
   void VisitStmt_(const SBlockRealizeNode* op) override;
   void VisitStmt_(const ScopeIdDefStmtNode* op) override;
+  void VisitStmt_(const TilePrimitiveCallNode* op) override;
 
   // Hook for the buffer definitions met at AllocBuffer/DeclBuffer/SBlock alloc/match.
   virtual void VisitBufferDef(const Buffer& buffer) {}
@@ -183,6 +184,7 @@ class StmtExprMutator : public ExprFunctor<PrimExpr(const PrimExpr&)>,
   Stmt VisitStmt_(const SBlockNode* op) override;
   Stmt VisitStmt_(const SBlockRealizeNode* op) override;
   Stmt VisitStmt_(const ScopeIdDefStmtNode* op) override;
+  Stmt VisitStmt_(const TilePrimitiveCallNode* op) override;
 
   // Maps every expression of an array; returns the same array if nothing changed.
   Array<PrimExpr> VisitExprs(const Array<PrimExpr>& arr);

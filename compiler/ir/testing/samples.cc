@@ -128,6 +128,11 @@ ObjectRef MakeSample(NodeKind kind) {
       Var bx("bx", DataType::Int(32)), by("by", DataType::Int(32));
       return ScopeIdDefStmt({bx, by}, {I32(4), I32(2)}, ScopeBinding::kKernelCta, Evaluate(Add(bx, by)));
     }
+    case NodeKind::kTilePrimitiveCall: {
+      BufferRegion dst(b, {Range(I32(0), I32(16)), Range(I32(0), I32(8))});
+      return TilePrimitiveCall("memset", {dst, FloatImm(DataType::Float(32), 1.25)}, {},
+                               {{String("foo"), I32(42)}}, "v10", TileScope::kWarp);
+    }
     case NodeKind::kPrimFunc: {
       Var h("B_handle", PointerType(PrimType(DataType::Float(32))));
       return PrimFunc({h}, Store(b), Type(), {{h, b}}, {{String("global_symbol"), String("f")}});

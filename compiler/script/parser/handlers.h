@@ -8,6 +8,7 @@
 //        attributes), parse_tir_stmt_calls.cc (statements spelled as calls), parse_tir_expr.cc
 //        (expressions and node constructors), parse_tir_intrin.cc (the intrinsic registry, the
 //        fallback for every other name), parse_tile.cc (the TIRx tile/device DSL),
+//        parse_tile_prims.cc (TIRx tile primitives, T.tile.memset(...)),
 //        parse_compute.cc (T.compute, TE-style loop nests).
 //   R.*: parse_relax_types.cc (types), parse_relax_dist.cc (distributed Relax),
 //        parse_relax_values.cc (function-level statements and leaf values), parse_relax_ops.cc
@@ -91,6 +92,7 @@ void AddTirStmtCalls(TirCallTable* t);
 void AddTirExprCalls(TirCallTable* t);
 void AddTirIntrinsicCalls(TirCallTable* t);
 void AddTirTileCalls(TirCallTable* t);
+void AddTirTilePrimitiveCalls(TirCallTable* t);  // parse_tile_prims.cc: T.tile.memset(...), ...
 void AddTirComputeCalls(TirCallTable* t);  // parse_compute.cc: T.compute
 
 // A value as an operand of a TIR operator: a Python literal stays a literal (it takes the other

@@ -16,7 +16,8 @@ namespace {
 std::map<std::string, int> TirNameCounts(std::vector<std::string>* prefixes) {
   std::map<std::string, int> count;
   for (auto add : {AddTirDTypeCalls, AddTirBufferCalls, AddTirLoopCalls, AddTirSBlockCalls, AddTirStmtCalls,
-                   AddTirExprCalls, AddTirIntrinsicCalls, AddTirTileCalls}) {
+                   AddTirExprCalls, AddTirIntrinsicCalls, AddTirTileCalls,
+                   AddTirTilePrimitiveCalls}) {
     TirCallTable t;
     add(&t);
     for (const auto& [name, handler] : t.by_name) ++count[name];

@@ -35,6 +35,7 @@ const TirCallTable& TirCalls() {
     AddTirExprCalls(t);
     AddTirIntrinsicCalls(t);
     AddTirTileCalls(t);
+    AddTirTilePrimitiveCalls(t);
     AddTirComputeCalls(t);
     return t;
   }();

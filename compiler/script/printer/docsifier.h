@@ -103,6 +103,8 @@ class Docsifier {
   bool IsLocalScalar(const ir::AllocBufferNode* op) const;
   // TIRx tile/device DSL (tile_printer.cc).
   void PrintScopeIdDef(const ir::ScopeIdDefStmtNode* op, std::vector<StmtPtr>* out);
+  // TIRx tile primitives, T.tile.memset(...) (tile_prim_printer.cc).
+  void PrintTilePrimitiveCall(const ir::TilePrimitiveCallNode* op, std::vector<StmtPtr>* out);
   // T.hint("message", key=value) for a "tirx_hint" AttrStmt; null for any other AttrStmt.
   ExprPtr PrintHint(const ir::AttrStmtNode* op);
 

@@ -701,6 +701,9 @@ void Docsifier::PrintStmt(const Stmt& s, std::vector<StmtPtr>* out) {
     case NodeKind::kScopeIdDefStmt:
       PrintScopeIdDef(static_cast<const ScopeIdDefStmtNode*>(s.get()), out);
       return;
+    case NodeKind::kTilePrimitiveCall:
+      PrintTilePrimitiveCall(static_cast<const TilePrimitiveCallNode*>(s.get()), out);
+      return;
     case NodeKind::kAssertStmt: {
       const auto* op = static_cast<const AssertStmtNode*>(s.get());
       std::vector<ExprPtr> parts;

@@ -629,6 +629,26 @@ class Verifier : public StmtExprVisitor {
     Leave(m);
   }
 
+  // TIRx tile primitives (T.tile.memset(...)): operands are regions of buffers in scope or
+  // expressions, workspace buffers are in scope. kiln does not lower them yet, so with the backend
+  // rules on (lowering's input check) each one is an error at its call rather than a pass failing
+  // deep in the pipeline.
+  void VisitStmt_(const TilePrimitiveCallNode* op) override {
+    std::string callee = absl::StrCat("T.", TileScopeNamespace(op->scope), ".", op->op);
+    for (size_t i = 0; i < op->args.size(); ++i) {
+      const ObjectRef& a = op->args[i];
+      if (a.as<BufferRegionNode>()) {
+        CheckRegion(Downcast<BufferRegion>(a), absl::StrCat("operand ", i, " of ", callee));
+      } else if (a.as<PrimExprNode>()) {
+        VisitExpr(Downcast<PrimExpr>(a));
+      } else {
+        Error(op, absl::StrCat("operand ", i, " of ", callee, " is neither a buffer region nor an expression"));
+      }
+    }
+    for (const auto& [name, b] : op->workspace.items()) UseBuffer(b, op->span);
+    if (options_.backend_rules) Error(op, absl::StrCat("tile primitive ", callee, " is not lowered by kiln yet"));
+  }
+
   // TVM's ScopeIdDef rules: one int32/uint32 var per extent (a deferred def has one var and no
   // extents), warp and warpgroup ids are one-dimensional, and only cluster->cta takes a
   // preferred-extent hint.

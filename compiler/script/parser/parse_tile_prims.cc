@@ -1,0 +1,182 @@
+// TVMScript parser, TVM v0.26's TIRx tile primitives: `T.tile.memset(A[0:16], T.float32(1.25),
+// dispatch="v10", foo=42)` (also written `Tx.memset(...)` with `from tvm.script.tirx import tile
+// as Tx`) is one TilePrimitiveCall statement. The namespace is the cooperating scope: `T.tile.`
+// (and `T.thread.`) is one thread, `T.warp.`, `T.wg.` / `T.warpgroup.`, `T.cta.`, `T.cluster.`.
+//
+// The primitives read here are those whose operands are buffer regions and values, as TVM's
+// builder (tirx/script/builder/tirx.py) defines them: positional or named operands, then
+// workspace= (a dict of buffers), dispatch= (a variant name) and any other keyword, which goes to
+// the call's config. As in TVM's builder, a whole buffer stands for its full region, a Python
+// float becomes a float32 constant, and the in-place unary forms (`T.tile.exp(A)`) take the
+// destination as the source too. Primitives whose arguments TVM rewrites (gemm, the reductions'
+// axes, compose_op) are not read yet and fail with a message naming them.
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "compiler/script/parser/handlers.h"
+
+namespace kiln::script::parser {
+
+using namespace ir;  // NOLINT: this file is about IR node types only
+
+namespace {
+
+// One tile primitive: its operand names in order, and whether a missing `src` means in place.
+struct TilePrimitive {
+  const char* name;
+  std::vector<const char*> operands;
+  bool in_place;  // `src` defaults to `dst`
+};
+
+const std::vector<TilePrimitive>& TilePrimitives() {
+  static const std::vector<TilePrimitive>* const kPrims = new std::vector<TilePrimitive>{
+      {"zero", {"dst", "src"}, true},
+      {"sqrt", {"dst", "src", "bias", "scale"}, true},
+      {"reciprocal", {"dst", "src"}, true},
+      {"exp", {"dst", "src", "bias", "scale"}, true},
+      {"exp2", {"dst", "src", "bias", "scale"}, true},
+      {"log2", {"dst", "src", "bias", "scale"}, true},
+      {"silu", {"dst", "src"}, false},
+      {"cast", {"dst", "src"}, false},
+      {"copy", {"dst", "src"}, false},
+      {"copy_async", {"dst", "src"}, false},
+      {"permute_layout", {"dst", "src"}, false},
+      {"fill", {"dst", "value"}, false},
+      {"memset", {"dst", "value"}, false},
+      {"add", {"dst", "src1", "src2"}, false},
+      {"sub", {"dst", "src1", "src2"}, false},
+      {"mul", {"dst", "src1", "src2"}, false},
+      {"fdiv", {"dst", "src1", "src2"}, false},
+      {"maximum", {"dst", "src1", "src2"}, false},
+      {"minimum", {"dst", "src1", "src2"}, false},
+      {"fma", {"dst", "src", "scale", "bias"}, false},
+  };
+  return *kPrims;
+}
+
+const TilePrimitive* FindTilePrimitive(const std::string& name) {
+  for (const TilePrimitive& t : TilePrimitives()) {
+    if (name == t.name) return &t;
+  }
+  return nullptr;
+}
+
+// A buffer as its full region (TVM's `buffer[:, :, ...]`).
+BufferRegion FullRegion(const Buffer& b) {
+  Array<Range> region;
+  for (const PrimExpr& e : b->shape) region.push_back(Range(IntImm(e.dtype(), 0), e));
+  return BufferRegion(b, region);
+}
+
+ObjectRef TileOperand(const Parser& p, const Value& v, const Span& span) {
+  if (v.kind == K::kBuffer) return FullRegion(Downcast<Buffer>(v.obj));
+  if (v.kind == K::kRegion) return v.obj;
+  if (v.kind == K::kFloat) return FloatImm(DataType::Float(32), v.f);
+  return p.ToPrim(v, span);
+}
+
+// `T.<ns>.<op>(...)`: `c.name` is "<ns>.<op>" (or "tile.<ns>.<op>" reached through `Tx.<ns>.`).
+Value CallTilePrimitive(Parser& p, CallArgs& a, const TirCall& c) {
+  const Span& span = c.span;
+  std::string rest = c.name;
+  std::string ns = rest.substr(0, rest.find('.'));
+  rest = rest.substr(ns.size() + 1);
+  TileScope scope = TileScope::kThread;
+  if (ns == "tile" && rest.find('.') != std::string::npos) {  // Tx.warp.copy
+    ns = rest.substr(0, rest.find('.'));
+    rest = rest.substr(ns.size() + 1);
+  }
+  if (!TileScopeFromNamespace(ns, &scope) || rest.find('.') != std::string::npos) {
+    p.Fail(a.func_span, absl::StrCat("'T.", c.name_in, "' is not a tile primitive"));
+  }
+  const TilePrimitive* prim = FindTilePrimitive(rest);
+  if (prim == nullptr) {
+    p.Fail(a.func_span, absl::StrCat("T.", ns, ".", rest, ": '", rest,
+                                     "' is not a tile primitive kiln reads (it reads ",
+                                     absl::StrJoin(TilePrimitives(), ", ",
+                                                   [](std::string* out, const TilePrimitive& t) { out->append(t.name); }),
+                                     ")"));
+  }
+  std::string callee = absl::StrCat("T.", ns, ".", rest);
+  const std::vector<const char*>& names = prim->operands;
+  if (a.args.size() > names.size()) {
+    p.Fail(span, absl::StrCat(callee, " takes at most ", names.size(), " operands (", absl::StrJoin(names, ", "),
+                              "), got ", a.args.size()));
+  }
+  std::vector<const Value*> operands(names.size(), nullptr);
+  for (size_t i = 0; i < a.args.size(); ++i) operands[i] = &a.args[i];
+  Map<String, Buffer> workspace;
+  Map<String, ObjectRef> config;
+  std::string dispatch;
+  // Keyword order does not matter to TVM; kiln's maps keep insertion order, so the config and the
+  // workspace are filled in key order, the order they print in.
+  std::vector<std::pair<std::string, Value>> kwargs(a.kwargs.begin(), a.kwargs.end());
+  std::sort(kwargs.begin(), kwargs.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  for (const auto& [k, v] : kwargs) {
+    Span at = SpanOr(v, span);
+    auto it = std::find_if(names.begin(), names.end(), [&](const char* n) { return k == n; });
+    if (it != names.end()) {
+      size_t i = it - names.begin();
+      if (operands[i]) p.Fail(at, absl::StrCat(callee, ": operand '", k, "' is given twice"));
+      operands[i] = &v;
+    } else if (k == "workspace") {
+      if (v.kind == K::kNone) continue;
+      if (v.kind != K::kDict) p.Fail(at, absl::StrCat(callee, ": workspace= takes a dict of buffers"));
+      std::vector<std::pair<std::string, Buffer>> entries;
+      for (size_t i = 0; i < v.keys.size(); ++i) {
+        if (v.items[i].kind != K::kBuffer) p.Fail(at, absl::StrCat(callee, ": workspace= takes a dict of buffers"));
+        entries.emplace_back(p.ToStr(v.keys[i], at), Downcast<Buffer>(v.items[i].obj));
+      }
+      std::sort(entries.begin(), entries.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+      for (const auto& [name, b] : entries) workspace.Set(String(name), b);
+    } else if (k == "dispatch") {
+      if (v.kind == K::kNone) continue;
+      dispatch = p.ToStr(v, at);
+      if (dispatch.empty()) p.Fail(at, absl::StrCat(callee, ": dispatch= names a variant; it cannot be empty"));
+    } else if (k == "scope") {
+      if (ns != "tile") {
+        p.Fail(at, absl::StrCat(callee, ": the scope is given by the namespace '", ns, "'; scope= is not allowed too"));
+      }
+      std::string s = p.ToStr(v, at);
+      if (s == "tile" || !TileScopeFromNamespace(s, &scope)) {
+        p.Fail(at, absl::StrCat(callee, ": unknown scope '", s, "' (expected thread, warp, warpgroup, cta or cluster)"));
+      }
+    } else {
+      config.Set(String(k), v.kind == K::kRegion ? v.obj : p.ToAttrValue(v, at));
+    }
+  }
+  if (!operands[0]) p.Fail(span, absl::StrCat(callee, ": missing operand '", names[0], "'"));
+  if (operands[0]->kind != K::kBuffer && operands[0]->kind != K::kRegion) {
+    p.Fail(SpanOr(*operands[0], span), absl::StrCat(callee, ": '", names[0], "' must be a buffer or a buffer region"));
+  }
+  if (prim->in_place && (!operands[1] || operands[1]->kind == K::kNone)) operands[1] = operands[0];
+  // Operands are kept up to the last one given; TVM leaves a missing optional one as None, which
+  // kiln's IR does not hold, so a gap before a given operand is an error.
+  size_t n = operands.size();
+  while (n > 0 && (!operands[n - 1] || operands[n - 1]->kind == K::kNone)) --n;
+  Array<ObjectRef> args;
+  for (size_t i = 0; i < n; ++i) {
+    if (!operands[i] || operands[i]->kind == K::kNone) {
+      p.Fail(span, absl::StrCat(callee, ": operand '", names[i], "' must be given when a later one is"));
+    }
+    args.push_back(TileOperand(p, *operands[i], SpanOr(*operands[i], span)));
+  }
+  c.NeedBody();
+  p.tir_.Emit(TilePrimitiveCall(rest, args, workspace, config, dispatch, scope, span));
+  return Value::None();
+}
+
+}  // namespace
+
+void AddTirTilePrimitiveCalls(TirCallTable* t) {
+  for (const char* ns : {"tile.", "thread.", "warp.", "wg.", "warpgroup.", "cta.", "cluster."}) {
+    t->by_prefix.emplace_back(ns, &CallTilePrimitive);
+  }
+}
+
+}  // namespace kiln::script::parser

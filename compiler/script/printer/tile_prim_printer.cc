@@ -1,0 +1,55 @@
+// Printer for TVM v0.26's TIRx tile primitives (the parser side is parser/parse_tile_prims.cc):
+// a TilePrimitiveCall prints as TVM prints it, `T.<ns>.<op>(operands..., workspace={...},
+// dispatch="...", key=value, ...)`, where <ns> is the cooperating scope ("tile" for one thread,
+// "warp", "wg", "cta", "cluster"), the config entries are flattened into keyword arguments in
+// key order, and an in-place unary call (dst and src the same region) prints its one operand.
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "compiler/ir/structural.h"
+#include "compiler/script/printer/docsifier.h"
+
+namespace kiln::script::printer {
+
+using namespace ir;  // NOLINT: this file is about IR node types only
+
+void Docsifier::PrintTilePrimitiveCall(const TilePrimitiveCallNode* op, std::vector<StmtPtr>* out) {
+  size_t n = op->args.size();
+  // TVM prints `T.tile.exp(A[0:8])` for exp(dst=A[0:8], src=A[0:8]).
+  if (n == 2) {
+    const auto* dst = op->args[0].as<BufferRegionNode>();
+    const auto* src = op->args[1].as<BufferRegionNode>();
+    if (dst && src && dst->buffer.same_as(src->buffer) && StructuralEqual(dst->region, src->region)) n = 1;
+  }
+  std::vector<ExprPtr> args;
+  for (size_t i = 0; i < n; ++i) {
+    const ObjectRef& a = op->args[i];
+    if (a.as<BufferRegionNode>()) {
+      args.push_back(PrintRegion(Downcast<BufferRegion>(a)));
+    } else {
+      args.push_back(PrintExpr(Downcast<PrimExpr>(a)));
+    }
+  }
+  Kwargs kwargs;
+  if (!op->workspace.empty()) {
+    std::vector<ExprPtr> keys, values;
+    for (const auto& [k, b] : op->workspace.items()) {
+      keys.push_back(StrLit(k->value));
+      values.push_back(BufferRef(b));
+    }
+    kwargs.emplace_back("workspace", DictE(std::move(keys), std::move(values)));
+  }
+  if (!op->dispatch.empty()) kwargs.emplace_back("dispatch", StrLit(op->dispatch));
+  std::vector<std::pair<std::string, ObjectRef>> config;
+  for (const auto& [k, v] : op->config.items()) config.emplace_back(k->value, v);
+  std::sort(config.begin(), config.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [k, v] : config) {
+    kwargs.emplace_back(k, v.as<BufferRegionNode>() ? PrintRegion(Downcast<BufferRegion>(v)) : PrintAttrValue(v, false));
+  }
+  ExprPtr callee = Attr(T(TileScopeNamespace(op->scope)), op->op);
+  out->push_back(ExprStmt(CallE(callee, std::move(args), std::move(kwargs))));
+}
+
+}  // namespace kiln::script::printer
