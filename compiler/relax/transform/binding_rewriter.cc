@@ -1,5 +1,7 @@
 #include "compiler/relax/transform/binding_rewriter.h"
 
+#include <optional>
+
 #include "absl/strings/str_cat.h"
 #include "compiler/relax/op/op.h"
 
@@ -36,38 +38,48 @@ absl::StatusOr<Expr> Typed(Expr expr, const IRModule& module) {
 
 namespace {
 
+// `exprs` with `rewrite` applied to each, or nullopt where nothing changed.
+absl::StatusOr<std::optional<Array<Expr>>> MapExprs(const Array<Expr>& exprs, const LeafRewrite& rewrite) {
+  Array<Expr> out;
+  bool changed = false;
+  for (const Expr& e : exprs) {
+    absl::StatusOr<Expr> r = rewrite(e);
+    if (!r.ok()) return r.status();
+    changed |= !r->same_as(e);
+    out.push_back(*r);
+  }
+  if (!changed) return std::optional<Array<Expr>>();
+  return std::optional<Array<Expr>>(std::move(out));
+}
+
 absl::StatusOr<Expr> RewriteThroughTuples(const Expr& expr, const LeafRewrite& leaf) {
   const auto* tuple = expr.as<rx::TupleNode>();
   if (tuple == nullptr) return leaf(expr);
-  Array<Expr> fields;
-  bool changed = false;
-  for (const Expr& f : tuple->fields) {
-    absl::StatusOr<Expr> field = RewriteThroughTuples(f, leaf);
-    if (!field.ok()) return field;
-    changed |= !field->same_as(f);
-    fields.push_back(*field);
-  }
-  if (!changed) return expr;
-  rx::Tuple out = Downcast<rx::Tuple>(expr);
-  out.CopyOnWrite()->fields = fields;
-  return Expr(out);
+  return MapTupleFields(Downcast<rx::Tuple>(expr), [&](const Expr& f) { return RewriteThroughTuples(f, leaf); });
 }
 
 }  // namespace
 
-absl::StatusOr<Expr> RewriteCallArgs(const rx::Call& call, const LeafRewrite& leaf) {
-  Array<Expr> args;
-  bool changed = false;
-  for (const Expr& a : call->args) {
-    absl::StatusOr<Expr> arg = RewriteThroughTuples(a, leaf);
-    if (!arg.ok()) return arg;
-    changed |= !arg->same_as(a);
-    args.push_back(*arg);
-  }
-  if (!changed) return Expr(call);
+absl::StatusOr<Expr> MapCallArgs(const rx::Call& call, const LeafRewrite& rewrite) {
+  absl::StatusOr<std::optional<Array<Expr>>> args = MapExprs(call->args, rewrite);
+  if (!args.ok()) return args.status();
+  if (!args->has_value()) return Expr(call);
   rx::Call out = call;
-  out.CopyOnWrite()->args = args;
+  out.CopyOnWrite()->args = **args;
   return Expr(out);
+}
+
+absl::StatusOr<Expr> MapTupleFields(const rx::Tuple& tuple, const LeafRewrite& rewrite) {
+  absl::StatusOr<std::optional<Array<Expr>>> fields = MapExprs(tuple->fields, rewrite);
+  if (!fields.ok()) return fields.status();
+  if (!fields->has_value()) return Expr(tuple);
+  rx::Tuple out = tuple;
+  out.CopyOnWrite()->fields = **fields;
+  return Expr(out);
+}
+
+absl::StatusOr<Expr> RewriteCallArgs(const rx::Call& call, const LeafRewrite& leaf) {
+  return MapCallArgs(call, [&](const Expr& a) { return RewriteThroughTuples(a, leaf); });
 }
 
 absl::StatusOr<Var> BlockBuilder::Emit(Expr value, const std::string& name) {

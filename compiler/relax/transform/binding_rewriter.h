@@ -87,6 +87,11 @@ class BindingRewriter {
 using LeafRewrite = std::function<absl::StatusOr<ir::Expr>(const ir::Expr&)>;
 absl::StatusOr<ir::Expr> RewriteCallArgs(const ir::relax::Call& call, const LeafRewrite& leaf);
 
+// `call` with `rewrite` applied to each argument (`tuple`: to each field), rebuilt only where
+// `rewrite` changed something.
+absl::StatusOr<ir::Expr> MapCallArgs(const ir::relax::Call& call, const LeafRewrite& rewrite);
+absl::StatusOr<ir::Expr> MapTupleFields(const ir::relax::Tuple& tuple, const LeafRewrite& rewrite);
+
 // The PrimFunc `callee` names in `module` (a GlobalVar of a PrimFunc), else null.
 const ir::PrimFuncNode* CalledPrimFunc(const ir::Expr& callee, const ir::IRModule& module);
 

@@ -50,34 +50,9 @@ class Normalizer : public BindingRewriter {
   // `expr` with each operand made a leaf or a tuple of them (the nested parts bound first, in
   // evaluation order); `expr` itself may stay a call, tuple, tuple item access or If.
   absl::StatusOr<Expr> NormalizeOperands(const Expr& expr, BlockBuilder* bb) {
-    if (const auto* call = expr.as<rx::CallNode>()) {
-      Array<Expr> args;
-      bool changed = false;
-      for (const Expr& a : call->args) {
-        absl::StatusOr<Expr> arg = Operand(a, bb);
-        if (!arg.ok()) return arg;
-        changed |= !arg->same_as(a);
-        args.push_back(*arg);
-      }
-      if (!changed) return expr;
-      rx::Call out = Downcast<rx::Call>(expr);
-      out.CopyOnWrite()->args = args;
-      return Expr(out);
-    }
-    if (const auto* tuple = expr.as<rx::TupleNode>()) {
-      Array<Expr> fields;
-      bool changed = false;
-      for (const Expr& f : tuple->fields) {
-        absl::StatusOr<Expr> field = Operand(f, bb);
-        if (!field.ok()) return field;
-        changed |= !field->same_as(f);
-        fields.push_back(*field);
-      }
-      if (!changed) return expr;
-      rx::Tuple out = Downcast<rx::Tuple>(expr);
-      out.CopyOnWrite()->fields = fields;
-      return Expr(out);
-    }
+    const LeafRewrite operand = [&](const Expr& e) { return Operand(e, bb); };
+    if (expr.as<rx::CallNode>()) return MapCallArgs(Downcast<rx::Call>(expr), operand);
+    if (expr.as<rx::TupleNode>()) return MapTupleFields(Downcast<rx::Tuple>(expr), operand);
     if (const auto* get = expr.as<rx::TupleGetItemNode>()) {
       absl::StatusOr<Expr> tuple = Operand(get->tuple, bb);
       if (!tuple.ok()) return tuple;
