@@ -165,6 +165,27 @@ class TileRewriter : public StmtExprMutator {
   PrimExpr acc_read_, a_, b_;
 };
 
+// An update C[...] = C[...] + x * y (either order of the sum) in a float type, x and y not reading C.
+struct MulAcc {
+  PrimExpr x, y;
+};
+std::optional<MulAcc> MatchMulAcc(const ReductionStage& s) {
+  const auto* add = s.store->value.as<AddNode>();
+  if (add == nullptr || !s.store->value.dtype().is_float()) return std::nullopt;
+  auto is_c = [&](const PrimExpr& e) {
+    const auto* l = e.as<BufferLoadNode>();
+    return l != nullptr && l->buffer.get() == s.store->buffer.get() && StructuralEqual(l->indices, s.store->indices);
+  };
+  const MulNode* mul = nullptr;
+  if (is_c(add->a)) mul = add->b.as<MulNode>();
+  if (mul == nullptr && is_c(add->b)) mul = add->a.as<MulNode>();
+  if (mul == nullptr || UsesOf(mul->a, s.all_vars, s.store->buffer.get()).loads_c ||
+      UsesOf(mul->b, s.all_vars, s.store->buffer.get()).loads_c) {
+    return std::nullopt;
+  }
+  return MulAcc{mul->a, mul->b};
+}
+
 // `e` guarded by `cond` (no guard when cond is undefined), as a value: zero outside.
 PrimExpr Guarded(const PrimExpr& cond, const PrimExpr& e) {
   return cond.defined() ? Intrin("if_then_else", e.dtype(), {cond, e, Const(e.dtype(), 0)}) : e;
@@ -210,7 +231,11 @@ std::optional<Stmt> ScheduleGemmStage(const Stmt& stage) {
   Var ko("ko", DataType::Int(64)), kk("kk", DataType::Int(64)), a("a", DataType::Int(64)), b("b", DataType::Int(64));
   Var l("l", DataType::Int(64));
   const DataType dt = st.store->buffer->dtype;
-  Buffer acc = Buffer::Make("acc", {Int64(reg_m * reg_n)}, dt, "local");
+  std::optional<MulAcc> mul_acc = MatchMulAcc(st);
+  // A float multiply-accumulate keeps float32 accumulators for 16-bit floats (as cuBLAS's
+  // CUBLAS_COMPUTE_32F does) and is one fused multiply-add per k.
+  const DataType acc_dt = mul_acc && dt.bits() < 32 ? DataType::Float(32) : dt;
+  Buffer acc = Buffer::Make("acc", {Int64(reg_m * reg_n)}, acc_dt, "local");
   PrimExpr acc_at = Plus(Times(a, Int64(reg_n)), b);
   // A thread's element e of `n` along an axis of `threads` threads: runs of `group`.
   auto spread = [&](const Var& t, const Var& e, int64_t n) {
@@ -223,7 +248,9 @@ std::optional<Stmt> ScheduleGemmStage(const Stmt& stage) {
   PrimExpr nk = CeilDivBy(K, cfg.tile_k);
 
   TileRewriter rw(cfg, all, a_side, b_side, st.store->buffer.get(), Load(acc, {acc_at}), a, b);
-  PrimExpr update = rw.VisitExpr(st.store->value);
+  PrimExpr update = mul_acc ? FusedMulAdd(CastTo(acc_dt, rw.VisitExpr(mul_acc->x)),
+                                          CastTo(acc_dt, rw.VisitExpr(mul_acc->y)), Load(acc, {acc_at}))
+                            : rw.VisitExpr(st.store->value);
 
   // The iter vars at (row, col) of this thread's register tile and k of the K step.
   PrimExpr k0 = Times(ko, Int64(cfg.tile_k));
@@ -234,7 +261,7 @@ std::optional<Stmt> ScheduleGemmStage(const Stmt& stage) {
   Bind(st.reduce, st, Plus(k0, kk), &at);
   auto each_output = [&](const Stmt& body) { return Unrolled(a, reg_m, Unrolled(b, reg_n, body)); };
 
-  Stmt init = each_output(Store(acc, Substitute(st.init->value, at), {acc_at}));
+  Stmt init = each_output(Store(acc, CastTo(acc_dt, Substitute(st.init->value, at)), {acc_at}));
 
   // Tile loads: thread t handles elements t, t + threads, ... of each tile, K-fastest for A (a
   // row of A is contiguous along K in a row-major matmul) and N-fastest for B. `k0` is the K step's
@@ -297,7 +324,9 @@ std::optional<Stmt> ScheduleGemmStage(const Stmt& stage) {
   per_k.push_back(each_output(Store(acc, Substitute(update, at), {acc_at})));
   Stmt step = Seq(std::move(per_k));
   PrimExpr k_inside = Below(Plus(k0, kk), K, cfg.tile_k);
-  if (k_inside.defined()) step = ir::IfThenElse(k_inside, step);
+  // Past K the tiles hold zeros, which leave a multiply-accumulate unchanged; another update
+  // must not see them.
+  if (k_inside.defined() && !mul_acc) step = ir::IfThenElse(k_inside, step);
   Stmt compute = Unrolled(kk, cfg.tile_k, step);
 
   Stmt k_loop;
@@ -322,7 +351,7 @@ std::optional<Stmt> ScheduleGemmStage(const Stmt& stage) {
 
   std::vector<PrimExpr> out_idx;
   for (const PrimExpr& e : st.store->indices) out_idx.push_back(Substitute(e, at));
-  Stmt write = BufferStore(st.store->buffer, Load(acc, {acc_at}), Array<PrimExpr>(out_idx));
+  Stmt write = BufferStore(st.store->buffer, CastTo(dt, Load(acc, {acc_at})), Array<PrimExpr>(out_idx));
   PrimExpr out_inside = AndMaybe(Below(Plus(i0, row), M, cfg.tile_m), Below(Plus(j0, col), N, cfg.tile_n));
   if (out_inside.defined()) write = ir::IfThenElse(out_inside, write);
 
