@@ -1,6 +1,8 @@
 #include "compiler/driver/device_build.h"
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "compiler/driver/lowered_form.h"
 #include "compiler/tir/functor.h"
 #include "compiler/target/llvm/codegen_gpu.h"
@@ -104,6 +106,23 @@ bool IsHostFunc(const PrimFuncNode* f) {
   const auto* v = f->attrs.count(String("tir.is_host_func")) ? f->attrs.Get(String("tir.is_host_func")).as<IntImmNode>()
                                                             : nullptr;
   return v != nullptr && v->value != 0;
+}
+
+int NvidiaComputeCapability(const std::string& target) {
+  std::string arch;
+  const std::string kind = target.substr(0, target.find(' '));
+  if (kind == "cuda") {
+    absl::StatusOr<codegen::CUDATarget> t = codegen::ParseCUDATarget(target);
+    if (t.ok()) arch = t->arch;
+  } else if (kind == "nvptx") {
+    absl::StatusOr<codegen::GPUTarget> t = codegen::ParseGPUTarget(target);
+    if (t.ok()) arch = t->cpu;
+  }
+  absl::string_view digits = arch;
+  int cc = 0;
+  if (!absl::ConsumePrefix(&digits, "sm_")) return 0;
+  absl::ConsumeSuffix(&digits, "a");
+  return absl::SimpleAtoi(digits, &cc) ? cc : 0;
 }
 
 bool IsDeviceTarget(const std::string& target) { return FindBackend(target) != nullptr; }

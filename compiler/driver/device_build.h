@@ -30,6 +30,10 @@ namespace kiln::driver {
 // True when the first word of `target` names a device backend ("opencl", ...).
 bool IsDeviceTarget(const std::string& target);
 
+// The NVIDIA compute capability (major * 10 + minor) a cuda (-arch) or nvptx (-mcpu) target
+// compiles for, with those targets' default sm_90 when unnamed; 0 for any other or a bad target.
+int NvidiaComputeCapability(const std::string& target);
+
 // The DLPack device type tensors of `target` live on (kDLOpenCL for "opencl"). INVALID_ARGUMENT
 // for a target that is not a device target.
 absl::StatusOr<DLDeviceType> DeviceTypeOfTarget(const std::string& target);

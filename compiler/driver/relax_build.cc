@@ -149,6 +149,8 @@ absl::StatusOr<vm::Executable> BuildExecutable(const IRModule& module, const std
   // subgroup operations are optional features, so those targets use shared memory only.
   const std::string kind = target.substr(0, target.find(' '));
   pipeline.gpu_warp_shuffle = pipeline.gpu && (kind == "cuda" || kind == "nvptx");
+  // mma.sync.m16n8k16 with float16 operands needs sm_80.
+  pipeline.gpu_tensor_core = pipeline.gpu && NvidiaComputeCapability(target) >= 80;
   absl::StatusOr<IRModule> lowered = RunRelaxPipeline(input, pipeline);
   if (!lowered.ok()) return lowered.status();
   absl::StatusOr<vm::Executable> exec = ::kiln::relax::backend::VMCodeGen(*lowered);

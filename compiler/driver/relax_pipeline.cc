@@ -88,6 +88,9 @@ absl::StatusOr<ir::IRModule> RunRelaxPipeline(const ir::IRModule& module, const 
     if (options.gpu_warp_shuffle) {
       attrs.Set(ir::String(relax::legalize::kGPUWarpShuffleAttr), ir::IntImm(ir::DataType::Bool(), 1));
     }
+    if (options.gpu_tensor_core) {
+      attrs.Set(ir::String(relax::legalize::kGPUTensorCoreAttr), ir::IntImm(ir::DataType::Bool(), 1));
+    }
     mod.CopyOnWrite()->attrs = attrs;
   }
   for (const Step& step : kSteps) {

@@ -27,6 +27,9 @@ struct RelaxPipelineOptions {
   // The GPU has 32-lane warp shuffles (cuda, nvptx): the cooperative reductions of
   // ScheduleDefaultGPU use them (kGPUWarpShuffleAttr).
   bool gpu_warp_shuffle = false;
+  // The GPU has the sm_80 tensor-core instructions (cuda, nvptx for sm_80 and newer): float16
+  // GEMMs may use them (kGPUTensorCoreAttr).
+  bool gpu_tensor_core = false;
 };
 
 // The pipeline's pass names in order: what PassHooks::after_pass receives and

@@ -11,6 +11,7 @@
 #include "compiler/tir/functor.h"
 #include "compiler/relax/legalize/loops.h"
 #include "compiler/relax/legalize/schedule_gpu_gemm.h"
+#include "compiler/relax/legalize/schedule_gpu_gemm_mma.h"
 #include "compiler/relax/legalize/schedule_gpu_reduce.h"
 #include "compiler/tir/analysis/free_vars.h"
 #include "compiler/tir/transform/ir_utils.h"
@@ -84,7 +85,10 @@ Stmt BindThreads(const Var& bx, PrimExpr blocks, const Var& tx, PrimExpr threads
              IterVar(Range(Int64(0), blocks), bx, IterVarType::kThreadIndex, "blockIdx.x"));
 }
 
-Stmt ScheduleStage(const Stmt& s, bool warp_shuffle) {
+Stmt ScheduleStage(const Stmt& s, bool warp_shuffle, bool tensor_cores) {
+  if (tensor_cores) {
+    if (std::optional<Stmt> mma = ScheduleGemmMmaStage(s)) return *mma;
+  }
   if (std::optional<Stmt> gemm = ScheduleGemmStage(s)) return *gemm;
   if (std::optional<Stmt> reduction = ScheduleReductionStage(s, warp_shuffle)) return *reduction;
   Var bx("bx", DataType::Int(64)), tx("tx", DataType::Int(64));
@@ -128,7 +132,7 @@ bool BindsThreads(const Stmt& s) {
   return finder.found;
 }
 
-std::optional<PrimFunc> ScheduleFunc(const PrimFunc& f, bool warp_shuffle) {
+std::optional<PrimFunc> ScheduleFunc(const PrimFunc& f, bool warp_shuffle, bool tensor_cores) {
   auto flag = [&](const char* key) {
     const auto* v = f->attrs.count(String(key)) ? f->attrs.Get(String(key)).as<IntImmNode>() : nullptr;
     return v != nullptr && v->value != 0;
@@ -146,9 +150,9 @@ std::optional<PrimFunc> ScheduleFunc(const PrimFunc& f, bool warp_shuffle) {
   const SBlockNode* root = root_realize->block.get();
   std::vector<Stmt> stages;
   if (const auto* seq = root->body.as<SeqStmtNode>()) {
-    for (const Stmt& x : seq->seq) stages.push_back(ScheduleStage(x, warp_shuffle));
+    for (const Stmt& x : seq->seq) stages.push_back(ScheduleStage(x, warp_shuffle, tensor_cores));
   } else {
-    stages.push_back(ScheduleStage(root->body, warp_shuffle));
+    stages.push_back(ScheduleStage(root->body, warp_shuffle, tensor_cores));
   }
   return WithRootBody(f, root_realize, SeqStmt::Flatten(stages), attrs);
 }
@@ -156,11 +160,12 @@ std::optional<PrimFunc> ScheduleFunc(const PrimFunc& f, bool warp_shuffle) {
 }  // namespace
 
 absl::StatusOr<IRModule> ScheduleDefaultGPU(const IRModule& module) {
-  const auto* flag = module->attrs.count(String(kGPUWarpShuffleAttr))
-                         ? module->attrs.Get(String(kGPUWarpShuffleAttr)).as<IntImmNode>()
-                         : nullptr;
-  const bool warp_shuffle = flag != nullptr && flag->value != 0;
-  return ScheduleEachPrimFunc(module, [&](const PrimFunc& f) { return ScheduleFunc(f, warp_shuffle); });
+  auto flag = [&](const char* key) {
+    const auto* v = module->attrs.count(String(key)) ? module->attrs.Get(String(key)).as<IntImmNode>() : nullptr;
+    return v != nullptr && v->value != 0;
+  };
+  const bool warp_shuffle = flag(kGPUWarpShuffleAttr), tensor_cores = flag(kGPUTensorCoreAttr);
+  return ScheduleEachPrimFunc(module, [&](const PrimFunc& f) { return ScheduleFunc(f, warp_shuffle, tensor_cores); });
 }
 
 }  // namespace kiln::relax::legalize

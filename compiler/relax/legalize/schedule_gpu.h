@@ -15,6 +15,11 @@ namespace kiln::relax::legalize {
 // and int32 partials with shuffles inside each warp and shared memory only across warps.
 inline constexpr char kGPUWarpShuffleAttr[] = "kiln.gpu_warp_shuffle";
 
+// Module attribute (set to True) when the GPU target has the sm_80 tensor-core instructions (cuda
+// or nvptx for sm_80 and newer): float16 GEMMs that fit the tensor-core schedule
+// (schedule_gpu_gemm_mma.h, behind its switch kGemmTensorCores) use it.
+inline constexpr char kGPUTensorCoreAttr[] = "kiln.gpu_tensor_core";
+
 // Threads per block of the default schedule (a stage with fewer iterations gets one block of
 // exactly that many threads).
 inline constexpr int64_t kDefaultGPUBlockSize = 256;

@@ -221,6 +221,7 @@ class CodegenGPU : public CodegenLLVM {
       return b_.getInt32(0);
     }
     if (o != nullptr && o->name == "tirx.tvm_warp_shuffle_down") return WarpShuffleDown(op);
+    if (o != nullptr && o->name == "tirx.ptx_legacy.mma") return Mma(op);
     if (o != nullptr && (o->name == "tirx.call_extern" || o->name == "tirx.call_pure_extern" ||
                          o->name == "tirx.tvm_struct_get")) {
       Fail(absl::StrCat("T.", o->name.substr(5), " in device code is not supported"));
@@ -244,6 +245,48 @@ class CodegenGPU : public CodegenLLVM {
     llvm::Value* clamp = b_.getInt32(static_cast<uint32_t>((32 - width->value) << 8 | 31));
     auto id = op->dtype.is_float() ? llvm::Intrinsic::nvvm_shfl_sync_down_f32 : llvm::Intrinsic::nvvm_shfl_sync_down_i32;
     return b_.CreateIntrinsic(id, {}, {mask, value, delta, clamp});
+  }
+
+  // T.ptx_legacy.mma(shape, a_layout, b_layout, a_dtype, b_dtype, c_dtype, a, a_offset, b,
+  // b_offset, c, c_offset, saturate) on NVPTX, m16n8k16 row.col fp16 x fp16 + fp32 only: the
+  // lane's A (8 halves), B (4) and C (4 floats) fragment elements at a, b, c (element offsets)
+  // into llvm.nvvm.mma.m16n8k16.row.col.f32.f32 (D and C float32; the operands are <2 x half>,
+  // elements 2j and 2j + 1 in register j), D stored back over C.
+  llvm::Value* Mma(const CallNode* op) {
+    static const char* const kForm[] = {"m16n8k16", "row", "col", "fp16", "fp16", "fp32"};
+    const auto* saturate = op->args.size() == 13 ? op->args[12].as<IntImmNode>() : nullptr;
+    bool supported = nvptx_ && saturate != nullptr && saturate->value == 0;
+    for (int i = 0; supported && i < 6; ++i) {
+      const auto* s = op->args[i].as<StringImmNode>();
+      supported = s != nullptr && s->value == kForm[i];
+    }
+    if (!supported) {
+      Fail("T.ptx_legacy.mma needs nvptx and supports only m16n8k16, row.col, fp16 x fp16 + fp32 without saturation");
+      return b_.getInt32(0);
+    }
+    llvm::Type* half = b_.getHalfTy();
+    auto at = [&](int i, llvm::Type* elem) {
+      llvm::Value* off = b_.CreateIntCast(VisitExpr(op->args[i + 1]), i64_, /*isSigned=*/true);
+      return b_.CreateInBoundsGEP(elem, VisitExpr(op->args[i]), off);
+    };
+    llvm::Value *a = at(6, half), *b = at(8, half), *c = at(10, f32_);
+    std::vector<llvm::Value*> args;
+    auto pairs = [&](llvm::Value* p, int n) {
+      for (int j = 0; j < n; ++j) {
+        llvm::Value* v = llvm::UndefValue::get(llvm::FixedVectorType::get(half, 2));
+        for (int h = 0; h < 2; ++h) {
+          llvm::Value* x = b_.CreateLoad(half, b_.CreateConstInBoundsGEP1_64(half, p, 2 * j + h));
+          v = b_.CreateInsertElement(v, x, b_.getInt32(h));
+        }
+        args.push_back(v);
+      }
+    };
+    pairs(a, 4);
+    pairs(b, 2);
+    for (int j = 0; j < 4; ++j) args.push_back(b_.CreateLoad(f32_, b_.CreateConstInBoundsGEP1_64(f32_, c, j)));
+    llvm::Value* d = b_.CreateIntrinsic(llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_f32_f32, {}, args);
+    for (unsigned j = 0; j < 4; ++j) b_.CreateStore(b_.CreateExtractValue(d, {j}), b_.CreateConstInBoundsGEP1_64(f32_, c, j));
+    return b_.getInt32(0);
   }
 
   bool nvptx_;

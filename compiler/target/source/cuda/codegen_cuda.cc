@@ -45,14 +45,29 @@ typedef __half kiln_half;
 KILN_DEV kiln_half kiln_min_kiln_half(kiln_half a, kiln_half b) { return a < b ? a : b; }
 KILN_DEV kiln_half kiln_max_kiln_half(kiln_half a, kiln_half b) { return a > b ? a : b; }
 )";
+// T.ptx_legacy.mma (m16n8k16, row.col, float16 x float16 + float32), for programs that use it: the
+// lane's A (8), B (4) and C (4) fragment elements at a, b, c, each pair of 16-bit elements packed
+// into one register low half first, as the instruction's operands are; C is accumulated in place.
+constexpr char kMmaPrelude[] = R"(KILN_DEV uint32_t kiln_pack_half2(kiln_half lo, kiln_half hi) {
+  return (uint32_t)__half_as_ushort(lo) | ((uint32_t)__half_as_ushort(hi) << 16);
+}
+KILN_DEV void kiln_mma_m16n8k16_f32_f16(const kiln_half* a, const kiln_half* b, float* c) {
+  asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%0, %1, %2, %3};"
+      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+      : "r"(kiln_pack_half2(a[0], a[1])), "r"(kiln_pack_half2(a[2], a[3])), "r"(kiln_pack_half2(a[4], a[5])),
+        "r"(kiln_pack_half2(a[6], a[7])), "r"(kiln_pack_half2(b[0], b[1])), "r"(kiln_pack_half2(b[2], b[3])));
+}
+)";
 constexpr char kBFloatPrelude[] = R"(#include <cuda_bf16.h>
 KILN_DEV float kiln_bf16_to_f32(uint16_t v) { return __uint_as_float((uint32_t)v << 16); }
 KILN_DEV uint16_t kiln_f32_to_bf16(float f) { return __bfloat16_as_ushort(__float2bfloat16(f)); }
 )";
 
-// Which 16-bit float types a set of kernels touches (so the prelude includes only what it needs).
+// Which 16-bit float types and tensor-core instructions a set of kernels uses (so the prelude
+// includes only what it needs).
 struct FloatUse : StmtExprVisitor {
-  bool half = false, bfloat = false;
+  bool half = false, bfloat = false, mma = false;
   void Note(DataType t) {
     half = half || (t.is_float() && t.bits() == 16);
     bfloat = bfloat || t.is_bfloat();
@@ -60,6 +75,11 @@ struct FloatUse : StmtExprVisitor {
   void VisitExpr(const PrimExpr& e) override {
     Note(e.dtype());
     StmtExprVisitor::VisitExpr(e);
+  }
+  void VisitExpr_(const CallNode* op) override {
+    const auto* o = op->op.as<OpNode>();
+    mma = mma || (o != nullptr && o->name == "tirx.ptx_legacy.mma");
+    StmtExprVisitor::VisitExpr_(op);
   }
   void VisitStmt_(const BufferStoreNode* op) override {
     Note(op->buffer->dtype);
@@ -104,7 +124,8 @@ class CodegenCUDA : public gpusrc::GPUPrinter {
     for (const PrimFunc& f : kernels) use.VisitStmt(f->body);
     std::ostringstream src;
     src << kPrelude;
-    if (use.half) src << kHalfPrelude;
+    if (use.half || use.mma) src << kHalfPrelude;
+    if (use.mma) src << kMmaPrelude;
     if (use.bfloat) src << kBFloatPrelude;
     src << "\n";
     for (const PrimFunc& f : kernels) {
@@ -161,12 +182,35 @@ class CodegenCUDA : public gpusrc::GPUPrinter {
       return absl::StrCat("__shfl_down_sync((unsigned)(", VisitExpr(op->args[0]), "), ", VisitExpr(op->args[1]), ", ",
                           VisitExpr(op->args[2]), ", ", VisitExpr(op->args[3]), ")");
     }
+    if (o != nullptr && o->name == "tirx.ptx_legacy.mma") return Mma(op);
     if (o != nullptr && (o->name == "tirx.call_extern" || o->name == "tirx.call_pure_extern" ||
                          o->name == "tirx.reinterpret")) {
       Fail(absl::StrCat("T.", o->name.substr(5), " in device code is not supported"));
       return "0";
     }
     return gpusrc::GPUPrinter::VisitExpr_(op);
+  }
+
+  // T.ptx_legacy.mma(shape, a_layout, b_layout, a_dtype, b_dtype, c_dtype, a, a_offset, b,
+  // b_offset, c, c_offset, saturate): the prelude's kiln_mma_* on the three fragments.
+  std::string Mma(const CallNode* op) {
+    static const char* const kForm[] = {"m16n8k16", "row", "col", "fp16", "fp16", "fp32"};
+    bool supported = op->args.size() == 13 && IsConst(op->args[12], 0);
+    for (int i = 0; supported && i < 6; ++i) {
+      const auto* s = op->args[i].as<StringImmNode>();
+      supported = s != nullptr && s->value == kForm[i];
+    }
+    if (!supported) {
+      Fail("T.ptx_legacy.mma: only m16n8k16, row.col, fp16 x fp16 + fp32 without saturation is supported");
+      return "0";
+    }
+    auto at = [&](int i) { return absl::StrCat("(", VisitExpr(op->args[i]), " + (", VisitExpr(op->args[i + 1]), "))"); };
+    return absl::StrCat("kiln_mma_m16n8k16_f32_f16(", at(6), ", ", at(8), ", ", at(10), ")");
+  }
+
+  static bool IsConst(const PrimExpr& e, int64_t v) {
+    const auto* imm = e.as<IntImmNode>();
+    return imm != nullptr && imm->value == v;
   }
 };
 
