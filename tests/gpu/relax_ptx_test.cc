@@ -125,8 +125,48 @@ void CheckLargeMatmul(const std::string& target, const std::string& dtype) {
 }
 
 TEST(RelaxPtxTest, LargeMatmulKernelsKeepAccumulatorsInRegisters) {
-  for (const char* target : {"cuda -arch=sm_90", "nvptx -mcpu=sm_90"}) {
-    for (const char* dtype : {"float32", "float16"}) CheckLargeMatmul(target, dtype);
+  // float16 before sm_80 has no tensor-core schedule: the SIMT tile as for float32.
+  for (const char* target : {"cuda -arch=sm_90", "nvptx -mcpu=sm_90"}) CheckLargeMatmul(target, "float32");
+  for (const char* target : {"cuda -arch=sm_75", "nvptx -mcpu=sm_75"}) CheckLargeMatmul(target, "float16");
+}
+
+// On sm_80 and newer a 4096^3 float16 matmul runs on tensor cores (schedule_gpu_gemm_mma.h): the
+// PTX has the mma.sync instruction, ptxas accepts it, and the fragments and accumulators stay in
+// registers (no stack frame, no spills).
+void CheckMmaMatmul(const std::string& target, const std::string& out_dtype) {
+  const std::string& out = out_dtype;
+  const std::string model = absl::StrCat(R"PY(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4096, 4096), "float16"), y: R.Tensor((4096, 4096), "float16")) -> R.Tensor((4096, 4096), ")PY",
+                                         out, R"PY("):
+        with R.dataflow():
+            gv: R.Tensor((4096, 4096), ")PY", out, R"PY(") = R.matmul(x, y, out_dtype=")PY", out, R"PY(")
+            R.output(gv)
+        return gv
+)PY");
+  std::string skip;
+  absl::StatusOr<runtime::DeviceBlob> blob = BuildPtx(model.c_str(), target, &skip);
+  if (!skip.empty()) GTEST_SKIP() << skip;
+  ASSERT_TRUE(blob.ok()) << target << ": " << blob.status() << "\n" << model;
+  const std::string& ptx = blob->code;
+  EXPECT_NE(ptx.find("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"), std::string::npos)
+      << target << " " << out_dtype << ": no tensor-core mma\n" << ptx;
+  EXPECT_EQ(ptx.find("fma.rn.f32"), std::string::npos) << target << " " << out_dtype << ": SIMT multiply-adds\n" << ptx;
+  if (access(kPtxas, X_OK) != 0) GTEST_SKIP() << "ptxas check: " << kPtxas << " not found (no CUDA toolkit)";
+  std::string log;
+  int rc = RunCommand(absl::StrCat(kPtxas, " -arch=sm_90 -v -o /dev/null ", WriteTemp(absl::StrCat("matmul_mma_", target.substr(0, target.find(' ')), "_", target.substr(target.find("sm_")), "_", out, ".ptx"), ptx)), &log);
+  ASSERT_EQ(rc, 0) << target << ": ptxas rejected the PTX:\n" << log;
+  EXPECT_NE(log.find("    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"), std::string::npos)
+      << target << " " << out_dtype << ":\n" << log;
+  std::printf("ptxas -arch=sm_90 -v, 4096^3 float16 -> %s tensor-core matmul (%s):\n%s", out_dtype.c_str(),
+              target.c_str(), log.c_str());
+}
+
+TEST(RelaxPtxTest, Float16MatmulUsesTensorCoresOnSm80AndNewer) {
+  for (const char* target : {"cuda -arch=sm_90", "nvptx -mcpu=sm_90", "cuda -arch=sm_80", "nvptx -mcpu=sm_80"}) {
+    for (const char* out : {"float16", "float32"}) CheckMmaMatmul(target, out);
   }
 }
 

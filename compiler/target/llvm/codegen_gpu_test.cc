@@ -142,6 +142,54 @@ TEST(CodegenROCmTest, SharedTileCodeObject) {
   EXPECT_NE(log.find("main_kernel.kd"), std::string::npos) << log;
 }
 
+// One warp's m16n8k16 tensor-core instruction on fragments in local arrays (SHAPE: the mma shape).
+constexpr char kMma[] = R"(
+@T.prim_func
+def main(A: T.Buffer((256,), "float16"), B: T.Buffer((128,), "float16"), C: T.Buffer((128,), "float32")):
+    tx = T.launch_thread("threadIdx.x", 32)
+    a = T.alloc_local((8,), "float16")
+    b = T.alloc_local((4,), "float16")
+    c = T.alloc_local((4,), "float32")
+    for i in T.unroll(8):
+        a[i] = A[tx * 8 + i]
+    for i in T.unroll(4):
+        b[i] = B[tx * 4 + i]
+        c[i] = T.float32(0)
+    T.ptx_legacy.mma("SHAPE", "row", "col", "fp16", "fp16", "fp32", a.data, 0, b.data, 0, c.data, 0, False)
+    for i in T.unroll(4):
+        C[tx * 4 + i] = c[i]
+)";
+
+std::string MmaKernel(const std::string& shape) {
+  std::string k = kMma;
+  return k.replace(k.find("SHAPE"), 5, shape);
+}
+
+TEST(CodegenNVPTXTest, TensorCoreMma) {
+  std::vector<PrimFunc> kernels = Kernels(MmaKernel("m16n8k16"));
+  ASSERT_EQ(kernels.size(), 1u);
+  GPUTarget target = *ParseGPUTarget("nvptx -mcpu=sm_80");
+  absl::StatusOr<std::string> ir = EmitGPULLVMAssembly(kernels, target);
+  ASSERT_TRUE(ir.ok()) << ir.status();
+  EXPECT_NE(ir->find("@llvm.nvvm.mma.m16n8k16.row.col.f32.f32(<2 x half>"), std::string::npos) << *ir;
+  absl::StatusOr<std::string> ptx = CompileGPUKernels(kernels, target);
+  ASSERT_TRUE(ptx.ok()) << ptx.status();
+  EXPECT_NE(ptx->find("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"), std::string::npos) << *ptx;
+  EXPECT_EQ(ptx->find(".local"), std::string::npos) << "the fragments stay in registers\n" << *ptx;
+  ExpectPtxasAccepts(*ptx);
+}
+
+TEST(CodegenGPUTest, MmaIsRejectedWhereUnsupported) {
+  // Another shape on nvptx, and any mma on rocm.
+  absl::StatusOr<std::string> shape = CompileGPUKernels(Kernels(MmaKernel("m16n8k8")), *ParseGPUTarget("nvptx"));
+  ASSERT_FALSE(shape.ok());
+  EXPECT_TRUE(absl::IsInvalidArgument(shape.status())) << shape.status();
+  EXPECT_NE(shape.status().message().find("T.ptx_legacy.mma"), std::string::npos) << shape.status();
+  absl::StatusOr<std::string> ir = EmitGPULLVMAssembly(Kernels(MmaKernel("m16n8k16")), *ParseGPUTarget("rocm"));
+  ASSERT_FALSE(ir.ok());
+  EXPECT_NE(ir.status().message().find("T.ptx_legacy.mma needs nvptx"), std::string::npos) << ir.status();
+}
+
 TEST(CodegenGPUTest, UnsupportedConstructsAreInvalidArgument) {
   std::vector<PrimFunc> kernels = Kernels(R"(
 @T.prim_func

@@ -126,5 +126,59 @@ def main(A: T.Buffer((32,), "float32")):
   ExpectCompiles(p->source);
 }
 
+// One warp's m16n8k16 tensor-core instruction on fragments in local arrays (SHAPE: the mma shape).
+constexpr char kMma[] = R"(
+@T.prim_func
+def main(A: T.Buffer((256,), "float16"), B: T.Buffer((128,), "float16"), C: T.Buffer((128,), "float32")):
+    tx = T.launch_thread("threadIdx.x", 32)
+    a = T.alloc_local((8,), "float16")
+    b = T.alloc_local((4,), "float16")
+    c = T.alloc_local((4,), "float32")
+    for i in T.unroll(8):
+        a[i] = A[tx * 8 + i]
+    for i in T.unroll(4):
+        b[i] = B[tx * 4 + i]
+        c[i] = T.float32(0)
+    T.ptx_legacy.mma("SHAPE", "row", "col", "fp16", "fp16", "fp32", a.data, 0, b.data, 0, c.data, 0, False)
+    for i in T.unroll(4):
+        C[tx * 4 + i] = c[i]
+)";
+
+std::string MmaKernel(const std::string& shape) {
+  std::string k = kMma;
+  return k.replace(k.find("SHAPE"), 5, shape);
+}
+
+TEST(CodegenCUDATest, TensorCoreMmaIsInlinePtx) {
+  auto p = Generate(MmaKernel("m16n8k16"));
+  ASSERT_TRUE(p.ok()) << p.status();
+  const std::string& s = p->source;
+  EXPECT_NE(s.find("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"), std::string::npos) << s;
+  EXPECT_NE(s.find("(void)(kiln_mma_m16n8k16_f32_f16((a + ("), std::string::npos) << s;
+  CUDATarget target;
+  target.arch = "sm_80";
+  absl::StatusOr<std::string> ptx = CompileWithNVRTC(s, target);
+  if (absl::IsFailedPrecondition(ptx.status())) GTEST_SKIP() << ptx.status();
+  ASSERT_TRUE(ptx.ok()) << ptx.status() << "\n" << s;
+  EXPECT_NE(ptx->find("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"), std::string::npos) << *ptx;
+  EXPECT_EQ(ptx->find(".local"), std::string::npos) << "the fragments stay in registers\n" << *ptx;
+  // Programs without mma do not carry the helper.
+  auto plain = Generate(R"(
+@T.prim_func
+def main(A: T.Buffer((32,), "float16")):
+    tx = T.launch_thread("threadIdx.x", 32)
+    A[tx] = A[tx] + A[tx]
+)");
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_EQ(plain->source.find("kiln_mma"), std::string::npos) << plain->source;
+}
+
+TEST(CodegenCUDATest, UnsupportedMmaFormIsInvalidArgument) {
+  auto p = Generate(MmaKernel("m16n8k8"));
+  ASSERT_FALSE(p.ok());
+  EXPECT_TRUE(absl::IsInvalidArgument(p.status())) << p.status();
+  EXPECT_NE(p.status().message().find("T.ptx_legacy.mma: only m16n8k16"), std::string::npos) << p.status();
+}
+
 }  // namespace
 }  // namespace kiln::codegen
