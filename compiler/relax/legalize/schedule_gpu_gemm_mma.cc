@@ -47,7 +47,6 @@ const BufferLoadNode* Float16Load(const PrimExpr& e, DataType out) {
 }
 
 struct MmaGemm {
-  const ReductionStage* s;
   const VarNode *i, *j, *k;
   PrimExpr a, b;  // the float16 loads of A (uses i, k) and B (uses j, k)
   std::vector<const IterVarNode*> batch;
@@ -61,7 +60,7 @@ std::optional<MmaGemm> Match(const ReductionStage& s) {
   if (zero == nullptr || zero->value != 0) return std::nullopt;
   const Array<PrimExpr>& idx = s.store->indices;
   if (idx.size() < 2) return std::nullopt;
-  MmaGemm g{&s, idx[idx.size() - 2].as<VarNode>(), idx[idx.size() - 1].as<VarNode>(), s.reduce[0]->var.get(),
+  MmaGemm g{idx[idx.size() - 2].as<VarNode>(), idx[idx.size() - 1].as<VarNode>(), s.reduce[0]->var.get(),
             PrimExpr(), PrimExpr(), {}, 0, 0, 0};
   if (g.i == nullptr || g.j == nullptr || g.i == g.j || !s.spatial_vars.count(g.i) || !s.spatial_vars.count(g.j)) {
     return std::nullopt;
@@ -151,9 +150,10 @@ std::optional<Stmt> ScheduleGemmMmaStage(const Stmt& stage) {
   auto value_at = [&](const PrimExpr& v, const PrimExpr& i, const PrimExpr& j, const PrimExpr& k) {
     VarMap sub;
     Bind(g.batch, st, bz, &sub);
-    if (i.defined()) sub[g.i] = i;
-    if (j.defined()) sub[g.j] = j;
-    if (k.defined()) sub[g.k] = k;
+    // The iter vars keep their dtype (int64 from LegalizeOps; hand-written TIR may use int32).
+    if (i.defined()) sub[g.i] = CastTo(g.i->dtype, i);
+    if (j.defined()) sub[g.j] = CastTo(g.j->dtype, j);
+    if (k.defined()) sub[g.k] = CastTo(g.k->dtype, k);
     return Substitute(v, sub);
   };
 
