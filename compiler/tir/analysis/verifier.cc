@@ -158,7 +158,7 @@ class Verifier : public StmtExprVisitor {
   }
 
   void UseVar(const VarNode* v) {
-    if (live_.count(v)) return;
+    if (live_.count(v) || !options_.defined_vars) return;
     std::string msg = absl::StrCat("Undefined variable: ", v->name);
     const auto& owners = IterVarOwnerMap();
     auto owner = owners.find(v);
@@ -785,6 +785,8 @@ class Verifier : public StmtExprVisitor {
 
   void VisitStmt_(const DeclBufferNode* op) override {
     const Buffer& b = op->buffer;
+    // Checked with defined_vars off too: the printer names a declared buffer's data only where it is
+    // defined, so a free one would read back as an allocation.
     if (b->data.defined() && !live_.count(b->data.get())) {
       Error(op, absl::StrCat("Undefined variable: ", b->data->name, " (data of buffer ", b->name, ")"));
     }
