@@ -1164,6 +1164,18 @@ ObjectRef Parser::ParseModule(const doc::Module& m, const std::string& select_na
             if (full == "T" && absl::EndsWith(s.module + "." + a.name, ".tir")) {
               Warn(SpanOf(a.pos), "'tvm.script.tir' is spelled 'tirx' in TVM v0.26: from tvm.script import tirx as T");
             }
+            if (s.module == "tvm.tirx.layout") {
+              // `from tvm.tirx.layout import S, TileLayout, TLane`: the layout builders T.S, T.R,
+              // T.TileLayout, T.ComposeLayout, and the axes TVM's module exports by name.
+              static const char* const kAxes[] = {"bx", "by", "bz", "cbx", "cby", "cbz", "tx", "warpid", "laneid",
+                                                  "wgid", "tid_in_wg", "wid_in_wg", "m", "P", "F", "Bank", "TCol",
+                                                  "TLane"};
+              bool axis = std::find(std::begin(kAxes), std::end(kAxes), a.name) != std::end(kAxes);
+              bool builder = a.name == "S" || a.name == "R" || a.name == "TileLayout" || a.name == "ComposeLayout";
+              if (axis) aliases_[local] = "Axis." + a.name;
+              if (builder) aliases_[local] = "T." + a.name;
+              continue;
+            }
             if (full != "T" && full != "R" && full != "I" && full != "I.ir_module" && !absl::StartsWith(full, "T.") &&
                 !absl::StartsWith(full, "R.") && !absl::StartsWith(full, "I.")) {
               // Other tvm imports (e.g. `from tvm.tirx.layout import Axis` in printed headers) are

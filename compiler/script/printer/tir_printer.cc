@@ -874,7 +874,10 @@ ExprPtr Docsifier::PrintCall(const CallNode* call) {
     case Rule::kSameAsFirstArg: implied = call->args.empty() ? DataType::Int(32) : call->args[0].dtype(); break;
     case Rule::kBool: implied = DataType::Bool(); break;
     case Rule::kExplicit: implied = call->dtype; break;
-    case Rule::kSecondArg: implied = call->args.size() > 1 ? call->args[1].dtype() : call->dtype; break;
+    case Rule::kSecondArg:
+    case Rule::kValueArg: implied = call->args.size() > 1 ? call->args[1].dtype() : call->dtype; break;
+    case Rule::kUInt64: implied = DataType::UInt(64); break;
+    case Rule::kFloat32: implied = DataType::Float(32); break;
     case Rule::kInt32: implied = DataType::Int(32); break;
     case Rule::kHandle: implied = DataType::Handle(); break;
     case Rule::kVoid: implied = DataType::Void(); break;

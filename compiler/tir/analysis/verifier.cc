@@ -532,7 +532,8 @@ class Verifier : public StmtExprVisitor {
     DataType expected = op->dtype;
     switch (info->dtype_rule) {
       case Rule::kSameAsFirstArg: expected = op->args[0].dtype(); break;
-      case Rule::kSecondArg: expected = op->args[1].dtype(); break;
+      case Rule::kSecondArg:
+      case Rule::kValueArg: expected = op->args[1].dtype(); break;
       case Rule::kBool: expected = DataType::Bool(); break;
       case Rule::kBoolLanesOfFirstArg: expected = DataType::Bool(op->args[0].dtype().lanes()); break;
       default: break;  // explicit, or a fixed convention passes are free to refine
