@@ -401,6 +401,12 @@ void Parser::DefineRelaxName(const std::string& name, const Value& v) {
     // `n = T.int64()`: a symbolic variable, the same one a signature "n" introduced.
     auto& table = symbolic_.back();
     auto it = table.find(name);
+    const auto* declared = v.obj.as<VarNode>();
+    if (it != table.end() && declared && it->second->dtype != declared->dtype) {
+      // As TVM: `n = T.int32()` where the signature's "n" is an int64 is not that variable.
+      Fail(v.span, absl::StrCat("Expected the same dtype for PrimType values but got ", declared->dtype.ToString(),
+                                " vs ", it->second->dtype.ToString()));
+    }
     if (it == table.end()) {
       // A fresh variable takes the name it is bound to (`m, n = T.int64(), T.int64()` made both
       // before their names were known).
