@@ -642,8 +642,12 @@ class Verifier : public StmtExprVisitor {
         CheckRegion(Downcast<BufferRegion>(a), absl::StrCat("operand ", i, " of ", callee));
       } else if (a.as<PrimExprNode>()) {
         VisitExpr(Downcast<PrimExpr>(a));
+      } else if (const auto* axes = a.as<ArrayNode>()) {  // a reduction's axes: integer constants
+        for (const ObjectRef& x : axes->data) {
+          if (!x.as<IntImmNode>()) Error(op, absl::StrCat("operand ", i, " of ", callee, " (axes) holds a non-integer"));
+        }
       } else {
-        Error(op, absl::StrCat("operand ", i, " of ", callee, " is neither a buffer region nor an expression"));
+        Error(op, absl::StrCat("operand ", i, " of ", callee, " is neither a buffer region, an expression nor axes"));
       }
     }
     for (const auto& [name, b] : op->workspace.items()) UseBuffer(b, op->span);
