@@ -340,7 +340,7 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
   // share the smaller one, which then stays in every core's cache. Row-major (every block of a row,
   // then the next row) when the packed weights are no larger than the prepared input: a thread
   // then reads the input rows of its output rows only (for 64 channels of 56x56 and 3x3, 2 threads
-  // ran 1.45x faster than 1 block-major and 1.95x row-major: block-major made each thread stream
+  // ran 1.45x faster than 1 block-major and 1.9x row-major: block-major made each thread stream
   // the whole 1 MB input once per block). Block-major otherwise (deep layers of small images),
   // where a thread reads the weights of its blocks only. Symbolic sizes take row-major.
   PrimExpr gblocks = Times(Int64(groups), blocks);
