@@ -3,10 +3,10 @@
 # driver and the CUDA toolkit but neither Bazel nor Debian's LLVM, gRPC and abseil packages:
 #   tests/gpu/pack_bundle.sh OUT.tar.xz
 #   (on the GPU machine, from a checkout of the same commit) tests/gpu/run_cuda.sh --bundle OUT.tar.xz
-# It holds bin/ (kiln, cuda_matmul_bench and the CUDA runtime tests, linked with LLVM's static
+# It holds bin/ (kiln, cuda_matmul_bench, the CUDA runtime tests and the GPU differential test, linked with LLVM's static
 # archives: --define llvm_link=static), lib/ (every shared library they need except glibc's,
 # libstdc++ and libgcc_s, which any newer x86-64 Linux has in a compatible version) and corpus/ (a
-# copy of ../shared/corpus). The two LLVM-sized binaries share most of their bytes, so the archive
+# copy of ../shared/corpus). The LLVM-sized binaries share most of their bytes, so the archive
 # is compressed with a window larger than one binary: about 40 MB in all.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -19,7 +19,7 @@ if [ ! -d "$shared/corpus" ]; then
 fi
 
 targets=(//client/cli:kiln //tests/bench:cuda_matmul_bench //runtime/device/cuda:cuda_runtime_test
-         //runtime/device/cuda:cuda_device_test)
+         //runtime/device/cuda:cuda_device_test //compiler/driver:gpu_differential_test)
 bazel build --define llvm_link=static "${targets[@]}"
 
 stage=$(mktemp -d)

@@ -3,7 +3,8 @@
 # repository root:
 #   tests/gpu/run_cuda.sh [--no-bench] [--bundle B.tar.xz]
 # 1. the CUDA runtime tests, which skip without a GPU but here load PTX, launch, copy and time
-#    (including the CUDA-event DeviceTimer behind time_evaluator);
+#    (including the CUDA-event DeviceTimer behind time_evaluator), and the GPU differential test
+#    (generated kernels on interp vs vulkan/opencl where present vs cuda and nvptx);
 # 2. every GPU-target program of ../shared/corpus/tir through `kiln run` on
 #    "cuda -arch=sm_XY" (NVRTC) and "nvptx -mcpu=sm_XY" (LLVM), sm_XY being this GPU's compute
 #    capability, compared with each program's numpy reference (tests/corpus/run_corpus.py);
@@ -65,11 +66,13 @@ if [ -n "$bundle" ]; then
   echo "== CUDA runtime tests (bundle)"
   step "$b/bin/cuda_device_test"
   step "$b/bin/cuda_runtime_test"
+  step "$b/bin/gpu_differential_test"
   run_bench() { "$b/bin/cuda_matmul_bench" "$@"; }
   corpus=$b/corpus
 else
   echo "== CUDA runtime tests"
-  step bazel test //runtime/device/cuda:all //tests/gpu:all --test_output=errors
+  step bazel test //runtime/device/cuda:all //tests/gpu:all //compiler/driver:gpu_differential_test \
+    --test_output=errors
   bazel build //client/cli:kiln
   kiln=bazel-bin/client/cli/kiln
   run_bench() { bazel run -c opt //tests/bench:cuda_matmul_bench -- "$@"; }

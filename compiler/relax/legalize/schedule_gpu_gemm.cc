@@ -237,19 +237,22 @@ std::optional<Stmt> ScheduleGemmStage(const Stmt& stage) {
   const DataType acc_dt = mul_acc && dt.bits() < 32 ? DataType::Float(32) : dt;
   Buffer acc = Buffer::Make("acc", {Int64(reg_m * reg_n)}, acc_dt, "local");
   PrimExpr acc_at = Plus(Times(a, Int64(reg_n)), b);
-  // A thread's element e of `n` along an axis of `threads` threads: runs of `group`.
-  auto spread = [&](const Var& t, const Var& e, int64_t n) {
+  // Where thread t of `threads` along an axis has its element e: in runs of `group`, the runs
+  // threads * group apart.
+  auto spread = [&](const Var& t, const Var& e, int64_t threads) {
     PrimExpr run = cfg.group == 1 ? PrimExpr(e) : PrimExpr(FloorDiv(e, Int64(cfg.group)));
     PrimExpr in_run = cfg.group == 1 ? Int64(0) : PrimExpr(FloorMod(e, Int64(cfg.group)));
-    return Plus(Plus(Times(run, Int64(n * cfg.group)), Times(t, Int64(cfg.group))), in_run);
+    return Plus(Plus(Times(run, Int64(threads * cfg.group)), Times(t, Int64(cfg.group))), in_run);
   };
   PrimExpr row = spread(ty, a, cfg.threads_y), col = spread(tx, b, cfg.threads_x);
   PrimExpr i0 = Times(by, Int64(cfg.tile_m)), j0 = Times(bx, Int64(cfg.tile_n));
   PrimExpr nk = CeilDivBy(K, cfg.tile_k);
 
   TileRewriter rw(cfg, all, a_side, b_side, st.store->buffer.get(), Load(acc, {acc_at}), a, b);
-  PrimExpr update = mul_acc ? FusedMulAdd(CastTo(acc_dt, rw.VisitExpr(mul_acc->x)),
-                                          CastTo(acc_dt, rw.VisitExpr(mul_acc->y)), Load(acc, {acc_at}))
+  // The operands are converted to the accumulator type as they enter the tiles (once per element
+  // and block, not once per use).
+  PrimExpr update = mul_acc ? FusedMulAdd(rw.VisitExpr(CastTo(acc_dt, mul_acc->x)),
+                                          rw.VisitExpr(CastTo(acc_dt, mul_acc->y)), Load(acc, {acc_at}))
                             : rw.VisitExpr(st.store->value);
 
   // The iter vars at (row, col) of this thread's register tile and k of the K step.

@@ -52,8 +52,11 @@ const GemmConfig& ChooseGemmConfig(const ir::PrimExpr& m, const ir::PrimExpr& n)
 // subexpression of f that uses only batch, I and K vars (or batch, J and K) and loads something
 // (a load, or a padded convolution's whole if_then_else) is evaluated once per tile element into
 // shared memory. The stage also needs at least 256 outputs and a K of at least 8 (below that the
-// one-thread-per-output schedule does as well). Numerics: each output is reduced in K order, as
-// the block's serial loops would.
+// one-thread-per-output schedule does as well). The tile configuration is ChooseGemmConfig's.
+// Numerics: each output is reduced in K order, as the block's serial loops would; an update
+// C + x * y in a float type is one fused multiply-add per k (one rounding), with float32
+// accumulators for float16 (and the operands converted to float32 as they enter the tiles),
+// rounded to float16 once at the end.
 std::optional<ir::Stmt> ScheduleGemmStage(const ir::Stmt& stage);
 
 }  // namespace kiln::relax::legalize
