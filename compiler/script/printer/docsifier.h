@@ -97,9 +97,13 @@ class Docsifier {
   // callee(pre_args..., shape, dtype, kwargs...) for T.Buffer / T.match_buffer / T.alloc_buffer ...
   ExprPtr BufferCall(ExprPtr callee, std::vector<ExprPtr> pre_args, const ir::Buffer& b,
                      bool force_dtype, bool print_data, const std::string& implied_scope);
-  ExprPtr PrintRegion(const ir::BufferRegion& r);
+  // `A[0:4, j]`: an extent-1 dimension prints as its index, as TVM prints it. `keep_region` prints
+  // a region whose every extent is 1 as slices, where `A[i, j]` would read back as a BufferLoad.
+  ExprPtr PrintRegion(const ir::BufferRegion& r, bool keep_region = false);
   std::vector<ExprPtr> BufferIndices(const ir::Array<ir::PrimExpr>& indices);
   ExprPtr RangeEnd(const ir::PrimExpr& min, const ir::PrimExpr& extent);
+  // A Ramp's or Broadcast's lanes: the constant, or T.vscale() * k for a scalable vector.
+  ExprPtr PrintLanes(int lanes);
   bool IsLocalScalar(const ir::AllocBufferNode* op) const;
   // TIRx tile/device DSL (tile_printer.cc).
   void PrintScopeIdDef(const ir::ScopeIdDefStmtNode* op, std::vector<StmtPtr>* out);

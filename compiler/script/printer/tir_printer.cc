@@ -162,6 +162,10 @@ ExprPtr Docsifier::RangeEnd(const PrimExpr& min, const PrimExpr& extent) {
   return BinOp("+", PrintExpr(min), PrintExpr(extent));
 }
 
+ExprPtr Docsifier::PrintLanes(int lanes) {
+  return lanes < -1 ? PrintExpr(tir::VScaleLanes(-lanes)) : IntLit(lanes);
+}
+
 // Buffer access indices as TVM writes them: a Ramp with a constant stride is the slice
 // base:base + lanes * stride (with :stride when it is not 1), which the parser reads back as that
 // Ramp; other indices print as expressions.
@@ -174,17 +178,27 @@ std::vector<ExprPtr> Docsifier::BufferIndices(const Array<PrimExpr>& indices) {
       out.push_back(PrintExpr(i));
       continue;
     }
-    PrimExpr span = IntImm(ramp->base.dtype(), ramp->lanes * stride->value);
+    // A scalable Ramp's extent is TVM's base + lanes * stride, folded as its operators fold:
+    // T.vscale() * k, times the stride where it is not 1.
+    PrimExpr span;
+    if (ramp->lanes < -1) {
+      span = tir::VScaleLanes(-ramp->lanes);
+      if (stride->value != 1) span = Mul(span, IntImm(ramp->base.dtype(), stride->value));
+    } else {
+      span = IntImm(ramp->base.dtype(), ramp->lanes * stride->value);
+    }
     out.push_back(SliceE(PrintExpr(ramp->base), RangeEnd(ramp->base, span),
                          stride->value == 1 ? nullptr : PrintExpr(ramp->stride)));
   }
   return out;
 }
 
-ExprPtr Docsifier::PrintRegion(const BufferRegion& r) {
+ExprPtr Docsifier::PrintRegion(const BufferRegion& r, bool keep_region) {
+  bool point = true;
+  for (const Range& range : r->region) point = point && IsOne(range->extent);
   std::vector<ExprPtr> idx;
   for (const Range& range : r->region) {
-    if (IsOne(range->extent)) {
+    if (IsOne(range->extent) && !(keep_region && point)) {
       idx.push_back(PrintExpr(range->min));
     } else {
       idx.push_back(SliceE(PrintExpr(range->min), RangeEnd(range->min, range->extent)));
@@ -215,6 +229,17 @@ std::unordered_set<const Object*> SharedThreadVars(const Stmt& body) {
     if (n > 1) out.insert(var);
   }
   return out;
+}
+
+// The variables `body` uses: a handle parameter it names itself (`T.call_packed(..., A_ptr)`)
+// must stay a parameter, its buffer matched in the body.
+std::unordered_set<const Object*> UsedVars(const Stmt& body) {
+  struct Collector : StmtExprVisitor {
+    std::unordered_set<const Object*> vars;
+    void VisitExpr_(const VarNode* v) override { vars.insert(v); }
+  } c;
+  if (body.defined()) c.VisitStmt(body);
+  return std::move(c.vars);
 }
 
 // Buffers the body loads or stores that no statement of it declares (a body-level
@@ -286,11 +311,12 @@ StmtPtr Docsifier::PrintPrimFunc(const PrimFunc& f, const std::string& name) {
   // A buffer whose data pointer an earlier param buffer already has (match_buffer(..., data=A.data))
   // is matched in the body, where it can name that pointer.
   std::unordered_set<const Object*> param_data;
+  std::unordered_set<const Object*> body_vars = UsedVars(f->body);
   for (size_t i = 0; i < f->params.size(); ++i) {
     const Var& p = f->params[i];
     int64_t bi = f->buffer_map.Find(p);
     bool shares_data = bi >= 0 && !param_data.insert(f->buffer_map.value_at(bi)->data.get()).second;
-    if (bi >= 0 && !shares_data && IsSimpleParamBuffer(f->buffer_map.value_at(bi))) {
+    if (bi >= 0 && !shares_data && !body_vars.count(p.get()) && IsSimpleParamBuffer(f->buffer_map.value_at(bi))) {
       Buffer b = f->buffer_map.value_at(bi);
       ExprPtr ann = BufferCall(T("Buffer"), {}, b, /*force_dtype=*/true, false, "");
       ExprPtr id = DefineBuffer(func_scope_, b);
@@ -860,7 +886,10 @@ ExprPtr Docsifier::PrintCall(const CallNode* call) {
     case Rule::kSameAsFirstArg: implied = call->args.empty() ? DataType::Int(32) : call->args[0].dtype(); break;
     case Rule::kBool: implied = DataType::Bool(); break;
     case Rule::kExplicit: implied = call->dtype; break;
-    case Rule::kSecondArg: implied = call->args.size() > 1 ? call->args[1].dtype() : call->dtype; break;
+    case Rule::kSecondArg:
+    case Rule::kValueArg: implied = call->args.size() > 1 ? call->args[1].dtype() : call->dtype; break;
+    case Rule::kUInt64: implied = DataType::UInt(64); break;
+    case Rule::kFloat32: implied = DataType::Float(32); break;
     case Rule::kInt32: implied = DataType::Int(32); break;
     case Rule::kHandle: implied = DataType::Handle(); break;
     case Rule::kVoid: implied = DataType::Void(); break;
@@ -966,11 +995,11 @@ ExprPtr Docsifier::PrintExpr(const PrimExpr& e) {
     }
     case NodeKind::kRamp: {
       const auto* n = static_cast<const RampNode*>(e.get());
-      return CallE(T("Ramp"), {PrintExpr(n->base), PrintExpr(n->stride), IntLit(n->lanes)});
+      return CallE(T("Ramp"), {PrintExpr(n->base), PrintExpr(n->stride), PrintLanes(n->lanes)});
     }
     case NodeKind::kBroadcast: {
       const auto* n = static_cast<const BroadcastNode*>(e.get());
-      return CallE(T("Broadcast"), {PrintExpr(n->value), IntLit(n->lanes)});
+      return CallE(T("Broadcast"), {PrintExpr(n->value), PrintLanes(n->lanes)});
     }
     case NodeKind::kShuffle: {
       const auto* n = static_cast<const ShuffleNode*>(e.get());

@@ -21,6 +21,9 @@ using namespace ::kiln::ir;  // NOLINT: this file is all about IR nodes
 
 std::string DT(DataType t) { return t.ToString(); }
 
+// A Ramp's or Broadcast's lanes: more than one fixed lane, or vscale * k (encoded -k, k > 1).
+bool IsVectorLanes(int lanes) { return lanes > 1 || lanes < -1; }
+
 // The binding sites of shape variables tolerate re-binding: a symbolic dim shared by two buffers
 // is one variable bound consistently, and thread vars are re-launched by sibling kernels.
 enum class DefMode { kStrict, kRebindable };
@@ -158,7 +161,7 @@ class Verifier : public StmtExprVisitor {
   }
 
   void UseVar(const VarNode* v) {
-    if (live_.count(v)) return;
+    if (live_.count(v) || !options_.defined_vars) return;
     std::string msg = absl::StrCat("Undefined variable: ", v->name);
     const auto& owners = IterVarOwnerMap();
     auto owner = owners.find(v);
@@ -422,7 +425,7 @@ class Verifier : public StmtExprVisitor {
     VisitExpr(op->base);
     VisitExpr(op->stride);
     DataType b = op->base.dtype(), s = op->stride.dtype();
-    if (op->lanes <= 1) Error(op, absl::StrCat("Ramp must have more than 1 lane, got ", op->lanes));
+    if (!IsVectorLanes(op->lanes)) Error(op, absl::StrCat("Ramp must have more than 1 lane, got ", op->lanes));
     if (!b.is_scalar() || !s.is_scalar()) {
       Error(op, absl::StrCat("Ramp base and stride must be scalars, got ", DT(b), " and ", DT(s)));
     } else if (b != s) {
@@ -436,8 +439,8 @@ class Verifier : public StmtExprVisitor {
     VisitExpr(op->value);
     DataType v = op->value.dtype();
     if (!v.is_scalar()) Error(op, absl::StrCat("Broadcast of a non-scalar value of dtype ", DT(v)));
-    if (op->lanes <= 1) Error(op, absl::StrCat("Broadcast must have more than 1 lane, got ", op->lanes));
-    if (v.is_scalar() && op->lanes > 1 && op->dtype != v.with_lanes(op->lanes)) {
+    if (!IsVectorLanes(op->lanes)) Error(op, absl::StrCat("Broadcast must have more than 1 lane, got ", op->lanes));
+    if (v.is_scalar() && IsVectorLanes(op->lanes) && op->dtype != v.with_lanes(op->lanes)) {
       Error(op, absl::StrCat("Broadcast has dtype ", DT(op->dtype), "; expected ", DT(v.with_lanes(op->lanes))));
     }
   }
@@ -532,7 +535,8 @@ class Verifier : public StmtExprVisitor {
     DataType expected = op->dtype;
     switch (info->dtype_rule) {
       case Rule::kSameAsFirstArg: expected = op->args[0].dtype(); break;
-      case Rule::kSecondArg: expected = op->args[1].dtype(); break;
+      case Rule::kSecondArg:
+      case Rule::kValueArg: expected = op->args[1].dtype(); break;
       case Rule::kBool: expected = DataType::Bool(); break;
       case Rule::kBoolLanesOfFirstArg: expected = DataType::Bool(op->args[0].dtype().lanes()); break;
       default: break;  // explicit, or a fixed convention passes are free to refine
@@ -641,8 +645,12 @@ class Verifier : public StmtExprVisitor {
         CheckRegion(Downcast<BufferRegion>(a), absl::StrCat("operand ", i, " of ", callee));
       } else if (a.as<PrimExprNode>()) {
         VisitExpr(Downcast<PrimExpr>(a));
+      } else if (const auto* axes = a.as<ArrayNode>()) {  // a reduction's axes: integer constants
+        for (const ObjectRef& x : axes->data) {
+          if (!x.as<IntImmNode>()) Error(op, absl::StrCat("operand ", i, " of ", callee, " (axes) holds a non-integer"));
+        }
       } else {
-        Error(op, absl::StrCat("operand ", i, " of ", callee, " is neither a buffer region nor an expression"));
+        Error(op, absl::StrCat("operand ", i, " of ", callee, " is neither a buffer region, an expression nor axes"));
       }
     }
     for (const auto& [name, b] : op->workspace.items()) UseBuffer(b, op->span);
@@ -785,6 +793,8 @@ class Verifier : public StmtExprVisitor {
 
   void VisitStmt_(const DeclBufferNode* op) override {
     const Buffer& b = op->buffer;
+    // Checked with defined_vars off too: the printer names a declared buffer's data only where it is
+    // defined, so a free one would read back as an allocation.
     if (b->data.defined() && !live_.count(b->data.get())) {
       Error(op, absl::StrCat("Undefined variable: ", b->data->name, " (data of buffer ", b->name, ")"));
     }
