@@ -90,6 +90,8 @@ PrimExpr Parser::SymbolicDim(const Value& v, const Span& span, DataType dtype) {
       Define(n, Value::Obj(K::kPrim, var));
     }
     Value inner = Eval(m->body[0]->value);
+    // A name bound to a string (n = "n") would be read again forever.
+    if (inner.kind == K::kStr) Fail(span, absl::StrCat("the shape expression \"", v.s, "\" is a string, not a dimension"));
     return SymbolicDim(inner, span, dtype);
   }
   if (v.kind == K::kPrim && v.obj.as<IntImmNode>() && v.obj.as<IntImmNode>()->dtype != dtype) {
