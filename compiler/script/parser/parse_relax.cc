@@ -209,6 +209,7 @@ rx::Function Parser::ParseRelaxFunc(const doc::Stmt& def, const std::string& nam
   if (def.returns) fd->ret_ty = RelaxReturnType(def.returns);
   Expr result;
   const doc::Stmt* ret_stmt = nullptr;
+  enclosing_stmt_ = SpanOf(def.pos);
   ParseRelaxBody(def.body, &result, &ret_stmt);
   if (!result.defined()) {
     if (error_count_ > 0) throw ParseError{SpanOf(def.pos), "", true};
@@ -223,12 +224,16 @@ rx::Function Parser::ParseRelaxFunc(const doc::Stmt& def, const std::string& nam
 }
 
 void Parser::ParseRelaxBody(const std::vector<doc::StmtPtr>& body, Expr* result, const doc::Stmt** ret_stmt) {
+  const Span enclosing = enclosing_stmt_;
   for (const doc::StmtPtr& s : body) {
+    enclosing_stmt_ = enclosing;
     if (result->defined()) {
       Report({SpanOf(s->pos), "unreachable statement after return"});
       break;
     }
     try {
+      RejectUnvisitedStmt(*s);
+      enclosing_stmt_ = SpanOf(s->pos);
       ParseRelaxStmt(*s, result);
       if (result->defined()) *ret_stmt = s.get();
     } catch (const ParseError& e) {
@@ -237,6 +242,7 @@ void Parser::ParseRelaxBody(const std::vector<doc::StmtPtr>& body, Expr* result,
       if (s->kind == doc::StmtKind::kAnnAssign) Poison(s->target);
     }
   }
+  enclosing_stmt_ = enclosing;
 }
 
 void Parser::ParseRelaxStmt(const doc::Stmt& s, Expr* result) {

@@ -108,6 +108,7 @@ PrimFunc Parser::ParsePrimFunc(const doc::Stmt& def, const std::string& name, co
     // `-> None` (common in hand-written kernels) means no return value, the default.
     if (r.kind != K::kNone) fd->ret_type = PrimType(ToDType(r, SpanOf(def.returns->pos)));
   }
+  enclosing_stmt_ = SpanOf(def.pos);
   ParseTIRBody(def.body);
   PopScope();
   absl::StatusOr<PrimFunc> f = tir_.EndPrimFunc(SpanOf(def.pos));

@@ -18,8 +18,22 @@ namespace kiln::script::parser {
 
 using namespace ir;  // NOLINT: this file is about IR node types only
 
+void Parser::RejectUnvisitedStmt(const doc::Stmt& s) const {
+  const char* what = nullptr;
+  switch (s.kind) {
+    case doc::StmtKind::kDelete: what = "`del` statement (Delete)"; break;
+    case doc::StmtKind::kImport:
+    case doc::StmtKind::kImportFrom: what = "`import` statement (Import)"; break;
+    case doc::StmtKind::kGlobal: what = "`global` statement (Global)"; break;
+    default: return;
+  }
+  Fail(enclosing_stmt_, absl::StrCat("a ", what, " is not supported in TVMScript; reported at the enclosing statement, as TVM does"));
+}
+
 void Parser::ParseTIRBody(const std::vector<doc::StmtPtr>& body) {
+  const Span enclosing = enclosing_stmt_;
   for (const doc::StmtPtr& s : body) {
+    enclosing_stmt_ = enclosing;
     // Each open builder frame is one level of the IR (a let binding or buffer declaration nests the
     // rest of its block, so even flat text can nest deeply), and the verifiers, the printer and the
     // passes walk that nesting recursively. One error, then the rest of this block is skipped.
@@ -27,9 +41,11 @@ void Parser::ParseTIRBody(const std::vector<doc::StmtPtr>& body) {
       Report(ParseError{SpanOf(s->pos), absl::StrCat("too deeply nested: more than ", max_scope_depth_,
                                                      " nested scopes in one function (each let binding or "
                                                      "buffer declaration scopes the rest of its block)")});
-      return;
+      break;
     }
     try {
+      RejectUnvisitedStmt(*s);
+      enclosing_stmt_ = SpanOf(s->pos);
       ParseTIRStmt(*s);
     } catch (const ParseError& e) {
       Report(e);
@@ -37,6 +53,7 @@ void Parser::ParseTIRBody(const std::vector<doc::StmtPtr>& body) {
       if (s->kind == doc::StmtKind::kAnnAssign) Poison(s->target);
     }
   }
+  enclosing_stmt_ = enclosing;
 }
 
 void Parser::ParseTIRStmt(const doc::Stmt& s) {
