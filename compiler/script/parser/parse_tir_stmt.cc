@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/tir/functor.h"
 #include "compiler/script/parser/handlers.h"
@@ -71,6 +72,7 @@ void Parser::ParseTIRStmt(const doc::Stmt& s) {
       CallArgs ca;
       ca.span = ca.func_span = span;
       ca.args = {Eval(s.value)};
+      if (ca.args[0].kind == K::kNone) Fail(span, "the expression to be returned must be a PrimExpr, not None");
       Value r = CallT("ret", ca);
       tir_.Emit(Evaluate(ToPrim(r, span), span));
       return;
@@ -83,8 +85,16 @@ void Parser::ParseTIRStmt(const doc::Stmt& s) {
         Value m = Eval(s.msg);
         if (m.kind == K::kStr) {
           parts.push_back(String(m.s));
-        } else if (m.kind == K::kTuple && m.items.size() == 2) {
-          kind = ToStr(m.items[0], SpanOr(m.items[0], span));
+        } else if (m.kind == K::kTuple) {
+          // TVM checks the (kind, [parts...]) shape at the assert statement.
+          if (m.items.size() != 2) {
+            Fail(span, absl::StrCat("an assert message tuple must have exactly 2 elements (kind, [parts...]), got ",
+                                    m.items.size()));
+          }
+          if (m.items[0].kind != K::kStr) {
+            Fail(span, "the first element of an assert message tuple must be a string (an error kind like \"ValueError\")");
+          }
+          kind = m.items[0].s;
           if (m.items[1].is_seq()) {
             for (const Value& p : m.items[1].items) parts.push_back(String(ToStr(p, SpanOr(p, span))));
           } else {
@@ -106,6 +116,9 @@ void Parser::ParseTIRStmt(const doc::Stmt& s) {
         return;
       }
       PrimExpr cond = ToPrim(test, SpanOf(s.test->pos));
+      if (test.kind == K::kStr || cond.dtype().is_handle()) {
+        Fail(SpanOf(s.test->pos), "the if condition must be a boolean expression");
+      }
       tir_.BeginScope();
       PushScope();
       ParseTIRBody(s.body);
@@ -240,6 +253,13 @@ void Parser::BindTIRTarget(const doc::ExprPtr& target, const Value& v, const Spa
   if (v.kind == K::kPrim && !v.fresh_var && !v.meta && tir_.func()) {
     // `x = expr` binds a new variable for the rest of the block, as `x: T.let[dtype] = expr`.
     PrimExpr value = Downcast<PrimExpr>(v.obj);
+    // TVM types the stack-allocation intrinsics as pointers and binds such a value once per scope.
+    if (const auto* call = value.as<CallNode>(); call && prev != scopes_.back().end()) {
+      const auto* op = call->op.as<OpNode>();
+      if (op && (absl::EndsWith(op->name, "tvm_stack_alloca") || absl::EndsWith(op->name, "tvm_stack_make_shape"))) {
+        Fail(target->pos, absl::StrCat("pointer variable '", name, "' cannot be reassigned"));
+      }
+    }
     Var var(name, value.dtype(), SpanOf(target->pos));
     Define(name, Value::Obj(K::kPrim, var));
     tir_.BeginImplicit([var, value, span](Stmt body) { return LetStmt(var, value, body, span); });
