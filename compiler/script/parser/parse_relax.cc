@@ -331,7 +331,8 @@ void Parser::ParseRelaxStmt(const doc::Stmt& s, Expr* result) {
         deco.span = deco.func_span = SpanOf(d->pos);  // where errors about its arguments point
         if (d->kind == doc::ExprKind::kCall) for (const auto& kw : d->keywords) deco.kwargs.emplace_back(kw.arg, Eval(kw.value));
       }
-      if (!is_relax) Fail(span, "a function inside an R.function must be decorated with @R.function");
+      if (!is_relax && s.decorators.empty()) Fail(span, "a function inside an R.function must be decorated with @R.function");
+      if (!is_relax) Fail(span, "an inline prim_func (or other non-Relax function) is not allowed inside an R.function");
       rx::Function f = ParseRelaxFunc(s, s.name, &deco, false);
       Type ty = kiln::relax::ExprType(f);
       Var var = NewRelaxVar(s.name, ty, span);
@@ -406,6 +407,27 @@ void Parser::RelaxAssign(const doc::ExprPtr& target, const doc::ExprPtr& ann_exp
   name_hint_.clear();
   annotated_value_ = nullptr;
   if (v.kind == K::kPrim && v.fresh_var) {
+    // `n = T.int64()` declares a symbolic variable: TVM checks it against the annotation and
+    // against an earlier definition of the name, at the target.
+    DataType dtype = v.obj.as<VarNode>()->dtype;
+    if (ann_expr) {
+      DataType declared = ToDType(Eval(ann_expr), SpanOf(ann_expr->pos));
+      if (declared != dtype) {
+        Fail(target->pos, absl::StrCat("expected the declared symbolic variable '", name, "' to have type ",
+                                       declared.ToString(), ", but got ", dtype.ToString()));
+      }
+    }
+    if (const Value* prev = Lookup(name)) {
+      const auto* prev_var = prev->kind == K::kPrim ? prev->obj.as<VarNode>() : nullptr;
+      if (!prev_var) {
+        Fail(target->pos, absl::StrCat("cannot redefine '", name, "', a non-PrimType object, to a PrimType value; ",
+                                       "define the PrimType value with another name"));
+      }
+      if (prev_var->dtype != dtype) {
+        Fail(target->pos, absl::StrCat("expected the same dtype for PrimType values but got ", dtype.ToString(),
+                                       " vs ", prev_var->dtype.ToString()));
+      }
+    }
     DefineRelaxName(name, v);
     return;
   }
@@ -434,6 +456,10 @@ void Parser::RelaxAssign(const doc::ExprPtr& target, const doc::ExprPtr& ann_exp
     // (R.emit with an annotation). Its well-formed check compares the inferred type with it;
     // with check_well_formed=False nothing is compared.
     bool fresh_call = value_expr->kind == doc::ExprKind::kCall && v.s != "match_cast" && value.as<rx::CallNode>();
+    // TVM checks a match cast's annotation against the cast type at the binding's target.
+    if (v.s == "match_cast" && !kiln::relax::TypesCompatible(ty, inferred, &why)) {
+      Fail(target->pos, absl::StrCat("inconsistent annotation for the match cast pair bound to '", name, "': ", why));
+    }
     if ((check_well_formed_ || !fresh_call) && inferred.defined() &&
         !kiln::relax::TypesCompatible(ty, inferred, &why)) {
       Fail(SpanOf(ann_expr->pos), absl::StrCat("the annotation of '", name, "' does not match its value: ", why));
@@ -507,7 +533,13 @@ Value Parser::CallRelaxFunction(const Expr& callee, CallArgs& a) {
     return Value::Obj(K::kPrim, Call(ret->second, callee, args, a.span));
   }
   Array<Expr> args;
-  for (const Value& v : a.args) args.push_back(ToRelax(v, SpanOr(v, a.span)));
+  for (const Value& v : a.args) {
+    // TVM's GlobalVar call takes Relax expressions only; a string is not one (ops take strings).
+    if (v.kind == K::kStr && callee.as<GlobalVarNode>()) {
+      Fail(a.span, "a call of a module function (GlobalVar) takes Relax expressions, not a str argument");
+    }
+    args.push_back(ToRelax(v, SpanOr(v, a.span)));
+  }
   if (!a.kwargs.empty()) Fail(a.span, "keyword arguments are not supported when calling a function");
   bool defer = defer_inference_;
   defer_inference_ = false;
