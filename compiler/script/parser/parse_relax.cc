@@ -362,6 +362,35 @@ void Parser::DefineRelaxName(const std::string& name, const Value& v) {
   Define(name, v);
 }
 
+namespace {
+
+// Whether a type annotation spells a tensor or shape dimension as a string (R.Tensor(("n",), ...)).
+bool HasStringShapeImpl(const doc::Expr& e) {
+  if (e.kind == doc::ExprKind::kCall) {
+    bool shape_call = e.func && e.func->kind == doc::ExprKind::kAttribute &&
+                      (e.func->name == "Tensor" || e.func->name == "Shape" || e.func->name == "DTensor");
+    auto is_string_seq = [](const doc::ExprPtr& x) {
+      if (!x || (x->kind != doc::ExprKind::kTuple && x->kind != doc::ExprKind::kList)) return false;
+      return std::any_of(x->elts.begin(), x->elts.end(), [](const doc::ExprPtr& d) {
+        return d->kind == doc::ExprKind::kConstant && d->const_kind == doc::Expr::ConstKind::kStr;
+      });
+    };
+    if (shape_call && !e.args.empty() && is_string_seq(e.args[0])) return true;
+    for (const doc::Keyword& kw : e.keywords) {
+      if (shape_call && (kw.arg == "shape" || kw.arg == "values") && is_string_seq(kw.value)) return true;
+      if (kw.value && HasStringShapeImpl(*kw.value)) return true;
+    }
+    for (const doc::ExprPtr& x : e.args) if (HasStringShapeImpl(*x)) return true;
+    return false;
+  }
+  for (const doc::ExprPtr& x : e.elts) if (HasStringShapeImpl(*x)) return true;
+  return false;
+}
+
+}  // namespace
+
+bool Parser::HasStringShape(const doc::Expr& e) const { return HasStringShapeImpl(e); }
+
 void Parser::RelaxAssign(const doc::ExprPtr& target, const doc::ExprPtr& ann_expr, const doc::ExprPtr& value_expr,
                          const doc::Stmt& s) {
   Span span = SpanOf(s.pos);
@@ -450,6 +479,10 @@ void Parser::RelaxAssign(const doc::ExprPtr& target, const doc::ExprPtr& ann_exp
   Type inferred = v.s == "match_cast" ? Downcast<Type>(v.items[0].obj) : kiln::relax::ExprType(value);
   Type ty = inferred;
   if (ann_expr) {
+    if (HasStringShape(*ann_expr)) {
+      Fail(ann_expr->pos, "a string-defined shape (\"n\") is only allowed in function parameter and return "
+                          "annotations; declare the variable with n = T.int64() and write (n,)");
+    }
     ty = ToRelaxType(Eval(ann_expr), SpanOf(ann_expr->pos));
     std::string why;
     // A call written as the value takes the annotation as its type, as TVM's parser gives it

@@ -34,6 +34,15 @@ Value CallTensor(Parser& p, CallArgs& a, RelaxCall& c) {
   DataType dt = dtype && dtype->kind != K::kNone ? p.ToDType(*dtype, SpanOr(*dtype, span)) : DataType::Void();
   TensorType t;
   if (shape && shape->kind != K::kNone) {
+    // TVM takes a list/tuple, a ShapeExpr or a variable of shape type; it fails at the call.
+    if (shape->kind == K::kRelax) {
+      const auto* var = shape->obj.as<VarNode>();
+      if (!shape->obj.as<rx::ShapeExprNode>() && !(var && var->ty.defined() && var->ty.as<ShapeTypeNode>())) {
+        p.Fail(span, "R.Tensor: a shape given as an expression must be a ShapeExpr or a variable of shape type");
+      }
+    } else if (shape->kind != K::kTuple && shape->kind != K::kList) {
+      p.Fail(span, "R.Tensor: the shape must be a list, a tuple or a shape expression");
+    }
     if (shape->kind == K::kRelax) {
       t = TensorType(dt, c.NDim(ndim));
       t.CopyOnWrite()->shape = Downcast<Expr>(shape->obj);

@@ -1312,6 +1312,8 @@ IRModule Parser::ParseIRModule(const doc::Stmt& cls, const CallArgs& deco) {
         gvars_[name] = gv;
         module_.Add(gv, Downcast<BaseFunc>(v.obj));
         externs[name] = Downcast<BaseFunc>(v.obj);
+      } else if (s.kind == doc::StmtKind::kAssign && s.targets.size() > 1) {
+        Fail(s.pos, "chained assignment like 'a = b = c' is not supported");
       } else {
         Fail(s.pos, "only functions, name = R.ExternFunc(...), I.module_attrs and I.module_global_infos may appear in an @I.ir_module class");
       }

@@ -175,6 +175,8 @@ class Parser {
   // ---- TIR (parse_tir.cc; statements in parse_tir_stmt.cc, T.* calls in the parse_tir_*.cc families)
   ir::PrimFunc ParsePrimFunc(const doc::Stmt& def, const std::string& name, const CallArgs* deco);
   void ParseTIRBody(const std::vector<doc::StmtPtr>& body);
+  // Whether a type annotation spells a shape dimension as a string (only signatures may).
+  bool HasStringShape(const doc::Expr& e) const;
   // Fails at enclosing_stmt_ for a statement kind TVM's parser has no visitor for.
   void RejectUnvisitedStmt(const doc::Stmt& s) const;
   void ParseTIRStmt(const doc::Stmt& s);
