@@ -170,6 +170,11 @@ void TirCall::NeedBody() const {
 builder::BlockData* TirCall::Block() const {
   builder::BlockData* blk = p.tir_.block();
   if (!blk) p.Fail(span, absl::StrCat("T.", name, " must be used inside a T.sblock"));
+  // TVM's builder takes the block from the innermost frame only.
+  if (!p.tir_.top_block()) {
+    p.Fail(span, absl::StrCat("T.", name, " must be called at the top of a T.sblock(): a loop, if or with scope was opened ",
+                              "inside T.sblock(\"", blk->name, "\") before it"));
+  }
   return blk;
 }
 

@@ -492,7 +492,11 @@ void Parser::TIRFor(const doc::Stmt& s) {
     // A constant step of 1 is the trivial step, which the printer (as TVM's) leaves out: keep it
     // unset so that `range(0, n, 1)` and `range(0, n)` are the same loop.
     const auto* one = l.step.as<IntImmNode>();
-    if (l.step.defined() && !(one && one->value == 1)) loop.CopyOnWrite()->step = l.step;
+    if (l.step.defined() && !(one && one->value == 1)) {
+      // TVM's thread-binding loop frame requires a unit step when it closes (at the for).
+      if (l.kind == ForKind::kThreadBinding) Fail(span, "a T.thread_binding loop has step 1; a thread index cannot step by another value");
+      loop.CopyOnWrite()->step = l.step;
+    }
     body = loop;
   }
   tir_.Emit(body);
@@ -554,11 +558,18 @@ void Parser::TIRWith(const doc::Stmt& s) {
     CallArgs a;
     for (const auto& x : item.context_expr->args) a.args.push_back(Eval(x));
     std::string block_name = a.args.empty() ? "" : ToStr(a.args[0], SpanOr(a.args[0], cspan));
+    bool no_realize = false;
+    for (const doc::Keyword& kw : item.context_expr->keywords) {
+      if (kw.arg == "no_realize") no_realize = ToBool(Eval(kw.value), SpanOf(kw.value->pos));
+    }
     tir_.BeginBlock(block_name);
     PushScope();
     ParseTIRBody(s.body);
     PopScope();
     const builder::BlockData& blk = *tir_.block();
+    // A block without a realize has no bindings to carry (TVM checks this when the block closes).
+    if (no_realize && !blk.iter_values.empty()) Fail(span, "block bindings are not allowed when `no_realize=True`");
+    if (no_realize && blk.predicate.defined()) Fail(span, "`T.where` is not allowed when `no_realize=True`");
     PrimExpr predicate = blk.predicate;
     bool infer_access = !blk.reads_set || !blk.writes_set;
     std::unordered_set<const Object*> own;  // the block's own buffers: not accesses of the block

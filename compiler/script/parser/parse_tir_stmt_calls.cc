@@ -105,7 +105,7 @@ Value CallLaunchThread(Parser& p, CallArgs& a, const TirCall& c) {
       auto it = p.thread_ivs_.find(t.obj.get());
       if (it != p.thread_ivs_.end()) known = it->second.get();
     }
-    if (!known) p.Fail(SpanOr(t, span), "T.launch_thread takes a thread tag (\"threadIdx.x\") or a variable from T.env_thread");
+    if (!known) p.Fail(span, "T.launch_thread takes a thread tag (\"threadIdx.x\") or a variable from T.env_thread");
     // An env thread launched again keeps its first extent (TVM's builder stores it on the thread).
     if (auto it = p.thread_ivs_.find(known->var.get()); it != p.thread_ivs_.end()) known = it->second.get();
     if (known->dom.defined() && !kiln::arith::Analyzer().CanProveEqual(known->dom->extent, extent)) {
