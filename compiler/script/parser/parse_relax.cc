@@ -495,7 +495,9 @@ void Parser::RelaxAssign(const doc::ExprPtr& target, const doc::ExprPtr& ann_exp
     }
     if ((check_well_formed_ || !fresh_call) && inferred.defined() &&
         !kiln::relax::TypesCompatible(ty, inferred, &why)) {
-      Fail(SpanOf(ann_expr->pos), absl::StrCat("the annotation of '", name, "' does not match its value: ", why));
+      // A value whose type is already known is checked by TVM's R.emit, at the statement; a call's
+      // inferred type by the well-formed check, at the annotation.
+      Fail(fresh_call ? SpanOf(ann_expr->pos) : span, absl::StrCat("the annotation of '", name, "' does not match its value: ", why));
     }
     if (fresh_call) {
       rx::Call call = Downcast<rx::Call>(value);
@@ -523,11 +525,17 @@ void Parser::RelaxIf(const doc::Stmt& s) {
     const doc::Stmt& last = *body.back();
     const doc::ExprPtr& t = last.kind == doc::StmtKind::kAssign && last.targets.size() == 1 ? last.targets[0]
                           : last.kind == doc::StmtKind::kAnnAssign ? last.target : nullptr;
+    // TVM checks a branch's last binding when the branch closes, and reports it at the if.
     if (!t || t->kind != doc::ExprKind::kName || !last.value) {
-      Fail(last.pos, "each branch of an if in an R.function must end by assigning the result variable");
+      bool binds = std::any_of(body.begin(), body.end(), [](const doc::StmtPtr& x) {
+        return x->kind == doc::StmtKind::kAssign || x->kind == doc::StmtKind::kAnnAssign;
+      });
+      Fail(span, binds ? "each branch of an if in an R.function must end by assigning the result variable"
+                       : "empty body is not allowed for a branch of an if in an R.function: it must assign the result variable");
     }
     if (!var_name.empty() && t->name != var_name) {
-      Fail(t->pos, absl::StrCat("both branches must assign the same variable: '", var_name, "' and '", t->name, "'"));
+      Fail(span, absl::StrCat("the last binding of both branches must provide the same variable: '", var_name, "' and '",
+                              t->name, "'"));
     }
     var_name = t->name;
     relax_.BeginSeq();
