@@ -1,6 +1,10 @@
 // TVMScript parser, Relax types spelled as calls: R.Tensor, R.Shape, R.Tuple, R.Prim, R.Object /
 // R.Any and R.Callable (the distributed R.DTensor is in parse_relax_dist.cc).
+#include <cstdint>
+#include <string>
 #include <vector>
+
+#include "absl/strings/str_cat.h"
 
 #include "compiler/script/parser/handlers.h"
 
@@ -10,6 +14,33 @@ using namespace ir;  // NOLINT: this file is about IR node types only
 namespace rx = ir::relax;
 
 namespace {
+
+// "kind[:index]" names the index-th entry of the module's I.module_global_infos "vdevice" list;
+// TVM's lookup fails without a module, without global infos, or past the end of the list (a
+// kind that does not match is only a warning there).
+void CheckVDevice(Parser& p, const std::string& vdevice, const Span& span) {
+  size_t colon = vdevice.find(':');
+  int64_t index = 0;
+  if (colon != std::string::npos) {
+    size_t end = vdevice.find(':', colon + 1);
+    std::string digits = vdevice.substr(colon + 1, end == std::string::npos ? std::string::npos : end - colon - 1);
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9) {
+      p.Fail(span, absl::StrCat("vdevice \"", vdevice, "\": the device index after ':' must be an integer"));
+    }
+    index = std::stoll(digits);
+  }
+  if (!p.module_.defined()) {
+    p.Fail(span, absl::StrCat("vdevice \"", vdevice, "\" refers to the vdevices of an @I.ir_module (IRModule frame not found)"));
+  }
+  if (p.module_->global_infos.empty()) {
+    p.Fail(span, absl::StrCat("vdevice \"", vdevice, "\": the GlobalInfos in the IRModule are not defined (I.module_global_infos)"));
+  }
+  Array<GlobalInfo> devices = p.module_->global_infos.Get("vdevice");
+  if (index >= static_cast<int64_t>(devices.size())) {
+    p.Fail(span, absl::StrCat("vdevice \"", vdevice, "\": the target VDevice was not found in the module's GlobalInfos (",
+                              devices.size(), " vdevice(s))"));
+  }
+}
 
 // R.Tensor(shape, dtype, ndim=, vdevice=): a tensor type.
 Value CallTensor(Parser& p, CallArgs& a, RelaxCall& c) {
@@ -58,7 +89,10 @@ Value CallTensor(Parser& p, CallArgs& a, RelaxCall& c) {
   } else {
     t = TensorType(dt, c.NDim(ndim));
   }
-  if (vdevice && vdevice->kind != K::kNone) t.CopyOnWrite()->vdevice = p.ToStr(*vdevice, span);
+  if (vdevice && vdevice->kind != K::kNone) {
+    t.CopyOnWrite()->vdevice = p.ToStr(*vdevice, span);
+    CheckVDevice(p, t->vdevice, span);
+  }
   return Value::Obj(K::kType, t);
 }
 

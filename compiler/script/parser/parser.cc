@@ -1060,6 +1060,7 @@ Value Parser::CallI(const std::string& name, CallArgs& a) {
   }
   if (name == "module_attrs") {
     if (!module_.defined() || a.args.size() != 1) Fail(a.span, "I.module_attrs({...}) belongs in an @I.ir_module class");
+    if (tir_.func() || relax_depth_ > 0) Fail(a.span, "I.module_attrs must be called immediately under I.ir_module(), not inside a function");
     if (!module_->attrs.empty()) Fail(a.span, "I.module_attrs is given twice: a module sets its attributes in one call");
     for (const auto& [k, v] : ToAttrMap(a.args[0], a.args[0].span).items()) module_.CopyOnWrite()->attrs.Set(k, v);
     return Value::None();
@@ -1067,6 +1068,12 @@ Value Parser::CallI(const std::string& name, CallArgs& a) {
   if (name == "module_global_infos") {
     if (!module_.defined() || a.args.size() != 1 || a.args[0].kind != K::kDict) {
       Fail(a.span, "I.module_global_infos({...}) belongs in an @I.ir_module class");
+    }
+    if (tir_.func() || relax_depth_ > 0) {
+      Fail(a.span, "I.module_global_infos must be called immediately under I.ir_module(), not inside a function");
+    }
+    if (!module_->global_infos.empty()) {
+      Fail(a.span, "duplicate module global_infos: I.module_global_infos is given twice");
     }
     const Value& d = a.args[0];
     for (size_t i = 0; i < d.keys.size(); ++i) {
