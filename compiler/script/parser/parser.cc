@@ -409,7 +409,7 @@ Value Parser::Eval(const doc::ExprPtr& ep) {
       if (test.kind == K::kPrim) {
         // `a if cond else b` with a TIR condition is T.if_then_else(cond, a, b), as in TVM.
         if (!Downcast<PrimExpr>(test.obj).dtype().is_bool()) {
-          Fail(e.test->pos, "a conditional expression needs a bool condition");
+          Fail(e.pos, "a conditional expression needs a Python bool or a TIR bool condition");
         }
         CallArgs ca;
         ca.span = ca.func_span = SpanOf(e.pos);
@@ -417,7 +417,8 @@ Value Parser::Eval(const doc::ExprPtr& ep) {
         v = CallT("if_then_else", ca);
         break;
       }
-      v = ToBool(test, SpanOf(e.test->pos)) ? Eval(e.value) : Eval(e.orelse);
+      // TVM reports a condition that is neither a Python bool nor a TIR bool at the expression.
+      v = ToBool(test, SpanOf(e.pos)) ? Eval(e.value) : Eval(e.orelse);
       break;
     }
     case doc::ExprKind::kTuple:
