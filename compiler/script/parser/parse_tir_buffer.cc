@@ -24,7 +24,7 @@ Value CallBuffer(Parser& p, CallArgs& a, const TirCall& c) {
 }
 
 // A block's match_buffer over a region must agree with it where TVM's MatchBufferRegion checks:
-// scope, dtype, rank (extra leading region dimensions of extent 1) and constant extents.
+// scope, dtype, alignment, rank (extra leading region dimensions of extent 1) and constant extents.
 void CheckMatchRegion(Parser& p, const Buffer& b, const BufferRegion& region, const Span& span) {
   const Buffer& src = region->buffer;
   if (b->scope() != src->scope()) {
@@ -34,6 +34,13 @@ void CheckMatchRegion(Parser& p, const Buffer& b, const BufferRegion& region, co
   if (b->dtype != src->dtype) {
     p.Fail(span, absl::StrCat("mismatched types: match_buffer ", b->name, " is ", b->dtype.ToString(), " but its source ",
                               src->name, " is ", src->dtype.ToString()));
+  }
+  // Alignments in bytes; 0 is TVM's default allocation alignment (64).
+  int64_t src_align = src->data_alignment > 0 ? src->data_alignment : 64;
+  int64_t align = b->data_alignment > 0 ? b->data_alignment : 64;
+  if (src_align % align != 0) {
+    p.Fail(span, absl::StrCat("match_buffer ", b->name, " asks for align=", align, " but its source ", src->name,
+                              " is only aligned to ", src_align, " bytes"));
   }
   if (region->region.size() < b->shape.size()) {
     p.Fail(span, absl::StrCat("match_buffer ", b->name, " has ", b->shape.size(), " dimensions but its source region has ",
