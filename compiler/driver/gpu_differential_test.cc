@@ -3,7 +3,8 @@
 // wrapping integer ops, floor/trunc division and modulo by both signs, shifts, bitwise ops,
 // min/max, Select, if_then_else guarding a load, comparisons and logic, casts, math functions,
 // local accumulators in loops, shared memory with a barrier) run on the reference interpreter,
-// on vulkan (SPIR-V on lavapipe) and on opencl (PoCL); integer outputs must be equal, float outputs
+// on vulkan (SPIR-V on lavapipe), on opencl (PoCL), and on cuda (NVRTC) and nvptx (LLVM) where an
+// NVIDIA GPU is present (tests/gpu/run_cuda.sh runs this test there); integer outputs must be equal, float outputs
 // close (the devices may contract a*b+c into an fma, and math functions differ in the last bits).
 // A target whose device is missing is skipped with the reason; any other failure fails.
 #include <cmath>
@@ -166,12 +167,12 @@ runtime::Tensor Copy(const runtime::Tensor& t) {
 }
 
 struct Target {
-  RunTarget target;
+  std::string name;
   std::unique_ptr<Runner> runner;
   std::string skipped;  // why the target does not run here
 };
 
-TEST(GpuDifferentialTest, GeneratedKernelsAgreeAcrossInterpVulkanAndOpenCL) {
+TEST(GpuDifferentialTest, GeneratedKernelsAgreeAcrossInterpAndGPUTargets) {
   std::mt19937 rng(20261125);
   std::string source = "@I.ir_module\nclass Module:\n";
   for (int id = 0; id < kKernels; ++id) source += Kernel(id, &rng);
@@ -180,22 +181,25 @@ TEST(GpuDifferentialTest, GeneratedKernelsAgreeAcrossInterpVulkanAndOpenCL) {
   ir::IRModule module = ir::Downcast<ir::IRModule>(*parsed);
 
   std::vector<Target> targets;
-  for (RunTarget t : {RunTarget::kInterp, RunTarget::kVulkan, RunTarget::kOpenCL}) {
+  for (const char* name : {"interp", "vulkan", "opencl", "cuda", "nvptx"}) {
     RunOptions options;
-    options.target = t;
+    absl::StatusOr<RunTarget> t = ParseRunTarget(name);
+    ASSERT_TRUE(t.ok()) << t.status();
+    options.target = *t;
+    options.device_target = name;
     absl::StatusOr<std::unique_ptr<Runner>> r = Runner::Create(module, options);
-    Target target{t, nullptr, ""};
+    Target target{name, nullptr, ""};
     if (r.ok()) {
       target.runner = *std::move(r);
     } else {
-      ASSERT_TRUE(absl::IsUnavailable(r.status())) << RunTargetName(t) << ": " << r.status() << "\n" << source;
+      ASSERT_TRUE(absl::IsUnavailable(r.status())) << name << ": " << r.status() << "\n" << source;
       target.skipped = std::string(r.status().message());
     }
     targets.push_back(std::move(target));
   }
   int compared = 0;
   for (const Target& t : targets) {
-    if (t.runner == nullptr) std::cerr << "skipping " << RunTargetName(t.target) << ": " << t.skipped << "\n";
+    if (t.runner == nullptr) std::cerr << "skipping " << t.name << ": " << t.skipped << "\n";
   }
 
   std::uniform_real_distribution<float> unit(-2, 2);
@@ -218,7 +222,7 @@ TEST(GpuDifferentialTest, GeneratedKernelsAgreeAcrossInterpVulkanAndOpenCL) {
         std::memset(args[2].data(), 0, args[2].nbytes());
         std::memset(args[3].data(), 0, args[3].nbytes());
         absl::StatusOr<KilnAny> r = t.runner->Call(entry, args);
-        ASSERT_TRUE(r.ok()) << RunTargetName(t.target) << " " << entry << " n=" << n << ": " << r.status();
+        ASSERT_TRUE(r.ok()) << t.name << " " << entry << " n=" << n << ": " << r.status();
         results.push_back(args);
       }
       for (size_t x = 1; x < results.size(); ++x) {

@@ -121,6 +121,22 @@ def main(a: T.handle, b: T.handle, n: T.int32):
   ExpectPtxasAccepts(*ptx);
 }
 
+// A multiply feeding an add becomes one fma, as NVRTC compiles the same CUDA source.
+TEST(CodegenNVPTXTest, MultiplyAddContractsToFma) {
+  std::vector<PrimFunc> kernels = Kernels(R"(
+@T.prim_func
+def main(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32"), C: T.Buffer((64,), "float32")):
+    tx = T.launch_thread("threadIdx.x", 64)
+    C[tx] = A[tx] * B[tx] + C[tx]
+)");
+  ASSERT_EQ(kernels.size(), 1u);
+  absl::StatusOr<std::string> ptx = CompileGPUKernels(kernels, *ParseGPUTarget("nvptx -mcpu=sm_90"));
+  ASSERT_TRUE(ptx.ok()) << ptx.status();
+  EXPECT_NE(ptx->find("fma.rn.f32"), std::string::npos) << *ptx;
+  EXPECT_EQ(ptx->find("mul.f32"), std::string::npos) << *ptx;
+  ExpectPtxasAccepts(*ptx);
+}
+
 TEST(CodegenROCmTest, SharedTileCodeObject) {
   std::vector<PrimFunc> kernels = Kernels(kSharedTile);
   ASSERT_EQ(kernels.size(), 1u);

@@ -160,6 +160,12 @@ absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> CreateTargetMachine(const L
   absl::StatusOr<const llvm::Target*> t = LookupTarget(target.triple);
   if (!t.ok()) return t.status();
   llvm::TargetOptions options;
+  // GPU targets contract a * b + c into one fma, as NVRTC (-fmad=true) and hipcc do by default:
+  // kernels from the cuda and nvptx targets then compute the same way. CPU code keeps separate
+  // roundings, matching the reference interpreter bit for bit.
+  if (llvm::Triple(target.triple).isNVPTX() || llvm::Triple(target.triple).isAMDGPU()) {
+    options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
+  }
   std::unique_ptr<llvm::TargetMachine> tm((*t)->createTargetMachine(
       target.triple, target.cpu, target.features, options, llvm::Reloc::PIC_, std::nullopt, CodeGenOptLevel(target)));
   if (tm == nullptr) return absl::InternalError(absl::StrCat("cannot create a target machine for ", target.ToString()));

@@ -50,26 +50,9 @@ TEST(CUDADeviceTest, MissingDriverLibraryIsUnavailable) {
   ExpectUnavailable(CUDADevice::Open(options));
 }
 
-// The toolkit ships a stub libcuda.so for linking; loaded, every call returns
-// CUDA_ERROR_STUB_LIBRARY. That is a machine without a driver too.
-TEST(CUDADeviceTest, StubDriverIsUnavailable) {
-  const char* stub = "/usr/local/cuda/lib64/stubs/libcuda.so";
-  if (access(stub, R_OK) != 0) stub = "/usr/local/cuda/lib/stubs/libcuda.so";
-  if (access(stub, R_OK) != 0) GTEST_SKIP() << "no CUDA toolkit stub driver on this machine";
-  CUDAOpenOptions options;
-  options.library = stub;
-  absl::StatusOr<std::unique_ptr<CUDADevice>> d = CUDADevice::Open(options);
-  ExpectUnavailable(d);
-  EXPECT_NE(d.status().message().find("stub"), std::string::npos) << d.status();
-}
-
-TEST(CUDADeviceTest, PastTheLastDeviceIsUnavailable) {
-  CUDAOpenOptions options;
-  options.ordinal = 1 << 20;
-  ExpectUnavailable(CUDADevice::Open(options));
-}
-
-// The real driver: UNAVAILABLE here (no GPU), a kernel round trip on a GPU machine.
+// The real driver: UNAVAILABLE here (no GPU), a kernel round trip on a GPU machine. It runs before
+// the stub test: once the stub is loaded, its soname (libcuda.so.1) is taken in this process and
+// dlopen("libcuda.so.1") would return the stub.
 TEST(CUDADeviceTest, DefaultDeviceRunsAKernelOrIsUnavailable) {
   absl::StatusOr<std::unique_ptr<CUDADevice>> d = CUDADevice::Open();
   if (!d.ok()) {
@@ -97,6 +80,28 @@ TEST(CUDADeviceTest, DefaultDeviceRunsAKernelOrIsUnavailable) {
   EXPECT_TRUE(absl::IsNotFound((*mod)->Launch("no_such_kernel", args, {1, 1, 1}, {1, 1, 1})));
   absl::StatusOr<std::unique_ptr<CUDAModule>> bad = dev.LoadModule(".version 7.0\n.target sm_75\nnot ptx");
   EXPECT_TRUE(absl::IsInvalidArgument(bad.status())) << bad.status();
+}
+
+
+// The toolkit ships a stub libcuda.so for linking; loaded, every call returns
+// CUDA_ERROR_STUB_LIBRARY. That is a machine without a driver too.
+TEST(CUDADeviceTest, StubDriverIsUnavailable) {
+  const char* stub = "/usr/local/cuda/lib64/stubs/libcuda.so";
+  if (access(stub, R_OK) != 0) stub = "/usr/local/cuda/lib/stubs/libcuda.so";
+  if (access(stub, R_OK) != 0) GTEST_SKIP() << "no CUDA toolkit stub driver on this machine";
+  // With the real driver loaded, the stub's soname resolves to it: there is no stub to try.
+  if (CUDADevice::Open().ok()) GTEST_SKIP() << "a real CUDA driver is loaded in this process";
+  CUDAOpenOptions options;
+  options.library = stub;
+  absl::StatusOr<std::unique_ptr<CUDADevice>> d = CUDADevice::Open(options);
+  ExpectUnavailable(d);
+  EXPECT_NE(d.status().message().find("stub"), std::string::npos) << d.status();
+}
+
+TEST(CUDADeviceTest, PastTheLastDeviceIsUnavailable) {
+  CUDAOpenOptions options;
+  options.ordinal = 1 << 20;
+  ExpectUnavailable(CUDADevice::Open(options));
 }
 
 }  // namespace

@@ -54,7 +54,7 @@ def main(A: T.Buffer((256,), "float32"), B: T.Buffer((256,), "float32")):
       << s;
   EXPECT_NE(s.find("blockIdx.x;"), std::string::npos) << s;
   EXPECT_NE(s.find("threadIdx.x;"), std::string::npos) << s;
-  EXPECT_NE(s.find("__shared__ float tile[64];"), std::string::npos) << s;
+  EXPECT_NE(s.find("__shared__ __align__(16) float tile[64];"), std::string::npos) << s;
   EXPECT_NE(s.find("__syncthreads()"), std::string::npos) << s;
   EXPECT_EQ(s.find("cuda_fp16.h"), std::string::npos) << "float32-only programs need no toolkit header";
   ASSERT_EQ(p->kernels.size(), 1u);

@@ -50,6 +50,7 @@ typedef uchar uint8_t; typedef ushort uint16_t; typedef uint uint32_t; typedef u
 #define copysignf copysign
 #define nextafterf nextafter
 #define ldexpf ldexp
+#define fmaf fma
 
 #define KILN_INT_HELPERS(T)                                                               \
   static inline T kiln_floordiv_##T(T a, T b) {                                          \

@@ -66,7 +66,7 @@ def main(a: T.handle, b: T.handle, n: T.int32):
     for bx in T.thread_binding((n + 31) // 32, thread="blockIdx.x"):
         for tx in T.thread_binding(32, thread="threadIdx.x"):
             if bx * 32 + tx < n:
-                B[bx * 32 + tx] = T.exp(A[bx * 32 + tx]) + T.Cast("float32", (bx * 32 + tx) // 3)
+                B[bx * 32 + tx] = T.fma(T.exp(A[bx * 32 + tx]), A[bx * 32 + tx], T.Cast("float32", (bx * 32 + tx) // 3))
 )");
   ASSERT_TRUE(p.ok()) << p.status();
   ASSERT_EQ(p->kernels.size(), 1u);
