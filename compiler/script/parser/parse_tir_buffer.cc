@@ -122,6 +122,9 @@ Value CallMatchBuffer(Parser& p, CallArgs& a, const TirCall& c) {
 void CheckAllocatedAddr(Parser& p, const Buffer& b, const std::string& what, bool has_data, const Span& span) {
   const auto* ptr = b->data.defined() && b->data->ty.defined() ? b->data->ty.as<PointerTypeNode>() : nullptr;
   std::string scope = ptr && !ptr->storage_scope.empty() ? ptr->storage_scope : "global";
+  if (!b->allocated_addr.empty() && (b->elem_offset.defined() || b->offset_factor != 0 || (has_data && scope != "tmem"))) {
+    p.Fail(span, absl::StrCat(what, ": `allocated_addr` can only be used without data=, elem_offset= and offset_factor="));
+  }
   if (scope == "tmem" && what == "T.decl_buffer") {
     if (has_data) p.Fail(span, "for `tmem` scope, T.decl_buffer accepts only `allocated_addr`, not data=");
     if (b->allocated_addr.empty()) p.Fail(span, "for `tmem` scope, T.decl_buffer requires `allocated_addr`");
