@@ -91,10 +91,11 @@ void Parser::ParseTIRStmt(const doc::Stmt& s) {
             Fail(span, absl::StrCat("an assert message tuple must have exactly 2 elements (kind, [parts...]), got ",
                                     m.items.size()));
           }
-          if (m.items[0].kind != K::kStr) {
+          const Value& k = m.items[0];
+          if (k.kind != K::kStr && !(k.kind == K::kPrim && k.obj.as<StringImmNode>())) {
             Fail(span, "the first element of an assert message tuple must be a string (an error kind like \"ValueError\")");
           }
-          kind = m.items[0].s;
+          kind = ToStr(k, SpanOr(k, span));
           if (m.items[1].is_seq()) {
             for (const Value& p : m.items[1].items) parts.push_back(String(ToStr(p, SpanOr(p, span))));
           } else {
