@@ -265,7 +265,7 @@ def f(A: T.Buffer((2, 2), "int32"), M: T.Buffer((4,), "bool")):
   EXPECT_NE(printed.find("T.evaluate(M[0] and M[1] and M[3])"), std::string::npos) << printed;
 }
 
-TEST(ParseScriptTest, CheckWellFormedFalseSkipsOnlyTheSSARule) {
+TEST(ParseScriptTest, CheckWellFormedFalseSkipsTheSSARule) {
   const char* body = R"(
 def f(A: T.Buffer((2,), "int32")):
     x = T.int32()
@@ -284,6 +284,34 @@ def f(A: T.Buffer((2,), "int32")):
   EXPECT_TRUE(CheckRoundTrip(off, "w.py").ok());
   EXPECT_TRUE(IsInvalidArgument(ParseScript(std::string("@T.prim_func") + body, "w.py"),
                                 "variable x is defined more than once (TIR is SSA)"));
+}
+
+TEST(ParseScriptTest, CheckWellFormedFalseAllowsFreeVariables) {
+  // TVM's well-formed check is what rejects a variable bound by nothing: off, it is a free
+  // variable of the function, printed as its declaration.
+  const char* body = R"(
+def f(A: T.Buffer((4,), "int32")):
+    a = T.int32()
+    A[0] = a + 1
+)";
+  std::string off = std::string("@T.prim_func(check_well_formed=False)") + body;
+  absl::StatusOr<ObjectRef> r = ParseScript(off, "w.py");
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_NE(printer::Print(*r).find("a = T.int32()"), std::string::npos) << printer::Print(*r);
+  EXPECT_TRUE(CheckRoundTrip(off, "w.py").ok());
+  EXPECT_TRUE(IsInvalidArgument(ParseScript(std::string("@T.prim_func") + body, "w.py"), "Undefined variable: a"));
+}
+
+TEST(ParseScriptTest, RelaxSymbolicRedeclarationKeepsTheSignatureDType) {
+  const char* src = R"(
+@R.function
+def f(x: R.Tensor(("m", "n"), "float32")):
+    m = T.int64()
+    n = T.int32()
+    return x
+)";
+  EXPECT_TRUE(IsInvalidArgument(ParseScript(src, "r.py"),
+                                "r.py:5:9: error: Expected the same dtype for PrimType values but got int32 vs int64"));
 }
 
 TEST(ParseScriptTest, IterVarNodeWithRangeDomain) {

@@ -134,6 +134,36 @@ TEST(TilePrimsTest, Errors) {
   EXPECT_NE(err("    T.tile.exp(A, bias=A, scale=None, src=None)\n").find("ok"), std::string::npos);
 }
 
+// gemm and the reductions: TVM's builder fills the defaults (flags False, alpha 1.0, beta 0.0,
+// axes -1) and wraps one axis in a tuple, so the written and the defaulted forms are one node,
+// printed with every operand as TVM prints it.
+TEST(TilePrimsTest, GemmAndReductionsFillDefaults) {
+  const char* head = "@T.prim_func\ndef main(A: T.Buffer((8, 8), \"float32\"), B: T.Buffer((8,), \"float32\")):\n";
+  PrimFunc short_form = Parse(std::string(head) + "    T.cta.gemm(A, A, A, A)\n    T.warp.sum(B, A, accum=True)\n");
+  PrimFunc long_form = Parse(std::string(head) +
+                             "    T.cta.gemm(A[0:8, 0:8], A, A, A, False, transpose_B=False, alpha=1.0, beta=0.0)\n"
+                             "    T.warp.sum(B, A, -1, True)\n");
+  EXPECT_TRUE(StructuralEqual(short_form, long_form));
+  std::vector<const TilePrimitiveCallNode*> calls = Calls(short_form->body);
+  ASSERT_EQ(calls.size(), 2u);
+  EXPECT_EQ(calls[0]->args.size(), 8u);
+  ASSERT_EQ(calls[1]->args.size(), 4u);
+  ASSERT_NE(calls[1]->args[2].as<ArrayNode>(), nullptr);
+  std::string printed = Print(short_form);
+  EXPECT_NE(printed.find("T.cta.gemm(A[0:8, 0:8], A[0:8, 0:8], A[0:8, 0:8], A[0:8, 0:8], False, False, T.float32(1.0), "
+                         "T.float32(0.0))"),
+            std::string::npos)
+      << printed;
+  EXPECT_NE(printed.find("T.warp.sum(B[0:8], A[0:8, 0:8], [-1], True)"), std::string::npos) << printed;
+  auto err = [&](const std::string& body) {
+    absl::StatusOr<ObjectRef> r = ParseScript(std::string(head) + body, "tile.py");
+    return r.ok() ? std::string("ok") : std::string(r.status().message());
+  };
+  EXPECT_NE(err("    T.tile.sum(B, A, axes=1.5)\n").find("axes= takes an int or a tuple of ints"), std::string::npos);
+  EXPECT_NE(err("    T.tile.gemm(A, A, 1.0, A)\n").find("'B' must be a buffer or a buffer region"), std::string::npos);
+  EXPECT_NE(err("    T.tile.max(B, A, (0, 1), False)\n").find("ok"), std::string::npos);
+}
+
 // Lowering's input check (the TIR verifier with the backend rules) names the call's position.
 TEST(TilePrimsTest, LoweringRejectsAtTheCall) {
   PrimFunc f = Parse(kMemset);

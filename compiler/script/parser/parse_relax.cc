@@ -39,6 +39,34 @@ void CollectNames(const doc::ExprPtr& e, std::vector<std::string>* out) {
   for (const auto& v : {e->args, e->elts, e->values}) for (const auto& c : v) CollectNames(c, out);
 }
 
+// Whether a statement of `body` calls `name` directly, as TVM's parser decides that a local
+// function is recursive: the value of an assignment, return or expression statement is a call of
+// that name, looking inside `if` branches and `with` bodies (not inside other expressions).
+bool CallsByName(const std::vector<doc::StmtPtr>& body, const std::string& name) {
+  for (const doc::StmtPtr& s : body) {
+    switch (s->kind) {
+      case doc::StmtKind::kAssign:
+      case doc::StmtKind::kAnnAssign:
+      case doc::StmtKind::kReturn:
+      case doc::StmtKind::kExpr:
+        if (s->value && s->value->kind == doc::ExprKind::kCall && s->value->func &&
+            s->value->func->kind == doc::ExprKind::kName && s->value->func->name == name) {
+          return true;
+        }
+        break;
+      case doc::StmtKind::kWith:
+        if (CallsByName(s->body, name)) return true;
+        break;
+      case doc::StmtKind::kIf:
+        if (CallsByName(s->body, name) || CallsByName(s->orelse, name)) return true;
+        break;
+      default:
+        break;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 // ------------------------------------------------------------------ types and values
@@ -333,9 +361,39 @@ void Parser::ParseRelaxStmt(const doc::Stmt& s, Expr* result) {
       }
       if (!is_relax && s.decorators.empty()) Fail(span, "a function inside an R.function must be decorated with @R.function");
       if (!is_relax) Fail(span, "an inline prim_func (or other non-Relax function) is not allowed inside an R.function");
+      // A local function that calls itself, as TVM's parser does it: its variable is declared
+      // first, typed by the signature (parameter annotations, the return annotation or the empty
+      // tuple), so that the body can call it; the function is then bound to that variable.
+      Var var;
+      if (!Lookup(s.name) && CallsByName(s.body, s.name)) {
+        Array<Type> params;
+        Type ret;
+        {
+          PushScope();
+          symbolic_.emplace_back();
+          struct Restore {
+            Parser* p;
+            ~Restore() {
+              p->symbolic_.pop_back();
+              p->PopScope();
+            }
+          } restore{this};
+          for (const doc::Arg& arg : s.args) {
+            if (!arg.annotation) Fail(SpanOf(arg.pos), absl::StrCat("parameter '", arg.name, "' needs a type annotation"));
+            Type ty = ToRelaxType(Eval(arg.annotation), SpanOf(arg.annotation->pos));
+            params.push_back(ty);
+            // A later parameter's shape may name an R.Prim(value="n") parameter's variable.
+            Var p(arg.name, ty, SpanOf(arg.pos));
+            p.CopyOnWrite()->dtype = DataType::Void();
+            Define(arg.name, Value::Obj(K::kRelax, p));
+          }
+          ret = s.returns ? RelaxReturnType(s.returns) : TupleType(Array<Type>{});
+        }
+        var = NewRelaxVar(s.name, FuncType(params, ret), span);
+        Define(s.name, Value::Obj(K::kRelax, var));
+      }
       rx::Function f = ParseRelaxFunc(s, s.name, &deco, false);
-      Type ty = kiln::relax::ExprType(f);
-      Var var = NewRelaxVar(s.name, ty, span);
+      if (!var.defined()) var = NewRelaxVar(s.name, kiln::relax::ExprType(f), span);
       relax_.Emit(rx::VarBinding(var, f, span));
       Define(s.name, Value::Obj(K::kRelax, var));
       return;
@@ -350,6 +408,12 @@ void Parser::DefineRelaxName(const std::string& name, const Value& v) {
     // `n = T.int64()`: a symbolic variable, the same one a signature "n" introduced.
     auto& table = symbolic_.back();
     auto it = table.find(name);
+    const auto* declared = v.obj.as<VarNode>();
+    if (it != table.end() && declared && it->second->dtype != declared->dtype) {
+      // As TVM: `n = T.int32()` where the signature's "n" is an int64 is not that variable.
+      Fail(v.span, absl::StrCat("Expected the same dtype for PrimType values but got ", declared->dtype.ToString(),
+                                " vs ", it->second->dtype.ToString()));
+    }
     if (it == table.end()) {
       // A fresh variable takes the name it is bound to (`m, n = T.int64(), T.int64()` made both
       // before their names were known).

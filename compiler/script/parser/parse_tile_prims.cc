@@ -8,8 +8,12 @@
 // workspace= (a dict of buffers), dispatch= (a variant name) and any other keyword, which goes to
 // the call's config. As in TVM's builder, a whole buffer stands for its full region, a Python
 // float becomes a float32 constant, and the in-place unary forms (`T.tile.exp(A)`) take the
-// destination as the source too. Primitives whose arguments TVM rewrites (gemm, the reductions'
-// axes, compose_op) are not read yet and fail with a message naming them.
+// destination as the source too. gemm(D, A, B, C, transpose_A, transpose_B, alpha, beta) and the
+// reductions sum/max/min(dst, src, axes, accum) take flags and axes besides regions; as TVM's
+// builder does, their defaults are filled in (False, alpha 1.0, beta 0.0, axes -1) and one axis
+// becomes a one-element tuple, so the call always holds every operand. Primitives whose arguments
+// TVM rewrites further (binary/unary_reduce's op names, select, compose_op) are not read yet and
+// fail with a message naming them.
 #include <algorithm>
 #include <string>
 #include <utility>
@@ -26,11 +30,16 @@ using namespace ir;  // NOLINT: this file is about IR node types only
 
 namespace {
 
-// One tile primitive: its operand names in order, and whether a missing `src` means in place.
+// The value TVM's builder gives an operand the call leaves out.
+enum class Fill { kNone, kFalse, kFloatOne, kFloatZero, kLastAxis };
+
+// One tile primitive: its operand names in order, whether a missing `src` means in place, and the
+// defaults of its trailing operands (aligned with `operands`; empty when none has one).
 struct TilePrimitive {
   const char* name;
   std::vector<const char*> operands;
   bool in_place;  // `src` defaults to `dst`
+  std::vector<Fill> fills;
 };
 
 const std::vector<TilePrimitive>& TilePrimitives() {
@@ -55,6 +64,11 @@ const std::vector<TilePrimitive>& TilePrimitives() {
       {"maximum", {"dst", "src1", "src2"}, false},
       {"minimum", {"dst", "src1", "src2"}, false},
       {"fma", {"dst", "src", "scale", "bias"}, false},
+      {"gemm", {"D", "A", "B", "C", "transpose_A", "transpose_B", "alpha", "beta"}, false,
+       {Fill::kNone, Fill::kNone, Fill::kNone, Fill::kNone, Fill::kFalse, Fill::kFalse, Fill::kFloatOne, Fill::kFloatZero}},
+      {"sum", {"dst", "src", "axes", "accum"}, false, {Fill::kNone, Fill::kNone, Fill::kLastAxis, Fill::kFalse}},
+      {"max", {"dst", "src", "axes", "accum"}, false, {Fill::kNone, Fill::kNone, Fill::kLastAxis, Fill::kFalse}},
+      {"min", {"dst", "src", "axes", "accum"}, false, {Fill::kNone, Fill::kNone, Fill::kLastAxis, Fill::kFalse}},
   };
   return *kPrims;
 }
@@ -71,6 +85,29 @@ BufferRegion FullRegion(const Buffer& b) {
   Array<Range> region;
   for (const PrimExpr& e : b->shape) region.push_back(Range(IntImm(e.dtype(), 0), e));
   return BufferRegion(b, region);
+}
+
+// A default operand, as TVM's builder fills it.
+ObjectRef FillOperand(Fill f, const Span& span) {
+  switch (f) {
+    case Fill::kFalse: return IntImm(DataType::Bool(), 0, span);
+    case Fill::kFloatOne: return FloatImm(DataType::Float(32), 1.0, span);
+    case Fill::kFloatZero: return FloatImm(DataType::Float(32), 0.0, span);
+    case Fill::kLastAxis: return Array<ObjectRef>{IntImm(DataType::Int(32), -1, span)};
+    case Fill::kNone: break;
+  }
+  return ObjectRef();
+}
+
+// Reduction axes: one int or a tuple/list of ints, kept as a tuple (TVM's _wrap_elem_in_tuple).
+ObjectRef AxesOperand(Parser& p, const std::string& callee, const Value& v, const Span& span) {
+  std::vector<Value> items = v.is_seq() ? v.items : std::vector<Value>{v};
+  Array<ObjectRef> axes;
+  for (const Value& x : items) {
+    if (x.kind != K::kInt) p.Fail(SpanOr(x, span), absl::StrCat(callee, ": axes= takes an int or a tuple of ints"));
+    axes.push_back(IntImm(DataType::Int(32), x.i, SpanOr(x, span)));
+  }
+  return axes;
 }
 
 ObjectRef TileOperand(const Parser& p, const Value& v, const Span& span) {
@@ -155,6 +192,25 @@ Value CallTilePrimitive(Parser& p, CallArgs& a, const TirCall& c) {
     p.Fail(SpanOr(*operands[0], span), absl::StrCat(callee, ": '", names[0], "' must be a buffer or a buffer region"));
   }
   if (prim->in_place && (!operands[1] || operands[1]->kind == K::kNone)) operands[1] = operands[0];
+  if (!prim->fills.empty()) {
+    Array<ObjectRef> args;
+    for (size_t i = 0; i < names.size(); ++i) {
+      const Value* v = operands[i];
+      if (!v || v->kind == K::kNone) {
+        if (prim->fills[i] == Fill::kNone) p.Fail(span, absl::StrCat(callee, ": missing operand '", names[i], "'"));
+        args.push_back(FillOperand(prim->fills[i], span));
+      } else if (prim->fills[i] == Fill::kNone && v->kind != K::kBuffer && v->kind != K::kRegion) {
+        p.Fail(SpanOr(*v, span), absl::StrCat(callee, ": '", names[i], "' must be a buffer or a buffer region"));
+      } else if (std::string(names[i]) == "axes") {
+        args.push_back(AxesOperand(p, callee, *v, SpanOr(*v, span)));
+      } else {
+        args.push_back(TileOperand(p, *v, SpanOr(*v, span)));
+      }
+    }
+    c.NeedBody();
+    p.tir_.Emit(TilePrimitiveCall(rest, args, workspace, config, dispatch, scope, span));
+    return Value::None();
+  }
   // Operands are kept up to the last one given; TVM leaves a missing optional one as None, which
   // kiln's IR does not hold, so a gap before a given operand is an error.
   size_t n = operands.size();

@@ -99,7 +99,10 @@ Value CallTirIntrinsic(Parser& p, CallArgs& a, const TirCall& c) {
     case Rule::kSameAsFirstArg: dtype = call_args.empty() ? DataType::Int(32) : call_args[0].dtype(); break;
     case Rule::kBool: dtype = DataType::Bool(); break;
     case Rule::kExplicit: dtype = explicit_dtype; break;
-    case Rule::kSecondArg: dtype = call_args[1].dtype(); break;
+    case Rule::kSecondArg:
+    case Rule::kValueArg: dtype = call_args[1].dtype(); break;
+    case Rule::kUInt64: dtype = DataType::UInt(64); break;
+    case Rule::kFloat32: dtype = DataType::Float(32); break;
     case Rule::kInt32: dtype = DataType::Int(32); break;
     case Rule::kHandle: dtype = DataType::Handle(); break;
     case Rule::kVoid: dtype = DataType::Void(); break;

@@ -156,6 +156,25 @@ void Parser::ParseTIRStmt(const doc::Stmt& s) {
       if (loop_depth_ == 0) Fail(span, absl::StrCat("'", s.kind == doc::StmtKind::kBreak ? "break" : "continue", "' outside loop"));
       tir_.Emit(s.kind == doc::StmtKind::kBreak ? Stmt(Break::Make(span)) : Stmt(Continue::Make(span)));
       return;
+    case doc::StmtKind::kFunctionDef: {
+      // `@T.inline def f(...)` inside the body: TVM's inline function, expanded at each call with
+      // Python's late binding (its body sees the scopes enclosing its definition, with the values
+      // they hold at the call), which is what a hygienic macro defined here does.
+      if (s.decorators.size() != 1) Fail(span, "a function inside a T.prim_func must be decorated with @T.inline");
+      const doc::ExprPtr& deco = s.decorators[0];
+      bool called = deco->kind == doc::ExprKind::kCall;
+      Value v = Eval(called ? deco->func : deco);
+      if (v.kind != K::kName || v.s != "T.inline") {
+        Fail(SpanOf(deco->pos), "a function inside a T.prim_func must be decorated with @T.inline");
+      }
+      if (called && (!deco->args.empty() || !deco->keywords.empty())) {
+        Fail(SpanOf(deco->pos), "T.inline takes no arguments: @T.inline or @T.inline()");
+      }
+      CallArgs none;
+      none.span = SpanOf(deco->pos);
+      Define(s.name, DefineMacro(s, none));
+      return;
+    }
     default:
       Fail(span, "this statement is not supported in a T.prim_func");
   }

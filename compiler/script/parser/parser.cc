@@ -1134,9 +1134,10 @@ ObjectRef Parser::ParseModule(const doc::Module& m, const std::string& select_na
       if (v.kind != K::kName) Fail(deco->pos, "unsupported decorator");
       std::string name = v.s;
       if (name == "I.ir_module" || name == "tvm.script.ir_module" || name == "ir_module") name = "I.ir_module";
-      if (name != "T.prim_func" && name != "R.function" && name != "I.ir_module" && name != "T.macro") {
+      if (name != "T.prim_func" && name != "R.function" && name != "I.ir_module" && name != "T.macro" &&
+          name != "T.inline") {
         Fail(deco->pos, absl::StrCat("unsupported decorator '", v.s,
-                                     "': expected @T.prim_func, @R.function, @T.macro or @I.ir_module"));
+                                     "': expected @T.prim_func, @R.function, @T.macro, @T.inline or @I.ir_module"));
       }
       d->name = name;
       d->args.span = SpanOf(deco->pos);
@@ -1171,6 +1172,18 @@ ObjectRef Parser::ParseModule(const doc::Module& m, const std::string& select_na
             std::string local = a.asname.empty() ? a.name : a.asname;
             if (full == "T" && absl::EndsWith(s.module + "." + a.name, ".tir")) {
               Warn(SpanOf(a.pos), "'tvm.script.tir' is spelled 'tirx' in TVM v0.26: from tvm.script import tirx as T");
+            }
+            if (s.module == "tvm.tirx.layout") {
+              // `from tvm.tirx.layout import S, TileLayout, TLane`: the layout builders T.S, T.R,
+              // T.TileLayout, T.ComposeLayout, and the axes TVM's module exports by name.
+              static const char* const kAxes[] = {"bx", "by", "bz", "cbx", "cby", "cbz", "tx", "warpid", "laneid",
+                                                  "wgid", "tid_in_wg", "wid_in_wg", "m", "P", "F", "Bank", "TCol",
+                                                  "TLane"};
+              bool axis = std::find(std::begin(kAxes), std::end(kAxes), a.name) != std::end(kAxes);
+              bool builder = a.name == "S" || a.name == "R" || a.name == "TileLayout" || a.name == "ComposeLayout";
+              if (axis) aliases_[local] = "Axis." + a.name;
+              if (builder) aliases_[local] = "T." + a.name;
+              continue;
             }
             if (full != "T" && full != "R" && full != "I" && full != "I.ir_module" && !absl::StartsWith(full, "T.") &&
                 !absl::StartsWith(full, "R.") && !absl::StartsWith(full, "I.")) {
@@ -1208,6 +1221,10 @@ ObjectRef Parser::ParseModule(const doc::Module& m, const std::string& select_na
             defs.emplace_back(s.name, ParseRelaxFunc(s, s.name, &d.args, true));
           } else if (d.name == "T.macro") {
             Define(s.name, DefineMacro(s, d.args));
+          } else if (d.name == "T.inline") {
+            // At module level TVM's inline function reads the module's values: a hygienic macro.
+            if (!d.args.args.empty() || !d.args.kwargs.empty()) Fail(s.pos, "T.inline takes no arguments: @T.inline or @T.inline()");
+            Define(s.name, DefineMacro(s, CallArgs{}));
           } else {
             Fail(s.pos, "@I.ir_module decorates a class");
           }

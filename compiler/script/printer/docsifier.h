@@ -97,7 +97,9 @@ class Docsifier {
   // callee(pre_args..., shape, dtype, kwargs...) for T.Buffer / T.match_buffer / T.alloc_buffer ...
   ExprPtr BufferCall(ExprPtr callee, std::vector<ExprPtr> pre_args, const ir::Buffer& b,
                      bool force_dtype, bool print_data, const std::string& implied_scope);
-  ExprPtr PrintRegion(const ir::BufferRegion& r);
+  // `A[0:4, j]`: an extent-1 dimension prints as its index, as TVM prints it. `keep_region` prints
+  // a region whose every extent is 1 as slices, where `A[i, j]` would read back as a BufferLoad.
+  ExprPtr PrintRegion(const ir::BufferRegion& r, bool keep_region = false);
   std::vector<ExprPtr> BufferIndices(const ir::Array<ir::PrimExpr>& indices);
   ExprPtr RangeEnd(const ir::PrimExpr& min, const ir::PrimExpr& extent);
   bool IsLocalScalar(const ir::AllocBufferNode* op) const;

@@ -63,7 +63,8 @@ bool IsVoidType(const Type& t) {
   return tuple && tuple->fields.empty();
 }
 
-// The Relax variables an expression refers to (not those it binds).
+// The Relax variables an expression refers to (not those it binds). A dataflow block's output
+// counts as used: its R.output(...) names it.
 void CollectUses(const Expr& e, std::unordered_set<const Object*>* used) {
   if (!e.defined()) return;
   if (e.as<VarNode>()) {
@@ -81,7 +82,9 @@ void CollectUses(const Expr& e, std::unordered_set<const Object*>* used) {
     CollectUses(cond->false_branch, used);
   } else if (const auto* seq = e.as<rx::SeqExprNode>()) {
     for (const rx::BindingBlock& block : seq->blocks) {
+      bool dataflow = block.as<rx::DataflowBlockNode>() != nullptr;
       for (const rx::Binding& b : block->bindings) {
+        if (dataflow && b->var.defined() && !b->var.as<rx::DataflowVarNode>()) used->insert(b->var.get());
         if (const auto* vb = b.as<rx::VarBindingNode>()) CollectUses(vb->value, used);
         if (const auto* mc = b.as<rx::MatchCastNode>()) CollectUses(mc->value, used);
       }

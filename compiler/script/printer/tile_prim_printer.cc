@@ -3,6 +3,10 @@
 // dispatch="...", key=value, ...)`, where <ns> is the cooperating scope ("tile" for one thread,
 // "warp", "wg", "cta", "cluster"), the config entries are flattened into keyword arguments in
 // key order, and an in-place unary call (dst and src the same region) prints its one operand.
+// Flags print as Python bools and a reduction's axes as a list (`[1, 3]`), as TVM prints them.
+// One departure from TVM: an operand region whose every extent is 1 prints as slices
+// (`A[i:i + 1]`), not in TVM's index form `A[i]`, which TVM's parser and kiln's read back as a
+// BufferLoad, not a region (TVM's own builder then rejects it as a `dst`).
 #include <algorithm>
 #include <string>
 #include <utility>
@@ -26,8 +30,15 @@ void Docsifier::PrintTilePrimitiveCall(const TilePrimitiveCallNode* op, std::vec
   std::vector<ExprPtr> args;
   for (size_t i = 0; i < n; ++i) {
     const ObjectRef& a = op->args[i];
+    const auto* imm = a.as<IntImmNode>();
     if (a.as<BufferRegionNode>()) {
-      args.push_back(PrintRegion(Downcast<BufferRegion>(a)));
+      args.push_back(PrintRegion(Downcast<BufferRegion>(a), /*keep_region=*/true));
+    } else if (imm && imm->dtype.is_bool()) {  // a flag (gemm's transpose_A, a reduction's accum)
+      args.push_back(BoolLit(imm->value != 0));
+    } else if (const auto* axes = a.as<ArrayNode>()) {  // a reduction's axes, as TVM prints them
+      std::vector<ExprPtr> items;
+      for (const ObjectRef& x : axes->data) items.push_back(PrintExpr(Downcast<PrimExpr>(x)));
+      args.push_back(ListE(std::move(items)));
     } else {
       args.push_back(PrintExpr(Downcast<PrimExpr>(a)));
     }
@@ -46,7 +57,7 @@ void Docsifier::PrintTilePrimitiveCall(const TilePrimitiveCallNode* op, std::vec
   for (const auto& [k, v] : op->config.items()) config.emplace_back(k->value, v);
   std::sort(config.begin(), config.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& [k, v] : config) {
-    kwargs.emplace_back(k, v.as<BufferRegionNode>() ? PrintRegion(Downcast<BufferRegion>(v)) : PrintAttrValue(v, false));
+    kwargs.emplace_back(k, v.as<BufferRegionNode>() ? PrintRegion(Downcast<BufferRegion>(v), /*keep_region=*/true) : PrintAttrValue(v, false));
   }
   ExprPtr callee = Attr(T(TileScopeNamespace(op->scope)), op->op);
   out->push_back(ExprStmt(CallE(callee, std::move(args), std::move(kwargs))));

@@ -181,10 +181,12 @@ std::vector<ExprPtr> Docsifier::BufferIndices(const Array<PrimExpr>& indices) {
   return out;
 }
 
-ExprPtr Docsifier::PrintRegion(const BufferRegion& r) {
+ExprPtr Docsifier::PrintRegion(const BufferRegion& r, bool keep_region) {
+  bool point = true;
+  for (const Range& range : r->region) point = point && IsOne(range->extent);
   std::vector<ExprPtr> idx;
   for (const Range& range : r->region) {
-    if (IsOne(range->extent)) {
+    if (IsOne(range->extent) && !(keep_region && point)) {
       idx.push_back(PrintExpr(range->min));
     } else {
       idx.push_back(SliceE(PrintExpr(range->min), RangeEnd(range->min, range->extent)));
@@ -215,6 +217,17 @@ std::unordered_set<const Object*> SharedThreadVars(const Stmt& body) {
     if (n > 1) out.insert(var);
   }
   return out;
+}
+
+// The variables `body` uses: a handle parameter it names itself (`T.call_packed(..., A_ptr)`)
+// must stay a parameter, its buffer matched in the body.
+std::unordered_set<const Object*> UsedVars(const Stmt& body) {
+  struct Collector : StmtExprVisitor {
+    std::unordered_set<const Object*> vars;
+    void VisitExpr_(const VarNode* v) override { vars.insert(v); }
+  } c;
+  if (body.defined()) c.VisitStmt(body);
+  return std::move(c.vars);
 }
 
 // Buffers the body loads or stores that no statement of it declares (a body-level
@@ -286,11 +299,12 @@ StmtPtr Docsifier::PrintPrimFunc(const PrimFunc& f, const std::string& name) {
   // A buffer whose data pointer an earlier param buffer already has (match_buffer(..., data=A.data))
   // is matched in the body, where it can name that pointer.
   std::unordered_set<const Object*> param_data;
+  std::unordered_set<const Object*> body_vars = UsedVars(f->body);
   for (size_t i = 0; i < f->params.size(); ++i) {
     const Var& p = f->params[i];
     int64_t bi = f->buffer_map.Find(p);
     bool shares_data = bi >= 0 && !param_data.insert(f->buffer_map.value_at(bi)->data.get()).second;
-    if (bi >= 0 && !shares_data && IsSimpleParamBuffer(f->buffer_map.value_at(bi))) {
+    if (bi >= 0 && !shares_data && !body_vars.count(p.get()) && IsSimpleParamBuffer(f->buffer_map.value_at(bi))) {
       Buffer b = f->buffer_map.value_at(bi);
       ExprPtr ann = BufferCall(T("Buffer"), {}, b, /*force_dtype=*/true, false, "");
       ExprPtr id = DefineBuffer(func_scope_, b);
@@ -860,7 +874,10 @@ ExprPtr Docsifier::PrintCall(const CallNode* call) {
     case Rule::kSameAsFirstArg: implied = call->args.empty() ? DataType::Int(32) : call->args[0].dtype(); break;
     case Rule::kBool: implied = DataType::Bool(); break;
     case Rule::kExplicit: implied = call->dtype; break;
-    case Rule::kSecondArg: implied = call->args.size() > 1 ? call->args[1].dtype() : call->dtype; break;
+    case Rule::kSecondArg:
+    case Rule::kValueArg: implied = call->args.size() > 1 ? call->args[1].dtype() : call->dtype; break;
+    case Rule::kUInt64: implied = DataType::UInt(64); break;
+    case Rule::kFloat32: implied = DataType::Float(32); break;
     case Rule::kInt32: implied = DataType::Int(32); break;
     case Rule::kHandle: implied = DataType::Handle(); break;
     case Rule::kVoid: implied = DataType::Void(); break;

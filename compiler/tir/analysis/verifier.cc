@@ -158,7 +158,7 @@ class Verifier : public StmtExprVisitor {
   }
 
   void UseVar(const VarNode* v) {
-    if (live_.count(v)) return;
+    if (live_.count(v) || !options_.defined_vars) return;
     std::string msg = absl::StrCat("Undefined variable: ", v->name);
     const auto& owners = IterVarOwnerMap();
     auto owner = owners.find(v);
@@ -532,7 +532,8 @@ class Verifier : public StmtExprVisitor {
     DataType expected = op->dtype;
     switch (info->dtype_rule) {
       case Rule::kSameAsFirstArg: expected = op->args[0].dtype(); break;
-      case Rule::kSecondArg: expected = op->args[1].dtype(); break;
+      case Rule::kSecondArg:
+      case Rule::kValueArg: expected = op->args[1].dtype(); break;
       case Rule::kBool: expected = DataType::Bool(); break;
       case Rule::kBoolLanesOfFirstArg: expected = DataType::Bool(op->args[0].dtype().lanes()); break;
       default: break;  // explicit, or a fixed convention passes are free to refine
@@ -641,8 +642,12 @@ class Verifier : public StmtExprVisitor {
         CheckRegion(Downcast<BufferRegion>(a), absl::StrCat("operand ", i, " of ", callee));
       } else if (a.as<PrimExprNode>()) {
         VisitExpr(Downcast<PrimExpr>(a));
+      } else if (const auto* axes = a.as<ArrayNode>()) {  // a reduction's axes: integer constants
+        for (const ObjectRef& x : axes->data) {
+          if (!x.as<IntImmNode>()) Error(op, absl::StrCat("operand ", i, " of ", callee, " (axes) holds a non-integer"));
+        }
       } else {
-        Error(op, absl::StrCat("operand ", i, " of ", callee, " is neither a buffer region nor an expression"));
+        Error(op, absl::StrCat("operand ", i, " of ", callee, " is neither a buffer region, an expression nor axes"));
       }
     }
     for (const auto& [name, b] : op->workspace.items()) UseBuffer(b, op->span);
@@ -785,6 +790,8 @@ class Verifier : public StmtExprVisitor {
 
   void VisitStmt_(const DeclBufferNode* op) override {
     const Buffer& b = op->buffer;
+    // Checked with defined_vars off too: the printer names a declared buffer's data only where it is
+    // defined, so a free one would read back as an allocation.
     if (b->data.defined() && !live_.count(b->data.get())) {
       Error(op, absl::StrCat("Undefined variable: ", b->data->name, " (data of buffer ", b->name, ")"));
     }

@@ -24,6 +24,10 @@ struct VerifyOptions {
   // TVM's well-formed rule that TIR is SSA (a variable is defined once). TVM skips its
   // well-formed check for check_well_formed=False definitions, and so does the parser then.
   bool ssa = true;
+  // TVM's well-formed rule that every variable used is defined (a parameter, a buffer's shape, a
+  // loop, a let, ...). Skipped with it for check_well_formed=False: `n = T.int32()` is then a
+  // free variable of the function.
+  bool defined_vars = true;
   // Rules TVM's parser does not enforce but kiln's lowering needs: T.ret only in a function that
   // declares a return type, and no launch_thread nested inside another of the same thread tag.
   bool backend_rules = true;

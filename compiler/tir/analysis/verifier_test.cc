@@ -355,6 +355,19 @@ TEST(VerifierTest, SSAViolation) {
   EXPECT_FALSE(VerifyPrimFunc(Func({A}, bad), nullptr, IRModule(), no_ssa).ok());
 }
 
+TEST(VerifierTest, FreeVariablesWithDefinedVarsOff) {
+  Buffer A = Buffer::Make("A", {I32(8)}, DataType::Float(32));
+  Var n("n", DataType::Int(32));
+  Stmt body = BufferStore(A, F32(1), {n});
+  ExpectError(Func({A}, body), "Undefined variable: n");
+  // check_well_formed=False: `n = T.int32()` bound by nothing is a free variable, as in TVM.
+  VerifyOptions off;
+  off.defined_vars = false;
+  EXPECT_TRUE(VerifyPrimFunc(Func({A}, body), nullptr, IRModule(), off).ok());
+  // The other rules still run.
+  EXPECT_FALSE(VerifyPrimFunc(Func({A}, BufferStore(A, F32(1), {n, n})), nullptr, IRModule(), off).ok());
+}
+
 TEST(VerifierTest, ForBoundTypes) {
   Buffer A = Buffer::Make("A", {I32(8)}, DataType::Float(32));
   Var i("i", DataType::Int(32));

@@ -91,7 +91,10 @@ absl::StatusOr<PrimExpr> MakeCall(const std::string& script_name, const std::vec
     case Rule::kSameAsFirstArg: dtype = exprs[0].dtype(); break;
     case Rule::kBool: dtype = DataType::Bool(); break;
     case Rule::kBoolLanesOfFirstArg: dtype = DataType::Bool(exprs[0].dtype().lanes()); break;
-    case Rule::kSecondArg: dtype = exprs[1].dtype(); break;
+    case Rule::kSecondArg:
+    case Rule::kValueArg: dtype = exprs[1].dtype(); break;
+    case Rule::kUInt64: dtype = DataType::UInt(64); break;
+    case Rule::kFloat32: dtype = DataType::Float(32); break;
     case Rule::kInt32: dtype = DataType::Int(32); break;
     case Rule::kUInt32: dtype = DataType::UInt(32); break;
     case Rule::kHandle: dtype = DataType::Handle(); break;

@@ -270,6 +270,35 @@ void AddCudaDialect(std::vector<IntrinsicInfo>* ops) {
   add("atomic_cas", 3, Rule::kSecondArg);  // (pointer, expected, desired)
   // iket_mark(name[, payload]): a profiler marker; the payload's type is checked when lowered.
   Add(ops, "cuda.iket_mark", 1, 2, Rule::kVoid, E::kOpaque);
+  // Warp intrinsics under their CUDA names: __shfl*_sync(mask, value, lane or delta, width) has the
+  // value's dtype, __activemask() the uint32 mask.
+  for (const char* name : {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync"}) {
+    add(name, 4, Rule::kValueArg);
+  }
+  add("__activemask", 0, Rule::kUInt32);
+  add("make_float2", 2, Rule::kUInt64);   // (x, y) packed into one 64-bit register
+  add("uint_as_float", 1, Rule::kFloat32);  // reinterprets uint32 bits
+  add("fdividef", 2, Rule::kFloat32);
+  // printf(format, args...): device-side printf, for its effect.
+  Add(ops, "cuda.printf", 1, -1, Rule::kVoid, E::kOpaque);
+}
+
+void AddMetalDialect(std::vector<IntrinsicInfo>* ops) {
+  // TVM's T.metal namespace. The simdgroup matrix builtins are the TVM ops tirx.<name>, spelled
+  // T.metal.<name>: fill(d, index, value, col, row), load/store(d, index, ptr, stride, col, row,
+  // transpose), multiply_accumulate(d, i_d, a, i_a, b, i_b, c, i_c).
+  auto simdgroup = [&](const char* name, int n_args) {
+    IntrinsicInfo& info = Add(ops, std::string("metal.") + name, n_args, n_args, Rule::kVoid, E::kOpaque);
+    info.name = std::string("tirx.") + name;
+  };
+  simdgroup("make_filled_simdgroup_matrix", 5);
+  simdgroup("simdgroup_load", 7);
+  simdgroup("simdgroup_store", 7);
+  simdgroup("simdgroup_multiply_accumulate", 8);
+  // simd_shuffle[_up|_down](value, lane or delta): the value's dtype.
+  for (const char* name : {"metal.simd_shuffle", "metal.simd_shuffle_up", "metal.simd_shuffle_down"}) {
+    Add(ops, name, 2, 2, Rule::kSameAsFirstArg, E::kOpaque);
+  }
 }
 
 }  // namespace
@@ -282,6 +311,7 @@ IntrinsicRegistry::IntrinsicRegistry() {
   AddVectorAndPtx(&ops_);
   AddPtxDialect(&ops_);
   AddCudaDialect(&ops_);
+  AddMetalDialect(&ops_);
   AddNkiDialect(&ops_);
   for (size_t i = 0; i < ops_.size(); ++i) {
     by_name_.emplace(ops_[i].name, i);

@@ -48,6 +48,9 @@ struct IntrinsicInfo {
     kVoid,
     kUInt32,           // tvm_warp_activemask
     kBoolLanesOfFirstArg,  // isnan/isinf/isfinite: bool with the lanes of args[0]
+    kValueArg,         // CUDA warp shuffles (mask, value, lane, width): args[1]'s dtype, not unified
+    kUInt64,           // cuda.make_float2: two float32 packed in one register
+    kFloat32,          // cuda.uint_as_float, cuda.fdividef
   } dtype_rule = DTypeRule::kSameAsFirstArg;
   CallEffect effect = CallEffect::kPure;
   bool float_only = false;  // exp, log, sqrt, ... require a floating dtype

@@ -72,5 +72,23 @@ TEST(IntrinsicRegistryTest, Metadata) {
   EXPECT_EQ(reg.FindByName("tirx.nosuchop"), nullptr);
 }
 
+TEST(IntrinsicRegistryTest, CudaAndMetalNamespaces) {
+  const auto& reg = IntrinsicRegistry::Global();
+  // A warp shuffle has its value's dtype (args[1]) without unifying it with the lane.
+  const IntrinsicInfo* shfl = reg.FindByScriptName("cuda.__shfl_sync");
+  ASSERT_NE(shfl, nullptr);
+  EXPECT_EQ(shfl->name, "tirx.cuda.__shfl_sync");
+  EXPECT_EQ(shfl->dtype_rule, IntrinsicInfo::DTypeRule::kValueArg);
+  EXPECT_EQ(reg.FindByScriptName("cuda.make_float2")->dtype_rule, IntrinsicInfo::DTypeRule::kUInt64);
+  EXPECT_EQ(reg.FindByScriptName("cuda.uint_as_float")->dtype_rule, IntrinsicInfo::DTypeRule::kFloat32);
+  EXPECT_EQ(reg.FindByScriptName("cuda.printf")->max_args, -1);
+  // The simdgroup builtins are TVM's tirx.<name> ops, spelled only under T.metal.
+  const IntrinsicInfo* load = reg.FindByScriptName("metal.simdgroup_load");
+  ASSERT_NE(load, nullptr);
+  EXPECT_EQ(load->name, "tirx.simdgroup_load");
+  EXPECT_EQ(reg.FindByName("tirx.simdgroup_load"), load);
+  EXPECT_EQ(reg.FindByScriptName("simdgroup_load"), nullptr);
+}
+
 }  // namespace
 }  // namespace kiln::tir
