@@ -592,7 +592,8 @@ void Parser::RelaxIf(const doc::Stmt& s) {
     // TVM checks a branch's last binding when the branch closes, and reports it at the if.
     if (!t || t->kind != doc::ExprKind::kName || !last.value) {
       bool binds = std::any_of(body.begin(), body.end(), [](const doc::StmtPtr& x) {
-        return x->kind == doc::StmtKind::kAssign || x->kind == doc::StmtKind::kAnnAssign;
+        // An expression statement binds its (void) value too.
+        return x->kind == doc::StmtKind::kAssign || x->kind == doc::StmtKind::kAnnAssign || x->kind == doc::StmtKind::kExpr;
       });
       Fail(span, binds ? "each branch of an if in an R.function must end by assigning the result variable"
                        : "empty body is not allowed for a branch of an if in an R.function: it must assign the result variable");
