@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/driver/lowered_form.h"
+#include "compiler/tir/analysis/scalable_vectors.h"
 #include "compiler/tir/functor.h"
 #include "compiler/target/llvm/codegen_gpu.h"
 #include "compiler/target/source/cuda/codegen_cuda.h"
@@ -134,6 +135,8 @@ runtime::DeviceKernelInfo KernelInfoOf(const PrimFunc& kernel) {
 absl::StatusOr<DeviceLowered> LowerForDevice(const IRModule& module, const std::string& target) {
   const DeviceBackend* backend = FindBackend(target);
   if (backend == nullptr) return absl::InvalidArgumentError(absl::StrCat("\"", target, "\" is not a device target"));
+  absl::Status scalable = tir::RejectScalableVectors(module, absl::StrCat("the ", target, " backend"));
+  if (!scalable.ok()) return scalable;
   DeviceLowered out;
   out.host = IRModule::Make();
   out.host.CopyOnWrite()->attrs = module->attrs;

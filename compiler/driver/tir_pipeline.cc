@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/driver/lowered_form.h"
+#include "compiler/tir/analysis/scalable_vectors.h"
 #include "compiler/tir/analysis/verifier.h"
 #include "compiler/tir/functor.h"
 #include "compiler/tir/transform/passes.h"
@@ -108,6 +109,11 @@ absl::StatusOr<ir::IRModule> LowerTIR(const ir::IRModule& module, const Pipeline
     return absl::InvalidArgumentError(absl::StrCat("TIR lowering: unsupported target kind '", options.target_kind,
                                                    "' (supported: llvm, c)"));
   }
+  // No pass below handles vscale * k lanes, and neither backend emits them (the LLVM backend could
+  // map them to <vscale x k x T> for SVE targets; it does not yet).
+  absl::Status scalable =
+      tir::RejectScalableVectors(module, options.target_kind == "c" ? "the C backend" : "the LLVM backend");
+  if (!scalable.ok()) return scalable;
   if (options.verify_input) {
     absl::Status st = tir::VerifyModuleTIR(module, nullptr);
     if (!st.ok()) return st;

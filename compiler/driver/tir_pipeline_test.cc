@@ -111,6 +111,44 @@ TEST(TirPipelineTest, TilePrimitiveIsRejectedAtItsCall) {
       << lowered.status();
 }
 
+// A[T.Ramp(0, 1, T.vscale() * 4)] = T.Broadcast(1.25, T.vscale() * 4), spanned at kernel.py:9:5.
+IRModule ScalableStore() {
+  FuncBuilder fb;
+  Buffer a = fb.AddBuffer("A", {I32(64)});
+  Span at;
+  at.source = std::make_shared<const std::string>("kernel.py");
+  at.line = 9;
+  at.column = 5;
+  Stmt store = BufferStore(a, Broadcast(F32(1.25), -4), {Ramp(I32(0), I32(1), -4)}, at);
+  return Module("f", fb.Make("f", store));
+}
+
+// Neither CPU backend compiles scalable vectors: lowering stops before any pass mistakes one for a
+// fixed vector, naming the construct, the backend and the source position.
+TEST(TirPipelineTest, ScalableVectorIsRejectedByBothCPUTargets) {
+  for (const char* kind : {"c", "llvm"}) {
+    PipelineOptions options;
+    options.target_kind = kind;
+    absl::StatusOr<IRModule> lowered = LowerTIR(ScalableStore(), options);
+    ASSERT_FALSE(lowered.ok()) << kind;
+    EXPECT_EQ(lowered.status().code(), absl::StatusCode::kUnimplemented);
+    std::string backend = std::string(kind) == "c" ? "the C backend" : "the LLVM backend";
+    EXPECT_NE(lowered.status().message().find(backend + " does not support scalable vectors"), std::string::npos)
+        << lowered.status();
+    EXPECT_NE(lowered.status().message().find("(float32xvscalex4) in function 'f' at kernel.py:9:5"), std::string::npos)
+        << lowered.status();
+  }
+}
+
+// The C backend checks on its own too, for lowered IR built without LowerTIR.
+TEST(TirPipelineTest, CBackendRejectsScalableVectors) {
+  absl::StatusOr<std::string> c = codegen::GenerateC(ScalableStore());
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_NE(c.status().message().find("the C backend does not support scalable vectors"), std::string::npos)
+      << c.status();
+}
+
 TEST(TirPipelineTest, VectorAddRuns) {
   auto lib = Build(VectorAdd(), "vadd");
   ASSERT_NE(lib, nullptr);

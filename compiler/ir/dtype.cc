@@ -50,20 +50,27 @@ bool DataType::TryParse(absl::string_view s, DataType* out) {
   }
   absl::string_view base = s;
   int lanes = 1;
-  // A lane suffix "x4" follows the element name.
+  // A lane suffix "x4" follows the element name; "xvscalex4" makes it scalable (vscale * 4 lanes).
+  // Lanes fit TVM's int16 lane field: up to 32767 fixed, a factor of 2 to 32767 scalable.
   size_t x = s.rfind('x');
   if (x != absl::string_view::npos && x + 1 < s.size() && x > 0 &&
       absl::ascii_isdigit(static_cast<unsigned char>(s[x + 1]))) {
-    if (!absl::SimpleAtoi(s.substr(x + 1), &lanes) || lanes < 1 || lanes > 65535) return false;
+    if (!absl::SimpleAtoi(s.substr(x + 1), &lanes) || lanes < 1 || lanes > 32767) return false;
     base = s.substr(0, x);
+    constexpr absl::string_view kScalable = "xvscale";
+    if (absl::EndsWith(base, kScalable)) {
+      if (lanes < 2) return false;
+      lanes = -lanes;
+      base.remove_suffix(kScalable.size());
+    }
   }
   if (base == "bool") {
-    *out = Bool(lanes);
+    *out = Bool().with_lanes(lanes);
     return true;
   }
   for (const Named& n : kSpecial) {
     if (base == n.name) {
-      *out = DataType(n.code, n.bits, lanes);
+      *out = DataType(n.code, n.bits, 1).with_lanes(lanes);
       return true;
     }
   }
@@ -77,7 +84,7 @@ bool DataType::TryParse(absl::string_view s, DataType* out) {
     int bits = 32;
     if (digits.empty() ? p.code == kBFloat : !absl::SimpleAtoi(digits, &bits)) return false;
     if (!ValidBits(p.code, bits)) return false;
-    *out = DataType(p.code, bits, lanes);
+    *out = DataType(p.code, bits, 1).with_lanes(lanes);
     return true;
   }
   return false;
@@ -95,7 +102,9 @@ std::string DataType::ToString() const {
   if (code_ == kHandle) {
     s = "handle";
   } else if (is_bool()) {
-    s = "bool";
+    // TVM spells a scalable bool vector (an SVE predicate, as get_active_lane_mask makes) uint1;
+    // kiln's bool is uint1, so both spellings read back as this one type.
+    s = is_scalable_vector() ? "uint1" : "bool";
   } else {
     bool special = false;
     for (const Named& n : kSpecial) {
@@ -111,7 +120,11 @@ std::string DataType::ToString() const {
       }
     }
   }
-  if (lanes_ != 1) absl::StrAppend(&s, "x", lanes_);
+  if (is_scalable_vector()) {
+    absl::StrAppend(&s, "xvscalex", vscale_factor());
+  } else if (lanes_ != 1) {
+    absl::StrAppend(&s, "x", lanes_);
+  }
   return s;
 }
 

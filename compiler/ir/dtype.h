@@ -1,5 +1,10 @@
 // DataType: (type code, bits, lanes), laid out like DLPack's DLDataType so it crosses the kernel
 // ABI unchanged. Spelled as TVMScript spells it: "float32", "int8x4", "bool", "handle", "void".
+//
+// Scalable vectors (Arm SVE, RISC-V V) have vscale * factor lanes, vscale being a hardware constant
+// known only at run time. As in TVM, the lane field then holds -factor (read as int16), so a fixed
+// vector has at most 32767 lanes and "float32xvscalex4" is (float, 32, -4). lanes() returns that
+// signed encoding: code that sizes something by lanes() must first ask is_scalable_vector().
 #ifndef KILN_COMPILER_IR_DTYPE_H_
 #define KILN_COMPILER_IR_DTYPE_H_
 
@@ -32,8 +37,13 @@ class DataType {
   static constexpr DataType Bool(int lanes = 1) { return DataType(kUInt, 1, lanes); }
   static constexpr DataType Handle() { return DataType(kHandle, 64, 1); }
   static constexpr DataType Void() { return DataType(kHandle, 0, 0); }
+  // vscale * factor lanes of (code, bits); factor > 1, as TVM requires.
+  static constexpr DataType ScalableVector(uint8_t code, int bits, int factor) {
+    return DataType(code, bits, static_cast<uint16_t>(-factor));
+  }
 
-  // Parses "float32", "int8x4", "bool", "handle", "void", "bfloat16", "float8_e4m3fn", ...
+  // Parses "float32", "int8x4", "bool", "handle", "void", "bfloat16", "float8_e4m3fn",
+  // "float32xvscalex4", ...
   static absl::StatusOr<DataType> Parse(absl::string_view s);
   // Parse without the error: false when `s` names no dtype. For callers that ask of many names
   // whether they are dtypes (the TVMScript parser, for every `T.xxx` call).
@@ -41,10 +51,15 @@ class DataType {
 
   uint8_t code() const { return code_; }
   int bits() const { return bits_; }
-  int lanes() const { return lanes_; }
+  // The lane count of a scalar or fixed vector; -factor for a scalable vector (see above).
+  int lanes() const { return static_cast<int16_t>(lanes_); }
   int bytes() const { return (bits_ + 7) / 8; }
-  // Bytes of one element including lanes.
-  int64_t StorageBytes() const { return static_cast<int64_t>(bytes()) * (lanes_ == 0 ? 1 : lanes_); }
+  // Bytes of one element including lanes; for a scalable vector, its size at vscale 1 (it has no
+  // compile-time size: the stages that allocate reject scalable vectors before asking).
+  int64_t StorageBytes() const {
+    int n = is_scalable_vector() ? vscale_factor() : (lanes_ == 0 ? 1 : lanes_);
+    return static_cast<int64_t>(bytes()) * n;
+  }
 
   bool is_void() const { return code_ == kHandle && bits_ == 0 && lanes_ == 0; }
   bool is_handle() const { return code_ == kHandle && !is_void(); }
@@ -60,11 +75,18 @@ class DataType {
   bool is_float4() const { return code_ == kFloat4E2M1FN; }
   bool is_floating() const { return is_float() || is_bfloat() || is_float8() || is_float6() || is_float4(); }
   bool is_scalar() const { return lanes_ == 1; }
-  bool is_vector() const { return lanes_ > 1; }
+  // Fixed or scalable.
+  bool is_vector() const { return lanes() > 1 || is_scalable_vector(); }
+  bool is_fixed_length_vector() const { return lanes() > 1; }
+  bool is_scalable_vector() const { return lanes() < -1; }
+  // The factor of a scalable vector's vscale * factor lanes; 0 for any other type.
+  int vscale_factor() const { return is_scalable_vector() ? -lanes() : 0; }
   bool is_numeric() const { return is_int_or_bool() || is_floating(); }
 
   DataType element_of() const { return DataType(code_, bits_, 1); }
-  DataType with_lanes(int lanes) const { return DataType(code_, bits_, lanes); }
+  // `lanes` in the encoding of lanes(): negative for a scalable vector.
+  DataType with_lanes(int lanes) const { return DataType(code_, bits_, static_cast<uint16_t>(lanes)); }
+  DataType with_scalable_vscale_factor(int factor) const { return ScalableVector(code_, bits_, factor); }
   DataType with_bits(int bits) const { return DataType(code_, bits, lanes_); }
 
   std::string ToString() const;

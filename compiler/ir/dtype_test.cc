@@ -37,6 +37,37 @@ TEST(DataTypeTest, Properties) {
   EXPECT_TRUE(e2m3.is_float6() && !e2m3.is_float8() && e2m3.is_floating());
 }
 
+// Scalable vectors keep TVM's encoding: the lane field holds -factor, read as an int16.
+TEST(DataTypeTest, ScalableVectors) {
+  DataType f = *DataType::Parse("float32xvscalex4");
+  EXPECT_EQ(f, DataType::ScalableVector(DataType::kFloat, 32, 4));
+  EXPECT_TRUE(f.is_scalable_vector());
+  EXPECT_TRUE(f.is_vector());
+  EXPECT_FALSE(f.is_fixed_length_vector());
+  EXPECT_FALSE(f.is_scalar());
+  EXPECT_EQ(f.vscale_factor(), 4);
+  EXPECT_EQ(f.lanes(), -4);
+  EXPECT_EQ(f.Packed() >> 16, 0xfffcu);
+  EXPECT_EQ(f.element_of(), DataType::Float(32));
+  EXPECT_EQ(DataType::Float(32).with_lanes(-4), f);
+  EXPECT_EQ(DataType::Float(32).with_scalable_vscale_factor(4), f);
+  EXPECT_EQ(f.ToString(), "float32xvscalex4");
+  EXPECT_EQ(DataType::FromPacked(f.Packed()), f);
+  EXPECT_EQ(DataType::Float(32, 4).vscale_factor(), 0);
+  EXPECT_TRUE(DataType::Float(32, 4).is_fixed_length_vector());
+  for (const char* s : {"int8xvscalex16", "float16xvscalex8", "bfloat16xvscalex2", "int64xvscalex32767"}) {
+    EXPECT_EQ(DataType::Parse(s)->ToString(), s);
+  }
+  // kiln's bool is uint1; a scalable one prints as TVM spells an SVE predicate.
+  EXPECT_EQ(*DataType::Parse("uint1xvscalex4"), *DataType::Parse("boolxvscalex4"));
+  EXPECT_EQ(DataType::Parse("boolxvscalex4")->ToString(), "uint1xvscalex4");
+  // A factor below 2 is not scalable (TVM rejects it); fixed lanes stop at int16's maximum.
+  for (const char* s : {"float32xvscalex1", "float32xvscalex0", "float32xvscale", "float32xvscalex32768",
+                        "float32x32768", "float32x65532", "xvscalex4", "float32xvscalexx4"}) {
+    EXPECT_FALSE(DataType::Parse(s).ok()) << s;
+  }
+}
+
 TEST(DataTypeTest, RejectsNonsense) {
   for (const char* s : {"", "float31", "int7", "floaty", "int32x", "int32x0", "x4", "bfloat32", "bfloat"}) {
     absl::StatusOr<DataType> t = DataType::Parse(s);

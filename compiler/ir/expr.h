@@ -173,6 +173,8 @@ class Select : public PrimExpr {
   Select(PrimExpr condition, PrimExpr true_value, PrimExpr false_value, Span span = {});
 };
 
+// A Ramp's or a Broadcast's lanes use DataType::lanes()'s encoding: -factor for vscale * factor
+// lanes (TVM stores the expression T.vscale() * factor, its only scalable form).
 class RampNode : public PrimExprNode {
  public:
   PrimExpr base, stride;

@@ -188,8 +188,22 @@ class FuncChecker : public StmtExprVisitor {
     StmtExprVisitor::VisitExpr_(op);
   }
   void VisitExpr_(const BufferLoadNode* op) override {
+    CheckAccessLanes(op->buffer, op->indices, op->span);
     CheckLanes(op->dtype, op->span);
     StmtExprVisitor::VisitExpr_(op);
+  }
+  void VisitStmt_(const BufferStoreNode* op) override {
+    CheckAccessLanes(op->buffer, op->indices, op->span);
+    StmtExprVisitor::VisitStmt_(op);
+  }
+  // A vector index into a vector buffer multiplies the lanes; a product past the 16-bit lane field
+  // would wrap (to 0, or to what reads as a scalable vector), so it is checked before it is used.
+  void CheckAccessLanes(const Buffer& b, const Array<PrimExpr>& indices, const Span& span) {
+    if (indices.empty() || !b.defined()) return;
+    DataType bt = b->dtype, it = indices.back().dtype();
+    if (bt.is_scalable_vector() || it.is_scalable_vector()) return;
+    int64_t lanes = int64_t{bt.lanes()} * it.lanes();
+    if (lanes > kMaxVectorLanes) ReportLanes(lanes, span);
   }
   void VisitExpr_(const ShuffleNode* op) override {
     CheckLanes(op->dtype, op->span);

@@ -43,6 +43,12 @@ TEST(VerifyBuildableTest, VectorLanes) {
   EXPECT_EQ(FirstError(Store(Ramp(I32(0), I32(1), 65536))),
             "a vector of 65536 lanes is wider than kiln's limit of 256 lanes");
   EXPECT_EQ(FirstError(Store(Ramp(I32(0), I32(1), kMaxVectorLanes))), "");
+  // A scalable vector (T.vscale() * 4 lanes, encoded -4) has no width to check here.
+  EXPECT_EQ(FirstError(Store(Ramp(I32(0), I32(1), -4))), "");
+  // A vector index into a vector buffer multiplies the lanes: 128 * 256 would wrap the lane field.
+  Buffer v = Buffer::Make("V", {I32(8)}, DataType::Float(32, 128));
+  EXPECT_EQ(FirstError(AllocBuffer(v, Evaluate(BufferLoad(v, {Ramp(I32(0), I32(1), 256)})))),
+            "a vector of 32768 lanes is wider than kiln's limit of 256 lanes");
 }
 
 TEST(VerifyBuildableTest, ShiftAmounts) {

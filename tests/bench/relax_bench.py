@@ -13,7 +13,10 @@ number of repeats of the same number of calls. Ratios > 1 mean kiln is faster.
 --threads N runs kiln with N threads and the peers too (OPENBLAS_NUM_THREADS and OMP_NUM_THREADS,
 set before numpy loads OpenBLAS); --threads 1 compares kernel quality without the noise of thread
 scheduling. --stat min reports the fastest repeat instead of the median: on a machine shared with
-other work, the repeats that ran undisturbed (use more --repeat).
+other work, the repeats that ran undisturbed (use more --repeat). Multi-threaded figures need
+every core undisturbed at once, which a busy machine rarely gives: run the whole script under
+`chrt -f 10` (root; the kiln and peer processes inherit the real-time policy and preempt the
+other work) and say so beside the figures.
 
 Usage: relax_bench.py KILN [--dnnl-peer BIN] [--threads N] [--repeat R] [--stat median|min]
                       [--models DIR]

@@ -230,6 +230,14 @@ std::vector<std::string> KilnFuzzSeeds() {
   // A bool literal as a Relax shape dim once read back as int64 only after printing.
   seeds.push_back("@R.function\ndef main(x: R.Tensor((4,), dtype=\"float32\")) -> R.Tensor((True,), dtype=\"float32\"):\n"
                   "    y = R.reshape(x, R.shape([4]))\n    return x\n");
+  // Scalable vectors (the corpus files under tests/script hold the valid forms): a factor at the
+  // int16 limit, a scalable dtype over a vector buffer, and a scalable bool mask stored as a slice.
+  seeds.push_back("@T.prim_func\ndef main(A: T.Buffer((64,), \"float32x4\")):\n"
+                  "    A[0:T.vscale() * 32767] = T.Broadcast(T.float32x4(0), 32767 * T.vscale())\n"
+                  "    A.vstore([0], A.vload([0], \"float32xvscalex4\"))\n");
+  seeds.push_back("@T.prim_func\ndef main(M: T.Buffer((64,), \"bool\"), n: T.int32):\n"
+                  "    for i in T.vectorized(T.vscale() * 4):\n"
+                  "        M[i:i + T.vscale() * 4] = T.get_active_lane_mask(\"uint1xvscalex4\", i, n)\n");
   // Token soups are seeds too, so byte-level mutation also starts from them.
   std::mt19937_64 rng(7);
   for (int i = 0; i < 64; ++i) seeds.push_back(kiln::fuzz::TokenSoup(GetCorpus(), rng));

@@ -335,11 +335,31 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
     return Allocate(acc, Seq({init, update, write}));
   };
 
+  // The order of the (channel block, output row) tasks, which the thread pool splits into one
+  // contiguous range per thread. Each thread should read only its share of the larger operand and
+  // share the smaller one, which then stays in every core's cache. Row-major (every block of a row,
+  // then the next row) when the packed weights are no larger than the prepared input: a thread
+  // then reads the input rows of its output rows only (for 64 channels of 56x56 and 3x3, 2 threads
+  // ran 1.45x faster than 1 block-major and 1.9x row-major: block-major made each thread stream
+  // the whole 1 MB input once per block). Block-major otherwise (deep layers of small images),
+  // where a thread reads the weights of its blocks only. Symbolic sizes take row-major.
+  PrimExpr gblocks = Times(Int64(groups), blocks);
+  const int64_t weight_elems = ConstOr(Times(Times(Times(gblocks, cg), Times(kh, kw)), Int64(kBlock)), -1);
+  const int64_t input_elems = ConstOr(Times(Times(chans, hp), wpx), -1);
+  const bool rows_first = weight_elems < 0 || input_elems < 0 || weight_elems <= input_elems;
   auto compute = [&](const PrimExpr& n) -> Stmt {
-    PrimExpr tasks = Times(Times(Int64(groups), blocks), oh);
+    PrimExpr tasks = Times(gblocks, oh);
     return Loop("t", tasks, par, [&](const PrimExpr& t) {
-      PrimExpr gb = IsConst(oh, 1) ? t : PrimExpr(FloorDiv(t, oh));
-      PrimExpr y = IsConst(oh, 1) ? Int64(0) : PrimExpr(FloorMod(t, oh));
+      PrimExpr gb, y;
+      if (IsConst(oh, 1)) {
+        gb = t, y = Int64(0);
+      } else if (IsConst(gblocks, 1)) {
+        gb = Int64(0), y = t;
+      } else if (rows_first) {
+        gb = FloorMod(t, gblocks), y = FloorDiv(t, gblocks);
+      } else {
+        gb = FloorDiv(t, oh), y = FloorMod(t, oh);
+      }
       PrimExpr full = FloorDivBy(ow, kLanes);
       PrimExpr done = Times(full, Int64(kLanes));
       PrimExpr halves = FloorDivBy(Minus(ow, done), kHalfLanes);

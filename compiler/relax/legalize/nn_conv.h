@@ -34,15 +34,18 @@ struct ConvSpec {
 //   * per batch image, the input is copied into a zero-padded canonical [C, H + pads, W + pads]
 //     buffer (vectorized along W when the data layout's last axis is W and there is no transpose
 //     dilation);
-//   * in parallel over (channel block, output row), a 6 x 16 register tile of output channels x
-//     output columns accumulates over (input channel, kh, kw) with fused multiply-adds on 16-lane
-//     vectors along the output row (then an 8-lane tile, and for the last 1..7 columns one more
-//     8-lane tile whose lanes past the row's end read the zero columns that pad each row of the
-//     prepared input and are not stored), and is stored through the output layout. The last block
-//     of a constant channel count that is not a multiple of 6 has a tile of just its channels. When a tile's weights and input rows for all input
-//     channels of its group would not fit in about 20 KB of L1, the channels are split into equal
-//     passes over the row's tiles (e.g. 2 of 32 for 64 channels of 3x3), later passes adding into
-//     the output, so that the weights are reused from L1 across the row.
+//   * in parallel over (channel block, output row) tasks, ordered row-major when the packed weights
+//     are no larger than the prepared input and block-major otherwise (so that each thread's
+//     contiguous share of the tasks reads only its part of the larger operand), a 6 x 16 register
+//     tile of output channels x output columns accumulates over (input channel, kh, kw) with fused
+//     multiply-adds on 16-lane vectors along the output row (then an 8-lane tile, and for the last
+//     1..7 columns one more 8-lane tile whose lanes past the row's end read the zero columns that
+//     pad each row of the prepared input and are not stored), and is stored through the output
+//     layout. The last block of a constant channel count that is not a multiple of 6 has a tile of
+//     just its channels. When a tile's weights and input rows for all input channels of its group
+//     would not fit in about 20 KB of L1, the channels are split into equal passes over the row's
+//     tiles (e.g. 2 of 32 for 64 channels of 3x3), later passes adding into the output, so that the
+//     weights are reused from L1 across the row.
 // conv_transpose is the same convolution over the stride-dilated, re-padded input with the
 // flipped, transposed kernel. Errors (INVALID_ARGUMENT): bad layouts, attribute lengths, channel
 // counts that the groups do not divide, symbolic spatial dims where a constant is needed.

@@ -305,6 +305,32 @@ TEST(ConvKernel, SmallConvolutionsAreSerial) {
   EXPECT_NE(big.find("T.parallel"), std::string::npos) << big;
 }
 
+// The (channel block, output row) tasks run row-major when the packed weights are no larger than
+// the prepared input (each thread then reads only its rows of the input), block-major otherwise
+// (each thread reads only its blocks' weights); both with several blocks, a partial last block,
+// groups and several rows, computed exactly.
+TEST(ConvKernel, TaskOrderFollowsTheLargerOperand) {
+  auto check = [](const Case& k, const std::string& block_of_t, const std::string& row_of_t) {
+    absl::StatusOr<ir::PrimFunc> f = ConvKernel(SpecOf(k, Dims(k.data_shape), Dims(k.weight_shape)));
+    ASSERT_TRUE(f.ok()) << f.status();
+    std::string printed = script::printer::Print(*f);
+    EXPECT_NE(printed.find("weight_packed[" + block_of_t), std::string::npos) << printed;
+    EXPECT_NE(printed.find(", " + row_of_t + " + ky, "), std::string::npos) << printed;
+    CheckFunc(*f, k);
+  };
+  Case rows;  // weights 4 blocks x 4 x 3 x 3 x 6 = 864 elements, input 8 x 12 x 21 = 2016
+  rows.data_shape = {1, 8, 10, 12};
+  rows.weight_shape = {14, 4, 3, 3};
+  rows.groups = 2;
+  rows.pt = rows.pl = rows.pb = rows.pr = 1;
+  check(rows, "t % T.int64(4)", "t // T.int64(4)");
+  Case blocks;  // weights 3 blocks x 16 x 3 x 3 x 6 = 2592 elements, input 16 x 6 x 14 = 1344
+  blocks.data_shape = {1, 16, 4, 5};
+  blocks.weight_shape = {14, 16, 3, 3};
+  blocks.pt = blocks.pl = blocks.pb = blocks.pr = 1;
+  check(blocks, "t // T.int64(4)", "t % T.int64(4)");
+}
+
 TEST(ConvKernel, Errors) {
   Case k;
   k.data_shape = {1, 3, 8, 8};

@@ -2,6 +2,7 @@
 // T.alloc_buffer and its scoped spellings, T.decl_buffer, T.sblock_alloc_buffer), buffer indexing
 // (loads, stores' indices, regions) and the methods of a buffer value (A.vload, A.access_ptr, ...).
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -265,6 +266,20 @@ Buffer Parser::MakeBuffer(const std::string& name, CallArgs& a, size_t first, co
 }
 
 
+namespace {
+
+// The vscale factor of a slice whose extent is T.vscale() * k with step 1, or T.vscale() * k * step
+// (the extent TVM prints for a scalable Ramp of stride `step`); nullopt for any other extent.
+std::optional<int64_t> ScalableSliceLanes(const PrimExpr& extent, int64_t step) {
+  if (step == 1) return tir::MatchVScaleLanes(extent);
+  const auto* mul = extent.as<MulNode>();
+  const auto* by = mul ? mul->b.as<IntImmNode>() : nullptr;
+  if (by == nullptr || by->value != step) return std::nullopt;
+  return tir::MatchVScaleLanes(mul->a);
+}
+
+}  // namespace
+
 Array<PrimExpr> Parser::BufferIndices(const Buffer& b, const std::vector<Value>& given, const Span& span,
                                       bool* has_slice, Array<Range>* region) {
   std::vector<Value> idx = given;
@@ -308,6 +323,10 @@ Array<PrimExpr> Parser::BufferIndices(const Buffer& b, const std::vector<Value>&
         } else {
           out.push_back(lo);
         }
+      } else if (std::optional<int64_t> factor = ScalableSliceLanes(extent, step)) {
+        // A[lo : lo + T.vscale() * k]: a scalable vector access (how TVM prints one).
+        if (*factor < 2 || *factor > 32767) Fail(span, "slice of T.vscale() * k lanes: k must be between 2 and 32767");
+        out.push_back(Ramp(lo, IntImm(lo.dtype(), step), static_cast<int>(-*factor)));
       } else {
         out.push_back(lo);
       }
@@ -421,12 +440,15 @@ Value Parser::CallBufferMethod(const Buffer& b, const std::string& method, CallA
   PrimExpr value = load ? PrimExpr() : ToPrimAs(b->dtype, *second, SpanOr(*second, span));
   DataType vt = load ? (second && second->kind != K::kNone ? ToDType(*second, SpanOr(*second, span)) : b->dtype)
                      : value.dtype();
-  if (vt.element_of() != b->dtype.element_of() || vt.lanes() % b->dtype.lanes() != 0) {
+  // A scalable value (vscale * k lanes) fits a buffer of scalars, or of that very dtype.
+  bool scalable = vt.is_scalable_vector() || b->dtype.is_scalable_vector();
+  if (vt.element_of() != b->dtype.element_of() || vt.lanes() % b->dtype.lanes() != 0 ||
+      (scalable && !b->dtype.is_scalar() && vt != b->dtype)) {
     Fail(span, absl::StrCat(method.substr(7), ": ", vt.ToString(), " does not fit buffer ", b->name, " of ",
                             b->dtype.ToString()));
   }
-  int factor = vt.lanes() / b->dtype.lanes();
-  if (factor > 1 && !indices.empty() && indices.back().dtype().lanes() == 1) {
+  int factor = vt.lanes() / b->dtype.lanes();  // negative: vscale * -factor lanes
+  if (factor != 1 && !indices.empty() && indices.back().dtype().lanes() == 1) {
     PrimExpr last = indices.back();
     indices.Set(indices.size() - 1, Ramp(last, IntImm(last.dtype(), 1), factor, span));
   }

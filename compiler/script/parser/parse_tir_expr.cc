@@ -208,20 +208,29 @@ Value CallLimitValue(Parser& p, CallArgs& a, const TirCall& c) {
   return c.Ok(tir::LimitValue(name, p.ToDType(a.args[0], SpanOr(a.args[0], span)), span));
 }
 
+// The lanes argument of T.Ramp / T.Broadcast: a constant, or T.vscale() * k for a scalable vector.
+int LanesArg(Parser& p, const Value& v, const char* what, const Span& span) {
+  absl::StatusOr<int> lanes = tir::EncodedLanes(p.ToPrim(v, SpanOr(v, span)), what);
+  if (!lanes.ok()) p.Fail(SpanOr(v, span), std::string(lanes.status().message()));
+  return *lanes;
+}
+
 // T.Ramp(base, stride, lanes).
 Value CallRamp(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   c.Need(3, 3);
   PrimExpr base, stride;
   if (!tir::MatchTypes(c.Operand(0), c.Operand(1), &base, &stride).ok()) p.Fail(span, "T.Ramp: base and stride need one integer dtype");
-  return Value::Obj(K::kPrim, Ramp(base, stride, static_cast<int>(p.ToInt(a.args[2], span)), span));
+  return Value::Obj(K::kPrim, Ramp(base, stride, LanesArg(p, a.args[2], "T.Ramp", span), span));
 }
 
 // T.Broadcast(value, lanes).
 Value CallBroadcast(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   c.Need(2, 2);
-  return Value::Obj(K::kPrim, Broadcast(c.Prim(0), static_cast<int>(p.ToInt(a.args[1], span)), span));
+  PrimExpr value = c.Prim(0);
+  if (!value.dtype().is_scalar()) p.Fail(span, absl::StrCat("T.Broadcast broadcasts a scalar, got ", value.dtype().ToString()));
+  return Value::Obj(K::kPrim, Broadcast(value, LanesArg(p, a.args[1], "T.Broadcast", span), span));
 }
 
 // T.Shuffle(vectors, indices).

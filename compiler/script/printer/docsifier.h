@@ -102,6 +102,8 @@ class Docsifier {
   ExprPtr PrintRegion(const ir::BufferRegion& r, bool keep_region = false);
   std::vector<ExprPtr> BufferIndices(const ir::Array<ir::PrimExpr>& indices);
   ExprPtr RangeEnd(const ir::PrimExpr& min, const ir::PrimExpr& extent);
+  // A Ramp's or Broadcast's lanes: the constant, or T.vscale() * k for a scalable vector.
+  ExprPtr PrintLanes(int lanes);
   bool IsLocalScalar(const ir::AllocBufferNode* op) const;
   // TIRx tile/device DSL (tile_printer.cc).
   void PrintScopeIdDef(const ir::ScopeIdDefStmtNode* op, std::vector<StmtPtr>* out);

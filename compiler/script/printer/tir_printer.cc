@@ -162,6 +162,10 @@ ExprPtr Docsifier::RangeEnd(const PrimExpr& min, const PrimExpr& extent) {
   return BinOp("+", PrintExpr(min), PrintExpr(extent));
 }
 
+ExprPtr Docsifier::PrintLanes(int lanes) {
+  return lanes < -1 ? PrintExpr(tir::VScaleLanes(-lanes)) : IntLit(lanes);
+}
+
 // Buffer access indices as TVM writes them: a Ramp with a constant stride is the slice
 // base:base + lanes * stride (with :stride when it is not 1), which the parser reads back as that
 // Ramp; other indices print as expressions.
@@ -174,7 +178,15 @@ std::vector<ExprPtr> Docsifier::BufferIndices(const Array<PrimExpr>& indices) {
       out.push_back(PrintExpr(i));
       continue;
     }
-    PrimExpr span = IntImm(ramp->base.dtype(), ramp->lanes * stride->value);
+    // A scalable Ramp's extent is TVM's base + lanes * stride, folded as its operators fold:
+    // T.vscale() * k, times the stride where it is not 1.
+    PrimExpr span;
+    if (ramp->lanes < -1) {
+      span = tir::VScaleLanes(-ramp->lanes);
+      if (stride->value != 1) span = Mul(span, IntImm(ramp->base.dtype(), stride->value));
+    } else {
+      span = IntImm(ramp->base.dtype(), ramp->lanes * stride->value);
+    }
     out.push_back(SliceE(PrintExpr(ramp->base), RangeEnd(ramp->base, span),
                          stride->value == 1 ? nullptr : PrintExpr(ramp->stride)));
   }
@@ -983,11 +995,11 @@ ExprPtr Docsifier::PrintExpr(const PrimExpr& e) {
     }
     case NodeKind::kRamp: {
       const auto* n = static_cast<const RampNode*>(e.get());
-      return CallE(T("Ramp"), {PrintExpr(n->base), PrintExpr(n->stride), IntLit(n->lanes)});
+      return CallE(T("Ramp"), {PrintExpr(n->base), PrintExpr(n->stride), PrintLanes(n->lanes)});
     }
     case NodeKind::kBroadcast: {
       const auto* n = static_cast<const BroadcastNode*>(e.get());
-      return CallE(T("Broadcast"), {PrintExpr(n->value), IntLit(n->lanes)});
+      return CallE(T("Broadcast"), {PrintExpr(n->value), PrintLanes(n->lanes)});
     }
     case NodeKind::kShuffle: {
       const auto* n = static_cast<const ShuffleNode*>(e.get());

@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_split.h"
 #include "compiler/target/llvm/codegen_llvm_internal.h"
+#include "compiler/tir/analysis/scalable_vectors.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -341,6 +342,9 @@ absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> MakeTargetMachine(const GPU
 // Emitted, math resolved, checked and optimized.
 absl::StatusOr<LLVMModule> CompileModule(const std::vector<ir::PrimFunc>& kernels, const GPUTarget& target,
                                          llvm::TargetMachine* tm) {
+  absl::Status scalable = tir::RejectScalableVectors(
+      kernels, target.kind == GPUTarget::Kind::kNVPTX ? "the NVPTX backend" : "the ROCm backend");
+  if (!scalable.ok()) return scalable;
   LLVMModule out;
   out.context = std::make_unique<llvm::LLVMContext>();
   {

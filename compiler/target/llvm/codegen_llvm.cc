@@ -29,6 +29,7 @@
 #include "compiler/target/llvm/codegen_llvm.h"
 
 #include "compiler/target/llvm/codegen_llvm_internal.h"
+#include "compiler/tir/analysis/scalable_vectors.h"
 
 namespace kiln::codegen::llvm_internal {
 
@@ -366,6 +367,8 @@ llvm::AllocaInst* CodegenLLVM::EntryAlloca(llvm::Type* ty, uint64_t count, unsig
 namespace kiln::codegen {
 
 absl::StatusOr<LLVMModule> GenerateLLVM(const ir::IRModule& lowered, llvm::TargetMachine* tm) {
+  absl::Status scalable = tir::RejectScalableVectors(lowered, "the LLVM backend");
+  if (!scalable.ok()) return scalable;
   LLVMModule out;
   out.context = std::make_unique<llvm::LLVMContext>();
   {

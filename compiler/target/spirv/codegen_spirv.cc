@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/driver/lowered_form.h"
+#include "compiler/tir/analysis/scalable_vectors.h"
 #include "compiler/tir/functor.h"
 #include "compiler/target/spirv/spirv_builder.h"
 #include "compiler/target/spirv/spirv_tools.h"
@@ -758,6 +759,8 @@ class CodegenSPIRV : public ExprFunctor<uint32_t(const PrimExpr&)>, public StmtF
 }  // namespace
 
 absl::StatusOr<std::vector<SPIRVKernel>> GenerateSPIRV(const std::vector<PrimFunc>& kernels) {
+  absl::Status scalable = tir::RejectScalableVectors(kernels, "the SPIR-V backend");
+  if (!scalable.ok()) return scalable;
   std::vector<SPIRVKernel> out;
   for (const PrimFunc& f : kernels) {
     absl::StatusOr<SPIRVKernel> k = CodegenSPIRV().Run(f);

@@ -21,6 +21,9 @@ using namespace ::kiln::ir;  // NOLINT: this file is all about IR nodes
 
 std::string DT(DataType t) { return t.ToString(); }
 
+// A Ramp's or Broadcast's lanes: more than one fixed lane, or vscale * k (encoded -k, k > 1).
+bool IsVectorLanes(int lanes) { return lanes > 1 || lanes < -1; }
+
 // The binding sites of shape variables tolerate re-binding: a symbolic dim shared by two buffers
 // is one variable bound consistently, and thread vars are re-launched by sibling kernels.
 enum class DefMode { kStrict, kRebindable };
@@ -422,7 +425,7 @@ class Verifier : public StmtExprVisitor {
     VisitExpr(op->base);
     VisitExpr(op->stride);
     DataType b = op->base.dtype(), s = op->stride.dtype();
-    if (op->lanes <= 1) Error(op, absl::StrCat("Ramp must have more than 1 lane, got ", op->lanes));
+    if (!IsVectorLanes(op->lanes)) Error(op, absl::StrCat("Ramp must have more than 1 lane, got ", op->lanes));
     if (!b.is_scalar() || !s.is_scalar()) {
       Error(op, absl::StrCat("Ramp base and stride must be scalars, got ", DT(b), " and ", DT(s)));
     } else if (b != s) {
@@ -436,8 +439,8 @@ class Verifier : public StmtExprVisitor {
     VisitExpr(op->value);
     DataType v = op->value.dtype();
     if (!v.is_scalar()) Error(op, absl::StrCat("Broadcast of a non-scalar value of dtype ", DT(v)));
-    if (op->lanes <= 1) Error(op, absl::StrCat("Broadcast must have more than 1 lane, got ", op->lanes));
-    if (v.is_scalar() && op->lanes > 1 && op->dtype != v.with_lanes(op->lanes)) {
+    if (!IsVectorLanes(op->lanes)) Error(op, absl::StrCat("Broadcast must have more than 1 lane, got ", op->lanes));
+    if (v.is_scalar() && IsVectorLanes(op->lanes) && op->dtype != v.with_lanes(op->lanes)) {
       Error(op, absl::StrCat("Broadcast has dtype ", DT(op->dtype), "; expected ", DT(v.with_lanes(op->lanes))));
     }
   }

@@ -14,6 +14,7 @@
 // thread-bound body is UNIMPLEMENTED rather than silently wrong.
 #include "compiler/tir/interp/interp.h"
 
+#include "compiler/tir/analysis/scalable_vectors.h"
 #include "compiler/tir/interp/interpreter.h"
 
 namespace kiln::tir::interp_internal {
@@ -155,6 +156,9 @@ absl::Status Interpret(const IRModule& module, const std::string& entry, const K
     if (!func.defined()) return absl::InvalidArgumentError(absl::StrCat(entry, " is not a PrimFunc"));
   }
   std::string name = func->GetGlobalSymbol().empty() ? entry : func->GetGlobalSymbol();
+  // Values here are fixed lane vectors: vscale has no value to interpret a scalable one with.
+  absl::Status scalable = RejectScalableVectors(module, "the TIR interpreter");
+  if (!scalable.ok()) return scalable;
   interp_internal::Interpreter interp(module, options);
   return interp.RunEntry(func, name, args, num_args, result);
 }

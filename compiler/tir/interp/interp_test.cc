@@ -418,6 +418,20 @@ def main(A: T.Buffer((4,), "float32"), n: T.int32):
   EXPECT_TRUE(absl::IsUnimplemented(RunMain(m, {a.Arg(), IntArg(3)}))) << RunMain(m, {a.Arg(), IntArg(3)});
 }
 
+// vscale has no value here: a scalable vector program is refused before it runs, by position.
+TEST(InterpTest, ScalableVectorIsRejected) {
+  ir::IRModule m = Parse(R"(
+@T.prim_func
+def main(A: T.Buffer((128,), "float32")):
+    A[0:T.vscale() * 4] = T.Broadcast(T.float32(1), T.vscale() * 4)
+)");
+  Tensor<float> a({128});
+  absl::Status st = RunMain(m, {a.Arg()});
+  EXPECT_EQ(st.code(), absl::StatusCode::kUnimplemented);
+  EXPECT_TRUE(HasSubstr(st.message(), "the TIR interpreter does not support scalable vectors"));
+  EXPECT_TRUE(HasSubstr(st.message(), "at test.py:4:"));
+}
+
 TEST(InterpTest, IfThenElseIsLazy) {
   // The false arm reads A out of bounds on the padding; only a lazy if_then_else stays in bounds.
   ir::IRModule m = Corpus("021_pad_if_then_else");

@@ -156,7 +156,7 @@ absl::StatusOr<PrimExpr> MakeConst(DataType dtype, const Operand& literal, Span 
     }
     scalar = ir::IntImm(elem, literal.int_value(), span);
   }
-  if (dtype.lanes() > 1) return PrimExpr(ir::Broadcast(scalar, dtype.lanes(), span));
+  if (dtype.is_vector()) return PrimExpr(ir::Broadcast(scalar, dtype.lanes(), span));
   return scalar;
 }
 
@@ -182,6 +182,47 @@ absl::StatusOr<PrimExpr> CastTo(DataType dtype, const PrimExpr& value, Span span
     }
   }
   return PrimExpr(ir::Cast(dtype, value, span));
+}
+
+PrimExpr VScaleLanes(int factor) {
+  PrimExpr vscale = ir::Call(DataType::Int(32), ir::Op("tirx.vscale"), {});
+  return ir::Mul(vscale, ir::IntImm(DataType::Int(32), factor));
+}
+
+std::optional<int64_t> MatchVScaleLanes(const PrimExpr& lanes) {
+  auto is_vscale = [](const PrimExpr& e) {
+    const auto* call = e.as<ir::CallNode>();
+    const auto* op = call ? call->op.as<ir::OpNode>() : nullptr;
+    return op != nullptr && op->name == "tirx.vscale";
+  };
+  const auto* mul = lanes.as<ir::MulNode>();
+  if (mul == nullptr) return std::nullopt;
+  const auto* a = mul->a.as<ir::IntImmNode>();
+  const auto* b = mul->b.as<ir::IntImmNode>();
+  if (a != nullptr && is_vscale(mul->b)) return a->value;
+  if (b != nullptr && is_vscale(mul->a)) return b->value;
+  return std::nullopt;
+}
+
+absl::StatusOr<int> EncodedLanes(const PrimExpr& lanes, const std::string& what) {
+  constexpr int64_t kMaxLanes = 32767;  // TVM's lane field is an int16
+  if (const auto* n = lanes.as<ir::IntImmNode>()) {
+    if (n->value < 1 || n->value > kMaxLanes) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(what, " lanes must be between 1 and ", kMaxLanes, ", got ", n->value));
+    }
+    return static_cast<int>(n->value);
+  }
+  std::optional<int64_t> factor = MatchVScaleLanes(lanes);
+  if (!factor) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, " lanes must be a constant or T.vscale() * k (a scalable vector)"));
+  }
+  if (*factor < 2 || *factor > kMaxLanes) {
+    return absl::InvalidArgumentError(absl::StrCat(what, " lanes T.vscale() * ", *factor,
+                                                   ": the vscale factor must be between 2 and ", kMaxLanes));
+  }
+  return static_cast<int>(-*factor);
 }
 
 absl::Status MatchTypes(const Operand& a, const Operand& b, PrimExpr* out_a, PrimExpr* out_b) {
@@ -214,7 +255,7 @@ absl::Status MatchTypes(const Operand& a, const Operand& b, PrimExpr* out_a, Pri
   }
   absl::StatusOr<DataType> elem = CommonElementType(ta, tb);
   if (!elem.ok()) return elem.status();
-  int lanes = std::max(ta.lanes(), tb.lanes());
+  int lanes = ta.lanes() == 1 ? tb.lanes() : ta.lanes();  // a scalable vector's lanes() is negative
   absl::StatusOr<PrimExpr> cx = CastTo(elem->with_lanes(lanes), x, x->span);
   if (!cx.ok()) return cx.status();
   absl::StatusOr<PrimExpr> cy = CastTo(elem->with_lanes(lanes), y, y->span);

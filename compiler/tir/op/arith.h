@@ -16,6 +16,8 @@
 #define KILN_COMPILER_TIR_OP_ARITH_H_
 
 #include <cstdint>
+#include <optional>
+#include <string>
 
 #include "absl/status/statusor.h"
 #include "compiler/ir/tir.h"
@@ -101,6 +103,16 @@ absl::StatusOr<ir::PrimExpr> LogicalNot(const Operand& x, ir::Span span = {});
 // expressions of different dtypes are an error (TVM does not promote here).
 absl::StatusOr<ir::PrimExpr> MakeSelect(const Operand& cond, const Operand& t, const Operand& f,
                                         ir::Span span = {});
+
+// Scalable vector lanes. TVM writes vscale * factor lanes as the expression T.vscale() * factor
+// (a Ramp's or Broadcast's lanes, a slice's extent); kiln's IR keeps the encoded lane count -factor
+// (see ir::DataType). VScaleLanes builds that expression as TVM's printer shows it;
+// MatchVScaleLanes reads `k * T.vscale()` or `T.vscale() * k` back as k (nullopt otherwise).
+ir::PrimExpr VScaleLanes(int factor);
+std::optional<int64_t> MatchVScaleLanes(const ir::PrimExpr& lanes);
+// The encoded lane count of a Ramp/Broadcast lanes argument: a constant in 1..32767, or
+// T.vscale() * k with k in 2..32767 (giving -k). Errors begin with `what` ("T.Ramp").
+absl::StatusOr<int> EncodedLanes(const ir::PrimExpr& lanes, const std::string& what);
 
 }  // namespace kiln::tir
 

@@ -148,6 +148,8 @@ void AddCalls(std::vector<IntrinsicInfo>* ops) {
   Add(ops, "type_annotation", 0, 0, Rule::kExplicit, E::kSpecialCallArg);
   Add(ops, "tvm_tuple", 0, -1, Rule::kHandle, E::kOpaque);
   Add(ops, "prefetch", 1, -1, Rule::kVoid, E::kOpaque);
+  // vscale(): the run-time multiplier of scalable vector lengths (llvm.vscale).
+  Add(ops, "vscale", 0, 0, Rule::kInt32, E::kPure);
   // get_active_lane_mask(mask_dtype; base, limit): the predicate of a tail-masked vector access.
   Add(ops, "get_active_lane_mask", 2, 2, Rule::kExplicit, E::kPure);
   // ignore_loop_partition(cond) is cond, marked as no loop-partition point.

@@ -25,6 +25,7 @@
 #include "absl/strings/str_join.h"
 #include "compiler/driver/lowered_form.h"
 #include "compiler/tir/analysis/free_vars.h"
+#include "compiler/tir/analysis/scalable_vectors.h"
 #include "compiler/tir/functor.h"
 #include "compiler/tir/op/builtin.h"
 
@@ -400,6 +401,10 @@ void UnsupportedDType::Check(DataType t) {
 
 }  // namespace
 
-absl::StatusOr<std::string> GenerateC(const ir::IRModule& lowered) { return csrc::CodegenC().Run(lowered); }
+absl::StatusOr<std::string> GenerateC(const ir::IRModule& lowered) {
+  absl::Status scalable = tir::RejectScalableVectors(lowered, "the C backend");
+  if (!scalable.ok()) return scalable;
+  return csrc::CodegenC().Run(lowered);
+}
 
 }  // namespace kiln::codegen

@@ -2,6 +2,7 @@
 
 #include "compiler/target/source/c/c_printer.h"
 #include "compiler/target/source/gpu/gpu_printer.h"
+#include "compiler/tir/analysis/scalable_vectors.h"
 
 namespace kiln::codegen {
 namespace {
@@ -173,6 +174,8 @@ class CodegenCUDA : public gpusrc::GPUPrinter {
 }  // namespace
 
 absl::StatusOr<CUDAProgramSource> GenerateCUDA(const std::vector<PrimFunc>& kernels) {
+  absl::Status scalable = tir::RejectScalableVectors(kernels, "the CUDA backend");
+  if (!scalable.ok()) return scalable;
   return CodegenCUDA().Generate(kernels);
 }
 

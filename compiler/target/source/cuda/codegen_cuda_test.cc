@@ -113,6 +113,24 @@ def main(a: T.handle, n: T.int32):
   EXPECT_NE(p.status().message().find("non-constant size"), std::string::npos) << p.status();
 }
 
+// CUDA has no scalable vectors: the kernel is refused before any of it is printed.
+TEST(CodegenCUDATest, ScalableVectorIsRejected) {
+  absl::StatusOr<ObjectRef> r = script::ParseScript(R"(
+@T.prim_func
+def main(A: T.Buffer((128,), "float32")):
+    T.func_attr({"global_symbol": "k"})
+    for tx in T.thread_binding(32, thread="threadIdx.x"):
+        A[0:T.vscale() * 4] = T.Broadcast(T.float32(0), T.vscale() * 4)
+)", "t.py");
+  ASSERT_TRUE(r.ok()) << r.status();
+  auto p = GenerateCUDA({Downcast<PrimFunc>(*r)});
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_NE(p.status().message().find("the CUDA backend does not support scalable vectors"), std::string::npos)
+      << p.status();
+  EXPECT_NE(p.status().message().find("in function 'k' at t.py:6:"), std::string::npos) << p.status();
+}
+
 TEST(CodegenCUDATest, CPlusPlusKeywordsAreRenamed) {
   auto p = Generate(R"(
 @T.prim_func

@@ -2,6 +2,7 @@
 
 #include "compiler/target/source/c/c_printer.h"
 #include "compiler/target/source/gpu/gpu_printer.h"
+#include "compiler/tir/analysis/scalable_vectors.h"
 
 namespace kiln::codegen {
 namespace {
@@ -112,6 +113,8 @@ class CodegenOpenCL : public gpusrc::GPUPrinter {
 }  // namespace
 
 absl::StatusOr<OpenCLProgramSource> GenerateOpenCL(const std::vector<PrimFunc>& kernels) {
+  absl::Status scalable = tir::RejectScalableVectors(kernels, "the OpenCL backend");
+  if (!scalable.ok()) return scalable;
   return CodegenOpenCL().Generate(kernels);
 }
 
