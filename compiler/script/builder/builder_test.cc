@@ -65,6 +65,24 @@ TEST(TIRBuilderTest, BlocksCollectTheirPartsAndSTirAddsARootBlock) {
   EXPECT_EQ(inner->block->writes.size(), 1u);
 }
 
+TEST(TIRBuilderTest, TopBlockIsTheBlockOnlyUntilAScopeOpensInsideIt) {
+  TIRBuilder b;
+  b.BeginPrimFunc("h");
+  b.BeginBlock("blk");
+  EXPECT_EQ(b.top_block(), b.block());
+  // A let binding (an implicit frame) leaves the block at the top, as TVM's flat bindings do.
+  b.Let(Var("x", DataType::Int(32)), IntImm(DataType::Int(32), 1));
+  EXPECT_EQ(b.top_block(), b.block());
+  // A loop or if body opens a scope: the block is still the innermost one, but not on top.
+  b.BeginScope();
+  EXPECT_NE(b.block(), nullptr);
+  EXPECT_EQ(b.top_block(), nullptr);
+  b.EndScope();
+  EXPECT_NE(b.top_block(), nullptr);
+  b.EndBlock();
+  EXPECT_EQ(b.top_block(), nullptr);
+}
+
 TEST(TIRBuilderTest, EndPrimFuncWithoutBeginIsAnError) {
   TIRBuilder b;
   EXPECT_TRUE(IsError(b.EndPrimFunc(), absl::StatusCode::kInternal, "EndPrimFunc without a matching BeginPrimFunc"));

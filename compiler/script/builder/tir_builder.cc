@@ -95,6 +95,14 @@ BlockData* TIRBuilder::block() {
   return nullptr;
 }
 
+BlockData* TIRBuilder::top_block() {
+  for (auto it = frames_.rbegin(); it != frames_.rend(); ++it) {
+    if (it->kind == Kind::kImplicit) continue;
+    return it->kind == Kind::kBlock ? it->block.get() : nullptr;
+  }
+  return nullptr;
+}
+
 Stmt TIRBuilder::EndBlock(Span span) {
   CloseImplicit();
   Frame f = std::move(frames_.back());

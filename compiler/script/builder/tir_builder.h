@@ -76,6 +76,9 @@ class TIRBuilder {
   // ---- blocks
   void BeginBlock(std::string name);
   BlockData* block();  // innermost block frame, or nullptr when not inside one
+  // The innermost block frame when no scope (loop, if, while, with body) was opened inside it
+  // since; implicit frames (let bindings, allocations) do not count. nullptr otherwise.
+  BlockData* top_block();
   ir::Stmt EndBlock(ir::Span span = {});  // returns the SBlockRealize (also emitted)
 
   // ---- statements

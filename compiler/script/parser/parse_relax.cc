@@ -239,6 +239,7 @@ rx::Function Parser::ParseRelaxFunc(const doc::Stmt& def, const std::string& nam
   if (def.returns) fd->ret_ty = RelaxReturnType(def.returns);
   Expr result;
   const doc::Stmt* ret_stmt = nullptr;
+  enclosing_stmt_ = SpanOf(def.pos);
   ParseRelaxBody(def.body, &result, &ret_stmt);
   if (!result.defined()) {
     if (error_count_ > 0) throw ParseError{SpanOf(def.pos), "", true};
@@ -253,12 +254,16 @@ rx::Function Parser::ParseRelaxFunc(const doc::Stmt& def, const std::string& nam
 }
 
 void Parser::ParseRelaxBody(const std::vector<doc::StmtPtr>& body, Expr* result, const doc::Stmt** ret_stmt) {
+  const Span enclosing = enclosing_stmt_;
   for (const doc::StmtPtr& s : body) {
+    enclosing_stmt_ = enclosing;
     if (result->defined()) {
       Report({SpanOf(s->pos), "unreachable statement after return"});
       break;
     }
     try {
+      RejectUnvisitedStmt(*s);
+      enclosing_stmt_ = SpanOf(s->pos);
       ParseRelaxStmt(*s, result);
       if (result->defined()) *ret_stmt = s.get();
     } catch (const ParseError& e) {
@@ -267,6 +272,7 @@ void Parser::ParseRelaxBody(const std::vector<doc::StmtPtr>& body, Expr* result,
       if (s->kind == doc::StmtKind::kAnnAssign) Poison(s->target);
     }
   }
+  enclosing_stmt_ = enclosing;
 }
 
 void Parser::ParseRelaxStmt(const doc::Stmt& s, Expr* result) {
@@ -355,7 +361,8 @@ void Parser::ParseRelaxStmt(const doc::Stmt& s, Expr* result) {
         deco.span = deco.func_span = SpanOf(d->pos);  // where errors about its arguments point
         if (d->kind == doc::ExprKind::kCall) for (const auto& kw : d->keywords) deco.kwargs.emplace_back(kw.arg, Eval(kw.value));
       }
-      if (!is_relax) Fail(span, "a function inside an R.function must be decorated with @R.function");
+      if (!is_relax && s.decorators.empty()) Fail(span, "a function inside an R.function must be decorated with @R.function");
+      if (!is_relax) Fail(span, "an inline prim_func (or other non-Relax function) is not allowed inside an R.function");
       // A local function that calls itself, as TVM's parser does it: its variable is declared
       // first, typed by the signature (parameter annotations, the return annotation or the empty
       // tuple), so that the body can call it; the function is then bound to that variable.
@@ -421,6 +428,35 @@ void Parser::DefineRelaxName(const std::string& name, const Value& v) {
   Define(name, v);
 }
 
+namespace {
+
+// Whether a type annotation spells a tensor or shape dimension as a string (R.Tensor(("n",), ...)).
+bool HasStringShapeImpl(const doc::Expr& e) {
+  if (e.kind == doc::ExprKind::kCall) {
+    bool shape_call = e.func && e.func->kind == doc::ExprKind::kAttribute &&
+                      (e.func->name == "Tensor" || e.func->name == "Shape" || e.func->name == "DTensor");
+    auto is_string_seq = [](const doc::ExprPtr& x) {
+      if (!x || (x->kind != doc::ExprKind::kTuple && x->kind != doc::ExprKind::kList)) return false;
+      return std::any_of(x->elts.begin(), x->elts.end(), [](const doc::ExprPtr& d) {
+        return d->kind == doc::ExprKind::kConstant && d->const_kind == doc::Expr::ConstKind::kStr;
+      });
+    };
+    if (shape_call && !e.args.empty() && is_string_seq(e.args[0])) return true;
+    for (const doc::Keyword& kw : e.keywords) {
+      if (shape_call && (kw.arg == "shape" || kw.arg == "values") && is_string_seq(kw.value)) return true;
+      if (kw.value && HasStringShapeImpl(*kw.value)) return true;
+    }
+    for (const doc::ExprPtr& x : e.args) if (HasStringShapeImpl(*x)) return true;
+    return false;
+  }
+  for (const doc::ExprPtr& x : e.elts) if (HasStringShapeImpl(*x)) return true;
+  return false;
+}
+
+}  // namespace
+
+bool Parser::HasStringShape(const doc::Expr& e) const { return HasStringShapeImpl(e); }
+
 void Parser::RelaxAssign(const doc::ExprPtr& target, const doc::ExprPtr& ann_expr, const doc::ExprPtr& value_expr,
                          const doc::Stmt& s) {
   Span span = SpanOf(s.pos);
@@ -466,6 +502,27 @@ void Parser::RelaxAssign(const doc::ExprPtr& target, const doc::ExprPtr& ann_exp
   name_hint_.clear();
   annotated_value_ = nullptr;
   if (v.kind == K::kPrim && v.fresh_var) {
+    // `n = T.int64()` declares a symbolic variable: TVM checks it against the annotation and
+    // against an earlier definition of the name, at the target.
+    DataType dtype = v.obj.as<VarNode>()->dtype;
+    if (ann_expr) {
+      DataType declared = ToDType(Eval(ann_expr), SpanOf(ann_expr->pos));
+      if (declared != dtype) {
+        Fail(target->pos, absl::StrCat("expected the declared symbolic variable '", name, "' to have type ",
+                                       declared.ToString(), ", but got ", dtype.ToString()));
+      }
+    }
+    if (const Value* prev = Lookup(name)) {
+      const auto* prev_var = prev->kind == K::kPrim ? prev->obj.as<VarNode>() : nullptr;
+      if (!prev_var) {
+        Fail(target->pos, absl::StrCat("cannot redefine '", name, "', a non-PrimType object, to a PrimType value; ",
+                                       "define the PrimType value with another name"));
+      }
+      if (prev_var->dtype != dtype) {
+        Fail(target->pos, absl::StrCat("expected the same dtype for PrimType values but got ", dtype.ToString(),
+                                       " vs ", prev_var->dtype.ToString()));
+      }
+    }
     DefineRelaxName(name, v);
     return;
   }
@@ -488,15 +545,25 @@ void Parser::RelaxAssign(const doc::ExprPtr& target, const doc::ExprPtr& ann_exp
   Type inferred = v.s == "match_cast" ? Downcast<Type>(v.items[0].obj) : kiln::relax::ExprType(value);
   Type ty = inferred;
   if (ann_expr) {
+    if (HasStringShape(*ann_expr)) {
+      Fail(ann_expr->pos, "a string-defined shape (\"n\") is only allowed in function parameter and return "
+                          "annotations; declare the variable with n = T.int64() and write (n,)");
+    }
     ty = ToRelaxType(Eval(ann_expr), SpanOf(ann_expr->pos));
     std::string why;
     // A call written as the value takes the annotation as its type, as TVM's parser gives it
     // (R.emit with an annotation). Its well-formed check compares the inferred type with it;
     // with check_well_formed=False nothing is compared.
     bool fresh_call = value_expr->kind == doc::ExprKind::kCall && v.s != "match_cast" && value.as<rx::CallNode>();
+    // TVM checks a match cast's annotation against the cast type at the binding's target.
+    if (v.s == "match_cast" && !kiln::relax::TypesCompatible(ty, inferred, &why)) {
+      Fail(target->pos, absl::StrCat("inconsistent annotation for the match cast pair bound to '", name, "': ", why));
+    }
     if ((check_well_formed_ || !fresh_call) && inferred.defined() &&
         !kiln::relax::TypesCompatible(ty, inferred, &why)) {
-      Fail(SpanOf(ann_expr->pos), absl::StrCat("the annotation of '", name, "' does not match its value: ", why));
+      // A value whose type is already known is checked by TVM's R.emit, at the statement; a call's
+      // inferred type by the well-formed check, at the annotation.
+      Fail(fresh_call ? SpanOf(ann_expr->pos) : span, absl::StrCat("the annotation of '", name, "' does not match its value: ", why));
     }
     if (fresh_call) {
       rx::Call call = Downcast<rx::Call>(value);
@@ -524,11 +591,18 @@ void Parser::RelaxIf(const doc::Stmt& s) {
     const doc::Stmt& last = *body.back();
     const doc::ExprPtr& t = last.kind == doc::StmtKind::kAssign && last.targets.size() == 1 ? last.targets[0]
                           : last.kind == doc::StmtKind::kAnnAssign ? last.target : nullptr;
+    // TVM checks a branch's last binding when the branch closes, and reports it at the if.
     if (!t || t->kind != doc::ExprKind::kName || !last.value) {
-      Fail(last.pos, "each branch of an if in an R.function must end by assigning the result variable");
+      bool binds = std::any_of(body.begin(), body.end(), [](const doc::StmtPtr& x) {
+        // An expression statement binds its (void) value too.
+        return x->kind == doc::StmtKind::kAssign || x->kind == doc::StmtKind::kAnnAssign || x->kind == doc::StmtKind::kExpr;
+      });
+      Fail(span, binds ? "each branch of an if in an R.function must end by assigning the result variable"
+                       : "empty body is not allowed for a branch of an if in an R.function: it must assign the result variable");
     }
     if (!var_name.empty() && t->name != var_name) {
-      Fail(t->pos, absl::StrCat("both branches must assign the same variable: '", var_name, "' and '", t->name, "'"));
+      Fail(span, absl::StrCat("the last binding of both branches must provide the same variable: '", var_name, "' and '",
+                              t->name, "'"));
     }
     var_name = t->name;
     relax_.BeginSeq();
@@ -567,7 +641,13 @@ Value Parser::CallRelaxFunction(const Expr& callee, CallArgs& a) {
     return Value::Obj(K::kPrim, Call(ret->second, callee, args, a.span));
   }
   Array<Expr> args;
-  for (const Value& v : a.args) args.push_back(ToRelax(v, SpanOr(v, a.span)));
+  for (const Value& v : a.args) {
+    // TVM's GlobalVar call takes Relax expressions only; a string is not one (ops take strings).
+    if (v.kind == K::kStr && callee.as<GlobalVarNode>()) {
+      Fail(a.span, "a call of a module function (GlobalVar) takes Relax expressions, not a str argument");
+    }
+    args.push_back(ToRelax(v, SpanOr(v, a.span)));
+  }
   if (!a.kwargs.empty()) Fail(a.span, "keyword arguments are not supported when calling a function");
   bool defer = defer_inference_;
   defer_inference_ = false;

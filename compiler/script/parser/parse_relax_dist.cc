@@ -140,6 +140,18 @@ Value CallDistAnnotate(Parser& p, CallArgs& a, RelaxCall& c) {
 
 // R.dist.call_tir: the same operator as R.call_tir, with DTensor outputs.
 Value CallDistCallTir(Parser& p, CallArgs& a, RelaxCall& c) {
+  // TVM builds the call from the output types' shapes, so each must be a known shape.
+  for (const char* key : {"out_ty", "out_sinfo"}) {
+    const Value* out = Kwarg(a, key);
+    if (!out) continue;
+    std::vector<Value> outs = out->is_seq() ? out->items : std::vector<Value>{*out};
+    for (const Value& o : outs) {
+      const auto* dt = o.kind == K::kType ? o.obj.as<DTensorTypeNode>() : nullptr;
+      if (dt && !(dt->tensor_ty.defined() && dt->tensor_ty->shape.as<rx::ShapeExprNode>())) {
+        p.Fail(c.span, "R.dist.call_tir: each out_ty must have a known shape (a ShapeExpr)");
+      }
+    }
+  }
   c.name = "call_tir";
   return CallRelaxOp(p, a, c);
 }

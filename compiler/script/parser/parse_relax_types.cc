@@ -1,6 +1,10 @@
 // TVMScript parser, Relax types spelled as calls: R.Tensor, R.Shape, R.Tuple, R.Prim, R.Object /
 // R.Any and R.Callable (the distributed R.DTensor is in parse_relax_dist.cc).
+#include <cstdint>
+#include <string>
 #include <vector>
+
+#include "absl/strings/str_cat.h"
 
 #include "compiler/script/parser/handlers.h"
 
@@ -10,6 +14,30 @@ using namespace ir;  // NOLINT: this file is about IR node types only
 namespace rx = ir::relax;
 
 namespace {
+
+// "kind[:index]" names the index-th entry of the module's I.module_global_infos "vdevice" list;
+// TVM's lookup fails past the end of the list (a kind that does not match is only a warning).
+void CheckVDevice(Parser& p, const std::string& vdevice, const Span& span) {
+  size_t colon = vdevice.find(':');
+  int64_t index = 0;
+  if (colon != std::string::npos) {
+    size_t end = vdevice.find(':', colon + 1);
+    std::string digits = vdevice.substr(colon + 1, end == std::string::npos ? std::string::npos : end - colon - 1);
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9) {
+      p.Fail(span, absl::StrCat("vdevice \"", vdevice, "\": the device index after ':' must be an integer"));
+    }
+    index = std::stoll(digits);
+  }
+  // Without a module or its global infos TVM fails too, but kiln's printer writes such annotations
+  // for a VDevice object the module does not list (R.to_vdevice(x, I.VDevice(...))), so only an
+  // index past the listed vdevices is an error here.
+  if (!p.module_.defined() || p.module_->global_infos.empty()) return;
+  Array<GlobalInfo> devices = p.module_->global_infos.Get("vdevice");
+  if (!devices.empty() && index >= static_cast<int64_t>(devices.size())) {
+    p.Fail(span, absl::StrCat("vdevice \"", vdevice, "\": the target VDevice was not found in the module's GlobalInfos (",
+                              devices.size(), " vdevice(s))"));
+  }
+}
 
 // R.Tensor(shape, dtype, ndim=, vdevice=): a tensor type.
 Value CallTensor(Parser& p, CallArgs& a, RelaxCall& c) {
@@ -34,6 +62,15 @@ Value CallTensor(Parser& p, CallArgs& a, RelaxCall& c) {
   DataType dt = dtype && dtype->kind != K::kNone ? p.ToDType(*dtype, SpanOr(*dtype, span)) : DataType::Void();
   TensorType t;
   if (shape && shape->kind != K::kNone) {
+    // TVM takes a list/tuple, a ShapeExpr or a variable of shape type; it fails at the call.
+    if (shape->kind == K::kRelax) {
+      const auto* var = shape->obj.as<VarNode>();
+      if (!shape->obj.as<rx::ShapeExprNode>() && !(var && var->ty.defined() && var->ty.as<ShapeTypeNode>())) {
+        p.Fail(span, "R.Tensor: a shape given as an expression must be a ShapeExpr or a variable of shape type");
+      }
+    } else if (shape->kind != K::kTuple && shape->kind != K::kList) {
+      p.Fail(span, "R.Tensor: the shape must be a list, a tuple or a shape expression");
+    }
     if (shape->kind == K::kRelax) {
       t = TensorType(dt, c.NDim(ndim));
       t.CopyOnWrite()->shape = Downcast<Expr>(shape->obj);
@@ -49,7 +86,10 @@ Value CallTensor(Parser& p, CallArgs& a, RelaxCall& c) {
   } else {
     t = TensorType(dt, c.NDim(ndim));
   }
-  if (vdevice && vdevice->kind != K::kNone) t.CopyOnWrite()->vdevice = p.ToStr(*vdevice, span);
+  if (vdevice && vdevice->kind != K::kNone) {
+    t.CopyOnWrite()->vdevice = p.ToStr(*vdevice, span);
+    CheckVDevice(p, t->vdevice, span);
+  }
   return Value::Obj(K::kType, t);
 }
 

@@ -201,6 +201,7 @@ Value CallExternFunc(Parser& p, CallArgs& a, RelaxCall& c) {
 Value CallMatchCast(Parser& p, CallArgs& a, RelaxCall& c) {
   const Span& span = c.span;
   if (a.args.size() != 2) p.Fail(span, "R.match_cast(value, type) takes two arguments");
+  if (a.args[0].kind == K::kNone) p.Fail(span, "the value of R.match_cast cannot be None");
   Expr value = p.ToRelax(a.args[0], SpanOr(a.args[0], span));
   if (a.args[1].kind != K::kType && a.args[1].kind != K::kName) p.Fail(span, "R.match_cast's second argument must be a type such as R.Tensor((n,), \"float32\")");
   Type ty = p.ToRelaxType(a.args[1], SpanOr(a.args[1], span));

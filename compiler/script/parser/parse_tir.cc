@@ -87,6 +87,14 @@ PrimFunc Parser::ParsePrimFunc(const doc::Stmt& def, const std::string& name, co
     Span span = SpanOf(arg.pos);
     if (arg.kind != doc::Arg::Kind::kPositional) Fail(span, "*args and **kwargs are not supported in a T.prim_func");
     if (!arg.annotation) Fail(span, absl::StrCat("parameter '", arg.name, "' needs a type annotation (T.Buffer, T.handle, T.int32, ...)"));
+    // T.Optional[...] marks a parameter a @T.jit specialization may leave out; kiln has no @T.jit.
+    if (const doc::Expr& a = *arg.annotation; a.kind == doc::ExprKind::kSubscript && a.value &&
+                                              a.value->kind == doc::ExprKind::kAttribute && a.value->name == "Optional") {
+      const doc::Expr& base = *a.value->value;
+      if (base.kind == doc::ExprKind::kName && aliases_.count(base.name) && aliases_.at(base.name) == "T") {
+        Fail(arg.annotation->pos, "T.Optional parameter annotations are only supported by @T.jit");
+      }
+    }
     name_hint_ = arg.name;
     Value ann = Eval(arg.annotation);
     name_hint_.clear();
@@ -108,6 +116,7 @@ PrimFunc Parser::ParsePrimFunc(const doc::Stmt& def, const std::string& name, co
     // `-> None` (common in hand-written kernels) means no return value, the default.
     if (r.kind != K::kNone) fd->ret_type = PrimType(ToDType(r, SpanOf(def.returns->pos)));
   }
+  enclosing_stmt_ = SpanOf(def.pos);
   ParseTIRBody(def.body);
   PopScope();
   absl::StatusOr<PrimFunc> f = tir_.EndPrimFunc(SpanOf(def.pos));
@@ -161,6 +170,11 @@ void TirCall::NeedBody() const {
 builder::BlockData* TirCall::Block() const {
   builder::BlockData* blk = p.tir_.block();
   if (!blk) p.Fail(span, absl::StrCat("T.", name, " must be used inside a T.sblock"));
+  // TVM's builder takes the block from the innermost frame only.
+  if (!p.tir_.top_block()) {
+    p.Fail(span, absl::StrCat("T.", name, " must be called at the top of a T.sblock(): a loop, if or with scope was opened ",
+                              "inside T.sblock(\"", blk->name, "\") before it"));
+  }
   return blk;
 }
 

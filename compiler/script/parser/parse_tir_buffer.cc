@@ -25,7 +25,7 @@ Value CallBuffer(Parser& p, CallArgs& a, const TirCall& c) {
 }
 
 // A block's match_buffer over a region must agree with it where TVM's MatchBufferRegion checks:
-// scope, dtype, rank (extra leading region dimensions of extent 1) and constant extents.
+// scope, dtype, alignment, rank (extra leading region dimensions of extent 1) and constant extents.
 void CheckMatchRegion(Parser& p, const Buffer& b, const BufferRegion& region, const Span& span) {
   const Buffer& src = region->buffer;
   if (b->scope() != src->scope()) {
@@ -35,6 +35,13 @@ void CheckMatchRegion(Parser& p, const Buffer& b, const BufferRegion& region, co
   if (b->dtype != src->dtype) {
     p.Fail(span, absl::StrCat("mismatched types: match_buffer ", b->name, " is ", b->dtype.ToString(), " but its source ",
                               src->name, " is ", src->dtype.ToString()));
+  }
+  // Alignments in bytes; 0 is TVM's default allocation alignment (64).
+  int64_t src_align = src->data_alignment > 0 ? src->data_alignment : 64;
+  int64_t align = b->data_alignment > 0 ? b->data_alignment : 64;
+  if (src_align % align != 0) {
+    p.Fail(span, absl::StrCat("match_buffer ", b->name, " asks for align=", align, " but its source ", src->name,
+                              " is only aligned to ", src_align, " bytes"));
   }
   if (region->region.size() < b->shape.size()) {
     p.Fail(span, absl::StrCat("match_buffer ", b->name, " has ", b->shape.size(), " dimensions but its source region has ",
@@ -111,12 +118,30 @@ Value CallMatchBuffer(Parser& p, CallArgs& a, const TirCall& c) {
   return Value::Obj(K::kBuffer, b);
 }
 
+// TVM's builder: a global/shared/local buffer is placed by the compiler and takes no
+// allocated_addr=; a tmem buffer (T.decl_buffer) is addressed only through allocated_addr=.
+void CheckAllocatedAddr(Parser& p, const Buffer& b, const std::string& what, bool has_data, const Span& span) {
+  const auto* ptr = b->data.defined() && b->data->ty.defined() ? b->data->ty.as<PointerTypeNode>() : nullptr;
+  std::string scope = ptr && !ptr->storage_scope.empty() ? ptr->storage_scope : "global";
+  if (!b->allocated_addr.empty() && (b->elem_offset.defined() || b->offset_factor != 0 || (has_data && scope != "tmem"))) {
+    p.Fail(span, absl::StrCat(what, ": `allocated_addr` can only be used without data=, elem_offset= and offset_factor="));
+  }
+  if (scope == "tmem" && what == "T.decl_buffer") {
+    if (has_data) p.Fail(span, "for `tmem` scope, T.decl_buffer accepts only `allocated_addr`, not data=");
+    if (b->allocated_addr.empty()) p.Fail(span, "for `tmem` scope, T.decl_buffer requires `allocated_addr`");
+  }
+  if ((scope == "global" || scope == "shared" || scope == "shared.dyn" || scope == "local") && !b->allocated_addr.empty()) {
+    p.Fail(span, absl::StrCat("for `", scope, "` scope, ", what, " does not accept `allocated_addr`"));
+  }
+}
+
 // T.alloc_buffer / T.alloc_local / T.alloc_shared: a buffer allocated over the rest of the block.
 Value CallAllocBuffer(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   const std::string& name = c.name;
   std::string scope = name == "alloc_local" ? "local" : name == "alloc_shared" ? "shared" : "global";
   Buffer b = p.MakeBuffer(c.FreshName(), a, 0, scope);
+  CheckAllocatedAddr(p, b, "T." + name, false, span);
   Map<String, ObjectRef> ann;
   if (const Value* an = Kwarg(a, "annotations")) ann = p.ToAttrMap(*an, span);
   c.NeedBody();
@@ -129,8 +154,9 @@ Value CallDeclBuffer(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   PrimExpr data_value;
   Buffer b = p.MakeBuffer(c.FreshName(), a, 0, "global", &data_value);
-  c.NeedBody();
   const Value* data = Arg(a, 2, "data");
+  CheckAllocatedAddr(p, b, "T.decl_buffer", data && data->kind != K::kNone, span);
+  c.NeedBody();
   if (!data || data->kind == K::kNone) {
     // Without data= the buffer is a new allocation, as in TVM (an AllocBuffer).
     p.tir_.BeginImplicit([b, span](Stmt body) { return AllocBuffer(b, body, {}, span); });
@@ -146,6 +172,7 @@ Value CallDeclBuffer(Parser& p, CallArgs& a, const TirCall& c) {
 // T.sblock_alloc_buffer(...): a buffer allocated by the enclosing block (or an s_tir function's root).
 Value CallSBlockAllocBuffer(Parser& p, CallArgs& a, const TirCall& c) {
   Buffer b = p.MakeBuffer(c.FreshName(), a, 0, "global");
+  CheckAllocatedAddr(p, b, "T.sblock_alloc_buffer", false, a.span);
   if (builder::BlockData* blk = p.tir_.block()) {
     blk->alloc_buffers.push_back(b);
   } else if (p.tir_.func() && p.tir_.func()->s_tir) {

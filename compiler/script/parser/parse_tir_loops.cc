@@ -91,6 +91,11 @@ Value CallGrid(Parser& p, CallArgs& a, const TirCall& c) {
   for (size_t i = 0; i < a.args.size(); ++i) {
     LoopSpec l;
     l.extent = c.Prim(i);
+    // TVM's builder takes an extent or a (min, extent) pair and rejects anything else at the call.
+    if (!l.extent.dtype().is_int() && !l.extent.dtype().is_uint()) {
+      p.Fail(span, absl::StrCat("invalid type for grid extent: ", l.extent.dtype().ToString(),
+                                                   ", expected an integer"));
+    }
     l.min = IntImm(l.extent.dtype(), 0);
     out.loops.push_back(l);
   }

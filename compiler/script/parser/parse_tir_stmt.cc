@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/tir/functor.h"
 #include "compiler/script/parser/handlers.h"
@@ -18,8 +19,22 @@ namespace kiln::script::parser {
 
 using namespace ir;  // NOLINT: this file is about IR node types only
 
+void Parser::RejectUnvisitedStmt(const doc::Stmt& s) const {
+  const char* what = nullptr;
+  switch (s.kind) {
+    case doc::StmtKind::kDelete: what = "`del` statement (Delete)"; break;
+    case doc::StmtKind::kImport:
+    case doc::StmtKind::kImportFrom: what = "`import` statement (Import)"; break;
+    case doc::StmtKind::kGlobal: what = "`global` statement (Global)"; break;
+    default: return;
+  }
+  Fail(enclosing_stmt_, absl::StrCat("a ", what, " is not supported in TVMScript; reported at the enclosing statement, as TVM does"));
+}
+
 void Parser::ParseTIRBody(const std::vector<doc::StmtPtr>& body) {
+  const Span enclosing = enclosing_stmt_;
   for (const doc::StmtPtr& s : body) {
+    enclosing_stmt_ = enclosing;
     // Each open builder frame is one level of the IR (a let binding or buffer declaration nests the
     // rest of its block, so even flat text can nest deeply), and the verifiers, the printer and the
     // passes walk that nesting recursively. One error, then the rest of this block is skipped.
@@ -27,9 +42,11 @@ void Parser::ParseTIRBody(const std::vector<doc::StmtPtr>& body) {
       Report(ParseError{SpanOf(s->pos), absl::StrCat("too deeply nested: more than ", max_scope_depth_,
                                                      " nested scopes in one function (each let binding or "
                                                      "buffer declaration scopes the rest of its block)")});
-      return;
+      break;
     }
     try {
+      RejectUnvisitedStmt(*s);
+      enclosing_stmt_ = SpanOf(s->pos);
       ParseTIRStmt(*s);
     } catch (const ParseError& e) {
       Report(e);
@@ -37,6 +54,7 @@ void Parser::ParseTIRBody(const std::vector<doc::StmtPtr>& body) {
       if (s->kind == doc::StmtKind::kAnnAssign) Poison(s->target);
     }
   }
+  enclosing_stmt_ = enclosing;
 }
 
 void Parser::ParseTIRStmt(const doc::Stmt& s) {
@@ -54,6 +72,7 @@ void Parser::ParseTIRStmt(const doc::Stmt& s) {
       CallArgs ca;
       ca.span = ca.func_span = span;
       ca.args = {Eval(s.value)};
+      if (ca.args[0].kind == K::kNone) Fail(span, "the expression to be returned must be a PrimExpr, not None");
       Value r = CallT("ret", ca);
       tir_.Emit(Evaluate(ToPrim(r, span), span));
       return;
@@ -66,8 +85,17 @@ void Parser::ParseTIRStmt(const doc::Stmt& s) {
         Value m = Eval(s.msg);
         if (m.kind == K::kStr) {
           parts.push_back(String(m.s));
-        } else if (m.kind == K::kTuple && m.items.size() == 2) {
-          kind = ToStr(m.items[0], SpanOr(m.items[0], span));
+        } else if (m.kind == K::kTuple) {
+          // TVM checks the (kind, [parts...]) shape at the assert statement.
+          if (m.items.size() != 2) {
+            Fail(span, absl::StrCat("an assert message tuple must have exactly 2 elements (kind, [parts...]), got ",
+                                    m.items.size()));
+          }
+          const Value& k = m.items[0];
+          if (k.kind != K::kStr && !(k.kind == K::kPrim && k.obj.as<StringImmNode>())) {
+            Fail(span, "the first element of an assert message tuple must be a string (an error kind like \"ValueError\")");
+          }
+          kind = ToStr(k, SpanOr(k, span));
           if (m.items[1].is_seq()) {
             for (const Value& p : m.items[1].items) parts.push_back(String(ToStr(p, SpanOr(p, span))));
           } else {
@@ -89,6 +117,9 @@ void Parser::ParseTIRStmt(const doc::Stmt& s) {
         return;
       }
       PrimExpr cond = ToPrim(test, SpanOf(s.test->pos));
+      if (test.kind == K::kStr || cond.dtype().is_handle()) {
+        Fail(SpanOf(s.test->pos), "the if condition must be a boolean expression");
+      }
       tir_.BeginScope();
       PushScope();
       ParseTIRBody(s.body);
@@ -242,6 +273,13 @@ void Parser::BindTIRTarget(const doc::ExprPtr& target, const Value& v, const Spa
   if (v.kind == K::kPrim && !v.fresh_var && !v.meta && tir_.func()) {
     // `x = expr` binds a new variable for the rest of the block, as `x: T.let[dtype] = expr`.
     PrimExpr value = Downcast<PrimExpr>(v.obj);
+    // TVM types the stack-allocation intrinsics as pointers and binds such a value once per scope.
+    if (const auto* call = value.as<CallNode>(); call && prev != scopes_.back().end()) {
+      const auto* op = call->op.as<OpNode>();
+      if (op && (absl::EndsWith(op->name, "tvm_stack_alloca") || absl::EndsWith(op->name, "tvm_stack_make_shape"))) {
+        Fail(target->pos, absl::StrCat("pointer variable '", name, "' cannot be reassigned"));
+      }
+    }
     Var var(name, value.dtype(), SpanOf(target->pos));
     Define(name, Value::Obj(K::kPrim, var));
     tir_.BeginImplicit([var, value, span](Stmt body) { return LetStmt(var, value, body, span); });
@@ -474,7 +512,11 @@ void Parser::TIRFor(const doc::Stmt& s) {
     // A constant step of 1 is the trivial step, which the printer (as TVM's) leaves out: keep it
     // unset so that `range(0, n, 1)` and `range(0, n)` are the same loop.
     const auto* one = l.step.as<IntImmNode>();
-    if (l.step.defined() && !(one && one->value == 1)) loop.CopyOnWrite()->step = l.step;
+    if (l.step.defined() && !(one && one->value == 1)) {
+      // TVM's thread-binding loop frame requires a unit step when it closes (at the for).
+      if (l.kind == ForKind::kThreadBinding) Fail(span, "a T.thread_binding loop has step 1; a thread index cannot step by another value");
+      loop.CopyOnWrite()->step = l.step;
+    }
     body = loop;
   }
   tir_.Emit(body);
@@ -536,11 +578,18 @@ void Parser::TIRWith(const doc::Stmt& s) {
     CallArgs a;
     for (const auto& x : item.context_expr->args) a.args.push_back(Eval(x));
     std::string block_name = a.args.empty() ? "" : ToStr(a.args[0], SpanOr(a.args[0], cspan));
+    bool no_realize = false;
+    for (const doc::Keyword& kw : item.context_expr->keywords) {
+      if (kw.arg == "no_realize") no_realize = ToBool(Eval(kw.value), SpanOf(kw.value->pos));
+    }
     tir_.BeginBlock(block_name);
     PushScope();
     ParseTIRBody(s.body);
     PopScope();
     const builder::BlockData& blk = *tir_.block();
+    // A block without a realize has no bindings to carry (TVM checks this when the block closes).
+    if (no_realize && !blk.iter_values.empty()) Fail(span, "block bindings are not allowed when `no_realize=True`");
+    if (no_realize && blk.predicate.defined()) Fail(span, "`T.where` is not allowed when `no_realize=True`");
     PrimExpr predicate = blk.predicate;
     bool infer_access = !blk.reads_set || !blk.writes_set;
     std::unordered_set<const Object*> own;  // the block's own buffers: not accesses of the block

@@ -10,6 +10,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/script/parser/handlers.h"
+#include "compiler/tir/arith/analyzer.h"
 #include "compiler/tir/op/arith.h"
 
 namespace kiln::script::parser {
@@ -104,7 +105,14 @@ Value CallLaunchThread(Parser& p, CallArgs& a, const TirCall& c) {
       auto it = p.thread_ivs_.find(t.obj.get());
       if (it != p.thread_ivs_.end()) known = it->second.get();
     }
-    if (!known) p.Fail(SpanOr(t, span), "T.launch_thread takes a thread tag (\"threadIdx.x\") or a variable from T.env_thread");
+    if (!known) p.Fail(span, "T.launch_thread takes a thread tag (\"threadIdx.x\") or a variable from T.env_thread");
+    // An env thread launched again keeps its first extent (TVM's builder stores it on the thread).
+    if (auto it = p.thread_ivs_.find(known->var.get()); it != p.thread_ivs_.end()) known = it->second.get();
+    if (known->dom.defined() && !kiln::arith::Analyzer().CanProveEqual(known->dom->extent, extent)) {
+      p.Fail(span, absl::StrCat("inconsistent extents of environment thread ", known->var->name, ": launched with ",
+                                kiln::arith::ExprToString(known->dom->extent), " before, now ",
+                                kiln::arith::ExprToString(extent)));
+    }
     iv = IterVar(Range(IntImm(extent.dtype(), 0), extent), known->var, IterVarType::kThreadIndex, known->thread_tag, span);
   }
   p.thread_ivs_[iv->var.get()] = iv;

@@ -409,7 +409,7 @@ Value Parser::Eval(const doc::ExprPtr& ep) {
       if (test.kind == K::kPrim) {
         // `a if cond else b` with a TIR condition is T.if_then_else(cond, a, b), as in TVM.
         if (!Downcast<PrimExpr>(test.obj).dtype().is_bool()) {
-          Fail(e.test->pos, "a conditional expression needs a bool condition");
+          Fail(e.pos, "a conditional expression needs a Python bool or a TIR bool condition");
         }
         CallArgs ca;
         ca.span = ca.func_span = SpanOf(e.pos);
@@ -417,7 +417,8 @@ Value Parser::Eval(const doc::ExprPtr& ep) {
         v = CallT("if_then_else", ca);
         break;
       }
-      v = ToBool(test, SpanOf(e.test->pos)) ? Eval(e.value) : Eval(e.orelse);
+      // TVM reports a condition that is neither a Python bool nor a TIR bool at the expression.
+      v = ToBool(test, SpanOf(e.pos)) ? Eval(e.value) : Eval(e.orelse);
       break;
     }
     case doc::ExprKind::kTuple:
@@ -1060,6 +1061,7 @@ Value Parser::CallI(const std::string& name, CallArgs& a) {
   }
   if (name == "module_attrs") {
     if (!module_.defined() || a.args.size() != 1) Fail(a.span, "I.module_attrs({...}) belongs in an @I.ir_module class");
+    if (tir_.func() || relax_depth_ > 0) Fail(a.span, "I.module_attrs must be called immediately under I.ir_module(), not inside a function");
     if (!module_->attrs.empty()) Fail(a.span, "I.module_attrs is given twice: a module sets its attributes in one call");
     for (const auto& [k, v] : ToAttrMap(a.args[0], a.args[0].span).items()) module_.CopyOnWrite()->attrs.Set(k, v);
     return Value::None();
@@ -1067,6 +1069,12 @@ Value Parser::CallI(const std::string& name, CallArgs& a) {
   if (name == "module_global_infos") {
     if (!module_.defined() || a.args.size() != 1 || a.args[0].kind != K::kDict) {
       Fail(a.span, "I.module_global_infos({...}) belongs in an @I.ir_module class");
+    }
+    if (tir_.func() || relax_depth_ > 0) {
+      Fail(a.span, "I.module_global_infos must be called immediately under I.ir_module(), not inside a function");
+    }
+    if (!module_->global_infos.empty()) {
+      Fail(a.span, "duplicate module global_infos: I.module_global_infos is given twice");
     }
     const Value& d = a.args[0];
     for (size_t i = 0; i < d.keys.size(); ++i) {
@@ -1329,6 +1337,8 @@ IRModule Parser::ParseIRModule(const doc::Stmt& cls, const CallArgs& deco) {
         gvars_[name] = gv;
         module_.Add(gv, Downcast<BaseFunc>(v.obj));
         externs[name] = Downcast<BaseFunc>(v.obj);
+      } else if (s.kind == doc::StmtKind::kAssign && s.targets.size() > 1) {
+        Fail(s.pos, "chained assignment like 'a = b = c' is not supported");
       } else {
         Fail(s.pos, "only functions, name = R.ExternFunc(...), I.module_attrs and I.module_global_infos may appear in an @I.ir_module class");
       }

@@ -175,6 +175,10 @@ class Parser {
   // ---- TIR (parse_tir.cc; statements in parse_tir_stmt.cc, T.* calls in the parse_tir_*.cc families)
   ir::PrimFunc ParsePrimFunc(const doc::Stmt& def, const std::string& name, const CallArgs* deco);
   void ParseTIRBody(const std::vector<doc::StmtPtr>& body);
+  // Whether a type annotation spells a shape dimension as a string (only signatures may).
+  bool HasStringShape(const doc::Expr& e) const;
+  // Fails at enclosing_stmt_ for a statement kind TVM's parser has no visitor for.
+  void RejectUnvisitedStmt(const doc::Stmt& s) const;
   void ParseTIRStmt(const doc::Stmt& s);
   void TIRAssign(const doc::Stmt& s);
   void TIRAnnAssign(const doc::Stmt& s);
@@ -250,6 +254,9 @@ class Parser {
   std::string name_hint_;      // the assignment target a call's result will be bound to
   std::vector<std::string> name_hints_;  // the targets of a tuple assignment
   ir::Span prim_func_span_;    // the T.prim_func being parsed (errors TVM reports at the function)
+  // The statement (or function def) whose body is being parsed: TVM's parser has no visitor for
+  // `del`, `import` or `global`, and the error that raises surfaces at this enclosing statement.
+  ir::Span enclosing_stmt_;
   int loop_depth_ = 0;         // enclosing TIR loops (for break / continue)
   int macro_depth_ = 0;        // macro expansions in progress (a recursive macro is an error)
   int max_scope_depth_ = 1000;

@@ -1,0 +1,7 @@
+# expect-error: 5:5: Delete
+# from tvm.script import tirx as T
+@T.prim_func
+def main(A: T.Buffer((16,), "float32")):
+    for i in range(16):
+        x = T.float32(1)
+        del x

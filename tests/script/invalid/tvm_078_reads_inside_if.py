@@ -1,0 +1,10 @@
+# expect-error: 9:17: top of a T.sblock
+# from tvm.script import tirx as T
+@T.prim_func(s_tir=True)
+def main(A: T.Buffer((16,), "float32")):
+    for i in range(16):
+        with T.sblock("B"):
+            vi = T.axis.S(16, i)
+            if vi < 8:
+                T.reads(A[vi])
+            A[vi] = T.float32(1)

@@ -1,0 +1,6 @@
+# expect-error: 5:9: bool
+# from tvm.script import tirx as T
+@T.prim_func
+def main(A: T.Buffer((16,), "float32"), n: T.int32):
+    x = A[0] if n else A[1]
+    A[2] = x

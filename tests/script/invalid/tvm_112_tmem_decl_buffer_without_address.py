@@ -1,0 +1,6 @@
+# expect-error: 5:10: allocated_addr
+# from tvm.script import tirx as T
+@T.prim_func
+def main(A: T.Buffer((16,), "float32")):
+    with T.decl_buffer((16,), "float32", scope="tmem") as B:
+        A[0] = B[0]
