@@ -296,6 +296,11 @@ Array<PrimExpr> Parser::BufferIndices(const Buffer& b, const std::vector<Value>&
       *has_slice = true;
       PrimExpr lo = v.items[0].kind == K::kNone ? PrimExpr(IntImm(DataType::Int(32), 0)) : ToPrim(v.items[0], SpanOr(v.items[0], span));
       PrimExpr hi = v.items[1].kind == K::kNone ? b->shape[d] : ToPrim(v.items[1], SpanOr(v.items[1], span));
+      for (const PrimExpr* bound : {&lo, &hi}) {
+        if (!bound->dtype().is_int() && !bound->dtype().is_uint()) {
+          Fail(span, absl::StrCat("slice bounds of buffer ", b->name, " must be integers, not ", bound->dtype().ToString()));
+        }
+      }
       PrimExpr extent;
       const auto* l = lo.as<IntImmNode>();
       const auto* h = hi.as<IntImmNode>();
