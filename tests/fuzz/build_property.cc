@@ -97,7 +97,9 @@ constexpr Refusal kTargetRefusals[] = {
     {"runs on the CPU and cannot execute GPU kernels", "a GPU kernel (host_only.cc)"},
     {"backend does not support T.", "an intrinsic of TVM's runtime or of a GPU the CPU backends do not implement"},
     {"unsupported dtype", "a dtype a CPU backend cannot compute in (float8; int1 in C)"},
+    {"does not support scalable vectors", "scalable vectors (T.vscale()), for SVE/RVV targets the llvm and c backends do not lower"},
     {"has no legalization", "a Relax operator without a CPU lowering yet (LegalizeOps names it and its line)"},
+    {"calls itself and captures variables", "a recursive closure, which LambdaLift does not lift yet (it names the function)"},
     {"LegalizeOps: cannot legalize", "a Relax call LegalizeOps cannot lower yet (it names the call, its line and why)"},
 };
 
