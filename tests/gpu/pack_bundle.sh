@@ -30,7 +30,7 @@ for t in "${targets[@]}"; do bins+=("bazel-bin/$(echo "${t#//}" | tr : /)"); don
 install -m 755 "${bins[@]}" "$stage/bin/"
 strip "$stage"/bin/*
 # ldd on the originals: test binaries find Bazel's per-library .so files through a relative RUNPATH.
-for b in "${bins[@]}"; do ldd "$b"; done | awk '$3 ~ /^\// {print $3}' | sort -u |
+for b in "${bins[@]}"; do ldd "$b"; done | awk '$3 ~ /^\// {print $3}' | xargs realpath -s | sort -u |
   grep -Ev '/(libc|libm|libstdc\+\+|libgcc_s|libpthread|libdl|librt|ld-linux-x86-64)\.so' |
   xargs cp -L -t "$stage/lib/"
 cp -r "$shared/corpus" "$stage/corpus"
