@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/script/script.h"
+#include "compiler/target/testing/gpu_kernels.h"
 #include "compiler/tir/transform/passes.h"
 
 namespace kiln::codegen {
@@ -158,28 +159,7 @@ TEST(CodegenROCmTest, SharedTileCodeObject) {
   EXPECT_NE(log.find("main_kernel.kd"), std::string::npos) << log;
 }
 
-// One warp's m16n8k16 tensor-core instruction on fragments in local arrays (SHAPE: the mma shape).
-constexpr char kMma[] = R"(
-@T.prim_func
-def main(A: T.Buffer((256,), "float16"), B: T.Buffer((128,), "float16"), C: T.Buffer((128,), "float32")):
-    tx = T.launch_thread("threadIdx.x", 32)
-    a = T.alloc_local((8,), "float16")
-    b = T.alloc_local((4,), "float16")
-    c = T.alloc_local((4,), "float32")
-    for i in T.unroll(8):
-        a[i] = A[tx * 8 + i]
-    for i in T.unroll(4):
-        b[i] = B[tx * 4 + i]
-        c[i] = T.float32(0)
-    T.ptx_legacy.mma("SHAPE", "row", "col", "fp16", "fp16", "fp32", a.data, 0, b.data, 0, c.data, 0, False)
-    for i in T.unroll(4):
-        C[tx * 4 + i] = c[i]
-)";
-
-std::string MmaKernel(const std::string& shape) {
-  std::string k = kMma;
-  return k.replace(k.find("SHAPE"), 5, shape);
-}
+using testing::MmaKernel;
 
 TEST(CodegenNVPTXTest, TensorCoreMma) {
   std::vector<PrimFunc> kernels = Kernels(MmaKernel("m16n8k16"));
