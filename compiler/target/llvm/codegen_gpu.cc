@@ -8,10 +8,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "absl/strings/str_split.h"
 #include "compiler/target/llvm/codegen_llvm_internal.h"
+#include "compiler/tir/analysis/device_buffers.h"
 #include "compiler/tir/analysis/scalable_vectors.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -157,18 +159,14 @@ class CodegenGPU : public CodegenLLVM {
 
   void VisitStmt_(const AllocBufferNode* op) override {
     const Buffer& b = op->buffer;
-    int64_t count = 1;
-    for (const PrimExpr& d : b->shape) {
-      const auto* imm = d.as<IntImmNode>();
-      if (imm == nullptr) {
-        Fail(absl::StrCat("allocation ", b->name, " has a non-constant size"));
-        return;
-      }
-      count *= imm->value;
+    std::optional<int64_t> count = tir::ConstantElementCount(b);
+    if (!count) {
+      Fail(absl::StrCat("allocation ", b->name, " has a non-constant size"));
+      return;
     }
     std::string scope = b->scope();
     if (scope == "shared") {
-      auto* ty = llvm::ArrayType::get(StorageType(b->dtype), std::max<int64_t>(count, 1));
+      auto* ty = llvm::ArrayType::get(StorageType(b->dtype), std::max<int64_t>(*count, 1));
       auto* gv = new llvm::GlobalVariable(*module_, ty, false, llvm::GlobalValue::InternalLinkage,
                                           llvm::UndefValue::get(ty), absl::StrCat(fname_, "_", b->name), nullptr,
                                           llvm::GlobalValue::NotThreadLocal, /*AddressSpace=*/3);
@@ -178,7 +176,7 @@ class CodegenGPU : public CodegenLLVM {
       vars_.erase(b->data.get());
     } else if (scope == "local" || scope == "global") {
       // Per-thread scratch (a "global" allocation inside a kernel too, as in TVM's lowering).
-      int64_t bytes = count * (b->dtype.bits() == 1 ? 1 : b->dtype.StorageBytes());
+      int64_t bytes = *count * (b->dtype.bits() == 1 ? 1 : b->dtype.StorageBytes());
       if (bytes > kStackLimit) {
         Fail(absl::StrCat("per-thread allocation ", b->name, " of ", bytes, " bytes is too large"));
         return;

@@ -4,11 +4,12 @@
 
 #include <cstring>
 #include <map>
-#include <set>
+#include <optional>
 #include <unordered_map>
 
 #include "absl/strings/str_cat.h"
 #include "compiler/driver/lowered_form.h"
+#include "compiler/tir/analysis/device_buffers.h"
 #include "compiler/tir/analysis/scalable_vectors.h"
 #include "compiler/tir/functor.h"
 #include "compiler/target/spirv/spirv_builder.h"
@@ -71,23 +72,7 @@ class CodegenSPIRV : public ExprFunctor<uint32_t(const PrimExpr&)>, public StmtF
     b_.Capability(spv::CapabilityShader);
 
     // Element types the kernel accesses each data handle with.
-    struct Accesses : StmtExprVisitor {
-      std::unordered_map<const VarNode*, std::set<uint32_t>> types;
-      std::unordered_map<const VarNode*, DataType> first;
-      void Note(const Buffer& b) {
-        types[b->data.get()].insert(b->dtype.Packed());
-        first.emplace(b->data.get(), b->dtype);
-      }
-      void VisitExpr_(const BufferLoadNode* op) override {
-        Note(op->buffer);
-        StmtExprVisitor::VisitExpr_(op);
-      }
-      void VisitStmt_(const BufferStoreNode* op) override {
-        Note(op->buffer);
-        StmtExprVisitor::VisitStmt_(op);
-      }
-    } accesses;
-    accesses.VisitStmt(f->body);
+    const auto accesses = tir::HandleAccesses(f->body);
 
     // Interface: storage buffers and the push-constant block as vulkan_abi.h lays them out, the
     // thread built-ins.
@@ -115,11 +100,11 @@ class CodegenSPIRV : public ExprFunctor<uint32_t(const PrimExpr&)>, public StmtF
         continue;
       }
       DataType elem = DataType::UInt(32);  // a buffer the kernel never touches
-      if (auto it = accesses.first.find(v.get()); it != accesses.first.end()) {
-        if (accesses.types[v.get()].size() > 1) {
+      if (auto it = accesses.find(v.get()); it != accesses.end()) {
+        if (it->second.mixed) {
           return Error(absl::StrCat("buffer parameter ", v->name, " is accessed with more than one element type"));
         }
-        elem = it->second;
+        elem = it->second.first;
       }
       if (!CheckType(elem, v->name)) return status_;
       Base base;
@@ -717,18 +702,14 @@ class CodegenSPIRV : public ExprFunctor<uint32_t(const PrimExpr&)>, public StmtF
   }
   void VisitStmt_(const AllocBufferNode* op) override {
     const Buffer& buf = op->buffer;
-    int64_t count = 1;
-    for (const PrimExpr& d : buf->shape) {
-      const auto* imm = d.as<IntImmNode>();
-      if (imm == nullptr) return Fail(absl::StrCat("allocation ", buf->name, " has a non-constant size"));
-      count *= imm->value;
-    }
+    std::optional<int64_t> count = tir::ConstantElementCount(buf);
+    if (!count) return Fail(absl::StrCat("allocation ", buf->name, " has a non-constant size"));
     if (!CheckType(buf->dtype, absl::StrCat("allocation ", buf->name))) return;
     std::string scope = buf->scope();
     Base base;
     base.elem = buf->dtype;
     base.elem_type = Type(buf->dtype);
-    uint32_t array = b_.TypeArray(base.elem_type, static_cast<uint32_t>(std::max<int64_t>(count, 1)));
+    uint32_t array = b_.TypeArray(base.elem_type, static_cast<uint32_t>(std::max<int64_t>(*count, 1)));
     if (scope == "shared") {
       base.storage = spv::StorageClassWorkgroup;
       base.var = b_.GlobalVariable(b_.TypePointer(spv::StorageClassWorkgroup, array), spv::StorageClassWorkgroup);

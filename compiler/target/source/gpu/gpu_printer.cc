@@ -1,10 +1,11 @@
 #include "compiler/target/source/gpu/gpu_printer.h"
 
 #include <algorithm>
-#include <set>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "compiler/tir/analysis/device_buffers.h"
 
 namespace kiln::codegen::gpusrc {
 
@@ -44,32 +45,16 @@ absl::StatusOr<KernelSignature> GPUPrinter::EmitKernel(const PrimFunc& f, std::o
   }
   // A data handle's element type is the one its buffers are accessed with (every access casts, so
   // this is for readability and for the compiler's alias analysis).
-  struct Accesses : StmtExprVisitor {
-    std::unordered_map<const VarNode*, std::set<std::string>> types;
-    std::unordered_map<const VarNode*, DataType> first;
-    void Note(const Buffer& b) {
-      types[b->data.get()].insert(b->dtype.ToString());
-      first.emplace(b->data.get(), b->dtype);
-    }
-    void VisitExpr_(const BufferLoadNode* op) override {
-      Note(op->buffer);
-      StmtExprVisitor::VisitExpr_(op);
-    }
-    void VisitStmt_(const BufferStoreNode* op) override {
-      Note(op->buffer);
-      StmtExprVisitor::VisitStmt_(op);
-    }
-  } accesses;
-  accesses.VisitStmt(f->body);
+  const auto accesses = tir::HandleAccesses(f->body);
   std::vector<std::string> params;
   for (const Var& v : f->params) {
     sig.params.push_back(v.dtype());
     std::string name = Name(v.get());
     if (v.dtype().is_handle()) {
       space_[v.get()] = GlobalSpace();
-      auto it = accesses.first.find(v.get());
+      auto it = accesses.find(v.get());
       std::string elem_type = "uint8_t";
-      if (it != accesses.first.end() && accesses.types[v.get()].size() == 1) elem_type = csrc::StorageType(it->second);
+      if (it != accesses.end() && !it->second.mixed) elem_type = csrc::StorageType(it->second.first);
       // No restrict: one tensor may be passed for two parameters.
       params.push_back(absl::StrCat(GlobalSpace(), elem_type, "* ", name));
     } else if (v.dtype().is_bool() || v.dtype().is_vector() || csrc::CType(v.dtype()).empty() ||
@@ -113,17 +98,13 @@ void GPUPrinter::VisitStmt_(const AttrStmtNode* op) {
 void GPUPrinter::VisitStmt_(const AllocBufferNode* op) {
   const Buffer& b = op->buffer;
   std::string scope = b->scope();
-  int64_t count = 1;
-  for (const PrimExpr& d : b->shape) {
-    const auto* imm = d.as<IntImmNode>();
-    if (imm == nullptr) {
-      Fail(absl::StrCat("allocation ", b->name, " has a non-constant size"));
-      return;
-    }
-    count *= imm->value;
+  std::optional<int64_t> count = tir::ConstantElementCount(b);
+  if (!count) {
+    Fail(absl::StrCat("allocation ", b->name, " has a non-constant size"));
+    return;
   }
   std::string decl = absl::StrCat(csrc::StorageType(b->dtype), " ", Name(b->data.get()), "[",
-                                  std::max<int64_t>(count, 1), "];");
+                                  std::max<int64_t>(*count, 1), "];");
   if (scope == "shared") {
     space_[b->data.get()] = SharedSpace();
     shared_decls_ << "  " << SharedDecl() << " " << decl << "\n";
