@@ -13,7 +13,7 @@
 
 #include "absl/strings/str_split.h"
 #include "compiler/target/llvm/codegen_llvm_internal.h"
-#include "compiler/tir/analysis/device_buffers.h"
+#include "compiler/tir/analysis/device_kernel.h"
 #include "compiler/tir/analysis/scalable_vectors.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"

@@ -9,7 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/driver/lowered_form.h"
-#include "compiler/tir/analysis/device_buffers.h"
+#include "compiler/tir/analysis/device_kernel.h"
 #include "compiler/tir/analysis/scalable_vectors.h"
 #include "compiler/tir/functor.h"
 #include "compiler/target/spirv/spirv_builder.h"
@@ -21,21 +21,6 @@ namespace {
 
 using namespace ir;  // NOLINT
 using spirv::Builder;
-
-// The dimension (0, 1, 2) of a thread tag and whether it is a block index.
-bool ParseTag(const std::string& tag, bool* block, int* dim) {
-  std::string axis;
-  if (tag.rfind("blockIdx.", 0) == 0) {
-    *block = true, axis = tag.substr(9);
-  } else if (tag.rfind("threadIdx.", 0) == 0) {
-    *block = false, axis = tag.substr(10);
-  } else {
-    return false;
-  }
-  if (axis.size() != 1 || axis[0] < 'x' || axis[0] > 'z') return false;
-  *dim = axis[0] - 'x';
-  return true;
-}
 
 // Whether evaluating `e` reads memory or calls anything: such an operand of if_then_else, Select,
 // && or || is evaluated only when taken (a guard such as `i < n and A[i] > 0` must not load A[n]).
@@ -599,7 +584,7 @@ class CodegenSPIRV : public ExprFunctor<uint32_t(const PrimExpr&)>, public StmtF
     if (op->attr_key != "thread_extent" || iv == nullptr) return VisitStmt(op->body);
     bool block = false;
     int dim = 0;
-    if (!ParseTag(iv->thread_tag, &block, &dim)) {
+    if (!tir::ParseThreadTag(iv->thread_tag, &block, &dim)) {
       Fail(absl::StrCat("unsupported thread tag ", iv->thread_tag));
       return;
     }

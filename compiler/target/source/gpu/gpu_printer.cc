@@ -5,25 +5,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "compiler/tir/analysis/device_buffers.h"
+#include "compiler/tir/analysis/device_kernel.h"
 
 namespace kiln::codegen::gpusrc {
 
 using namespace ir;  // NOLINT
-
-bool ParseThreadTag(const std::string& tag, bool* block, int* dim) {
-  std::string axis;
-  if (tag.rfind("blockIdx.", 0) == 0) {
-    *block = true, axis = tag.substr(9);
-  } else if (tag.rfind("threadIdx.", 0) == 0) {
-    *block = false, axis = tag.substr(10);
-  } else {
-    return false;
-  }
-  if (axis.size() != 1 || axis[0] < 'x' || axis[0] > 'z') return false;
-  *dim = axis[0] - 'x';
-  return true;
-}
 
 absl::StatusOr<KernelSignature> GPUPrinter::EmitKernel(const PrimFunc& f, std::ostringstream* out) {
   names_.clear();
@@ -86,7 +72,7 @@ void GPUPrinter::VisitStmt_(const AttrStmtNode* op) {
   if (op->attr_key != "thread_extent" || iv == nullptr) return csrc::CodegenC::VisitStmt_(op);
   bool block = false;
   int dim = 0;
-  if (!ParseThreadTag(iv->thread_tag, &block, &dim)) {
+  if (!tir::ParseThreadTag(iv->thread_tag, &block, &dim)) {
     Fail(absl::StrCat("unsupported thread tag ", iv->thread_tag));
     return;
   }

@@ -24,9 +24,6 @@ struct KernelSignature {
   std::vector<std::string> launch_tags;  // "blockIdx.x", ... in the order the host passes extents
 };
 
-// The dimension (0, 1, 2) of a thread tag ("blockIdx.y" -> block, 1). False for other tags.
-bool ParseThreadTag(const std::string& tag, bool* block, int* dim);
-
 class GPUPrinter : public csrc::CodegenC {
  protected:
   // Prints `f` as one kernel into `out`: the backend's KernelHead, then the shared declarations

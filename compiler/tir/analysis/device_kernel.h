@@ -1,11 +1,12 @@
-// Facts about a device kernel's buffers that every GPU backend needs before it declares them
-// (the CUDA/OpenCL source printer, LLVM NVPTX/AMDGPU and SPIR-V): the element type each data
-// handle is accessed with, and the element count of a fixed-size allocation.
+// Facts about a device kernel that every GPU backend needs (the CUDA/OpenCL source printer, LLVM
+// NVPTX/AMDGPU and SPIR-V): the element type each data handle is accessed with, the element count
+// of a fixed-size allocation, and the dimension a thread tag names.
 #ifndef KILN_COMPILER_TIR_ANALYSIS_DEVICE_BUFFERS_H_
 #define KILN_COMPILER_TIR_ANALYSIS_DEVICE_BUFFERS_H_
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <unordered_map>
 
 #include "compiler/ir/tir.h"
@@ -27,6 +28,9 @@ std::unordered_map<const ir::VarNode*, HandleAccess> HandleAccesses(const ir::St
 // The number of elements of `buffer` when every dimension is a constant, else nullopt (device code
 // allocates fixed-size arrays only).
 std::optional<int64_t> ConstantElementCount(const ir::Buffer& buffer);
+
+// The dimension (0, 1, 2) of a thread tag ("blockIdx.y" -> block, 1). False for other tags.
+bool ParseThreadTag(const std::string& tag, bool* block, int* dim);
 
 }  // namespace kiln::tir
 

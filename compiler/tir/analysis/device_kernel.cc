@@ -1,5 +1,5 @@
-// HandleAccesses and ConstantElementCount (device_buffers.h).
-#include "compiler/tir/analysis/device_buffers.h"
+// HandleAccesses, ConstantElementCount and ParseThreadTag (device_kernel.h).
+#include "compiler/tir/analysis/device_kernel.h"
 
 #include "compiler/tir/functor.h"
 
@@ -43,6 +43,20 @@ std::optional<int64_t> ConstantElementCount(const Buffer& buffer) {
     count *= imm->value;
   }
   return count;
+}
+
+bool ParseThreadTag(const std::string& tag, bool* block, int* dim) {
+  std::string axis;
+  if (tag.rfind("blockIdx.", 0) == 0) {
+    *block = true, axis = tag.substr(9);
+  } else if (tag.rfind("threadIdx.", 0) == 0) {
+    *block = false, axis = tag.substr(10);
+  } else {
+    return false;
+  }
+  if (axis.size() != 1 || axis[0] < 'x' || axis[0] > 'z') return false;
+  *dim = axis[0] - 'x';
+  return true;
 }
 
 }  // namespace kiln::tir

@@ -1,4 +1,4 @@
-#include "compiler/tir/analysis/device_buffers.h"
+#include "compiler/tir/analysis/device_kernel.h"
 
 #include <string>
 
@@ -32,7 +32,7 @@ def f(a: T.handle, b: T.handle, c: T.handle, n: T.int32):
 
 Buffer ParamBuffer(const PrimFunc& f, int i) { return f->buffer_map.Get(f->params[i]); }
 
-TEST(DeviceBuffersTest, FirstTypeAndMixedAccesses) {
+TEST(DeviceKernelTest, FirstTypeAndMixedAccesses) {
   PrimFunc f = Parse(kKernel);
   auto accesses = HandleAccesses(f->body);
   const auto& a = accesses.at(ParamBuffer(f, 0)->data.get());
@@ -44,10 +44,24 @@ TEST(DeviceBuffersTest, FirstTypeAndMixedAccesses) {
   EXPECT_EQ(accesses.count(ParamBuffer(f, 2)->data.get()), 0u);  // C is never accessed
 }
 
-TEST(DeviceBuffersTest, ConstantElementCount) {
+TEST(DeviceKernelTest, ConstantElementCount) {
   PrimFunc f = Parse(kKernel);
   EXPECT_EQ(ConstantElementCount(ParamBuffer(f, 2)), 8);
   EXPECT_EQ(ConstantElementCount(ParamBuffer(f, 1)), std::nullopt);
+}
+
+TEST(DeviceKernelTest, ParseThreadTag) {
+  bool block = false;
+  int dim = -1;
+  EXPECT_TRUE(ParseThreadTag("blockIdx.y", &block, &dim));
+  EXPECT_TRUE(block);
+  EXPECT_EQ(dim, 1);
+  EXPECT_TRUE(ParseThreadTag("threadIdx.z", &block, &dim));
+  EXPECT_FALSE(block);
+  EXPECT_EQ(dim, 2);
+  for (const char* bad : {"vthread", "threadIdx.w", "blockIdx.xy", "threadIdx."}) {
+    EXPECT_FALSE(ParseThreadTag(bad, &block, &dim)) << bad;
+  }
 }
 
 }  // namespace
