@@ -20,6 +20,7 @@
 #include "compiler/target/llvm/codegen_gpu.h"
 #include "compiler/target/source/cuda/codegen_cuda.h"
 #include "compiler/target/source/cuda/nvrtc_compile.h"
+#include "compiler/target/testing/tools.h"
 #include "compiler/tir/transform/passes.h"
 
 namespace kiln {
@@ -29,7 +30,9 @@ namespace fs = std::filesystem;
 using namespace ir;  // NOLINT
 namespace t = tir::transform;
 
-constexpr char kPtxas[] = "/usr/local/cuda/bin/ptxas";
+using codegen::testing::kPtxas;
+using codegen::testing::RunCommand;
+using codegen::testing::WriteTemp;
 constexpr char kReadobj[] = "/usr/bin/llvm-readobj-16";
 
 std::string ReadFile(const fs::path& p) {
@@ -94,22 +97,6 @@ absl::StatusOr<std::vector<PrimFunc>> DeviceKernels(const fs::path& file) {
     for (const PrimFunc& k : split->kernels) kernels.push_back(t::Simplify(k));
   }
   return kernels;
-}
-
-int RunCommand(const std::string& cmd, std::string* out) {
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (p == nullptr) return -1;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) out->append(buf, n);
-  return pclose(p);
-}
-
-std::string WriteTemp(const std::string& name, const std::string& data) {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  std::string path = absl::StrCat(tmp != nullptr ? tmp : "/tmp", "/", name);
-  std::ofstream(path, std::ios::binary) << data;
-  return path;
 }
 
 // ptxas -arch=sm_90 on `ptx`; false (with the reason printed) when ptxas is missing.

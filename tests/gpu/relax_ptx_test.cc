@@ -9,20 +9,21 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <cstdlib>
-#include <fstream>
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "compiler/driver/relax_build.h"
 #include "compiler/relax/legalize/schedule_gpu_gemm_mma.h"
 #include "compiler/script/script.h"
+#include "compiler/target/testing/tools.h"
 #include "runtime/device/device_module.h"
 
 namespace kiln {
 namespace {
 
-constexpr char kPtxas[] = "/usr/local/cuda/bin/ptxas";
+using codegen::testing::kPtxas;
+using codegen::testing::RunCommand;
+using codegen::testing::WriteTemp;
 
 // A matmul with partial tiles, a batched matmul, a padded conv2d, and a row-sum reduction.
 constexpr char kModel[] = R"PY(
@@ -39,22 +40,6 @@ class Module:
             R.output(gv)
         return gv
 )PY";
-
-std::string WriteTemp(const std::string& name, const std::string& data) {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  std::string path = absl::StrCat(tmp != nullptr ? tmp : "/tmp", "/", name);
-  std::ofstream(path, std::ios::binary) << data;
-  return path;
-}
-
-int RunCommand(const std::string& cmd, std::string* out) {
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (p == nullptr) return -1;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) out->append(buf, n);
-  return pclose(p);
-}
 
 // The PTX device library of `model` built for `target`; a skip reason in *skip when the toolkit
 // is missing.

@@ -4,11 +4,11 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <fstream>
 
 #include "absl/strings/str_cat.h"
 #include "compiler/script/script.h"
 #include "compiler/target/testing/gpu_kernels.h"
+#include "compiler/target/testing/tools.h"
 #include "compiler/tir/transform/passes.h"
 
 namespace kiln::codegen {
@@ -27,25 +27,10 @@ std::vector<PrimFunc> Kernels(const std::string& text) {
   return split.ok() ? split->kernels : std::vector<PrimFunc>{};
 }
 
-// Writes `data` to a file under the test's temporary directory and returns its path.
-std::string WriteTemp(const std::string& name, const std::string& data) {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  std::string path = absl::StrCat(tmp != nullptr ? tmp : "/tmp", "/", name);
-  std::ofstream(path, std::ios::binary) << data;
-  return path;
-}
-
-// Runs `cmd` (stderr folded in); returns its exit status and output.
-int RunCommand(const std::string& cmd, std::string* out) {
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (p == nullptr) return -1;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) out->append(buf, n);
-  return pclose(p);
-}
-
-constexpr char kPtxas[] = "/usr/local/cuda/bin/ptxas";
+using testing::kPtxas;
+using testing::MmaKernel;
+using testing::RunCommand;
+using testing::WriteTemp;
 
 // ptxas -arch=sm_90 accepts the PTX (skipped with a message where the toolkit is missing).
 void ExpectPtxasAccepts(const std::string& ptx) {
@@ -159,7 +144,6 @@ TEST(CodegenROCmTest, SharedTileCodeObject) {
   EXPECT_NE(log.find("main_kernel.kd"), std::string::npos) << log;
 }
 
-using testing::MmaKernel;
 
 TEST(CodegenNVPTXTest, TensorCoreMma) {
   std::vector<PrimFunc> kernels = Kernels(MmaKernel("m16n8k16"));
