@@ -7,28 +7,14 @@
 
 #include "runtime/device/device_api.h"
 #include "runtime/device/device_module.h"
+#include "runtime/device/device_test_util.h"
 
 namespace kiln::runtime {
 namespace {
 
-KilnAny Ptr(void* p) {
-  KilnAny a{};
-  a.type_index = kKilnOpaquePtr;
-  a.v_ptr = p;
-  return a;
-}
-KilnAny Int(int64_t v) {
-  KilnAny a{};
-  a.type_index = kKilnInt;
-  a.v_int64 = v;
-  return a;
-}
-KilnAny Float(double v) {
-  KilnAny a{};
-  a.type_index = kKilnFloat;
-  a.v_float64 = v;
-  return a;
-}
+using testing::Float;
+using testing::Int;
+using testing::Ptr;
 
 // y = a * x + y, PTX ISA 7.0 for sm_75 (loads on any device and driver CUDA 13 supports).
 DeviceBlob Axpy() {

@@ -4,11 +4,11 @@
 
 #include <spirv-tools/libspirv.hpp>
 
-#include <chrono>
 #include <vector>
 
 #include "runtime/device/device_api.h"
 #include "runtime/device/device_module.h"
+#include "runtime/device/device_test_util.h"
 #include "runtime/device/vulkan/axpy_shader_testdata.h"
 #include "runtime/device/vulkan/vulkan_abi.h"
 
@@ -28,24 +28,9 @@ class VulkanRuntimeTest : public ::testing::Test {
   DeviceRuntime* rt_ = nullptr;
 };
 
-KilnAny Ptr(void* p) {
-  KilnAny a{};
-  a.type_index = kKilnOpaquePtr;
-  a.v_ptr = p;
-  return a;
-}
-KilnAny Int(int64_t v) {
-  KilnAny a{};
-  a.type_index = kKilnInt;
-  a.v_int64 = v;
-  return a;
-}
-KilnAny Float(double v) {
-  KilnAny a{};
-  a.type_index = kKilnFloat;
-  a.v_float64 = v;
-  return a;
-}
+using testing::Float;
+using testing::Int;
+using testing::Ptr;
 
 DeviceBlob Axpy() {
   spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_1);
@@ -91,35 +76,11 @@ TEST_F(VulkanRuntimeTest, LoadsLaunchesAndCopiesThroughTheInterfaces) {
   api->FreeDataSpace(dz);
 }
 
-// The device's own timer (time_evaluator's readings): a batch of launches takes positive device
-// time, no more than the host saw around it, and an empty interval takes (next to) none.
+// The device's own timer (time_evaluator's readings): device_test_util.h says what is checked.
 TEST_F(VulkanRuntimeTest, TimerMeasuresDeviceTime) {
   absl::StatusOr<std::unique_ptr<DeviceModule>> m = rt_->Load(Axpy());
   ASSERT_TRUE(m.ok()) << m.status();
-  DeviceAPI* api = rt_->api();
-  const int n = 1 << 16;
-  void* dx = *api->AllocDataSpace(n * 4, 64);
-  void* dy = *api->AllocDataSpace(n * 4, 64);
-  ASSERT_TRUE(api->Zero(dx, 0, n * 4).ok());
-  ASSERT_TRUE(api->Zero(dy, 0, n * 4).ok());
-  KilnAny args[] = {Ptr(dy), Ptr(dx), Float(2), Int(n), Int(n / 64), Int(64)};
-  absl::StatusOr<std::unique_ptr<DeviceTimer>> timer = rt_->StartTimer();
-  ASSERT_TRUE(timer.ok()) << timer.status();
-  auto host_start = std::chrono::steady_clock::now();
-  for (int i = 0; i < 20; ++i) ASSERT_TRUE((*m)->Launch("axpy", args, 6).ok());
-  absl::StatusOr<int64_t> ns = (*timer)->StopAndWait();
-  int64_t host_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - host_start).count();
-  ASSERT_TRUE(ns.ok()) << ns.status();
-  EXPECT_GT(*ns, 0);
-  EXPECT_LE(*ns, host_ns + 1000000) << "device time beyond the host's interval (1 ms slack for clock offsets)";
-  absl::StatusOr<std::unique_ptr<DeviceTimer>> idle = rt_->StartTimer();
-  ASSERT_TRUE(idle.ok()) << idle.status();
-  absl::StatusOr<int64_t> idle_ns = (*idle)->StopAndWait();
-  ASSERT_TRUE(idle_ns.ok()) << idle_ns.status();
-  EXPECT_GE(*idle_ns, 0);
-  EXPECT_LT(*idle_ns, *ns);
-  api->FreeDataSpace(dx);
-  api->FreeDataSpace(dy);
+  testing::ExpectTimerMeasuresDeviceTime(rt_, m->get());
 }
 
 // A tensor placed inside a larger allocation is passed as base + offset, as the VM's storage
