@@ -12,6 +12,8 @@
 #include <thread>
 
 #include "absl/strings/match.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "client/cpp/client.h"
 #include "client/cpp/remote_device.h"
 #include "gtest/gtest.h"
@@ -288,6 +290,16 @@ TEST_F(RemoteDeviceTest, TrappingKernelFailsItsCallAndTheAgentKeepsServing) {
       (ok ? other_ok : other_failed)++;
     }
   });
+  // Measurements complete before and after the traps: waiting for them (not for a fixed time)
+  // keeps the test meaningful on a loaded machine, where one measurement may outlast the traps.
+  auto wait_for_ok_beyond = [&](int n) {
+    absl::Time deadline = absl::Now() + absl::Seconds(60);
+    while (other_ok.load() <= n && other_failed.load() == 0 && absl::Now() < deadline) {
+      absl::SleepFor(absl::Milliseconds(5));
+    }
+  };
+  wait_for_ok_beyond(0);
+  ASSERT_GT(other_ok.load(), 0);
   for (int i = 0; i < 5; ++i) {
     absl::StatusOr<Value> r = (*trapping)->Invoke("main", {Value::Tensor(Ints(0, 7)), Value::Tensor(Ints(0, 0))});
     ASSERT_FALSE(r.ok());
@@ -299,9 +311,11 @@ TEST_F(RemoteDeviceTest, TrappingKernelFailsItsCallAndTheAgentKeepsServing) {
   absl::StatusOr<Value> good = (*trapping)->Invoke("main", {Value::Tensor(Ints(0, 7)), Value::Tensor(Ints(3, 0))});
   ASSERT_TRUE(good.ok()) << good.status();
   EXPECT_EQ(static_cast<const int32_t*>(good->as_tensor().data())[7], 49 / 3);
+  wait_for_ok_beyond(other_ok.load());
+  int after_traps = other_ok.load();
   stop = true;
   busy.join();
-  EXPECT_GT(other_ok.load(), 0);
+  EXPECT_GT(after_traps, 0);
   EXPECT_EQ(other_failed.load(), 0);
   // And a new session afterwards.
   absl::StatusOr<std::unique_ptr<RemoteDevice>> later = RemoteDevice::Open(agent_->address(), Options());
