@@ -149,6 +149,25 @@ TEST(TirPipelineTest, CBackendRejectsScalableVectors) {
       << c.status();
 }
 
+// An intrinsic kiln parses but cannot compile (T.cuda.ldg on the C backend) is refused when the
+// source is generated: UNIMPLEMENTED, naming the intrinsic and where it is written.
+TEST(TirPipelineTest, IntrinsicWithoutLoweringIsUnimplementedAtItsCall) {
+  FuncBuilder fb;
+  Buffer a = fb.AddBuffer("A", {I32(16)});
+  Span at;
+  at.source = std::make_shared<const std::string>("kernel.py");
+  at.line = 6;
+  at.column = 12;
+  PrimExpr ldg = Call(kF32, Op("tirx.cuda.ldg"), {a->data, StringImm("float32")}, at);
+  absl::StatusOr<IRModule> lowered = LowerTIR(Module("f", fb.Make("f", BufferStore(a, ldg, {I32(0)}))));
+  ASSERT_TRUE(lowered.ok()) << lowered.status();
+  absl::StatusOr<std::string> c = codegen::GenerateC(*lowered);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_NE(c.status().message().find("the C backend does not support T.cuda.ldg at kernel.py:6:12"), std::string::npos)
+      << c.status();
+}
+
 TEST(TirPipelineTest, VectorAddRuns) {
   auto lib = Build(VectorAdd(), "vadd");
   ASSERT_NE(lib, nullptr);

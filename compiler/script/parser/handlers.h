@@ -9,7 +9,8 @@
 //        (expressions and node constructors), parse_tir_intrin.cc (the intrinsic registry, the
 //        fallback for every other name), parse_tile.cc (the TIRx tile/device DSL),
 //        parse_tile_prims.cc (TIRx tile primitives, T.tile.memset(...)),
-//        parse_compute.cc (T.compute, TE-style loop nests).
+//        parse_compute.cc (T.compute, TE-style loop nests), parse_tir_device_intrin.cc (device
+//        intrinsics whose script form takes keywords: T.cuda.ldg, T.cuda.func_call, ...).
 //   R.*: parse_relax_types.cc (types), parse_relax_dist.cc (distributed Relax),
 //        parse_relax_values.cc (function-level statements and leaf values), parse_relax_ops.cc
 //        (the operator registry, the fallback for every other name).
@@ -94,6 +95,7 @@ void AddTirIntrinsicCalls(TirCallTable* t);
 void AddTirTileCalls(TirCallTable* t);
 void AddTirTilePrimitiveCalls(TirCallTable* t);  // parse_tile_prims.cc: T.tile.memset(...), ...
 void AddTirComputeCalls(TirCallTable* t);  // parse_compute.cc: T.compute
+void AddTirDeviceIntrinsicCalls(TirCallTable* t);  // parse_tir_device_intrin.cc: T.cuda.ldg, ...
 
 // A value as an operand of a TIR operator: a Python literal stays a literal (it takes the other
 // operand's dtype, as in TVM's operators); anything else is converted to an expression.

@@ -37,6 +37,7 @@ const TirCallTable& TirCalls() {
     AddTirTileCalls(t);
     AddTirTilePrimitiveCalls(t);
     AddTirComputeCalls(t);
+    AddTirDeviceIntrinsicCalls(t);
     return t;
   }();
   return *kTable;

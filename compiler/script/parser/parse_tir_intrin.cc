@@ -1,6 +1,7 @@
 // TVMScript parser, TIR intrinsics: every `T.<name>` that no other family handles is looked up in
 // the intrinsic registry (compiler/tir/op), whose entry gives the operator, its arity and its
 // result dtype rule; T.call_intrin names an operator directly.
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -108,6 +109,17 @@ Value CallTirIntrinsic(Parser& p, CallArgs& a, const TirCall& c) {
     case Rule::kVoid: dtype = DataType::Void(); break;
     case Rule::kUInt32: dtype = DataType::UInt(32); break;
     case Rule::kBoolLanesOfFirstArg: dtype = DataType::Bool(call_args[0].dtype().lanes()); break;
+    case Rule::kNamedByArg1:
+    case Rule::kIntOfArg0Bits: {
+      std::optional<DataType> t = tir::DTypeFromArgs(*info, call_args);
+      if (!t) {
+        p.Fail(span, absl::StrCat("T.", name, info->dtype_rule == Rule::kNamedByArg1
+                                                  ? " expects a dtype string as its second argument"
+                                                  : " expects 32 or 64 bits as its first argument"));
+      }
+      dtype = *t;
+      break;
+    }
   }
   if (info->float_only && !call_args.empty() && !call_args[0].dtype().is_floating()) {
     p.Fail(span, absl::StrCat("T.", name, " expects a floating-point argument, got ", call_args[0].dtype().ToString()));

@@ -895,11 +895,20 @@ ExprPtr Docsifier::PrintCall(const CallNode* call) {
     case Rule::kVoid: implied = DataType::Void(); break;
     case Rule::kUInt32: implied = DataType::UInt(32); break;
     case Rule::kBoolLanesOfFirstArg: implied = call->args.empty() ? call->dtype : DataType::Bool(call->args[0].dtype().lanes()); break;
+    case Rule::kNamedByArg1:
+    case Rule::kIntOfArg0Bits: implied = tir::DTypeFromArgs(*info, call->args).value_or(call->dtype); break;
   }
   if (implied != call->dtype) {
     std::vector<ExprPtr> list;
     for (const PrimExpr& a : call->args) list.push_back(PrintExpr(a));
     return CallE(T("Call"), {StrLit(op_name), ListE(std::move(list))}, {{"ret_ty", StrLit(call->dtype.ToString())}});
+  }
+  if (info->script_name == "cuda.func_call") {
+    // The source (the last operand) and a non-void result type go by keyword, as TVM prints them.
+    for (size_t i = 0; i + 1 < call->args.size(); ++i) args.push_back(PrintExpr(call->args[i]));
+    Kwargs kw = {{"source_code", PrintExpr(call->args.back())}};
+    if (!call->dtype.is_void()) kw.emplace_back("return_type", StrLit(call->dtype.ToString()));
+    return CallE(T(info->script_name), std::move(args), std::move(kw));
   }
   bool dtype_last = info->script_name == "tvm_struct_get";
   if (explicit_dtype && !dtype_last) args.push_back(StrLit(call->dtype.ToString()));

@@ -91,6 +91,12 @@ void CodegenLLVM::Fail(const std::string& msg) {
   if (status_.ok()) status_ = absl::InvalidArgumentError(absl::StrCat("LLVM codegen (", fname_, "): ", msg));
 }
 
+void CodegenLLVM::FailUnimplemented(const std::string& msg, const ir::Span& where) {
+  if (!status_.ok()) return;
+  std::string at = where.defined() ? absl::StrCat(" at ", where.ToString()) : "";
+  status_ = absl::UnimplementedError(absl::StrCat("LLVM codegen (", fname_, "): ", msg, at));
+}
+
 // The register type of a dtype (bool = i1, bfloat16 computes in float).
 llvm::Type* CodegenLLVM::LType(DataType t) {
   llvm::Type* s = nullptr;

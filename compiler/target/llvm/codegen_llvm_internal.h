@@ -88,6 +88,8 @@ class CodegenLLVM : public ExprFunctor<llvm::Value*(const PrimExpr&)>, public St
   };
   void InitTypes();
   void Fail(const std::string& msg);
+  // A construct the backend cannot compile yet: UNIMPLEMENTED, naming where it is written.
+  void FailUnimplemented(const std::string& msg, const ir::Span& where);
 
   // ---------------- types: codegen_llvm.cc
   llvm::Type* LType(DataType t);

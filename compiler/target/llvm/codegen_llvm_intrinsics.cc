@@ -303,7 +303,7 @@ llvm::Value* CodegenLLVM::CallIntrinsic(const std::string& name, const CallNode*
     }
     return b_.CreateCall(Extern(fn->value, LType(t), types), values);
   }
-  Fail(absl::StrCat("the LLVM backend does not support T.", name));
+  FailUnimplemented(absl::StrCat("the LLVM backend does not support T.", name), op->span);
   return Undef(t.is_void() ? DataType::Int(32) : t);
 }
 

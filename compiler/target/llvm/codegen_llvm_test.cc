@@ -156,6 +156,22 @@ TEST(CodegenLLVMTest, RejectsUnflattenedBuffers) {
   EXPECT_NE(ir.status().message().find("not flattened"), std::string::npos) << ir.status();
 }
 
+// An intrinsic the backend has no lowering for is UNIMPLEMENTED, named with its source position.
+TEST(CodegenLLVMTest, IntrinsicWithoutLoweringIsUnimplementedAtItsCall) {
+  Entry e;
+  Span at;
+  at.source = std::make_shared<const std::string>("kernel.py");
+  at.line = 4;
+  at.column = 9;
+  Stmt body = Evaluate(Call(DataType::Void(), Op("tirx.nvshmem.quiet"), {}, at));
+  absl::StatusOr<std::string> ir = EmitLLVMAssembly(OneKernel("pe", e.Make("pe", body)), "llvm");
+  ASSERT_FALSE(ir.ok());
+  EXPECT_EQ(ir.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_NE(ir.status().message().find("the LLVM backend does not support T.nvshmem.quiet at kernel.py:4:9"),
+            std::string::npos)
+      << ir.status();
+}
+
 TEST(CodegenLLVMTest, RejectsGpuThreadBindings) {
   Entry e;
   Var tx("threadIdx.x", DataType::Int(32));

@@ -99,6 +99,15 @@ absl::StatusOr<PrimExpr> MakeCall(const std::string& script_name, const std::vec
     case Rule::kUInt32: dtype = DataType::UInt(32); break;
     case Rule::kHandle: dtype = DataType::Handle(); break;
     case Rule::kVoid: dtype = DataType::Void(); break;
+    case Rule::kNamedByArg1:
+    case Rule::kIntOfArg0Bits: {
+      ir::Array<ir::PrimExpr> list;
+      for (const PrimExpr& e : exprs) list.push_back(e);
+      std::optional<DataType> t = DTypeFromArgs(*info, list);
+      if (!t) return Invalid(absl::StrCat(name, " cannot tell its dtype from its arguments"));
+      dtype = *t;
+      break;
+    }
     case Rule::kExplicit:
       if (!explicit_dtype.has_value()) return Invalid(absl::StrCat(name, " requires a dtype"));
       dtype = *explicit_dtype;

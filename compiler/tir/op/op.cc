@@ -97,6 +97,16 @@ void AddControl(std::vector<IntrinsicInfo>* ops) {
   Add(ops, "TVMBackendAllocWorkspace", 5, 5, Rule::kHandle, E::kOpaque);
   Add(ops, "TVMBackendFreeWorkspace", 3, 3, Rule::kInt32, E::kOpaque);
   Add(ops, "start_profile_intrinsic", 1, 1, Rule::kHandle, E::kOpaque);
+  // The handle of a module-level static slot (the LLVM host backend's lazy-init pattern).
+  Add(ops, "tvm_static_handle", 0, 0, Rule::kHandle, E::kSpecialCallArg);
+  // A context id separating workspaces (an integer; InjectVirtualThread makes it per-vthread and
+  // LowerTVMBuiltin folds it to 0).
+  Add(ops, "tvm_context_id", 0, 0, Rule::kInt32, E::kReadState);
+  // Marks where a kernel-generating transform puts its initialization code.
+  Add(ops, "tvm_kernel_replace_point", 0, 0, Rule::kVoid, E::kOpaque);
+  // print_buffer(data, "dtype", is_string, is_scalar, dim_num, *shape): device-side dump of a
+  // buffer; the call has the printed elements' dtype.
+  Add(ops, "print_buffer", 5, -1, Rule::kNamedByArg1, E::kOpaque);
   Add(ops, "end_profile_intrinsic", 1, 1, Rule::kHandle, E::kOpaque);
 }
 
@@ -283,6 +293,36 @@ void AddCudaDialect(std::vector<IntrinsicInfo>* ops) {
   add("fdividef", 2, Rule::kFloat32);
   // printf(format, args...): device-side printf, for its effect.
   Add(ops, "cuda.printf", 1, -1, Rule::kVoid, E::kOpaque);
+  // ldg(addr, "dtype"): a read-only cached load of that dtype; the vector form
+  // ldg(dst..., addr, "dtype", "v2"|"v4", n) stores n elements through the dst pointers.
+  Add(ops, "cuda.ldg", 2, 8, Rule::kNamedByArg1, E::kOpaque);
+  // mov_sreg(bits, "reg"): a PTX special register (clusterid.x, ...) as an int<bits>.
+  Add(ops, "cuda.mov_sreg", 2, 2, Rule::kIntOfArg0Bits, E::kPure);
+  // func_call("name", args..., source): calls a device function whose CUDA source is the last
+  // argument; the script spells the source and the result type as source_code= / return_type=.
+  Add(ops, "cuda.func_call", 2, -1, Rule::kExplicit, E::kOpaque);
+  // tcgen05 descriptor packers, spelled T.cuda.tcgen05.<name>(desc, ...keywords) in scripts and
+  // printed under the op name: they write the descriptor through `desc`.
+  // encode_matrix_descriptor(desc, addr, ldo, sdo, swizzle).
+  Add(ops, "cuda.tcgen05_encode_matrix_descriptor", 5, 5, Rule::kVoid, E::kOpaque)
+      .aliases = {"cuda.tcgen05.encode_matrix_descriptor"};
+  // encode_instr_descriptor(desc, d, a, b dtypes, M, N, K, trans_a, trans_b, n_cta_groups, neg_a,
+  // neg_b, sat_d, is_sparse).
+  Add(ops, "cuda.tcgen05_encode_instr_descriptor", 14, 14, Rule::kVoid, E::kOpaque)
+      .aliases = {"cuda.tcgen05.encode_instr_descriptor"};
+  // encode_instr_descriptor_block_scaled(desc, d, a, b, sfa, sfb dtypes, sfa_tmem_addr,
+  // sfb_tmem_addr, M, N, K, trans_a, trans_b, n_cta_groups, neg_a, neg_b, is_sparse).
+  Add(ops, "cuda.tcgen05_encode_instr_descriptor_block_scaled", 17, 17, Rule::kVoid, E::kOpaque)
+      .aliases = {"cuda.tcgen05.encode_instr_descriptor_block_scaled"};
+}
+
+void AddNvshmemDialect(std::vector<IntrinsicInfo>* ops) {
+  // TVM's T.nvshmem namespace: one-sided communication between GPUs (processing elements).
+  Add(ops, "nvshmem.my_pe", 0, 0, Rule::kInt32, E::kOpaque);
+  Add(ops, "nvshmem.n_pes", 0, 0, Rule::kInt32, E::kOpaque);
+  Add(ops, "nvshmem.quiet", 0, 0, Rule::kVoid, E::kOpaque);
+  Add(ops, "nvshmem.fence", 0, 0, Rule::kVoid, E::kOpaque);
+  Add(ops, "nvshmem.barrier_all", 0, 0, Rule::kVoid, E::kOpaque);
 }
 
 void AddMetalDialect(std::vector<IntrinsicInfo>* ops) {
@@ -305,6 +345,23 @@ void AddMetalDialect(std::vector<IntrinsicInfo>* ops) {
 
 }  // namespace
 
+std::optional<ir::DataType> DTypeFromArgs(const IntrinsicInfo& info, const ir::Array<ir::PrimExpr>& args) {
+  if (info.dtype_rule == Rule::kNamedByArg1) {
+    if (args.size() < 2) return std::nullopt;
+    const auto* s = args[1].as<ir::StringImmNode>();
+    if (s == nullptr) return ir::DataType::Void();
+    ir::DataType t;
+    if (!ir::DataType::TryParse(s->value, &t)) return std::nullopt;
+    return t;
+  }
+  if (info.dtype_rule == Rule::kIntOfArg0Bits) {
+    const auto* bits = args.empty() ? nullptr : args[0].as<ir::IntImmNode>();
+    if (bits == nullptr || (bits->value != 32 && bits->value != 64)) return std::nullopt;
+    return ir::DataType::Int(static_cast<int>(bits->value));
+  }
+  return std::nullopt;
+}
+
 IntrinsicRegistry::IntrinsicRegistry() {
   AddMath(&ops_);
   AddBitwise(&ops_);
@@ -314,6 +371,7 @@ IntrinsicRegistry::IntrinsicRegistry() {
   AddPtxDialect(&ops_);
   AddCudaDialect(&ops_);
   AddMetalDialect(&ops_);
+  AddNvshmemDialect(&ops_);
   AddNkiDialect(&ops_);
   for (size_t i = 0; i < ops_.size(); ++i) {
     by_name_.emplace(ops_[i].name, i);

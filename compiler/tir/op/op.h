@@ -14,6 +14,7 @@
 #ifndef KILN_COMPILER_TIR_OP_OP_H_
 #define KILN_COMPILER_TIR_OP_OP_H_
 
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -51,6 +52,9 @@ struct IntrinsicInfo {
     kValueArg,         // CUDA warp shuffles (mask, value, lane, width): args[1]'s dtype, not unified
     kUInt64,           // cuda.make_float2: two float32 packed in one register
     kFloat32,          // cuda.uint_as_float, cuda.fdividef
+    kNamedByArg1,      // the dtype named by the string args[1] (print_buffer, cuda.ldg); void when
+                       // args[1] is not a string (cuda.ldg's vector form stores through pointers)
+    kIntOfArg0Bits,    // int<args[0]>: cuda.mov_sreg(32, "clusterid.x") is an int32
   } dtype_rule = DTypeRule::kSameAsFirstArg;
   CallEffect effect = CallEffect::kPure;
   bool float_only = false;  // exp, log, sqrt, ... require a floating dtype
@@ -60,6 +64,10 @@ struct IntrinsicInfo {
   bool match_binary_args = false;
   std::vector<std::string> aliases;  // other accepted script spellings
 };
+
+// The result dtype of a call under the rules that read it off the arguments (kNamedByArg1,
+// kIntOfArg0Bits); nullopt when the arguments do not say (a missing or malformed operand).
+std::optional<ir::DataType> DTypeFromArgs(const IntrinsicInfo& info, const ir::Array<ir::PrimExpr>& args);
 
 class IntrinsicRegistry {
  public:

@@ -162,6 +162,13 @@ class CodegenC : public ExprFunctor<std::string(const PrimExpr&)>, public StmtFu
   void Fail(const std::string& msg) {
     if (status_.ok()) status_ = absl::InvalidArgumentError(absl::StrCat(BackendName(), " (", symbol_, "): ", msg));
   }
+  // A construct this backend cannot compile yet (an intrinsic it has no lowering for): UNIMPLEMENTED,
+  // naming the construct and where it is written, rather than a complaint about the input.
+  void FailUnimplemented(const std::string& msg, const ir::Span& where) {
+    if (!status_.ok()) return;
+    std::string at = where.defined() ? absl::StrCat(" at ", where.ToString()) : "";
+    status_ = absl::UnimplementedError(absl::StrCat(BackendName(), " (", symbol_, "): ", msg, at));
+  }
   std::string Indent() const { return std::string(2 * indent_, ' '); }
   void Line(const std::string& s) { body_ << Indent() << s << "\n"; }
 

@@ -348,7 +348,7 @@ std::string CodegenC::VisitExpr_(const CallNode* op) {
     }
     return absl::StrCat(fn->value, "(", absl::StrJoin(values, ", "), ")");
   }
-  Fail(absl::StrCat("the C backend does not support T.", name));
+  FailUnimplemented(absl::StrCat("the C backend does not support T.", name), op->span);
   return "0";
 }
 
