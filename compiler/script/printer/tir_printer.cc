@@ -800,8 +800,10 @@ void Docsifier::PrintStmt(const Stmt& s, std::vector<StmtPtr>* out) {
       return;
     case NodeKind::kDeclBuffer: {
       const auto* op = static_cast<const DeclBufferNode*>(s.get());
-      bool data_known = op->buffer->data.defined() && Lookup(op->buffer->data.get());
-      ExprPtr rhs = BufferCall(T("decl_buffer"), {}, op->buffer, false, data_known, "");
+      // The data pointer is always named: without data= the buffer would read back as an
+      // allocation. A pointer defined nowhere (a check_well_formed=False function's free
+      // variable) is defined at the top of the function, as TVM prints free variables.
+      ExprPtr rhs = BufferCall(T("decl_buffer"), {}, op->buffer, false, op->buffer->data.defined(), "");
       out->push_back(Assign(DefineBuffer(scopes_.size() - 1, op->buffer), rhs));
       if (op->body.defined()) PrintStmt(op->body, out);
       return;

@@ -793,9 +793,9 @@ class Verifier : public StmtExprVisitor {
 
   void VisitStmt_(const DeclBufferNode* op) override {
     const Buffer& b = op->buffer;
-    // Checked with defined_vars off too: the printer names a declared buffer's data only where it is
-    // defined, so a free one would read back as an allocation.
-    if (b->data.defined() && !live_.count(b->data.get())) {
+    // A free data pointer (TVM's check_well_formed=False) is printed as a variable defined at the
+    // top of the function, like any other free variable.
+    if (b->data.defined() && !live_.count(b->data.get()) && options_.defined_vars) {
       Error(op, absl::StrCat("Undefined variable: ", b->data->name, " (data of buffer ", b->name, ")"));
     }
     Mark m = Enter();

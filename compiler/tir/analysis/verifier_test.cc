@@ -368,6 +368,17 @@ TEST(VerifierTest, FreeVariablesWithDefinedVarsOff) {
   EXPECT_FALSE(VerifyPrimFunc(Func({A}, BufferStore(A, F32(1), {n, n})), nullptr, IRModule(), off).ok());
 }
 
+// A declared buffer over a data pointer defined nowhere: an error for the well-formed check, a free
+// variable of the function with it off (TVM's check_well_formed=False), as any other variable.
+TEST(VerifierTest, DeclBufferOverFreeDataPointer) {
+  Buffer buf = Buffer::Make("buf", {I32(1)}, DataType::Float(32));
+  Stmt body = DeclBuffer(buf, Evaluate(BufferLoad(buf, {I32(0)})));
+  ExpectError(Func({}, body), "(data of buffer buf)");
+  VerifyOptions off;
+  off.defined_vars = false;
+  EXPECT_TRUE(VerifyPrimFunc(Func({}, body), nullptr, IRModule(), off).ok());
+}
+
 TEST(VerifierTest, ForBoundTypes) {
   Buffer A = Buffer::Make("A", {I32(8)}, DataType::Float(32));
   Var i("i", DataType::Int(32));
