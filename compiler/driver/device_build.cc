@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "compiler/driver/lowered_form.h"
+#include "compiler/tir/analysis/allocation_size.h"
 #include "compiler/tir/analysis/scalable_vectors.h"
 #include "compiler/tir/functor.h"
 #include "compiler/target/llvm/codegen_gpu.h"
@@ -156,6 +157,8 @@ absl::StatusOr<DeviceLowered> LowerForDevice(const IRModule& module, const std::
   if (backend == nullptr) return absl::InvalidArgumentError(absl::StrCat("\"", target, "\" is not a device target"));
   absl::Status scalable = tir::RejectScalableVectors(module, absl::StrCat("the ", target, " backend"));
   if (!scalable.ok()) return scalable;
+  absl::Status sizes = tir::CheckAllocationSizes(module);  // an allocation whose index would wrap
+  if (!sizes.ok()) return sizes;
   DeviceLowered out;
   out.host = IRModule::Make();
   out.host.CopyOnWrite()->attrs = module->attrs;

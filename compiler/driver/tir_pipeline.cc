@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/driver/lowered_form.h"
+#include "compiler/tir/analysis/allocation_size.h"
 #include "compiler/tir/analysis/scalable_vectors.h"
 #include "compiler/tir/analysis/verifier.h"
 #include "compiler/tir/functor.h"
@@ -114,6 +115,9 @@ absl::StatusOr<ir::IRModule> LowerTIR(const ir::IRModule& module, const Pipeline
   absl::Status scalable =
       tir::RejectScalableVectors(module, options.target_kind == "c" ? "the C backend" : "the LLVM backend");
   if (!scalable.ok()) return scalable;
+  // TVM-valid but unbuildable: an allocation whose flattened index would wrap.
+  absl::Status sizes = tir::CheckAllocationSizes(module);
+  if (!sizes.ok()) return sizes;
   if (options.verify_input) {
     absl::Status st = tir::VerifyModuleTIR(module, nullptr);
     if (!st.ok()) return st;

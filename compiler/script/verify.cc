@@ -51,10 +51,6 @@ bool IsCLibraryName(const std::string& s) {
 int64_t MinOf(DataType t) {
   return t.bits() >= 64 ? std::numeric_limits<int64_t>::min() : -(int64_t{1} << (t.bits() - 1));
 }
-int64_t MaxOf(DataType t) {
-  if (t.bits() >= 64) return std::numeric_limits<int64_t>::max();
-  return t.is_uint() ? static_cast<int64_t>((uint64_t{1} << t.bits()) - 1) : (int64_t{1} << (t.bits() - 1)) - 1;
-}
 
 // An integer constant, also broadcast to every lane.
 const IntImmNode* ConstInt(const PrimExpr& e) {
@@ -79,7 +75,7 @@ class FuncChecker : public StmtExprVisitor {
     spans_.push_back(f_->span);
     CheckParamNames(f_->params, diags_);
     for (const Var& p : f_->params) CheckLanes(p->dtype, p->span);
-    for (const auto& [param, buffer] : f_->buffer_map.items()) CheckBuffer(buffer, /*allocates=*/false);
+    for (const auto& [param, buffer] : f_->buffer_map.items()) CheckBuffer(buffer);
     if (f_->body.defined()) VisitStmt(f_->body);
   }
 
@@ -132,7 +128,7 @@ class FuncChecker : public StmtExprVisitor {
     if (!t.is_void() && (t.lanes() == 0 || t.lanes() > kMaxVectorLanes)) ReportLanes(t.lanes(), span);
   }
 
-  void CheckBuffer(const Buffer& b, bool allocates) {
+  void CheckBuffer(const Buffer& b) {
     if (!b.defined()) return;
     CheckLanes(b->dtype, b->span);
     const int64_t rank = static_cast<int64_t>(b->shape.size());
@@ -140,36 +136,15 @@ class FuncChecker : public StmtExprVisitor {
       Error(b->span, absl::StrCat("buffer ", b->name, " has ", rank, " dimensions; kiln's limit is ", kMaxBufferRank));
       return;
     }
-    bool constant = true;
-    int64_t elems = 1;
-    bool overflow = false;
-    int64_t index_max = std::numeric_limits<int32_t>::max();
     for (int64_t k = 0; k < rank; ++k) {
       const auto* imm = b->shape[k].as<IntImmNode>();
-      if (imm == nullptr) {
-        constant = false;
-        continue;
-      }
-      if (imm->value < 0) {
+      if (imm != nullptr && imm->value < 0) {
         Error(b->span, absl::StrCat("buffer ", b->name, " has a negative extent ", imm->value, " in dimension ", k));
         return;
       }
-      if (imm->dtype.is_integer()) index_max = std::max(index_max, MaxOf(imm->dtype));
-      overflow |= __builtin_mul_overflow(elems, imm->value, &elems);
     }
-    if (!allocates || !constant) return;
-    int64_t bytes = 0;
-    int64_t elem_bytes = std::max<int64_t>(1, b->dtype.StorageBytes());
-    if (overflow || elems > index_max || __builtin_mul_overflow(elems, elem_bytes, &bytes)) {
-      std::string extents;
-      for (const PrimExpr& d : b->shape) {
-        absl::StrAppend(&extents, extents.empty() ? "" : " x ", d.as<IntImmNode>()->value);
-      }
-      Error(b->span, absl::StrCat("allocation of buffer ", b->name, " (", extents, " elements of ",
-                                  b->dtype.ToString(), ") is too large: ",
-                                  overflow || elems > index_max ? "its element count overflows the index type"
-                                                                : "its size in bytes overflows int64"));
-    }
+    // An allocation too large for its index dtype is accepted here, as TVM's parser accepts it;
+    // lowering refuses it (tir/analysis/allocation_size.h).
   }
 
   void VisitExpr_(const RampNode* op) override {
@@ -257,16 +232,16 @@ class FuncChecker : public StmtExprVisitor {
   }
 
   void VisitStmt_(const AllocBufferNode* op) override {
-    CheckBuffer(op->buffer, /*allocates=*/true);
+    CheckBuffer(op->buffer);
     StmtExprVisitor::VisitStmt_(op);
   }
   void VisitStmt_(const DeclBufferNode* op) override {
-    CheckBuffer(op->buffer, /*allocates=*/false);
+    CheckBuffer(op->buffer);
     StmtExprVisitor::VisitStmt_(op);
   }
   void VisitStmt_(const SBlockNode* op) override {
-    for (const Buffer& b : op->alloc_buffers) CheckBuffer(b, /*allocates=*/true);
-    for (const MatchBufferRegion& m : op->match_buffers) CheckBuffer(m->buffer, /*allocates=*/false);
+    for (const Buffer& b : op->alloc_buffers) CheckBuffer(b);
+    for (const MatchBufferRegion& m : op->match_buffers) CheckBuffer(m->buffer);
     StmtExprVisitor::VisitStmt_(op);
   }
 

@@ -5,9 +5,8 @@
 //   - vectors: at most kMaxVectorLanes lanes (LLVM aborts on 40,000 lanes, 65,536 wraps the
 //     16-bit lanes field to 0, and the C backend scalarizes lane by lane);
 //   - buffers: at most kMaxBufferRank dimensions (numpy's own limit; the packed entry's stride
-//     checks grow with the square of the rank), no negative constant extent, and a constant
-//     allocation whose element count fits the dtype of its extents (the flattened index is
-//     computed in that dtype) and whose byte size fits in int64;
+//     checks grow with the square of the rank) and no negative constant extent (an allocation too
+//     large for its index dtype is TVM-valid and refused by lowering: tir/analysis/allocation_size.h);
 //   - names: a PrimFunc's global_symbol is non-empty printable ASCII without spaces, quotes or
 //     backslashes (what an assembler takes quoted), no two PrimFuncs export one symbol, no two
 //     parameters of a function (PrimFunc or Relax) share a name;

@@ -14,6 +14,7 @@
 // thread-bound body is UNIMPLEMENTED rather than silently wrong.
 #include "compiler/tir/interp/interp.h"
 
+#include "compiler/tir/analysis/allocation_size.h"
 #include "compiler/tir/analysis/scalable_vectors.h"
 #include "compiler/tir/interp/interpreter.h"
 
@@ -159,6 +160,8 @@ absl::Status Interpret(const IRModule& module, const std::string& entry, const K
   // Values here are fixed lane vectors: vscale has no value to interpret a scalable one with.
   absl::Status scalable = RejectScalableVectors(module, "the TIR interpreter");
   if (!scalable.ok()) return scalable;
+  absl::Status sizes = CheckAllocationSizes(module);  // an allocation whose index would wrap
+  if (!sizes.ok()) return sizes;
   interp_internal::Interpreter interp(module, options);
   return interp.RunEntry(func, name, args, num_args, result);
 }
