@@ -121,6 +121,7 @@ std::string CanonicalDTypeName(const std::string& name) {
       {"f16", "float16"}, {"f32", "float32"}, {"f64", "float64"}, {"bf16", "bfloat16"},
       {"i8", "int8"}, {"i16", "int16"}, {"i32", "int32"}, {"i64", "int64"},
       {"u8", "uint8"}, {"u16", "uint16"}, {"u32", "uint32"}, {"u64", "uint64"},
+      {"boolean", "bool"},  // T.boolean(), a bool var or cast
   };
   for (const auto& [alias, full] : kAliases) {
     if (name == alias) return full;

@@ -77,6 +77,10 @@ PrimFunc Parser::ParsePrimFunc(const doc::Stmt& def, const std::string& name, co
       if (k == "private") fd->is_private = ToBool(v, SpanOr(v, deco->span));
       else if (k == "s_tir") fd->s_tir = ToBool(v, SpanOr(v, deco->span));
       else if (k == "check_well_formed") check_well_formed = ToBool(v, SpanOr(v, deco->span));
+      // A persistent kernel (TVM's tirx.persistent_kernel attribute, set only when True).
+      else if (k == "persistent") {
+        if (ToBool(v, SpanOr(v, deco->span))) fd->attrs.Set(String("tirx.persistent_kernel"), IntImm(DataType::Bool(), 1));
+      }
       else Fail(deco->span, absl::StrCat("T.prim_func has no argument '", k, "'"));
     }
     if (!deco->args.empty()) Fail(deco->span, "T.prim_func takes keyword arguments only");

@@ -274,6 +274,7 @@ Value CallCeilDiv(Parser& p, CallArgs& a, const TirCall& c) {
 constexpr std::pair<const char*, tir::BinaryOpKind> kBinary[] = {
     {"min", tir::BinaryOpKind::kMin}, {"max", tir::BinaryOpKind::kMax},
     {"truncdiv", tir::BinaryOpKind::kDiv}, {"truncmod", tir::BinaryOpKind::kMod},
+    {"div", tir::BinaryOpKind::kDiv},  // tvm.tirx.div: C division (truncating on integers)
     {"floordiv", tir::BinaryOpKind::kFloorDiv}, {"floormod", tir::BinaryOpKind::kFloorMod},
     {"Add", tir::BinaryOpKind::kAdd}, {"Sub", tir::BinaryOpKind::kSub}, {"Mul", tir::BinaryOpKind::kMul},
     {"Div", tir::BinaryOpKind::kDiv}, {"Mod", tir::BinaryOpKind::kMod},

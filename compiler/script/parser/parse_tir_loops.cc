@@ -84,19 +84,27 @@ Value CallLoop(Parser& p, CallArgs& a, const TirCall& c) {
   return out;
 }
 
-// T.grid(*extents): a loop nest from 0, one loop per extent.
+// T.grid(*extents): a loop nest, one loop per extent (from 0) or (min, extent) pair.
 Value CallGrid(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   Value out = Value::Of(K::kLoops);
   for (size_t i = 0; i < a.args.size(); ++i) {
     LoopSpec l;
-    l.extent = c.Prim(i);
     // TVM's builder takes an extent or a (min, extent) pair and rejects anything else at the call.
+    const Value& arg = a.args[i];
+    bool pair = arg.is_seq() && arg.items.size() == 2;
+    if (pair) {
+      // (min, extent): the loop variable takes the min's dtype and the extent is converted to it.
+      l.min = p.ToPrim(arg.items[0], SpanOr(arg.items[0], span));
+      l.extent = p.ToPrimAs(l.min.dtype(), arg.items[1], SpanOr(arg.items[1], span));
+    } else {
+      l.extent = c.Prim(i);
+    }
     if (!l.extent.dtype().is_int() && !l.extent.dtype().is_uint()) {
       p.Fail(span, absl::StrCat("invalid type for grid extent: ", l.extent.dtype().ToString(),
                                                    ", expected an integer"));
     }
-    l.min = IntImm(l.extent.dtype(), 0);
+    if (!pair) l.min = IntImm(l.extent.dtype(), 0);
     out.loops.push_back(l);
   }
   if (out.loops.empty()) p.Fail(span, "T.grid needs at least one extent");

@@ -486,7 +486,8 @@ Value Parser::EvalName(const doc::Expr& e) {
   auto alias = aliases_.find(e.name);
   if (alias != aliases_.end()) return Value::Name(alias->second);
   // TVM's layout axes (tvm.tirx.layout.Axis), as its printer spells them: `4 @ Axis.laneid`.
-  if (e.name == "range" || e.name == "len" || e.name == "Axis" || e.name == "float" || e.name == "int" || e.name == "bool") {
+  if (e.name == "range" || e.name == "len" || e.name == "Axis" || e.name == "float" || e.name == "int" || e.name == "bool" ||
+      e.name == "getattr" || e.name == "list") {
     return Value::Name(e.name);
   }
   if (!module_name_.empty() && e.name == module_name_) return Value::Of(K::kModule);
@@ -691,6 +692,17 @@ Value Parser::EvalCall(const doc::Expr& e) {
 
 Value Parser::CallName(const std::string& path, CallArgs& a) {
   if (path == "range") return CallT("serial", a);
+  // getattr(T, "serial"): a name of a module reached by a computed attribute, as Python reads it.
+  if (path == "getattr") {
+    if (a.args.size() != 2 || !a.kwargs.empty() || a.args[0].kind != K::kName || a.args[1].kind != K::kStr) {
+      Fail(a.span, "getattr() takes a TVMScript module (T, R, I) and an attribute name");
+    }
+    return Value::Name(Canonical(a.args[0].s + "." + a.args[1].s));
+  }
+  if (path == "list") {  // Python's list() of a tuple or list (list(shape))
+    if (a.args.size() != 1 || !a.kwargs.empty() || !a.args[0].is_seq()) Fail(a.span, "list() takes one tuple or list");
+    return Value::Seq(K::kList, a.args[0].items);
+  }
   if (path == "len") {  // Python's len() of a tuple or list (e.g. len(A.ty.shape))
     if (a.args.size() != 1 || !a.kwargs.empty() || !a.args[0].is_seq()) Fail(a.span, "len() takes one tuple or list");
     return Value::Int(static_cast<int64_t>(a.args[0].items.size()));

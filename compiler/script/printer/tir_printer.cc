@@ -333,10 +333,16 @@ StmtPtr Docsifier::PrintPrimFunc(const PrimFunc& f, const std::string& name) {
 
   bool s_tir = false;
   bool has_symbol = false;
+  bool persistent = false;
   std::vector<std::string> skip = {"s_tir"};
   for (size_t i = 0; i < f->attrs.size(); ++i) {
     const std::string& key = f->attrs.key_at(i).str();
-    if (key == "s_tir") {
+    if (key == "tirx.persistent_kernel") {
+      // T.prim_func(persistent=True) sets it to True; any other value stays a func_attr.
+      const auto* imm = f->attrs.value_at(i).as<IntImmNode>();
+      persistent = imm && imm->dtype.is_bool() && imm->value != 0;
+      if (persistent) skip.push_back(key);
+    } else if (key == "s_tir") {
       const auto* imm = f->attrs.value_at(i).as<IntImmNode>();
       s_tir = imm && imm->value != 0;
     } else if (key == "global_symbol") {
@@ -391,6 +397,7 @@ StmtPtr Docsifier::PrintPrimFunc(const PrimFunc& f, const std::string& name) {
   Kwargs deco_kw;
   if (!has_symbol) deco_kw.emplace_back("private", BoolLit(true));
   if (s_tir) deco_kw.emplace_back("s_tir", BoolLit(true));
+  if (persistent) deco_kw.emplace_back("persistent", BoolLit(true));
   ExprPtr deco = deco_kw.empty() ? T("prim_func") : CallE(T("prim_func"), {}, std::move(deco_kw));
   ExprPtr ret;
   if (const auto* pt = f->ret_type.as<PrimTypeNode>()) {
@@ -520,7 +527,11 @@ void Docsifier::PrintAttrStmt(const AttrStmtNode* op, std::vector<StmtPtr>* out)
     }
     context = CallE(T("attr"), {DictE(std::move(keys), std::move(values))});
   } else {
-    context = CallE(T("attr"), {PrintAttrValue(op->node, false), StrLit(op->attr_key), PrintExpr(op->value)});
+    // A bare 0 reads back as the dict form's missing node, so an integer node spells its dtype.
+    const auto* imm = op->node.as<IntImmNode>();
+    ExprPtr node = imm != nullptr && !imm->dtype.is_bool() ? CallE(DtypeAnn(imm->dtype), {IntLit(imm->value)})
+                                                           : PrintAttrValue(op->node, false);
+    context = CallE(T("attr"), {std::move(node), StrLit(op->attr_key), PrintExpr(op->value)});
   }
   if (concise) {
     out->push_back(as_var ? Assign(as_var, context) : ExprStmt(context));

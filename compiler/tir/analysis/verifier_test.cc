@@ -370,6 +370,21 @@ TEST(VerifierTest, FreeVariablesWithDefinedVarsOff) {
 
 // A declared buffer over a data pointer defined nowhere: an error for the well-formed check, a free
 // variable of the function with it off (TVM's check_well_formed=False), as any other variable.
+// A launch over a CTA's index in its cluster: valid TVMScript, refused by kiln's lowering rules.
+TEST(VerifierTest, ClusterLaunchIsParsedButNotLowered) {
+  Var cx("clusterCtaIdx.x", DataType::Int(32));
+  Stmt launch = AttrStmt(IterVar(Range(), cx, IterVarType::kThreadIndex, "clusterCtaIdx.x"), "thread_extent", I32(2),
+                         Evaluate(cx));
+  VerifyOptions parse;
+  parse.backend_rules = false;
+  EXPECT_TRUE(VerifyPrimFunc(Func({}, launch), nullptr, IRModule(), parse).ok());
+  ExpectError(Func({}, launch), "thread tag clusterCtaIdx.x (a cluster launch) is not lowered by kiln yet");
+  Var bad("clusterIdx.x", DataType::Int(32));
+  Stmt typo = AttrStmt(IterVar(Range(), bad, IterVarType::kThreadIndex, "clusterIdx.x"), "thread_extent", I32(2),
+                       Evaluate(bad));
+  EXPECT_FALSE(VerifyPrimFunc(Func({}, typo), nullptr, IRModule(), parse).ok());
+}
+
 TEST(VerifierTest, DeclBufferOverFreeDataPointer) {
   Buffer buf = Buffer::Make("buf", {I32(1)}, DataType::Float(32));
   Stmt body = DeclBuffer(buf, Evaluate(BufferLoad(buf, {I32(0)})));

@@ -198,7 +198,8 @@ void AddVectorAndPtx(std::vector<IntrinsicInfo>* ops) {
   // The nodes TVM's s_tir passes build (InjectPTXAsyncCopy, InjectPTXLDG32), spelled so that
   // printed IR parses back: cp_async_raw(elem_dtype; dst, dst_offset, src, src_offset, bytes) and
   // ldg32(reg, guard, addr, local_addr) with the register's dtype.
-  Add(ops, "s_tir.cp_async_raw", 5, 5, Rule::kExplicit, E::kOpaque);
+  // T.s_tir.cp_async_raw.legacy(...) is TVM's name for the same six-argument form.
+  Add(ops, "s_tir.cp_async_raw", 5, 5, Rule::kExplicit, E::kOpaque).aliases = {"s_tir.cp_async_raw.legacy"};
   Add(ops, "s_tir.ldg32", 4, 4, Rule::kSameAsFirstArg, E::kOpaque);
   // WebGPU subgroup shuffles: (value, lane or delta) -> value's dtype.
   for (const char* name : {"webgpu.subgroup_shuffle", "webgpu.subgroup_shuffle_up", "webgpu.subgroup_shuffle_down"}) {
