@@ -292,6 +292,21 @@ void AddCudaDialect(std::vector<IntrinsicInfo>* ops) {
   add("make_float2", 2, Rule::kUInt64);   // (x, y) packed into one 64-bit register
   add("uint_as_float", 1, Rule::kFloat32);  // reinterprets uint32 bits
   add("fdividef", 2, Rule::kFloat32);
+  // Fixed-dtype conversions and packed-pair arithmetic (a float2 travels as one uint64, a
+  // bfloat162/half2 as one uint32), the cycle counter and a cluster address narrowed to shared.
+  add("clock64", 0, Rule::kUInt64);
+  add("float2_x", 1, Rule::kFloat32);
+  add("float2_y", 1, Rule::kFloat32);
+  add("half2float", 1, Rule::kFloat32);
+  add("bfloat162float", 1, Rule::kFloat32);
+  add("fmul2_rn", 2, Rule::kUInt64);
+  add("fadd2_rn", 2, Rule::kUInt64);
+  add("bfloat1622float2", 1, Rule::kUInt64);
+  add("float22bfloat162_rn_from_float2", 1, Rule::kUInt32);
+  add("hmin2", 2, Rule::kUInt32);
+  add("hmax2", 2, Rule::kUInt32);
+  add("fp8x4_e4m3_from_float4", 4, Rule::kUInt32);
+  add("smem_addr_from_uint64", 1, Rule::kUInt32);
   // printf(format, args...): device-side printf, for its effect.
   Add(ops, "cuda.printf", 1, -1, Rule::kVoid, E::kOpaque);
   // ldg(addr, "dtype"): a read-only cached load of that dtype; the vector form

@@ -82,12 +82,39 @@ TEST(IntrinsicRegistryTest, CudaAndMetalNamespaces) {
   EXPECT_EQ(reg.FindByScriptName("cuda.make_float2")->dtype_rule, IntrinsicInfo::DTypeRule::kUInt64);
   EXPECT_EQ(reg.FindByScriptName("cuda.uint_as_float")->dtype_rule, IntrinsicInfo::DTypeRule::kFloat32);
   EXPECT_EQ(reg.FindByScriptName("cuda.printf")->max_args, -1);
+  EXPECT_EQ(reg.FindByScriptName("cuda.clock64")->dtype_rule, IntrinsicInfo::DTypeRule::kUInt64);
+  EXPECT_EQ(reg.FindByScriptName("cuda.hmax2")->dtype_rule, IntrinsicInfo::DTypeRule::kUInt32);
+  // The tcgen05 packers are spelled T.cuda.tcgen05.<name> in scripts and printed under the op name.
+  const IntrinsicInfo* desc = reg.FindByScriptName("cuda.tcgen05.encode_matrix_descriptor");
+  ASSERT_NE(desc, nullptr);
+  EXPECT_EQ(desc->name, "tirx.cuda.tcgen05_encode_matrix_descriptor");
+  EXPECT_EQ(desc->script_name, "cuda.tcgen05_encode_matrix_descriptor");
+  EXPECT_EQ(reg.FindByScriptName("s_tir.cp_async_raw.legacy")->name, "tirx.s_tir.cp_async_raw");
+  EXPECT_EQ(reg.FindByScriptName("nvshmem.quiet")->dtype_rule, IntrinsicInfo::DTypeRule::kVoid);
   // The simdgroup builtins are TVM's tirx.<name> ops, spelled only under T.metal.
   const IntrinsicInfo* load = reg.FindByScriptName("metal.simdgroup_load");
   ASSERT_NE(load, nullptr);
   EXPECT_EQ(load->name, "tirx.simdgroup_load");
   EXPECT_EQ(reg.FindByName("tirx.simdgroup_load"), load);
   EXPECT_EQ(reg.FindByScriptName("simdgroup_load"), nullptr);
+}
+
+// print_buffer and cuda.ldg have the dtype their string operand names (void for ldg's vector
+// form); cuda.mov_sreg an int of its bit width.
+TEST(IntrinsicRegistryTest, DTypeFromArgs) {
+  const auto& reg = IntrinsicRegistry::Global();
+  using ir::DataType;
+  ir::Var p("p", DataType::Handle());
+  const IntrinsicInfo* ldg = reg.FindByScriptName("cuda.ldg");
+  EXPECT_EQ(DTypeFromArgs(*ldg, {p, ir::StringImm("float16")}), DataType::Float(16));
+  EXPECT_EQ(DTypeFromArgs(*ldg, {p, p, p, ir::StringImm("int32"), ir::StringImm("v2"), ir::IntImm(DataType::Int(32), 2)}),
+            DataType::Void());
+  EXPECT_FALSE(DTypeFromArgs(*ldg, {p, ir::StringImm("notatype")}).has_value());
+  const IntrinsicInfo* sreg = reg.FindByScriptName("cuda.mov_sreg");
+  EXPECT_EQ(DTypeFromArgs(*sreg, {ir::IntImm(DataType::Int(32), 64), ir::StringImm("globaltimer")}), DataType::Int(64));
+  EXPECT_FALSE(DTypeFromArgs(*sreg, {ir::IntImm(DataType::Int(32), 16), ir::StringImm("x")}).has_value());
+  const IntrinsicInfo* pb = reg.FindByScriptName("print_buffer");
+  EXPECT_EQ(pb->dtype_rule, IntrinsicInfo::DTypeRule::kNamedByArg1);
 }
 
 }  // namespace

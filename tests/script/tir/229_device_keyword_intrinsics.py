@@ -2,7 +2,8 @@
 # Device intrinsics whose script form takes keywords or expands: T.cuda.ldg (scalar, and the vector
 # form through dst pointers), T.cuda.func_call (source_code=, return_type=), the tcgen05 descriptor
 # packers, T.cuda.mov_sreg, T.cuda.sm100_2sm_leader_smem_addr, T.print_buffer, T.nvshmem.*,
-# T.tvm_kernel_replace_point and the ops only reachable through T.call_intrin.
+# T.tvm_kernel_replace_point, the ops only reachable through T.call_intrin and the fixed-dtype
+# helpers (clock64, packed float2/bfloat162 arithmetic).
 
 kernel_src = "\n__device__ int32_t twice(int32_t x) { return 2 * x; }\n"
 
@@ -29,3 +30,6 @@ def main(A: T.Buffer((8,), "float32"), N: T.Buffer((8,), "int32"), D: T.Buffer((
         N[3] = T.nvshmem.my_pe() + T.nvshmem.n_pes()
         T.tvm_kernel_replace_point()
         N[4] = T.call_intrin("int32", "tirx.tvm_context_id")
+        D[1] = T.cuda.clock64()
+        N[5] = T.Cast("int32", T.cuda.hmax2(T.uint32(1), T.cuda.float22bfloat162_rn(A[0], A[1])))
+        A[6] = T.cuda.float2_x(T.cuda.fadd2_rn(T.cuda.make_float2(A[0], A[1]), D[0]))
