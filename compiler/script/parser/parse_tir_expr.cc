@@ -352,8 +352,19 @@ IndexMap Parser::LambdaToIndexMap(const Value& fn, DataType index_dtype, const S
   return IndexMap(ObjectPtr<Object>(std::move(node)));
 }
 
+// T.call_tir(f, *args): a call of another PrimFunc of the module, the same as f(*args).
+Value CallTirCallTir(Parser& p, CallArgs& a, const TirCall& c) {
+  if (a.args.empty() || a.args[0].kind != K::kRelax || a.args[0].obj.as<GlobalVarNode>() == nullptr) {
+    p.Fail(c.span, "T.call_tir expects a function of the module (a GlobalVar) first");
+  }
+  Expr callee = Downcast<Expr>(a.args[0].obj);
+  a.args.erase(a.args.begin());
+  return p.CallRelaxFunction(callee, a);
+}
+
 void AddTirExprCalls(TirCallTable* t) {
   t->by_name.emplace("target", &CallTarget);
+  t->by_name.emplace("call_tir", &CallTirCallTir);
   t->by_name.emplace("meta_var", &CallMetaVar);
   for (const char* n : {"all", "any"}) t->by_name.emplace(n, &CallAllAny);
   t->by_name.emplace("Range", &CallRange);
