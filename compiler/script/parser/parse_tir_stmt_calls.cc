@@ -171,8 +171,11 @@ Value CallTirAttr(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
   c.Need(3, 3);
   // The integer 0 is the node of TVM's dict form (T.attr({key: value})), which kiln leaves
-  // undefined: `T.attr(0, key, value)` is that same scope.
-  const bool dict_node = a.args[0].kind == K::kInt && a.args[0].i == 0;
+  // undefined: `T.attr(0, key, value)` is that same scope, and so is `T.attr(T.int32(0), ...)`
+  // (TVM converts the 0 to that IntImm, and prints either as 0).
+  const Value& n0 = a.args[0];
+  const auto* imm = n0.kind == K::kPrim ? n0.obj.as<IntImmNode>() : nullptr;
+  const bool dict_node = (n0.kind == K::kInt && n0.i == 0) || (imm && imm->value == 0 && imm->dtype == DataType::Int(32));
   ObjectRef node = dict_node ? ObjectRef() : p.ToAttrValue(a.args[0], span);
   std::string key = p.ToStr(a.args[1], span);
   PrimExpr value = c.Prim(2);

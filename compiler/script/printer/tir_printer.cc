@@ -527,11 +527,7 @@ void Docsifier::PrintAttrStmt(const AttrStmtNode* op, std::vector<StmtPtr>* out)
     }
     context = CallE(T("attr"), {DictE(std::move(keys), std::move(values))});
   } else {
-    // A bare 0 reads back as the dict form's missing node, so an integer node spells its dtype.
-    const auto* imm = op->node.as<IntImmNode>();
-    ExprPtr node = imm != nullptr && !imm->dtype.is_bool() ? CallE(DtypeAnn(imm->dtype), {IntLit(imm->value)})
-                                                           : PrintAttrValue(op->node, false);
-    context = CallE(T("attr"), {std::move(node), StrLit(op->attr_key), PrintExpr(op->value)});
+    context = CallE(T("attr"), {PrintAttrValue(op->node, false), StrLit(op->attr_key), PrintExpr(op->value)});
   }
   if (concise) {
     out->push_back(as_var ? Assign(as_var, context) : ExprStmt(context));
