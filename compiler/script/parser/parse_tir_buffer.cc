@@ -424,6 +424,23 @@ Value Parser::CallBufferMethod(const Buffer& b, const std::string& method, CallA
   if (method == "Buffer.access_ptr") return BufferAccessPtr(b, a);
   if (method == "Buffer.ptr_to") return BufferPtrTo(b, a);
   if (method == "Buffer.view") return BufferView(b, a);
+  if (method == "Buffer.local") return BufferLocal(b, a);
+  if (method == "Buffer.rearrange") return BufferRearrange(b, a);
+  if (method == "Buffer.permute") {
+    if (!a.kwargs.empty()) Fail(span, "permute takes the dims positionally");
+    std::vector<int64_t> dims;
+    for (const Value& d : a.args) dims.push_back(ToInt(d, SpanOr(d, span)));
+    return BufferPermute(b, dims, a);
+  }
+  if (method == "Buffer.tile") {
+    // A.tile(...) is an indexer: A.tile(...)[picks] makes the view (BufferTile).
+    if (!a.kwargs.empty()) Fail(span, "tile takes (dim, factors) specs positionally");
+    Value indexer = Value::Name("Buffer.tile[]");
+    indexer.obj = b;
+    indexer.items = a.args;
+    indexer.span = span;
+    return indexer;
+  }
   bool load = method == "Buffer.vload";
   const Value* begin = Arg(a, 0, "begin");
   const Value* second = Arg(a, 1, load ? "dtype" : "value");

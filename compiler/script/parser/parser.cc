@@ -519,14 +519,26 @@ Value Parser::EvalAttribute(const doc::Expr& e) {
       // the buffer's own.
       if (e.name == "ty") return base;
       if (e.name == "storage_scope") return Value::Str(b->scope());
-      if (e.name == "vload" || e.name == "vstore" || e.name == "access_ptr" ||
-          e.name == "ptr_to" || e.name == "view") {  // methods: called by EvalCall
+      if (e.name == "layout") {
+        ObjectRef l = EffectiveLayout(b);
+        return l.defined() ? Value::Obj(K::kLayout, l) : Value::None();
+      }
+      if (e.name == "vload" || e.name == "vstore" || e.name == "access_ptr" || e.name == "ptr_to" ||
+          e.name == "view" || e.name == "local" || e.name == "permute" || e.name == "rearrange" ||
+          e.name == "tile" || e.name == "sub") {  // methods: called by EvalCall (A.sub: indexed)
         Value m = Value::Name("Buffer." + e.name);
         m.obj = b;
         return m;
       }
       Fail(span, absl::StrCat("Buffer has no attribute '", e.name, "'"));
     }
+    case K::kLayout:
+      if (e.name == "storage" || e.name == "size" || e.name == "span") {  // called by EvalCall
+        Value m = Value::Name("Layout." + e.name);
+        m.obj = base.obj;
+        return m;
+      }
+      break;
     case K::kIterVar:
       if (e.name == "var") return Value::Obj(K::kPrim, base.obj.as<IterVarNode>()->var);
       break;
@@ -596,6 +608,10 @@ Value Parser::EvalSubscript(const doc::Expr& e) {
   switch (base.kind) {
     case K::kBuffer: return LoadFromBuffer(Downcast<Buffer>(base.obj), idx, span);
     case K::kName:
+      if (base.obj.defined() && base.s == "Buffer.sub") return BufferSub(Downcast<Buffer>(base.obj), idx, span);
+      if (base.obj.defined() && base.s == "Buffer.tile[]") {
+        return BufferTile(Downcast<Buffer>(base.obj), Value::Seq(K::kTuple, base.items), idx, span);
+      }
       // T.ptx["mbarrier.init.shared::cta.b64"]: the PTX text form of a T.ptx attribute chain.
       if (base.s == "T.ptx" && idx.size() == 1 && idx[0].kind == K::kStr) {
         return Value::Name("T.ptx." + absl::StrReplaceAll(idx[0].s, {{"::", "__"}}));
@@ -677,6 +693,7 @@ Value Parser::EvalCall(const doc::Expr& e) {
   } clear_defer{&defer_inference_};
   switch (callee.kind) {
     case K::kName:
+      if (callee.obj.defined() && absl::StartsWith(callee.s, "Layout.")) return CallLayoutMethod(callee.obj, callee.s, a);
       if (callee.obj.defined()) return CallBufferMethod(Downcast<Buffer>(callee.obj), callee.s, a);
       // A bound Relax method (x.astype): the object it was read from is the first argument.
       if (callee.items.size() == 1 && callee.items[0].kind == K::kRelax) a.args.insert(a.args.begin(), callee.items[0]);
