@@ -487,9 +487,15 @@ Value Parser::BufferView(const Buffer& b, CallArgs& a) {
     int unknown = -1;
     bool constant = true;
     for (size_t i = 0; i < shape.size(); ++i) {
-      if (shape[i].kind == K::kInt && shape[i].i == -1) unknown = unknown < 0 ? static_cast<int>(i) : -2;
-      else if (shape[i].kind == K::kInt) known *= shape[i].i;
-      else constant = false;
+      // A constant extent: an int, or an IntImm (the extents views derive from a buffer's shape).
+      const auto* imm = shape[i].kind == K::kPrim ? shape[i].obj.as<IntImmNode>() : nullptr;
+      if (shape[i].kind != K::kInt && !imm) {
+        constant = false;
+        continue;
+      }
+      int64_t extent = imm ? imm->value : shape[i].i;
+      if (extent == -1) unknown = unknown < 0 ? static_cast<int>(i) : -2;
+      else known *= extent;
     }
     for (const PrimExpr& d : b->shape) {
       const auto* imm = d.as<IntImmNode>();
