@@ -347,6 +347,14 @@ Array<PrimExpr> Parser::BufferIndices(const Buffer& b, const std::vector<Value>&
 Value Parser::LoadFromBuffer(const Buffer& b, const std::vector<Value>& idx, const Span& span) {
   bool has_slice = false;
   Array<Range> region;
+  if (!idx.empty() && idx.size() < b->shape.size() && !(idx.size() == 1 && idx[0].kind == K::kTuple)) {
+    // Fewer indices than dimensions (A[0] of a 3-d buffer): TVM's Buffer.__getitem__ slices the
+    // rest whole and gives a BufferRegion, a tile primitive's operand rather than a value.
+    std::vector<Value> full = idx;
+    while (full.size() < b->shape.size()) full.push_back(Value::Seq(K::kSlice, {Value::None(), Value::None(), Value::None()}));
+    BufferIndices(b, full, span, &has_slice, &region);
+    return Value::Obj(K::kRegion, BufferRegion(b, region));
+  }
   Array<PrimExpr> indices = BufferIndices(b, idx, span, &has_slice, &region);
   if (has_slice) {
     Value v = Value::Obj(K::kRegion, BufferRegion(b, region));

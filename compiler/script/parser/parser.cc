@@ -132,7 +132,15 @@ PrimExpr Parser::ToPrim(const Value& v, const Span& span) const {
     case K::kBool: return IntImm(DataType::Bool(), v.b);
     case K::kPrim: return Downcast<PrimExpr>(v.obj);
     case K::kIterVar: return v.obj.as<IterVarNode>()->var;
-    case K::kRegion: return Downcast<PrimExpr>(v.items[0].obj);  // A[0:8] read as a vector load
+    case K::kRegion:
+      // A[0:8] read as a vector load; a region with dimensions left out (A[0] of a 3-d buffer)
+      // has no value.
+      if (v.items.empty()) {
+        const auto* r = v.obj.as<BufferRegionNode>();
+        Fail(span, absl::StrCat("buffer ", r->buffer->name, " is ", r->buffer->shape.size(),
+                                "-dimensional: indexed with fewer indices it is a buffer region, not a value"));
+      }
+      return Downcast<PrimExpr>(v.items[0].obj);
     case K::kRelax:
       if (const auto* pv = v.obj.as<rx::PrimValueNode>()) return pv->value;
       break;
