@@ -652,6 +652,7 @@ void Parser::TIRWith(const doc::Stmt& s) {
     tir_.Emit(body);
     return;
   }
+  if (name == "lang.WarpRole" || name == "lang.WarpgroupRole") return TIRWarpRole(s, name);
   Fail(cspan, "unsupported with context in TIR: expected T.sblock, T.init or T.attr");
 }
 

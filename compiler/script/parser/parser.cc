@@ -1198,6 +1198,11 @@ ObjectRef Parser::ParseModule(const doc::Module& m, const std::string& select_na
             if (full == "T" && absl::EndsWith(s.module + "." + a.name, ".tir")) {
               Warn(SpanOf(a.pos), "'tvm.script.tir' is spelled 'tirx' in TVM v0.26: from tvm.script import tirx as T");
             }
+            if ((s.module == "tvm.tirx.lang.warp_role" || s.module == "tvm.backend.cuda.lang.warp_role") &&
+                (a.name == "WarpRole" || a.name == "WarpgroupRole")) {
+              aliases_[local] = "lang." + a.name;  // `with WarpRole(...)`: parse_tile_roles.cc
+              continue;
+            }
             if (s.module == "tvm.tirx.layout") {
               // `from tvm.tirx.layout import S, TileLayout, TLane`: the layout builders T.S, T.R,
               // T.TileLayout, T.ComposeLayout, and the axes TVM's module exports by name.

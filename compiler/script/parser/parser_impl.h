@@ -186,6 +186,8 @@ class Parser {
   void TIRFor(const doc::Stmt& s);
   void TIRUnrolledFor(const doc::Stmt& s, const Value& items);
   void TIRWith(const doc::Stmt& s);
+  // with WarpRole(warp_id, 1, regs=48): / WarpgroupRole (parse_tile_roles.cc).
+  void TIRWarpRole(const doc::Stmt& s, const std::string& name);
   void TIRExprStmt(const doc::Stmt& s);
   void BindTIRTarget(const doc::ExprPtr& target, const Value& v, const ir::Span& span);
   // An s_tir sblock without T.reads or T.writes gets them inferred, which fails where its body
