@@ -631,6 +631,23 @@ Value Parser::EvalSubscript(const doc::Expr& e) {
       return base;
     case K::kTuple:
     case K::kList: {
+      if (idx.size() == 1 && idx[0].kind == K::kSlice) {
+        // shape[1:], dims[::-1]: Python's slicing of a tuple or list, with constant bounds.
+        int64_t n = static_cast<int64_t>(base.items.size());
+        const std::vector<Value>& b = idx[0].items;
+        int64_t step = b[2].kind == K::kNone ? 1 : ToInt(b[2], span);
+        if (step == 0) Fail(span, "slice step cannot be zero");
+        auto bound = [&](const Value& v, int64_t dflt) {
+          if (v.kind == K::kNone) return dflt;
+          int64_t i = ToInt(v, span);
+          if (i < 0) i += n;
+          return step > 0 ? std::clamp<int64_t>(i, 0, n) : std::clamp<int64_t>(i, -1, n - 1);
+        };
+        int64_t lo = bound(b[0], step > 0 ? 0 : n - 1), hi = bound(b[1], step > 0 ? n : -1);
+        std::vector<Value> out;
+        for (int64_t i = lo; step > 0 ? i < hi : i > hi; i += step) out.push_back(base.items[i]);
+        return Value::Seq(base.kind, std::move(out));
+      }
       if (idx.size() != 1) Fail(span, "a tuple index must be a single integer");
       int64_t i = ToInt(idx[0], idx[0].span);
       int64_t n = static_cast<int64_t>(base.items.size());
