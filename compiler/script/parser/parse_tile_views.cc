@@ -7,8 +7,10 @@
 //  * A.permute(*dims), A.rearrange("(a b) c -> a c b", a=2): dims reordered with their layout;
 //  * A.sub[i, a:b, c::s], A.tile(dim, factors)[picks]: numpy-style views whose offsets fold into
 //    elem_offset through the layout's strides;
-//  * A.layout, and a layout's storage() / size() / span().
+//  * A.layout, and a layout's storage() / size() / span();
+//  * A.elem_offset_of(indices): T.buffer_offset(A[indices]), the offset through A's layout.
 // The layout algebra itself is compiler/tir/op/tile_layout.
+#include <algorithm>
 #include <optional>
 #include <regex>
 #include <string>
@@ -18,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/script/parser/handlers.h"
 #include "compiler/tir/op/arith.h"
+#include "compiler/tir/op/op.h"
 #include "compiler/tir/op/tile_layout.h"
 
 namespace kiln::script::parser {
@@ -569,6 +572,32 @@ Value Parser::BufferTile(const Buffer& b0, const Value& specs_v, const std::vect
     }
   }
   return out;
+}
+
+// A.elem_offset_of(indices, inner=True): the element offset of A[indices] through A's layout, as
+// T.buffer_offset(A[indices]) (TVM resolves it when it lowers the layout); inner=False adds A's
+// elem_offset.
+Value Parser::BufferElemOffsetOf(const Buffer& b, CallArgs& a) {
+  const Span& span = a.span;
+  const Value* indices = Arg(a, 0, "indices");
+  const Value* inner = Arg(a, 1, "inner");
+  for (const auto& [k, v] : a.kwargs) {
+    if (k != "indices" && k != "inner") Fail(SpanOr(v, span), absl::StrCat("elem_offset_of: unexpected keyword argument '", k, "'"));
+  }
+  if (!indices || a.args.size() > 2) Fail(span, "A.elem_offset_of(indices, inner=True) takes a list of indices");
+  std::vector<Value> idx = indices->is_seq() ? indices->items : std::vector<Value>{*indices};
+  Array<PrimExpr> at;
+  for (const Value& i : idx) at.push_back(ToPrim(i, SpanOr(i, span)));
+  if (at.size() != b->shape.size()) {
+    Fail(span, absl::StrCat("elem_offset_of: buffer ", b->name, " is ", b->shape.size(), "-dimensional but ", at.size(),
+                            " indices are given"));
+  }
+  PrimExpr offset = Call(DataType::Int(32), Op("tirx.buffer_offset"), {BufferLoad(b, at, span)}, span);
+  if (inner && !ToBool(*inner, SpanOr(*inner, span))) {
+    PrimExpr base = b->elem_offset.defined() ? b->elem_offset : PrimExpr(IntImm(DataType::Int(32), 0));
+    offset = Arith(*this, tir::BinaryOpKind::kAdd, base, offset, span);
+  }
+  return PrimValue(offset);
 }
 
 // layout.storage() / layout.size() / layout.span().

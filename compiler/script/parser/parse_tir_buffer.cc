@@ -433,6 +433,7 @@ Value Parser::CallBufferMethod(const Buffer& b, const std::string& method, CallA
   if (method == "Buffer.ptr_to") return BufferPtrTo(b, a);
   if (method == "Buffer.view") return BufferView(b, a);
   if (method == "Buffer.local") return BufferLocal(b, a);
+  if (method == "Buffer.elem_offset_of") return BufferElemOffsetOf(b, a);
   if (method == "Buffer.rearrange") return BufferRearrange(b, a);
   if (method == "Buffer.permute") {
     if (!a.kwargs.empty()) Fail(span, "permute takes the dims positionally");

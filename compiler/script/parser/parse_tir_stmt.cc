@@ -193,6 +193,9 @@ void Parser::TIRExprStmt(const doc::Stmt& s) {
     tir_.Emit(Evaluate(Downcast<PrimExpr>(v.obj), SpanOf(s.pos)));
     return;
   }
+  // A bare `T.match_buffer(A_ptr, ...)` (or any buffer): as in TVM, the buffer is dropped; the
+  // call has matched or declared it already.
+  if (v.kind == K::kBuffer) return;
   Fail(s.pos, absl::StrCat("a ", KindName(v.kind), " is not a statement"));
 }
 

@@ -533,7 +533,7 @@ Value Parser::EvalAttribute(const doc::Expr& e) {
       }
       if (e.name == "vload" || e.name == "vstore" || e.name == "access_ptr" || e.name == "ptr_to" ||
           e.name == "view" || e.name == "local" || e.name == "permute" || e.name == "rearrange" ||
-          e.name == "tile" || e.name == "sub") {  // methods: called by EvalCall (A.sub: indexed)
+          e.name == "tile" || e.name == "sub" || e.name == "elem_offset_of") {  // methods: called by EvalCall (A.sub: indexed)
         Value m = Value::Name("Buffer." + e.name);
         m.obj = b;
         return m;

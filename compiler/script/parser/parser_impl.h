@@ -229,6 +229,7 @@ class Parser {
   Value RebuildView(const ir::Buffer& b, std::vector<Value> shape, const ir::Array<ir::Iter>& shard,
                     const ir::TileLayout& grouped, const ir::ComposeLayoutNode* swizzle, ir::PrimExpr extra,
                     const CallArgs& a);
+  Value BufferElemOffsetOf(const ir::Buffer& b, CallArgs& a);  // A.elem_offset_of([i, j])
   Value CallLayoutMethod(const ir::ObjectRef& layout, const std::string& method, CallArgs& a);  // l.storage()
   void TIRLocalArray(const std::string& name, const Value& ann, const ir::Span& span);  // x: T.f32[8]
   // `data_value` (T.decl_buffer only): where data= is a pointer expression rather than a
