@@ -1,12 +1,14 @@
 // TVM v0.26's derived buffer views (parser/parse_tile_views.cc): each view is a DeclBuffer over
 // its parent's data with the shape, layout and elem_offset TVM's Buffer methods compute, checked
 // field by field, then printed and parsed back to the same IR.
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "compiler/ir/structural.h"
 #include "compiler/script/printer/printer.h"
 #include "compiler/script/script.h"
+#include "compiler/tir/analysis/verifier.h"
 #include "gtest/gtest.h"
 
 namespace kiln::script {
@@ -187,6 +189,107 @@ TEST(TileViewsTest, ViewDtypePacksAndUnpacks) {
   EXPECT_EQ(v[1]->dtype, DataType::Int(8));
   EXPECT_EQ(Shape(v[1]), (std::vector<int64_t>{8, 32}));
   EXPECT_TRUE(StructuralEqual(v[1]->layout, TileLayout({It(8, 32), It(16, 2), It(2, 1)}, {}, {}))) << printer::Print(v[1]->layout);
+}
+
+TEST(TileViewsTest, ElemOffsetOfIsABufferOffsetCall) {
+  PrimFunc f = Parse(std::string(kHead) + R"(
+    A = T.alloc_buffer([8, 8], "float16", scope="shared", layout=T.TileLayout(T.S[(8, 8) : (1, 8)]))
+    B = T.decl_buffer([8], "float16", A.data, elem_offset=A.elem_offset_of([2, 3]))
+    B[0] = T.float16(0)
+)");
+  std::vector<Buffer> v = Views(f->body);
+  ASSERT_EQ(v.size(), 1u);
+  const auto* call = v[0]->elem_offset.as<CallNode>();
+  ASSERT_NE(call, nullptr);
+  EXPECT_EQ(call->op.as<OpNode>()->name, "tirx.buffer_offset");
+  EXPECT_EQ(call->dtype, DataType::Int(32));
+  ASSERT_EQ(call->args.size(), 1u);
+  const auto* load = call->args[0].as<BufferLoadNode>();
+  ASSERT_NE(load, nullptr);
+  EXPECT_EQ(C(load->indices[0]), 2);
+  EXPECT_EQ(C(load->indices[1]), 3);
+}
+
+// Building applies no layout yet: a buffer with one (a view's included) and T.buffer_offset are
+// refused at their line rather than read row-major.
+TEST(TileViewsTest, BuildRulesRefuseLayouts) {
+  PrimFunc f = Parse(R"(from tvm.script import tirx as T
+
+@T.prim_func
+def main(A: T.Buffer((8, 8), "float32"), B: T.Buffer((8,), "float32")):
+    D = A.permute(1, 0)
+    B[0] = D[1, 2]
+)");
+  DiagnosticList diags;
+  absl::Status st = tir::VerifyPrimFunc(f, &diags);
+  ASSERT_FALSE(st.ok());
+  ASSERT_EQ(diags.items().size(), 1u);
+  EXPECT_EQ(diags.items()[0].message, "buffer D has a T.TileLayout layout, which is not lowered by kiln yet");
+  EXPECT_EQ(diags.items()[0].span.line, 5);
+  tir::VerifyOptions parser_rules;
+  parser_rules.backend_rules = false;
+  EXPECT_TRUE(tir::VerifyPrimFunc(f, nullptr, IRModule(), parser_rules).ok());
+}
+
+TEST(TileViewsTest, WarpRoleIsAnIfWithSetmaxnreg) {
+  PrimFunc f = Parse(R"(from tvm.script import tirx as T
+from tvm.tirx.lang.warp_role import WarpRole
+
+@T.prim_func
+def func(A: T.Buffer((8,), "float32")):
+    T.device_entry()
+    warp = T.warp_id([4])
+    with WarpRole(warp, 1, regs=48):
+        A[0] = T.float32(1)
+    with WarpRole(warp, 2):
+        A[1] = T.float32(2)
+)");
+  std::vector<const IfThenElseNode*> ifs;
+  std::function<void(const Stmt&)> walk = [&](const Stmt& s) {
+    if (!s.defined()) return;
+    if (const auto* i = s.as<IfThenElseNode>()) ifs.push_back(i);
+    if (const auto* a = s.as<AttrStmtNode>()) walk(a->body);
+    if (const auto* d = s.as<ScopeIdDefStmtNode>()) walk(d->body);
+    if (const auto* q = s.as<SeqStmtNode>()) for (const Stmt& x : q->seq) walk(x);
+  };
+  walk(f->body);
+  ASSERT_EQ(ifs.size(), 2u);
+  const auto* eq = ifs[0]->condition.as<EQNode>();
+  ASSERT_NE(eq, nullptr);
+  EXPECT_EQ(C(eq->b), 1);
+  EXPECT_FALSE(ifs[0]->else_case.defined());
+  // regs=48: setmaxnreg.dec first, then the body; without regs only the body.
+  const auto* seq = ifs[0]->then_case.as<SeqStmtNode>();
+  ASSERT_NE(seq, nullptr);
+  ASSERT_EQ(seq->seq.size(), 2u);
+  const auto* ev = seq->seq[0].as<EvaluateNode>();
+  ASSERT_NE(ev, nullptr);
+  EXPECT_NE(printer::Print(ev->value).find("setmaxnreg(48, \"dec\""), std::string::npos) << printer::Print(ev->value);
+  EXPECT_NE(ifs[1]->then_case.as<BufferStoreNode>(), nullptr);
+  std::string text = printer::Print(f);
+  EXPECT_TRUE(StructuralEqual(f, Parse(text))) << text;
+}
+
+TEST(TileViewsTest, FewerIndicesThanDimsIsARegion) {
+  PrimFunc f = Parse(R"(from tvm.script import tirx as T
+from tvm.script.tirx import tile as Tx
+
+SHAPE = (3, 4, 8)
+
+@T.prim_func
+def func():
+    A = T.alloc_buffer(SHAPE, "float32", scope="local")
+    B = T.alloc_buffer(SHAPE[1:], "float32", scope="local")
+    Tx.copy(B, A[2])
+)");
+  std::string text = printer::Print(f);
+  EXPECT_NE(text.find("T.tile.copy(B[0:4, 0:8], A[2, 0:4, 0:8])"), std::string::npos) << text;
+  std::string err = ParseError(R"(
+    A = T.alloc_buffer((3, 4), "float32", scope="local")
+    B = T.alloc_buffer((4,), "float32", scope="local")
+    B[0] = A[1]
+)");
+  EXPECT_NE(err.find("buffer region, not a value"), std::string::npos) << err;
 }
 
 }  // namespace

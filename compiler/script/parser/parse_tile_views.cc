@@ -7,7 +7,7 @@
 //  * A.permute(*dims), A.rearrange("(a b) c -> a c b", a=2): dims reordered with their layout;
 //  * A.sub[i, a:b, c::s], A.tile(dim, factors)[picks]: numpy-style views whose offsets fold into
 //    elem_offset through the layout's strides;
-//  * A.layout, and a layout's storage() / size() / span();
+//  * A.layout, and a layout's storage() / size() / span() / tile(outer, outer_shape, inner_shape);
 //  * A.elem_offset_of(indices): T.buffer_offset(A[indices]), the offset through A's layout.
 // The layout algebra itself is compiler/tir/op/tile_layout.
 #include <algorithm>
@@ -600,8 +600,27 @@ Value Parser::BufferElemOffsetOf(const Buffer& b, CallArgs& a) {
   return PrimValue(offset);
 }
 
-// layout.storage() / layout.size() / layout.span().
+// layout.storage() / layout.size() / layout.span(), and layout.tile(outer, outer_shape,
+// inner_shape).
 Value Parser::CallLayoutMethod(const ObjectRef& layout, const std::string& method, CallArgs& a) {
+  if (method == "Layout.tile") {
+    const Span& span = a.span;
+    const Value* outer = Arg(a, 0, "outer");
+    const Value* outer_shape = Arg(a, 1, "outer_shape");
+    const Value* inner_shape = Arg(a, 2, "inner_shape");
+    if (!outer || !outer_shape || !inner_shape || a.args.size() > 3 || a.args.size() + a.kwargs.size() != 3) {
+      Fail(span, "layout.tile(outer, outer_shape, inner_shape)");
+    }
+    const auto* tile = layout.as<TileLayoutNode>();
+    if (!tile) Fail(span, "layout.tile: tiling a T.ComposeLayout is not supported yet");
+    if (outer->kind != K::kLayout || !outer->obj.as<TileLayoutNode>()) Fail(SpanOr(*outer, span), "layout.tile: the outer layout must be a T.TileLayout");
+    TileLayout t = Check(*this,
+                         tir::TileLayoutBy(Downcast<TileLayout>(layout), Downcast<TileLayout>(outer->obj),
+                                           ToPrimArray(*outer_shape, SpanOr(*outer_shape, span)),
+                                           ToPrimArray(*inner_shape, SpanOr(*inner_shape, span))),
+                         span);
+    return Value::Obj(K::kLayout, t);
+  }
   if (!a.args.empty() || !a.kwargs.empty()) {
     if (method != "Layout.size" && method != "Layout.span") Fail(a.span, absl::StrCat(method.substr(7), "() takes no arguments"));
     Fail(a.span, absl::StrCat(method.substr(7), "(axis) is supported without an axis only"));

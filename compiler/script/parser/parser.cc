@@ -541,7 +541,7 @@ Value Parser::EvalAttribute(const doc::Expr& e) {
       Fail(span, absl::StrCat("Buffer has no attribute '", e.name, "'"));
     }
     case K::kLayout:
-      if (e.name == "storage" || e.name == "size" || e.name == "span") {  // called by EvalCall
+      if (e.name == "storage" || e.name == "size" || e.name == "span" || e.name == "tile") {  // called by EvalCall
         Value m = Value::Name("Layout." + e.name);
         m.obj = base.obj;
         return m;

@@ -235,4 +235,104 @@ absl::StatusOr<ObjectRef> UnpackLayout(const ObjectRef& layout, int64_t num) {
   return ObjectRef(TileLayout(shard, t->replica, t->offset, t->span));
 }
 
+TileLayout CanonicalizeLayout(const TileLayout& layout) {
+  Array<Iter> shard;
+  for (const Iter& it : layout->shard) {
+    std::optional<int64_t> e = ConstInt(it->extent);
+    if (!e || *e != 1) shard.push_back(it);
+  }
+  if (shard.empty() && !layout->shard.empty()) {
+    shard.push_back(Iter(ir::IntImm(ir::DataType::Int(32), 1), ir::IntImm(ir::DataType::Int(32), 1), layout->shard[0]->axis));
+  }
+  Map<String, PrimExpr> offset;
+  for (const auto& [axis, value] : layout->offset.items()) {
+    std::optional<int64_t> c = ConstInt(value);
+    if (!c || *c != 0) offset.Set(axis, value);
+  }
+  // Fuse runs of one axis where each iter steps exactly over the next one's extent.
+  Array<Iter> fused;
+  for (size_t cur = 0; cur < shard.size();) {
+    PrimExpr extent = shard[cur]->extent;
+    size_t next = cur + 1;
+    while (next < shard.size() && shard[next]->axis == shard[cur]->axis) {
+      absl::StatusOr<PrimExpr> reach = Op(BinaryOpKind::kMul, shard[next]->extent, shard[next]->stride);
+      if (!reach.ok() || !ir::StructuralEqual(*reach, shard[next - 1]->stride)) break;
+      absl::StatusOr<PrimExpr> e = Op(BinaryOpKind::kMul, extent, shard[next]->extent);
+      if (!e.ok()) break;
+      extent = *e;
+      ++next;
+    }
+    fused.push_back(next == cur + 1 ? shard[cur] : Iter(extent, shard[next - 1]->stride, shard[cur]->axis));
+    cur = next;
+  }
+  std::vector<Iter> replica(layout->replica.begin(), layout->replica.end());
+  std::stable_sort(replica.begin(), replica.end(),
+                   [](const Iter& a, const Iter& b) { return ir::StructuralHash(a) < ir::StructuralHash(b); });
+  return TileLayout(fused, Array<Iter>(replica), offset, layout->span);
+}
+
+absl::StatusOr<TileLayout> TileLayoutBy(const TileLayout& layout, const TileLayout& outer_in,
+                                        const Array<PrimExpr>& outer_shape, const Array<PrimExpr>& inner_shape) {
+  if (outer_shape.size() != inner_shape.size()) {
+    return absl::InvalidArgumentError("tile: the outer and inner shapes must have one rank");
+  }
+  absl::StatusOr<GroupedLayout> outer = GroupLayout(CanonicalizeLayout(outer_in), outer_shape);
+  if (!outer.ok()) return outer.status();
+  absl::StatusOr<GroupedLayout> inner = GroupLayout(CanonicalizeLayout(layout), inner_shape);
+  if (!inner.ok()) return inner.status();
+  // The inner layout's span on each of its shard axes: the outer iters on that axis step over it.
+  auto span_on = [&](const std::string& axis) {
+    PrimExpr span = ir::IntImm(ir::DataType::Int(32), 1);
+    const TileLayoutNode* t = inner->layout.get();
+    for (const Array<Iter>* iters : {&t->shard, &t->replica}) {
+      for (const Iter& it : *iters) {
+        if (it->axis != axis) continue;
+        absl::StatusOr<PrimExpr> last = Op(BinaryOpKind::kSub, it->extent, Operand::IntLiteral(1));
+        absl::StatusOr<PrimExpr> reach = last.ok() ? Op(BinaryOpKind::kMul, *last, it->stride) : last;
+        absl::StatusOr<PrimExpr> sum = reach.ok() ? Op(BinaryOpKind::kAdd, span, *reach) : reach;
+        if (sum.ok()) span = *sum;
+      }
+    }
+    PrimExpr off = t->offset.Get(String(axis));
+    if (off.defined()) {
+      absl::StatusOr<PrimExpr> sum = Op(BinaryOpKind::kAdd, span, off);
+      if (sum.ok()) span = *sum;
+    }
+    return span;
+  };
+  std::vector<std::string> inner_axes;
+  for (const Iter& it : inner->layout->shard) {
+    if (std::find(inner_axes.begin(), inner_axes.end(), it->axis) == inner_axes.end()) inner_axes.push_back(it->axis);
+  }
+  std::vector<Iter> scaled;
+  for (const Iter& it : outer->layout->shard) {
+    if (std::find(inner_axes.begin(), inner_axes.end(), it->axis) == inner_axes.end()) {
+      scaled.push_back(it);
+      continue;
+    }
+    absl::StatusOr<PrimExpr> stride = Op(BinaryOpKind::kMul, it->stride, span_on(it->axis));
+    if (!stride.ok()) return stride.status();
+    scaled.push_back(Iter(it->extent, *stride, it->axis));
+  }
+  Array<Iter> shard;
+  for (size_t i = 0; i < outer_shape.size(); ++i) {
+    for (size_t k = outer->seps[i]; k < outer->seps[i + 1]; ++k) shard.push_back(scaled[k]);
+    for (size_t k = inner->seps[i]; k < inner->seps[i + 1]; ++k) shard.push_back(inner->layout->shard[k]);
+  }
+  Array<Iter> replica = inner->layout->replica;
+  for (const Iter& it : outer->layout->replica) replica.push_back(it);
+  Map<String, PrimExpr> offset = inner->layout->offset;
+  for (const auto& [axis, value] : outer->layout->offset.items()) {
+    PrimExpr prev = offset.Get(axis);
+    if (!prev.defined()) {
+      offset.Set(axis, value);
+      continue;
+    }
+    absl::StatusOr<PrimExpr> sum = Op(BinaryOpKind::kAdd, prev, value);
+    if (!sum.ok()) return sum.status();
+    offset.Set(axis, *sum);
+  }
+  return CanonicalizeLayout(TileLayout(shard, replica, offset, layout->span));
+}
+
 }  // namespace kiln::tir

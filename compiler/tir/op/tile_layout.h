@@ -49,6 +49,18 @@ ir::PrimExpr LayoutSpan(const ir::ObjectRef& layout);
 absl::StatusOr<ir::ObjectRef> PackLayout(const ir::ObjectRef& layout, int64_t num);
 absl::StatusOr<ir::ObjectRef> UnpackLayout(const ir::ObjectRef& layout, int64_t num);
 
+// TileLayout.canonicalize() as TVM does it outside a target context: unit shard iters and zero
+// offsets dropped, contiguous iters of one axis fused, replica iters sorted (by kiln's structural
+// hash: TVM sorts by its own, so two or more replica iters may come out in another order).
+ir::TileLayout CanonicalizeLayout(const ir::TileLayout& layout);
+
+// Layout.tile(outer, outer_shape, inner_shape): `layout` (shaped inner_shape) repeated as `outer`
+// lays out outer_shape tiles: dimension i is outer's group i then layout's group i, outer strides
+// scaled by layout's span on their axis; the result canonicalized.
+absl::StatusOr<ir::TileLayout> TileLayoutBy(const ir::TileLayout& layout, const ir::TileLayout& outer,
+                                            const ir::Array<ir::PrimExpr>& outer_shape,
+                                            const ir::Array<ir::PrimExpr>& inner_shape);
+
 }  // namespace kiln::tir
 
 #endif  // KILN_COMPILER_TIR_OP_TILE_LAYOUT_H_

@@ -76,5 +76,32 @@ TEST(TileLayoutTest, PackAndUnpackScaleTheInnermostIter) {
   EXPECT_FALSE(PackLayout(TileLayout({It(16, 2)}, {}, {}), 2).ok());
 }
 
+TEST(TileLayoutTest, CanonicalizeDropsUnitsAndFusesContiguousIters) {
+  ir::Map<ir::String, PrimExpr> zero;
+  zero.Set(ir::String("m"), I(0));
+  TileLayout l({It(1, 2), It(2, 8), It(8, 1), It(4, 1, "laneid")}, {}, zero);
+  TileLayout c = CanonicalizeLayout(l);
+  EXPECT_TRUE(ir::StructuralEqual(c, TileLayout({It(16, 1), It(4, 1, "laneid")}, {}, {})));
+}
+
+TEST(TileLayoutTest, TileInterleavesOuterAndInnerGroups) {
+  // An atom S[(1, 2) : (2, 1)] over lanes S[32 : 1 @ laneid] as (8, 4) tiles of (1, 2): rows
+  // come from lanes 4 apart, columns from lanes 1 apart (the two lane iters fuse into one) then
+  // the atom's two elements.
+  TileLayout atom({It(1, 2), It(2, 1)}, {}, {});
+  TileLayout lanes({It(32, 1, "laneid")}, {}, {});
+  absl::StatusOr<TileLayout> t = TileLayoutBy(atom, lanes, {I(8), I(4)}, {I(1), I(2)});
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_TRUE(ir::StructuralEqual(*t, TileLayout({It(32, 1, "laneid"), It(2, 1)}, {}, {})))
+      << (*t)->shard.size();
+  // Outer strides on the inner layout's axis are scaled by its span there.
+  TileLayout inner({It(2, 1)}, {}, {});
+  TileLayout outer({It(4, 1)}, {}, {});
+  absl::StatusOr<TileLayout> u = TileLayoutBy(inner, outer, {I(4)}, {I(2)});
+  ASSERT_TRUE(u.ok()) << u.status();
+  EXPECT_TRUE(ir::StructuralEqual(*u, TileLayout({It(8, 1)}, {}, {})));
+  EXPECT_FALSE(TileLayoutBy(inner, outer, {I(4), I(1)}, {I(2)}).ok());
+}
+
 }  // namespace
 }  // namespace kiln::tir
