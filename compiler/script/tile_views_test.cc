@@ -114,6 +114,7 @@ TEST(TileViewsTest, SubRejectsWhatTvmRejects) {
   EXPECT_NE(ParseError(head + "    B = A.sub[2:6]\n").find("multiples of the inner iter block 4"), std::string::npos);
   EXPECT_NE(ParseError(head + "    B = A.sub[8]\n").find("out of range"), std::string::npos);
   EXPECT_NE(ParseError(head + "    B = A.sub[0, 0, 0]\n").find("3 indices for buffer of rank 2"), std::string::npos);
+  EXPECT_NE(ParseError(head + "    B = A.sub(1)\n").find("A.sub is indexed, not called"), std::string::npos);
 }
 
 TEST(TileViewsTest, PermuteAndRearrangeMoveLayoutGroups) {

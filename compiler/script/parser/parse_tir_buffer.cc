@@ -434,6 +434,8 @@ Value Parser::CallBufferMethod(const Buffer& b, const std::string& method, CallA
   if (method == "Buffer.view") return BufferView(b, a);
   if (method == "Buffer.local") return BufferLocal(b, a);
   if (method == "Buffer.elem_offset_of") return BufferElemOffsetOf(b, a);
+  if (method == "Buffer.sub") Fail(span, "A.sub is indexed, not called: A.sub[i, a:b]");
+  if (method == "Buffer.tile[]") Fail(span, "A.tile(...) is indexed, not called: A.tile(dim, factors)[picks]");
   if (method == "Buffer.rearrange") return BufferRearrange(b, a);
   if (method == "Buffer.permute") {
     if (!a.kwargs.empty()) Fail(span, "permute takes the dims positionally");
