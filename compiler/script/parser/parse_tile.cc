@@ -472,8 +472,8 @@ void Parser::SetBufferLayout(const Value& v, BufferNode* n, const Span& span) {
 
 Value Parser::BufferView(const Buffer& b, CallArgs& a) {
   const Span& span = a.span;
-  if (a.args.size() == 1 && a.args[0].kind == K::kStr) {
-    Fail(span, "A.view(dtype) (a reinterpreting view) is not supported: it needs TVM's layout pack/unpack");
+  if (a.args.size() == 1 && a.kwargs.empty() && a.args[0].kind == K::kStr) {
+    return BufferViewDType(b, ToDType(a.args[0], SpanOr(a.args[0], span)), a);
   }
   const Value* layout = nullptr;
   for (const auto& [k, v] : a.kwargs) {
@@ -488,9 +488,15 @@ Value Parser::BufferView(const Buffer& b, CallArgs& a) {
     int unknown = -1;
     bool constant = true;
     for (size_t i = 0; i < shape.size(); ++i) {
-      if (shape[i].kind == K::kInt && shape[i].i == -1) unknown = unknown < 0 ? static_cast<int>(i) : -2;
-      else if (shape[i].kind == K::kInt) known *= shape[i].i;
-      else constant = false;
+      // A constant extent: an int, or an IntImm (the extents views derive from a buffer's shape).
+      const auto* imm = shape[i].kind == K::kPrim ? shape[i].obj.as<IntImmNode>() : nullptr;
+      if (shape[i].kind != K::kInt && !imm) {
+        constant = false;
+        continue;
+      }
+      int64_t extent = imm ? imm->value : shape[i].i;
+      if (extent == -1) unknown = unknown < 0 ? static_cast<int>(i) : -2;
+      else known *= extent;
     }
     for (const PrimExpr& d : b->shape) {
       const auto* imm = d.as<IntImmNode>();
@@ -505,34 +511,15 @@ Value Parser::BufferView(const Buffer& b, CallArgs& a) {
       Fail(span, absl::StrCat("A.view: the new shape has ", known, " elements, buffer ", b->name, " has ", total));
     }
   }
-  // TVM re-declares the storage with the buffer's data, strides, offset, scope and alignment,
-  // and the view's layout, or else the buffer's own (its default layout is that of its shape).
-  CallArgs ca;
-  ca.span = span;
-  ca.func_span = a.func_span;
-  ca.args = {Value::Seq(K::kTuple, shape), Value::Str(b->dtype.ToString())};
-  ca.kwargs.emplace_back("data", Value::Obj(K::kPrim, b->data));
-  if (!b->strides.empty()) {
-    std::vector<Value> strides;
-    for (const PrimExpr& s : b->strides) strides.push_back(Value::Obj(K::kPrim, s));
-    ca.kwargs.emplace_back("strides", Value::Seq(K::kTuple, std::move(strides)));
-  }
-  if (b->elem_offset.defined()) ca.kwargs.emplace_back("elem_offset", Value::Obj(K::kPrim, b->elem_offset));
-  ca.kwargs.emplace_back("scope", Value::Str(b->scope()));
-  if (b->data_alignment != 0) ca.kwargs.emplace_back("align", Value::Int(b->data_alignment));
-  if (b->offset_factor != 0) ca.kwargs.emplace_back("offset_factor", Value::Int(b->offset_factor));
+  // TVM re-declares the storage with the view's layout, or else the buffer's own (its default
+  // layout is that of its shape).
   Value l;
   if (layout && layout->kind != K::kNone) {
     l = *layout;
-  } else if (b->layout.defined()) {
-    l = Value::Obj(K::kLayout, b->layout);
-  } else if (!b->no_layout) {
-    std::string scope = b->scope();
-    bool default_is_none = scope == "trn.sbuf" || scope == "trn.psum" || (tir_.func() && tir_.func()->s_tir);
-    if (!default_is_none) l = Value::Obj(K::kLayout, TileLayout::Default(b->shape));
+  } else if (ObjectRef own = EffectiveLayout(b); own.defined()) {
+    l = Value::Obj(K::kLayout, own);
   }
-  ca.kwargs.emplace_back("layout", l);
-  return CallT("decl_buffer", ca);
+  return RedeclView(b, std::move(shape), std::move(l), PrimExpr(), nullptr, PrimExpr(), a);
 }
 
 // ------------------------------------------------------------------ T.* tile DSL calls

@@ -347,6 +347,14 @@ Array<PrimExpr> Parser::BufferIndices(const Buffer& b, const std::vector<Value>&
 Value Parser::LoadFromBuffer(const Buffer& b, const std::vector<Value>& idx, const Span& span) {
   bool has_slice = false;
   Array<Range> region;
+  if (!idx.empty() && idx.size() < b->shape.size() && !(idx.size() == 1 && idx[0].kind == K::kTuple)) {
+    // Fewer indices than dimensions (A[0] of a 3-d buffer): TVM's Buffer.__getitem__ slices the
+    // rest whole and gives a BufferRegion, a tile primitive's operand rather than a value.
+    std::vector<Value> full = idx;
+    while (full.size() < b->shape.size()) full.push_back(Value::Seq(K::kSlice, {Value::None(), Value::None(), Value::None()}));
+    BufferIndices(b, full, span, &has_slice, &region);
+    return Value::Obj(K::kRegion, BufferRegion(b, region));
+  }
   Array<PrimExpr> indices = BufferIndices(b, idx, span, &has_slice, &region);
   if (has_slice) {
     Value v = Value::Obj(K::kRegion, BufferRegion(b, region));
@@ -424,6 +432,26 @@ Value Parser::CallBufferMethod(const Buffer& b, const std::string& method, CallA
   if (method == "Buffer.access_ptr") return BufferAccessPtr(b, a);
   if (method == "Buffer.ptr_to") return BufferPtrTo(b, a);
   if (method == "Buffer.view") return BufferView(b, a);
+  if (method == "Buffer.local") return BufferLocal(b, a);
+  if (method == "Buffer.elem_offset_of") return BufferElemOffsetOf(b, a);
+  if (method == "Buffer.sub") Fail(span, "A.sub is indexed, not called: A.sub[i, a:b]");
+  if (method == "Buffer.tile[]") Fail(span, "A.tile(...) is indexed, not called: A.tile(dim, factors)[picks]");
+  if (method == "Buffer.rearrange") return BufferRearrange(b, a);
+  if (method == "Buffer.permute") {
+    if (!a.kwargs.empty()) Fail(span, "permute takes the dims positionally");
+    std::vector<int64_t> dims;
+    for (const Value& d : a.args) dims.push_back(ToInt(d, SpanOr(d, span)));
+    return BufferPermute(b, dims, a);
+  }
+  if (method == "Buffer.tile") {
+    // A.tile(...) is an indexer: A.tile(...)[picks] makes the view (BufferTile).
+    if (!a.kwargs.empty()) Fail(span, "tile takes (dim, factors) specs positionally");
+    Value indexer = Value::Name("Buffer.tile[]");
+    indexer.obj = b;
+    indexer.items = a.args;
+    indexer.span = span;
+    return indexer;
+  }
   bool load = method == "Buffer.vload";
   const Value* begin = Arg(a, 0, "begin");
   const Value* second = Arg(a, 1, load ? "dtype" : "value");

@@ -193,6 +193,9 @@ void Parser::TIRExprStmt(const doc::Stmt& s) {
     tir_.Emit(Evaluate(Downcast<PrimExpr>(v.obj), SpanOf(s.pos)));
     return;
   }
+  // A bare `T.match_buffer(A_ptr, ...)` (or any buffer): as in TVM, the buffer is dropped; the
+  // call has matched or declared it already.
+  if (v.kind == K::kBuffer) return;
   Fail(s.pos, absl::StrCat("a ", KindName(v.kind), " is not a statement"));
 }
 
@@ -652,6 +655,7 @@ void Parser::TIRWith(const doc::Stmt& s) {
     tir_.Emit(body);
     return;
   }
+  if (name == "lang.WarpRole" || name == "lang.WarpgroupRole") return TIRWarpRole(s, name);
   Fail(cspan, "unsupported with context in TIR: expected T.sblock, T.init or T.attr");
 }
 

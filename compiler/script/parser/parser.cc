@@ -132,7 +132,15 @@ PrimExpr Parser::ToPrim(const Value& v, const Span& span) const {
     case K::kBool: return IntImm(DataType::Bool(), v.b);
     case K::kPrim: return Downcast<PrimExpr>(v.obj);
     case K::kIterVar: return v.obj.as<IterVarNode>()->var;
-    case K::kRegion: return Downcast<PrimExpr>(v.items[0].obj);  // A[0:8] read as a vector load
+    case K::kRegion:
+      // A[0:8] read as a vector load; a region with dimensions left out (A[0] of a 3-d buffer)
+      // has no value.
+      if (v.items.empty()) {
+        const auto* r = v.obj.as<BufferRegionNode>();
+        Fail(span, absl::StrCat("buffer ", r->buffer->name, " is ", r->buffer->shape.size(),
+                                "-dimensional: indexed with fewer indices it is a buffer region, not a value"));
+      }
+      return Downcast<PrimExpr>(v.items[0].obj);
     case K::kRelax:
       if (const auto* pv = v.obj.as<rx::PrimValueNode>()) return pv->value;
       break;
@@ -520,14 +528,26 @@ Value Parser::EvalAttribute(const doc::Expr& e) {
       // the buffer's own.
       if (e.name == "ty") return base;
       if (e.name == "storage_scope") return Value::Str(b->scope());
-      if (e.name == "vload" || e.name == "vstore" || e.name == "access_ptr" ||
-          e.name == "ptr_to" || e.name == "view") {  // methods: called by EvalCall
+      if (e.name == "layout") {
+        ObjectRef l = EffectiveLayout(b);
+        return l.defined() ? Value::Obj(K::kLayout, l) : Value::None();
+      }
+      if (e.name == "vload" || e.name == "vstore" || e.name == "access_ptr" || e.name == "ptr_to" ||
+          e.name == "view" || e.name == "local" || e.name == "permute" || e.name == "rearrange" ||
+          e.name == "tile" || e.name == "sub" || e.name == "elem_offset_of") {  // methods: called by EvalCall (A.sub: indexed)
         Value m = Value::Name("Buffer." + e.name);
         m.obj = b;
         return m;
       }
       Fail(span, absl::StrCat("Buffer has no attribute '", e.name, "'"));
     }
+    case K::kLayout:
+      if (e.name == "storage" || e.name == "size" || e.name == "span" || e.name == "tile") {  // called by EvalCall
+        Value m = Value::Name("Layout." + e.name);
+        m.obj = base.obj;
+        return m;
+      }
+      break;
     case K::kIterVar:
       if (e.name == "var") return Value::Obj(K::kPrim, base.obj.as<IterVarNode>()->var);
       break;
@@ -597,6 +617,10 @@ Value Parser::EvalSubscript(const doc::Expr& e) {
   switch (base.kind) {
     case K::kBuffer: return LoadFromBuffer(Downcast<Buffer>(base.obj), idx, span);
     case K::kName:
+      if (base.obj.defined() && base.s == "Buffer.sub") return BufferSub(Downcast<Buffer>(base.obj), idx, span);
+      if (base.obj.defined() && base.s == "Buffer.tile[]") {
+        return BufferTile(Downcast<Buffer>(base.obj), Value::Seq(K::kTuple, base.items), idx, span);
+      }
       // T.ptx["mbarrier.init.shared::cta.b64"]: the PTX text form of a T.ptx attribute chain.
       if (base.s == "T.ptx" && idx.size() == 1 && idx[0].kind == K::kStr) {
         return Value::Name("T.ptx." + absl::StrReplaceAll(idx[0].s, {{"::", "__"}}));
@@ -608,6 +632,23 @@ Value Parser::EvalSubscript(const doc::Expr& e) {
       return base;
     case K::kTuple:
     case K::kList: {
+      if (idx.size() == 1 && idx[0].kind == K::kSlice) {
+        // shape[1:], dims[::-1]: Python's slicing of a tuple or list, with constant bounds.
+        int64_t n = static_cast<int64_t>(base.items.size());
+        const std::vector<Value>& b = idx[0].items;
+        int64_t step = b[2].kind == K::kNone ? 1 : ToInt(b[2], span);
+        if (step == 0) Fail(span, "slice step cannot be zero");
+        auto bound = [&](const Value& v, int64_t dflt) {
+          if (v.kind == K::kNone) return dflt;
+          int64_t i = ToInt(v, span);
+          if (i < 0) i += n;
+          return step > 0 ? std::clamp<int64_t>(i, 0, n) : std::clamp<int64_t>(i, -1, n - 1);
+        };
+        int64_t lo = bound(b[0], step > 0 ? 0 : n - 1), hi = bound(b[1], step > 0 ? n : -1);
+        std::vector<Value> out;
+        for (int64_t i = lo; step > 0 ? i < hi : i > hi; i += step) out.push_back(base.items[i]);
+        return Value::Seq(base.kind, std::move(out));
+      }
       if (idx.size() != 1) Fail(span, "a tuple index must be a single integer");
       int64_t i = ToInt(idx[0], idx[0].span);
       int64_t n = static_cast<int64_t>(base.items.size());
@@ -678,6 +719,7 @@ Value Parser::EvalCall(const doc::Expr& e) {
   } clear_defer{&defer_inference_};
   switch (callee.kind) {
     case K::kName:
+      if (callee.obj.defined() && absl::StartsWith(callee.s, "Layout.")) return CallLayoutMethod(callee.obj, callee.s, a);
       if (callee.obj.defined()) return CallBufferMethod(Downcast<Buffer>(callee.obj), callee.s, a);
       // A bound Relax method (x.astype): the object it was read from is the first argument.
       if (callee.items.size() == 1 && callee.items[0].kind == K::kRelax) a.args.insert(a.args.begin(), callee.items[0]);
@@ -1184,6 +1226,11 @@ ObjectRef Parser::ParseModule(const doc::Module& m, const std::string& select_na
             std::string local = a.asname.empty() ? a.name : a.asname;
             if (full == "T" && absl::EndsWith(s.module + "." + a.name, ".tir")) {
               Warn(SpanOf(a.pos), "'tvm.script.tir' is spelled 'tirx' in TVM v0.26: from tvm.script import tirx as T");
+            }
+            if ((s.module == "tvm.tirx.lang.warp_role" || s.module == "tvm.backend.cuda.lang.warp_role") &&
+                (a.name == "WarpRole" || a.name == "WarpgroupRole")) {
+              aliases_[local] = "lang." + a.name;  // `with WarpRole(...)`: parse_tile_roles.cc
+              continue;
             }
             if (s.module == "tvm.tirx.layout") {
               // `from tvm.tirx.layout import S, TileLayout, TLane`: the layout builders T.S, T.R,

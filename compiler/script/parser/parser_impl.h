@@ -186,6 +186,8 @@ class Parser {
   void TIRFor(const doc::Stmt& s);
   void TIRUnrolledFor(const doc::Stmt& s, const Value& items);
   void TIRWith(const doc::Stmt& s);
+  // with WarpRole(warp_id, 1, regs=48): / WarpgroupRole (parse_tile_roles.cc).
+  void TIRWarpRole(const doc::Stmt& s, const std::string& name);
   void TIRExprStmt(const doc::Stmt& s);
   void BindTIRTarget(const doc::ExprPtr& target, const Value& v, const ir::Span& span);
   // An s_tir sblock without T.reads or T.writes gets them inferred, which fails where its body
@@ -208,6 +210,27 @@ class Parser {
   // A.view(*shape, layout=...): a T.decl_buffer over A's storage, as TVM's Buffer.view builds it.
   Value BufferView(const ir::Buffer& b, CallArgs& a);
   Value BufferPtrTo(const ir::Buffer& b, CallArgs& a);  // A.ptr_to([i, j]) = T.address_of(A[i, j])
+  // Derived views (parse_tile_views.cc), each a T.decl_buffer over A's storage as TVM builds it.
+  // The layout a buffer has (its default where it has none of its own), undefined for layout=None.
+  ir::ObjectRef EffectiveLayout(const ir::Buffer& b);
+  // A T.decl_buffer over b's storage; undefined elem_offset / null dtype keep b's; addr_offset
+  // moves a tmem buffer's allocated_addr.
+  Value RedeclView(const ir::Buffer& b, std::vector<Value> shape, Value layout, const ir::PrimExpr& elem_offset,
+                   const ir::DataType* dtype, const ir::PrimExpr& addr_offset, const CallArgs& a);
+  Value ReshapeView(const ir::Buffer& b, std::vector<Value> shape, const CallArgs& a);  // A.view(*shape)
+  Value BufferViewDType(const ir::Buffer& b, const ir::DataType& dtype, const CallArgs& a);  // A.view("float32")
+  Value BufferLocal(const ir::Buffer& b, CallArgs& a);
+  Value BufferPermute(const ir::Buffer& b, const std::vector<int64_t>& dims, const CallArgs& a);
+  Value BufferRearrange(const ir::Buffer& b, CallArgs& a);
+  Value BufferSub(const ir::Buffer& b, const std::vector<Value>& idx, const ir::Span& span);  // A.sub[...]
+  Value BufferTile(const ir::Buffer& b, const Value& specs, const std::vector<Value>& picks, const ir::Span& span);
+  Value ViewDrop(const ir::Buffer& b, size_t dim, const ir::PrimExpr& index, const CallArgs& a);
+  Value ViewNarrow(const ir::Buffer& b, size_t dim, const ir::PrimExpr& start, const ir::PrimExpr& length, const CallArgs& a);
+  Value RebuildView(const ir::Buffer& b, std::vector<Value> shape, const ir::Array<ir::Iter>& shard,
+                    const ir::TileLayout& grouped, const ir::ComposeLayoutNode* swizzle, ir::PrimExpr extra,
+                    const CallArgs& a);
+  Value BufferElemOffsetOf(const ir::Buffer& b, CallArgs& a);  // A.elem_offset_of([i, j])
+  Value CallLayoutMethod(const ir::ObjectRef& layout, const std::string& method, CallArgs& a);  // l.storage()
   void TIRLocalArray(const std::string& name, const Value& ann, const ir::Span& span);  // x: T.f32[8]
   // `data_value` (T.decl_buffer only): where data= is a pointer expression rather than a
   // variable, the buffer gets a new data variable and *data_value the expression to bind it to.

@@ -138,6 +138,15 @@ class Verifier : public StmtExprVisitor {
   }
   void DeclareBuffer(const Buffer& b) {
     if (live_buffers_.insert(b.get()).second) buffer_log_.push_back(b.get());
+    CheckNoLayout(b, b->span);
+  }
+  // A TVM tile layout (T.TileLayout / T.ComposeLayout, and the views A.sub[...], A.permute(...),
+  // A.local(), ... that derive one) maps indices in a way kiln's lowering does not apply yet: a
+  // build must not silently read such a buffer row-major.
+  void CheckNoLayout(const Buffer& b, const Span& at) {
+    if (!options_.backend_rules || !b->layout.defined()) return;
+    const char* kind = b->layout.as<ComposeLayoutNode>() ? "T.ComposeLayout" : "T.TileLayout";
+    Error(at.defined() ? at : b->span, absl::StrCat("buffer ", b->name, " has a ", kind, " layout, which is not lowered by kiln yet"));
   }
   struct Mark {
     size_t vars, buffers;
@@ -513,6 +522,9 @@ class Verifier : public StmtExprVisitor {
     if (opn == nullptr) {
       Error(op, "Call target must be an intrinsic (Op) or a function (GlobalVar)");
       return;
+    }
+    if (opn->name == "tirx.buffer_offset" && options_.backend_rules) {
+      Error(op, "T.buffer_offset (A.elem_offset_of: an offset through a buffer's layout) is not lowered by kiln yet");
     }
     const IntrinsicInfo* info = IntrinsicRegistry::Global().FindByName(opn->name);
     if (info == nullptr) {

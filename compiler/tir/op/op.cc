@@ -148,6 +148,8 @@ void AddCalls(std::vector<IntrinsicInfo>* ops) {
   Add(ops, "tvm_stack_make_array", 6, 6, Rule::kHandle, E::kOpaque);
   Add(ops, "tvm_throw_last_error", 0, 0, Rule::kInt32, E::kOpaque);
   Add(ops, "address_of", 1, 1, Rule::kHandle, E::kPure);
+  // buffer_offset(A[i, j]): the element offset of A[i, j] through A's layout (A.elem_offset_of).
+  Add(ops, "buffer_offset", 1, 2, Rule::kInt32, E::kPure);
   Add(ops, "handle_add_byte_offset", 2, 2, Rule::kHandle, E::kPure);
   // ptr_byte_offset(data, byte_offset, type_annotation(dtype)): data + byte_offset as a dtype*.
   Add(ops, "ptr_byte_offset", 3, 3, Rule::kHandle, E::kPure);
