@@ -198,6 +198,9 @@ class Parser {
   // built (buffers passed to packed calls, the T.ptx_legacy.* argument forms, ...).
   void NormalizeIntrinsicArgs(const std::string& name, CallArgs& a);
   Value CallPtx(const std::string& path, CallArgs& a);  // T.ptx.<path>(...)
+  void CheckPtxOperands(const std::string& family, const std::vector<std::string>& tokens,
+                        const std::vector<Value>& operands, const ir::Array<ir::PrimExpr>& args,
+                        const std::vector<std::string>& flags, const ir::Span& span);
   // Tile layouts (parse_tile.cc): T.S[...] / T.R[...] (kind "S" or "R"), and the `+` / `@` that
   // combine layout specs, axis-bound values and offsets (false when neither operand is one).
   Value LayoutSpec(const std::string& kind, const std::vector<Value>& idx, bool tuple_index, const ir::Span& span);
