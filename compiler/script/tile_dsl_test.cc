@@ -108,7 +108,7 @@ def main(A: T.Buffer((4,), "int32"), B: T.Buffer((1,), "uint64")):
   EXPECT_EQ(Str(st->args[5]), "pred");
   EXPECT_EQ(Str(call(2)->args.back()), "p3");
   const CallNode* mov = call(3);
-  ASSERT_EQ(mov->args.size(), 3u);  // the sunk lane leaves no argument
+  ASSERT_EQ(mov->args.size(), 4u);  // p, B[0], the type, the marker: the sunk lane leaves no argument
   EXPECT_EQ(Str(mov->args.back()), "s0");
   const CallNode* fence = call(4);
   EXPECT_EQ(fence->op.as<OpNode>()->name, "tirx.ptx.fence");
