@@ -314,6 +314,73 @@ std::string CheckSlct(const ModMap& m) {
   return "";
 }
 
+// Memory-consistency families (ISA 9.7.9.12 multimem, 9.7.9.13 st.async, 9.7.13.5 atom,
+// 9.7.13.7 red.async): which types each operation takes.
+std::string CheckMultimemSem(const ModMap& m) {
+  if (Get(m, "sem") == "weak") return Get(m, "scope").empty() ? "" : ".weak is its own syntax line and takes no scope";
+  if (Get(m, "sem").empty() != Get(m, "scope").empty()) return "the .sem and .scope qualifiers go together: write both or neither";
+  return "";
+}
+std::string TypesError(const std::string& what, const Strings& allowed) {
+  Strings dotted;
+  for (const std::string& t : allowed) dotted.push_back("." + t);
+  return absl::StrCat(what, " takes ", absl::StrJoin(dotted, " / "));
+}
+std::string CheckMultimemInt(const ModMap& m) {
+  if (std::string e = CheckMultimemSem(m); !e.empty()) return e;
+  static const auto* const kOps = new std::map<std::string, Strings>{
+      {"min", {"u32", "u64", "s32", "s64"}}, {"max", {"u32", "u64", "s32", "s64"}}, {"add", {"u32", "u64", "s32"}},
+      {"and", {"b32", "b64"}}, {"or", {"b32", "b64"}}, {"xor", {"b32", "b64"}}};
+  const Strings& allowed = kOps->at(Get(m, "op"));
+  return In(Get(m, "type"), allowed) ? "" : TypesError("." + Get(m, "op"), allowed);
+}
+std::string CheckMultimemFloat(const ModMap& m) {
+  if (std::string e = CheckMultimemSem(m); !e.empty()) return e;
+  static const auto* const kVecTypes = new std::map<std::string, Strings>{
+      {"", {"f16x2", "bf16x2", "f32", "f64"}}, {"v2", {"f16", "f16x2", "bf16", "bf16x2", "f32"}},
+      {"v4", {"f16", "f16x2", "bf16", "bf16x2", "f32"}}, {"v8", {"f16", "bf16"}}};
+  std::string type = Get(m, "type"), vec = Get(m, "vec"), op = Get(m, "op");
+  const Strings& allowed = kVecTypes->at(vec);
+  if (!In(type, allowed)) return TypesError(vec.empty() ? "the scalar line" : "." + vec, allowed);
+  bool wide = type == "f32" || type == "f64";
+  if ((op == "min" || op == "max") && wide) return absl::StrCat(".", op, " is half precision only; .", type, " is on the .add line");
+  if (!Get(m, "acc").empty()) {
+    if (wide) return absl::StrCat(".acc::f32 widens a half accumulation; .", type, " is already wider");
+    if (op != "add") return absl::StrCat(".acc::f32 applies to .add only, not .", op);
+  }
+  return "";
+}
+std::string CheckStAsyncVec(const ModMap& m) {
+  static const Strings kV4 = {"b32", "u32", "s32", "f32"};
+  if (Get(m, "vec") == "v4" && !In(Get(m, "type"), kV4)) return TypesError(".v4", kV4);
+  return "";
+}
+std::string CheckAsyncRelease(const ModMap& m) {
+  if (!Get(m, "mmio").empty() && Get(m, "scope") != "sys") return ".mmio requires .sys scope";
+  return "";
+}
+std::string CheckAtom(const ModMap& m) {
+  if (std::string e = CheckCacheHint(m); !e.empty()) return e;
+  static const auto* const kOps = new std::map<std::string, Strings>{
+      {"and", {"b32", "b64"}}, {"or", {"b32", "b64"}}, {"xor", {"b32", "b64"}}, {"inc", {"u32"}}, {"dec", {"u32"}},
+      {"min", {"u32", "s32", "u64", "s64"}}, {"max", {"u32", "s32", "u64", "s64"}}, {"add", {"u32", "s32", "u64", "f32", "f64"}}};
+  const Strings& allowed = kOps->at(Get(m, "op"));
+  return In(Get(m, "type"), allowed) ? "" : TypesError("." + Get(m, "op"), allowed);
+}
+std::string CheckAtomVec(const ModMap& m) {
+  if (Get(m, "vec") == "v8" && (Get(m, "type") == "f16x2" || Get(m, "type") == "bf16x2")) {
+    return absl::StrCat(".", Get(m, "type"), " is already a 32-bit pair: it reaches .v4, and .v8 takes a lone half");
+  }
+  return "";
+}
+std::string CheckRedAsync(const ModMap& m) {
+  static const auto* const kOps = new std::map<std::string, Strings>{
+      {"inc", {"u32"}}, {"dec", {"u32"}}, {"min", {"u32", "s32"}}, {"max", {"u32", "s32"}}, {"and", {"b32"}},
+      {"or", {"b32"}}, {"xor", {"b32"}}, {"add", {"u32", "s32", "u64"}}};
+  const Strings& allowed = kOps->at(Get(m, "op"));
+  return In(Get(m, "type"), allowed) ? "" : TypesError("." + Get(m, "op"), allowed);
+}
+
 // ------------------------------------------------------------------ the table
 
 std::vector<Entry> BuildTable() {
@@ -479,6 +546,76 @@ std::vector<Entry> BuildTable() {
   add("isspacep", "isspacep",
       {Req("space", {"const", "global", "local", "shared", "shared::cta", "shared::cluster", "param", "param::entry"})},
       {Reg("p").W().Type("pred"), Ptr("a")});
+  // multimem.ld_reduce (ISA 9.7.9.12): integer and floating-point lines, the latter with vectors.
+  const Strings mm_sem = {"weak", "relaxed", "acquire"}, half_f = {"f16", "f16x2", "bf16", "bf16x2", "f32", "f64"};
+  add("multimem_ld_reduce", "multimem_ld_reduce",
+      {Opt("sem", mm_sem), Opt("scope", scopes), Opt("space", {"global"}), Req("op", {"min", "max", "add", "and", "or", "xor"}),
+       Req("type", {"b32", "b64", "u32", "u64", "s32", "s64"})},
+      {d, Addr("addr")}, CheckMultimemInt);
+  add("multimem_ld_reduce_f", "multimem_ld_reduce",
+      {Opt("sem", mm_sem), Opt("scope", scopes), Opt("space", {"global"}), Req("op", {"min", "max", "add"}),
+       Opt("acc", {"acc::f32"}), Req("type", half_f)},
+      {d, Addr("addr")}, CheckMultimemFloat);
+  add("multimem_ld_reduce_f_vec", "multimem_ld_reduce",
+      {Opt("sem", mm_sem), Opt("scope", scopes), Opt("space", {"global"}), Req("op", {"min", "max", "add"}),
+       Opt("acc", {"acc::f32"}), Req("vec", {"v2", "v4", "v8"}), Req("type", half_f)},
+      {d.LanesOf(VecLanes), Addr("addr")}, CheckMultimemFloat);
+
+  // st.async (ISA 9.7.9.13): the mbarrier-completed lines and the release line.
+  const Slot completion = Req("completion", {"mbarrier::complete_tx::bytes"});
+  add("st_async", "st_async",
+      {Opt("weak", {"weak"}), Opt("space", {"shared::cluster"}), completion,
+       Req("type", {"b32", "b64", "b128", "u32", "u64", "s32", "s64", "f32", "f64"})},
+      {Addr("addr"), b, Addr("mbar")});
+  add("st_async_vec", "st_async",
+      {Opt("weak", {"weak"}), Opt("space", {"shared::cluster"}), completion, Req("vec", {"v2", "v4"}),
+       Req("type", {"b32", "b64", "u32", "u64", "s32", "s64", "f32", "f64"})},
+      {Addr("addr"), b.LanesOf(VecLanes), Addr("mbar")}, CheckStAsyncVec);
+  add("st_async_release", "st_async",
+      {Opt("mmio", {"mmio"}), Req("sem", {"release"}), Req("scope", {"gpu", "sys"}), Opt("space", {"global"}),
+       Req("type", {"b16", "b32", "b64", "u16", "u32", "u64", "s16", "s32", "s64", "f32", "f64"})},
+      {Addr("addr"), b}, CheckAsyncRelease);
+
+  // atom (ISA 9.7.13.5): the .op line, .cas, .exch, the half-precision adds and two vector lines.
+  const Strings atom_sem = {"relaxed", "acquire", "release", "acq_rel"};
+  const Strings atom_spaces = {"global", "shared", "shared::cta", "shared::cluster"};
+  const Operand value = Reg("value");
+  add("atom", "atom",
+      {Opt("sem", atom_sem), Opt("scope", scopes), Opt("space", atom_spaces),
+       Req("op", {"and", "or", "xor", "add", "inc", "dec", "min", "max"}), Opt("cache", {"L2::cache_hint"}),
+       Req("type", {"b32", "b64", "u32", "u64", "s32", "s64", "f32", "f64"})},
+      {d, Addr("addr"), value, policy}, CheckAtom);
+  add("atom_cas", "atom",
+      {Opt("sem", atom_sem), Opt("scope", scopes), Opt("space", atom_spaces), Req("op", {"cas"}),
+       Req("type", {"b16", "b32", "b64", "b128"})},
+      {d, Addr("addr"), Reg("compare"), value});
+  add("atom_exch", "atom",
+      {Opt("sem", atom_sem), Opt("scope", scopes), Opt("space", atom_spaces), Req("op", {"exch"}),
+       Opt("cache", {"L2::cache_hint"}), Req("type", {"b32", "b64", "b128"})},
+      {d, Addr("addr"), value, policy}, CheckCacheHint);
+  add("atom_half", "atom",
+      {Opt("sem", atom_sem), Opt("scope", scopes), Opt("space", atom_spaces), Req("op", {"add"}), Req("noftz", {"noftz"}),
+       Opt("cache", {"L2::cache_hint"}), Req("type", {"f16", "bf16", "f16x2", "bf16x2"})},
+      {d, Addr("addr"), value, policy}, CheckCacheHint);
+  add("atom_vec_half", "atom",
+      {Opt("sem", atom_sem), Opt("scope", scopes), Opt("space", {"global"}), Req("op", {"add", "min", "max"}),
+       Req("noftz", {"noftz"}), Opt("cache", {"L2::cache_hint"}), Req("vec", {"v2", "v4", "v8"}),
+       Req("type", {"f16", "bf16", "f16x2", "bf16x2"})},
+      {d.LanesOf(VecLanes), Addr("addr"), value.LanesOf(VecLanes), policy}, CheckAtomVec);
+  add("atom_vec_f32", "atom",
+      {Opt("sem", atom_sem), Opt("scope", scopes), Opt("space", {"global"}), Req("op", {"add"}),
+       Opt("cache", {"L2::cache_hint"}), Req("vec", {"v2", "v4"}), Req("type", {"f32"})},
+      {d.LanesOf(VecLanes), Addr("addr"), value.LanesOf(VecLanes), policy});
+
+  // red.async (ISA 9.7.13.7).
+  add("red_async", "red_async",
+      {Req("sem", {"relaxed"}), Req("scope", {"cluster"}), Opt("space", {"shared::cluster"}), completion,
+       Req("op", {"inc", "dec", "min", "max", "and", "or", "xor", "add"}), Req("type", {"u32", "s32", "u64", "b32"})},
+      {Addr("addr"), value, Addr("mbar")}, CheckRedAsync);
+  add("red_async_release", "red_async",
+      {Opt("mmio", {"mmio"}), Req("sem", {"release"}), Req("scope", {"gpu", "sys"}), Opt("space", {"global"}),
+       Req("op", {"add"}), Req("type", {"u32", "s32", "u64", "s64"})},
+      {Addr("addr"), value}, CheckAsyncRelease);
   return t;
 }
 
