@@ -740,17 +740,24 @@ std::optional<PtxError> CheckOperand(const Entry& e, const Operand& o, const Mod
   return std::nullopt;
 }
 
+// Why an entry refused a call, and how far the call got: 0 its modifiers are incomplete, 1 they
+// break a rule of the line, 2 the operand count differs, 3 an operand does not fit.
+struct Staged {
+  PtxError error;
+  int stage;
+};
+
 // Whether `e`, with its slots filled as `filled`, accepts the operands.
-std::optional<PtxError> Emit(const Entry& e, const Strings& filled, const std::vector<PtxArg>& args) {
+std::optional<Staged> Emit(const Entry& e, const Strings& filled, const std::vector<PtxArg>& args) {
   Strings missing;
   ModMap m;
   for (size_t i = 0; i < e.slots.size(); ++i) {
     if (filled[i].empty() && !e.slots[i].optional) missing.push_back(e.slots[i].name);
     m[e.slots[i].name] = filled[i];
   }
-  if (!missing.empty()) return PtxError{absl::StrCat(e.name, ": missing required modifier(s): ", absl::StrJoin(missing, ", "))};
+  if (!missing.empty()) return Staged{{absl::StrCat(e.name, ": missing required modifier(s): ", absl::StrJoin(missing, ", "))}, 0};
   if (e.check) {
-    if (std::string err = e.check(m); !err.empty()) return PtxError{absl::StrCat(e.name, ": ", err)};
+    if (std::string err = e.check(m); !err.empty()) return Staged{{absl::StrCat(e.name, ": ", err)}, 1};
   }
   std::vector<int> lanes;
   Strings names;
@@ -762,7 +769,7 @@ std::optional<PtxError> Emit(const Entry& e, const Strings& filled, const std::v
     if (n > 0) names.push_back(n > 1 ? absl::StrCat(o.name, "[", n, "]") : o.name);
   }
   if (static_cast<int>(args.size()) != total) {
-    return PtxError{absl::StrCat(e.name, " expects ", total, " operand(s) (", absl::StrJoin(names, ", "), "), got ", args.size())};
+    return Staged{{absl::StrCat(e.name, " expects ", total, " operand(s) (", absl::StrJoin(names, ", "), "), got ", args.size())}, 2};
   }
   int at = 0;
   for (size_t k = 0; k < e.operands.size(); ++k) {
@@ -775,12 +782,12 @@ std::optional<PtxError> Emit(const Entry& e, const Strings& filled, const std::v
         continue;
       }
       bool sinkable = o.kind == Kind::kReg && (o.sinkable_fn ? o.sinkable_fn(m) : o.sinkable);
-      if (!sinkable) return PtxError{absl::StrCat(e.name, ": operand '", o.name, "' is not sinkable here, so it takes no T.ptx.SINK"), i};
+      if (!sinkable) return Staged{{absl::StrCat(e.name, ": operand '", o.name, "' is not sinkable here, so it takes no T.ptx.SINK"), i}, 3};
     }
     if (lanes[k] > 0 && real.empty()) {
-      return PtxError{absl::StrCat(e.name, ": at least one lane of '", o.name, "' must be a real register"), at};
+      return Staged{{absl::StrCat(e.name, ": at least one lane of '", o.name, "' must be a real register"), at}, 3};
     }
-    if (auto err = CheckOperand(e, o, m, args, real)) return err;
+    if (auto err = CheckOperand(e, o, m, args, real)) return Staged{*err, 3};
     at += lanes[k];
   }
   return std::nullopt;
@@ -829,15 +836,23 @@ std::optional<PtxError> CheckPtxCall(const std::string& family, const std::vecto
     }
     cands = std::move(next);
   }
-  std::vector<PtxError> errors;
+  // Every entry refused: report the ones the call came closest to matching.
+  std::vector<Staged> errors;
   for (const Candidate& c : cands) {
     auto err = Emit(*c.entry, c.filled, args);
     if (!err) return std::nullopt;
     errors.push_back(*err);
   }
-  if (errors.size() == 1) return errors.front();
+  int best = 0;
+  for (const Staged& err : errors) best = std::max(best, err.stage);
   Strings lines;
-  for (const PtxError& err : errors) lines.push_back(err.message);
+  const PtxError* only = nullptr;
+  for (const Staged& err : errors) {
+    if (err.stage != best) continue;
+    lines.push_back(err.error.message);
+    only = &err.error;
+  }
+  if (lines.size() == 1) return *only;
   return PtxError{absl::StrCat("no '", family, "' syntax line matches these operands: ", absl::StrJoin(lines, "; "))};
 }
 
