@@ -80,6 +80,7 @@ struct Operand {
   bool sinkable = false;         // a lane may be T.ptx.SINK (`_`)
   PredFn sinkable_fn = nullptr;
   bool addr_offset = false;      // an address that takes T.ptx.addr(base, byte_offset)
+  std::string space;             // an address's state space when fixed; else the `space` slot's
 
   Operand W() const { Operand o = *this; o.rw = Rw::kWrite; return o; }
   Operand Type(std::string t) const { Operand o = *this; o.type = std::move(t); return o; }
@@ -89,6 +90,8 @@ struct Operand {
   Operand LanesOf(LanesFn f) const { Operand o = *this; o.lanes_fn = f; return o; }
   Operand Sink() const { Operand o = *this; o.sinkable = true; return o; }
   Operand SinkIf(PredFn f) const { Operand o = *this; o.sinkable_fn = f; return o; }
+  Operand Space(std::string s) const { Operand o = *this; o.space = std::move(s); return o; }
+  Operand NoOffset() const { Operand o = *this; o.addr_offset = false; return o; }
 };
 Operand Reg(std::string name) { Operand o; o.name = std::move(name); return o; }
 Operand Addr(std::string name) {  // a memory operand [a] in the entry's `space`
@@ -381,6 +384,42 @@ std::string CheckRedAsync(const ModMap& m) {
   return In(Get(m, "type"), allowed) ? "" : TypesError("." + Get(m, "op"), allowed);
 }
 
+// tcgen05 (ISA 9.7.16): register counts of tcgen05.ld/st and the shape/format rules.
+int Tcgen05LdStLanes(const ModMap& m) {
+  std::string shape = Get(m, "shape");
+  int per = shape == "16x128b" ? 2 : shape == "16x256b" ? 4 : 1;
+  return std::stoi(Get(m, "num").substr(1)) * per;
+}
+std::string CheckTcgen05LdSt(const ModMap& m) {
+  if (Tcgen05LdStLanes(m) > 128) return absl::StrCat("shape ", Get(m, "shape"), " with .", Get(m, "num"), " exceeds 128 registers");
+  return "";
+}
+int Tcgen05MaskLanes(const ModMap& m) { return Get(m, "cta_group") == "cta_group::2" ? 8 : 4; }
+std::string CheckTcgen05Cp(const ModMap& m) {
+  std::string shape = Get(m, "shape"), multicast = Get(m, "multicast");
+  if (shape == "64x128b") {
+    if (multicast != "warpx2::02_13" && multicast != "warpx2::01_23") return "shape 64x128b requires multicast warpx2::02_13 or warpx2::01_23";
+  } else if (shape == "32x128b") {
+    if (multicast != "warpx4") return "shape 32x128b requires multicast warpx4";
+  } else if (!multicast.empty()) {
+    return absl::StrCat("shape ", shape, " takes no multicast");
+  }
+  if (Get(m, "dst_fmt").empty() != Get(m, "src_fmt").empty()) return "dst_fmt and src_fmt are given together";
+  return "";
+}
+std::string CheckTcgen05ScaleVec(const ModMap& m) {
+  std::string kind = Get(m, "kind"), vec = Get(m, "scale_vec");
+  Strings valid = kind == "kind::mxf8f6f4" ? Strings{"scale_vec::1X"}
+                  : kind == "kind::mxf4"   ? Strings{"scale_vec::2X"}
+                                           : Strings{"scale_vec::2X", "scale_vec::4X"};
+  return In(vec, valid) ? "" : absl::StrCat(kind, " scales with ", absl::StrJoin(valid, "/"));
+}
+std::string CheckTcgen05BlockSize(const ModMap& m) {
+  std::string kind = Get(m, "kind");
+  Strings valid = kind == "kind::mxf4nvf4" ? Strings{"block16", "block32"} : Strings{"block32"};
+  return In(Get(m, "block_size"), valid) ? "" : absl::StrCat(kind, " supports ", absl::StrJoin(valid, "/"));
+}
+
 // ------------------------------------------------------------------ the table
 
 std::vector<Entry> BuildTable() {
@@ -616,6 +655,76 @@ std::vector<Entry> BuildTable() {
       {Opt("mmio", {"mmio"}), Req("sem", {"release"}), Req("scope", {"gpu", "sys"}), Opt("space", {"global"}),
        Req("op", {"add"}), Req("type", {"u32", "s32", "u64", "s64"})},
       {Addr("addr"), value}, CheckAsyncRelease);
+  // tcgen05 (ISA 9.7.16): tensor-memory allocation, ld/st, cp, mma, fences and commits. A tmem
+  // address is a uint32 and takes no T.ptx.addr offset.
+  const Slot cta_group = Req("cta_group", {"cta_group::1", "cta_group::2"});
+  const Slot sync = Req("sync", {"sync"}), aligned = Req("aligned", {"aligned"});
+  const Operand tmem = Addr("taddr").Space("tmem").NoOffset();
+  add("tcgen05_alloc", "tcgen05",
+      {Req("action", {"alloc"}), cta_group, sync, aligned, Opt("space", {"shared::cta"}), Req("type", {"b32"})},
+      {Addr("dst").Space("shared::cta"), Reg("ncols").Type("u32")});
+  add("tcgen05_dealloc", "tcgen05", {Req("action", {"dealloc"}), cta_group, sync, aligned, Req("type", {"b32"})},
+      {Reg("taddr").Type("u32"), Reg("ncols").Type("u32")});
+  add("tcgen05_relinquish_alloc_permit", "tcgen05", {Req("action", {"relinquish_alloc_permit"}), cta_group, sync, aligned}, {});
+  const Strings ldst_shapes = {"16x64b", "16x128b", "16x256b", "32x32b"};
+  const Strings nums = {"x1", "x2", "x4", "x8", "x16", "x32", "x64", "x128"};
+  const Operand regs = Reg("r").Type("b32").LanesOf(Tcgen05LdStLanes);
+  add("tcgen05_ld", "tcgen05",
+      {Req("action", {"ld"}), sync, aligned, Req("shape", ldst_shapes), Req("num", nums), Opt("pack", {"pack::16b"}),
+       Req("type", {"b32"})},
+      {regs.W(), tmem}, CheckTcgen05LdSt);
+  add("tcgen05_ld_split", "tcgen05",
+      {Req("action", {"ld"}), sync, aligned, Req("shape", {"16x32bx2"}), Req("num", nums), Opt("pack", {"pack::16b"}),
+       Req("type", {"b32"})},
+      {regs.W(), tmem, Imm("imm_half_splitoff")});
+  add("tcgen05_st", "tcgen05",
+      {Req("action", {"st"}), sync, aligned, Req("shape", ldst_shapes), Req("num", nums), Opt("unpack", {"unpack::16b"}),
+       Req("type", {"b32"})},
+      {tmem, regs}, CheckTcgen05LdSt);
+  add("tcgen05_st_split", "tcgen05",
+      {Req("action", {"st"}), sync, aligned, Req("shape", {"16x32bx2"}), Req("num", nums), Opt("unpack", {"unpack::16b"}),
+       Req("type", {"b32"})},
+      {tmem, Imm("imm_half_splitoff"), regs});
+  add("tcgen05_wait", "tcgen05", {Req("action", {"wait::ld", "wait::st"}), sync, aligned}, {});
+  add("tcgen05_cp", "tcgen05",
+      {Req("action", {"cp"}), cta_group, Req("shape", {"128x256b", "4x256b", "128x128b", "64x128b", "32x128b"}),
+       Opt("multicast", {"warpx2::02_13", "warpx2::01_23", "warpx4"}), Opt("dst_fmt", {"b8x16"}),
+       Opt("src_fmt", {"b6x16_p32", "b4x16_p64"})},
+      {tmem, Reg("s_desc").Type("b64")}, CheckTcgen05Cp);
+  // mma: the A operand from shared memory (a descriptor) or from tensor memory, optionally
+  // block-scaled (by a scale_vec or a block size), or the weight-stationary .ws lines.
+  const Strings kinds = {"kind::f16", "kind::tf32", "kind::f8f6f4", "kind::i8"};
+  const Strings mx_kinds = {"kind::mxf8f6f4", "kind::mxf4", "kind::mxf4nvf4"};
+  const Operand d_tmem = tmem, a_desc = Reg("a_desc").Type("u64"), a_tmem = Addr("a_tmem").Space("tmem").NoOffset();
+  const Operand b_desc = Reg("b_desc").Type("u64"), idesc = Reg("idesc").Type("u32");
+  const Operand enable = Reg("enable_input_d").Type("pred");
+  const Operand sfa = Addr("sfa_tmem").Space("tmem").NoOffset(), sfb = Addr("sfb_tmem").Space("tmem").NoOffset();
+  for (bool ts : {false, true}) {
+    const Operand& a_op = ts ? a_tmem : a_desc;
+    std::string side = ts ? "_ts" : "_ss";
+    add("tcgen05_mma" + side, "tcgen05", {Req("action", {"mma"}), cta_group, Req("kind", kinds)},
+        {d_tmem, a_op, b_desc, idesc, Reg("disable_output_lane").Type("u32").LanesOf(Tcgen05MaskLanes), enable});
+    add("tcgen05_mma_block_scale" + side, "tcgen05",
+        {Req("action", {"mma"}), cta_group, Req("kind", mx_kinds), Req("block_scale", {"block_scale"}),
+         Req("scale_vec", {"scale_vec::1X", "scale_vec::2X", "scale_vec::4X"})},
+        {d_tmem, a_op, b_desc, idesc, sfa, sfb, enable}, CheckTcgen05ScaleVec);
+    add("tcgen05_mma_block_scale_block" + side, "tcgen05",
+        {Req("action", {"mma"}), cta_group, Req("kind", mx_kinds), Req("block_scale", {"block_scale"}),
+         Req("block_size", {"block16", "block32"})},
+        {d_tmem, a_op, b_desc, idesc, sfa, sfb, enable}, CheckTcgen05BlockSize);
+    add("tcgen05_mma_ws" + side, "tcgen05",
+        {Req("action", {"mma"}), Req("ws", {"ws"}), Req("cta_group", {"cta_group::1"}), Req("kind", kinds)},
+        {d_tmem, a_op, b_desc, idesc, enable, Reg("zero_col_mask").Type("u64")});
+  }
+  add("tcgen05_fence", "tcgen05", {Req("action", {"fence::before_thread_sync", "fence::after_thread_sync"})}, {});
+  const Slot arrive_one = Req("completion", {"mbarrier::arrive::one"});
+  const Operand mbar = Addr("mbar").Space("shared::cluster");
+  add("tcgen05_commit", "tcgen05",
+      {Req("action", {"commit"}), cta_group, arrive_one, Opt("space", {"shared::cluster"}), Req("type", {"b64"})}, {mbar});
+  add("tcgen05_commit_multicast", "tcgen05",
+      {Req("action", {"commit"}), cta_group, arrive_one, Opt("space", {"shared::cluster"}),
+       Req("multicast", {"multicast::cluster"}), Req("type", {"b64"})},
+      {mbar, Reg("mask").Type("u16")});
   return t;
 }
 
@@ -641,7 +750,11 @@ std::optional<std::string> CheckAddress(const Entry& e, const Operand& o, const 
     if (pointer) return std::nullopt;
     return absl::StrCat(e.name, ": operand '", o.name, "' must be a pointer");
   }
-  std::string space = Get(m, "space");
+  std::string space = o.space.empty() ? Get(m, "space") : o.space;
+  if (space == "tmem") {  // a tensor-memory address is a packed (row, column) uint32
+    if (v.dtype == "uint32") return std::nullopt;
+    return absl::StrCat(e.name, ": operand '", o.name, "' is a tmem address and must be a uint32");
+  }
   if (StartsWith(space, "shared")) {
     if (pointer || v.dtype == "uint32") return std::nullopt;
     return absl::StrCat(e.name, ": operand '", o.name, "' must be a shared-scope pointer or a uint32 shared address");
