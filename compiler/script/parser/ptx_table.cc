@@ -81,6 +81,7 @@ struct Operand {
   PredFn sinkable_fn = nullptr;
   bool addr_offset = false;      // an address that takes T.ptx.addr(base, byte_offset)
   std::string space;             // an address's state space when fixed; else the `space` slot's
+  Strings imm_choices;           // the values a text immediate may take; empty = any constant
 
   Operand W() const { Operand o = *this; o.rw = Rw::kWrite; return o; }
   Operand Type(std::string t) const { Operand o = *this; o.type = std::move(t); return o; }
@@ -92,6 +93,7 @@ struct Operand {
   Operand SinkIf(PredFn f) const { Operand o = *this; o.sinkable_fn = f; return o; }
   Operand Space(std::string s) const { Operand o = *this; o.space = std::move(s); return o; }
   Operand NoOffset() const { Operand o = *this; o.addr_offset = false; return o; }
+  Operand Choices(Strings c) const { Operand o = *this; o.imm_choices = std::move(c); return o; }
 };
 Operand Reg(std::string name) { Operand o; o.name = std::move(name); return o; }
 Operand Addr(std::string name) {  // a memory operand [a] in the entry's `space`
@@ -420,6 +422,17 @@ std::string CheckTcgen05BlockSize(const ModMap& m) {
   return In(Get(m, "block_size"), valid) ? "" : absl::StrCat(kind, " supports ", absl::StrJoin(valid, "/"));
 }
 
+// cp.async and the bulk copies (ISA 9.7.9.25): optional operands follow their qualifiers.
+int IgnoreOobLanes(const ModMap& m) { return Get(m, "ignore_oob").empty() ? 0 : 1; }
+int MulticastLanes(const ModMap& m) { return Get(m, "multicast").empty() ? 0 : 1; }
+int CpMaskLanes(const ModMap& m) { return Get(m, "cp_mask").empty() ? 0 : 1; }
+bool Scatters(const ModMap& m) { return Get(m, "load_mode") == "tile::gather4" || Get(m, "load_mode") == "tile::scatter4"; }
+int TmaCoordsLanes(const ModMap& m) { return Scatters(m) ? 5 : Get(m, "dim")[0] - '0'; }
+std::string CheckTmaGather4(const ModMap& m) {
+  if (Scatters(m) && Get(m, "dim") != "2d") return absl::StrCat(Get(m, "load_mode"), " is a 2d-only load mode");
+  return "";
+}
+
 // ------------------------------------------------------------------ the table
 
 std::vector<Entry> BuildTable() {
@@ -725,6 +738,82 @@ std::vector<Entry> BuildTable() {
       {Req("action", {"commit"}), cta_group, arrive_one, Opt("space", {"shared::cluster"}),
        Req("multicast", {"multicast::cluster"}), Req("type", {"b64"})},
       {mbar, Reg("mask").Type("u16")});
+  // cp (ISA 9.7.9.25): cp.async (with its src-size / ignore-src forms), the bulk copies, the
+  // tensor (TMA) copies whose [tensorMap, coords] operand takes no T.ptx.addr offset, and the
+  // group waits.
+  const Slot async = Req("api", {"async"}), bulk = Req("kind", {"bulk"}), opt_cache = Opt("cache", {"L2::cache_hint"});
+  const Slot tx_bytes = Req("completion", {"mbarrier::complete_tx::bytes"}), bulk_group = Req("completion", {"bulk_group"});
+  const Strings dims = {"1d", "2d", "3d", "4d", "5d"};
+  const Operand global_src = Addr("src_mem").Space("global"), size = Reg("size").Type("u32");
+  const Operand shared_mbar = Addr("mbar").Space("shared");
+  const Operand groups = Imm("group").Choices({"0", "1", "2", "3", "4", "5", "6", "7"});
+  add("cp_async_bulk_prefetch", "cp",
+      {async, bulk, Req("op", {"prefetch"}), Req("level", {"L2"}), Req("src", {"global"}), opt_cache},
+      {global_src, size, policy});
+  add("cp_async_wait_group", "cp", {async, Req("action", {"wait_group"})}, {groups});
+  add("cp_async_bulk_wait_group", "cp", {async, bulk, Req("action", {"wait_group"}), Opt("read", {"read"})}, {groups});
+  for (const char* cop : {"ca", "cg"}) {
+    std::vector<Slot> slots = {async, Req("cop", {cop}), Req("dst", {"shared", "shared::cta"}), Req("src", {"global"}), opt_cache,
+                               Opt("prefetch", prefetch)};
+    Operand cp_size = Imm("cp_size").Choices(std::string(cop) == "ca" ? Strings{"4", "8", "16"} : Strings{"16"});
+    std::vector<Operand> base = {Addr("dst_mem").Space("shared"), global_src, cp_size};
+    std::string name = absl::StrCat("cp_async_", cop);
+    std::vector<Operand> ops = base;
+    ops.push_back(policy);
+    add(name, "cp", slots, ops);
+    ops = base;
+    ops.push_back(Reg("src_size").Type("u32"));
+    ops.push_back(policy);
+    add(name + "_src_size", "cp", slots, ops);
+    ops = base;
+    ops.push_back(Reg("ignore_src").Type("pred"));
+    ops.push_back(policy);
+    add(name + "_ignore_src", "cp", slots, ops);
+  }
+  add("cp_async_commit_group", "cp", {async, Req("action", {"commit_group"})}, {});
+  add("cp_async_wait_all", "cp", {async, Req("action", {"wait_all"})}, {});
+  add("cp_async_bulk_g2s_cta", "cp",
+      {async, bulk, Req("dst", {"shared::cta"}), Req("src", {"global"}), tx_bytes, opt_cache, Opt("ignore_oob", {"ignore_oob"})},
+      {Addr("dst_mem").Space("shared::cta"), global_src, size, Reg("ignore_bytes_left").Type("u32").LanesOf(IgnoreOobLanes),
+       Reg("ignore_bytes_right").Type("u32").LanesOf(IgnoreOobLanes), shared_mbar, policy});
+  const Operand cta_mask = Reg("cta_mask").Type("u16").LanesOf(MulticastLanes);
+  add("cp_async_bulk_g2s_cluster", "cp",
+      {async, bulk, Req("dst", {"shared::cluster"}), Req("src", {"global"}), tx_bytes, Opt("multicast", {"multicast::cluster"}),
+       opt_cache},
+      {Addr("dst_mem").Space("shared::cluster"), global_src, size, shared_mbar, cta_mask, policy});
+  add("cp_async_bulk_s2c", "cp", {async, bulk, Req("dst", {"shared::cluster"}), Req("src", {"shared::cta"}), tx_bytes},
+      {Addr("dst_mem").Space("shared::cluster"), Addr("src_mem").Space("shared::cta"), size, shared_mbar});
+  add("cp_async_bulk_s2g", "cp",
+      {async, bulk, Req("dst", {"global"}), Req("src", {"shared::cta"}), bulk_group, opt_cache, Opt("cp_mask", {"cp_mask"})},
+      {Addr("dst_mem").Space("global"), Addr("src_mem").Space("shared::cta"), size, policy,
+       Reg("byte_mask").Type("u16").LanesOf(CpMaskLanes)});
+  const Operand tmap = Addr("tmap").Space("global").NoOffset(), coords = Reg("coords").Type("s32").LanesOf(TmaCoordsLanes);
+  const Slot tensor = Req("unit", {"tensor"}), dim = Req("dim", dims), cta_group_opt = Opt("cta_group", {"cta_group::1", "cta_group::2"});
+  add("cp_async_bulk_tensor_g2s_cluster", "cp",
+      {async, bulk, tensor, dim, Req("dst", {"shared::cluster"}), Req("src", {"global"}), Opt("load_mode", {"tile", "tile::gather4"}),
+       tx_bytes, Opt("multicast", {"multicast::cluster"}), cta_group_opt, opt_cache},
+      {Addr("dst_mem").Space("shared::cluster"), tmap, coords, shared_mbar, cta_mask, policy}, CheckTmaGather4);
+  add("cp_async_bulk_tensor_g2s_cta", "cp",
+      {async, bulk, tensor, dim, Req("dst", {"shared::cta"}), Req("src", {"global"}), Opt("load_mode", {"tile", "tile::gather4"}),
+       tx_bytes, cta_group_opt, opt_cache},
+      {Addr("dst_mem").Space("shared::cta"), tmap, coords, shared_mbar, policy}, CheckTmaGather4);
+  add("cp_async_bulk_tensor_s2g", "cp",
+      {async, bulk, tensor, dim, Req("dst", {"global"}), Req("src", {"shared::cta"}), Opt("load_mode", {"tile", "tile::scatter4"}),
+       bulk_group, opt_cache},
+      {tmap, coords, Addr("src_mem").Space("shared::cta"), policy}, CheckTmaGather4);
+  add("cp_reduce_async_bulk_tensor", "cp",
+      {Req("op", {"reduce"}), async, bulk, tensor, dim, Req("dst", {"global"}), Req("src", {"shared::cta"}),
+       Req("redop", {"add", "min", "max", "inc", "dec", "and", "or", "xor"}), Opt("load_mode", {"tile"}), bulk_group, opt_cache},
+      {tmap, coords, Addr("src_mem").Space("shared::cta"), policy});
+  add("cp_async_bulk_tensor_prefetch", "cp",
+      {async, bulk, Req("action", {"prefetch"}), tensor, dim, Req("level", {"L2"}), Req("src", {"global"}),
+       Opt("load_mode", {"tile", "tile::gather4"}), opt_cache},
+      {tmap, coords, policy}, CheckTmaGather4);
+  add("cp_async_bulk_commit_group", "cp", {async, bulk, Req("action", {"commit_group"})}, {});
+  add("cp_async_mbarrier_arrive", "cp",
+      {async, Req("target", {"mbarrier"}), Req("action", {"arrive"}), Opt("noinc", {"noinc"}), Opt("space", {"shared", "shared::cta"}),
+       Req("type", {"b64"})},
+      {Addr("addr")});
   return t;
 }
 
@@ -790,8 +879,11 @@ std::optional<PtxError> CheckOperand(const Entry& e, const Operand& o, const Mod
       const PtxArg& v = args[i];
       bool integer = v.const_int || (v.literal == PtxArg::Literal::kNone && !v.dtype.empty() &&
                                      (StartsWith(v.dtype, "int") || StartsWith(v.dtype, "uint")));
-      if (!integer) {
+      if (!integer || (!o.imm_choices.empty() && !v.const_int)) {
         return fail(i, absl::StrCat("operand '", o.name, "' is an immediate in the instruction text and needs an integer constant"));
+      }
+      if (!o.imm_choices.empty() && !In(std::to_string(v.int_value), o.imm_choices)) {
+        return fail(i, absl::StrCat("operand '", o.name, "' must be one of ", absl::StrJoin(o.imm_choices, ", "), ", got ", v.int_value));
       }
     }
     return std::nullopt;
