@@ -102,5 +102,21 @@ TEST(PtxTable, PredOperands) {
   EXPECT_NE(Error("add", {"s32"}, {Reg("int32"), Tagged("int32"), Reg("int32")}).find("not a .pred operand"), std::string::npos);
 }
 
+TEST(PtxTable, TensorMemoryAndTextImmediates) {
+  PtxArg u32 = Reg("uint32", false), u64 = Reg("uint64", false);
+  std::vector<PtxArg> mma = {u32, u64, u64, u32, Lit(PtxArg::Literal::kInt, "int32"), Lit(PtxArg::Literal::kInt, "int32"),
+                             Lit(PtxArg::Literal::kInt, "int32"), Lit(PtxArg::Literal::kInt, "int32"), Tagged("uint32")};
+  EXPECT_EQ(Error("tcgen05", {"mma", "cta_group::1", "kind::f16"}, mma), "");
+  mma[0] = u64;  // a tmem address is a uint32
+  EXPECT_NE(Error("tcgen05", {"mma", "cta_group::1", "kind::f16"}, mma).find("tmem address"), std::string::npos);
+  EXPECT_NE(Error("tcgen05", {"mma", "cta_group::1", "kind::mxf4", "block_scale", "block16"}, {u32, u64, u64, u32, u32, u32, Tagged("uint32")})
+                .find("block32"),
+            std::string::npos);
+  EXPECT_EQ(Error("cp", {"async", "ca", "shared", "global"}, {Pointer(), Pointer(), Lit(PtxArg::Literal::kInt, "int32", 8)}), "");
+  EXPECT_NE(Error("cp", {"async", "ca", "shared", "global"}, {Pointer(), Pointer(), Lit(PtxArg::Literal::kInt, "int32", 2)}), "");
+  EXPECT_NE(Error("cp", {"async", "ca", "shared", "global"}, {Pointer(), Pointer(), Reg("int32", false)}).find("integer constant"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace kiln::script::parser
