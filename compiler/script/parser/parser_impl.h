@@ -278,6 +278,9 @@ class Parser {
   const doc::Expr* annotated_value_ = nullptr;
   bool defer_inference_ = false;
   std::vector<std::unordered_map<std::string, ir::Var>> symbolic_;  // per Relax function: "n" -> var
+  // While a Relax signature's parameter annotations are read: the dims written as a bare name
+  // ("n"), the only way a parameter introduces a symbolic variable (TVM's rule); null otherwise.
+  const std::unordered_set<std::string>* param_dim_names_ = nullptr;
   std::vector<std::string> dataflow_outputs_;  // names listed in the open dataflow block's R.output
 };
 
