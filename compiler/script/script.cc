@@ -141,6 +141,7 @@ absl::Status VerifyModule(const IRModule& module, DiagnosticList* diags, bool ch
   vo.backend_rules = false;
   vo.ssa = check_well_formed;
   vo.defined_vars = check_well_formed;
+  vo.scope_ids = check_well_formed;
   absl::Status tir = kiln::tir::VerifyModuleTIR(module, diags, vo);
   absl::Status rel = check_well_formed ? kiln::relax::CheckWellFormed(module, diags) : absl::OkStatus();
   // What the backends need besides the type rules (verify.h): checked with the well-formed check

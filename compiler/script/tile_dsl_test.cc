@@ -87,10 +87,10 @@ TEST(TileDslTest, PtxCallLayout) {
   PrimFunc f = Parse(R"(
 @T.prim_func
 def main(A: T.Buffer((4,), "int32"), B: T.Buffer((1,), "uint64")):
-    p: T.int32
+    p: T.uint32
     T.ptx.st.global_.b32(T.ptx.addr(T.address_of(A[0]), 4), A[1], pred=p == 1)
-    T.ptx.setp.lt.s32(T.ptx.pred(p), A[0], A[1])
-    T.ptx.mov.b64(T.ptx.SINK, B[0])
+    T.ptx.setp.lt.and_.s32(p, A[0], A[1], T.ptx.pred(p))
+    T.ptx.mov.b64(T.ptx.SINK, p, B[0])
     T.ptx["fence.proxy.async.shared::cta"]()
 )");
   std::vector<Stmt> body = Flatten(f->body);
@@ -106,9 +106,9 @@ def main(A: T.Buffer((4,), "int32"), B: T.Buffer((1,), "uint64")):
   EXPECT_EQ(Str(st->args[3]), "global");
   EXPECT_EQ(Str(st->args[4]), "b32");
   EXPECT_EQ(Str(st->args[5]), "pred");
-  EXPECT_EQ(Str(call(2)->args.back()), "p0");
+  EXPECT_EQ(Str(call(2)->args.back()), "p3");
   const CallNode* mov = call(3);
-  ASSERT_EQ(mov->args.size(), 3u);  // the sunk lane leaves no argument
+  ASSERT_EQ(mov->args.size(), 4u);  // p, B[0], the type, the marker: the sunk lane leaves no argument
   EXPECT_EQ(Str(mov->args.back()), "s0");
   const CallNode* fence = call(4);
   EXPECT_EQ(fence->op.as<OpNode>()->name, "tirx.ptx.fence");

@@ -3,6 +3,8 @@
 // call_builtin_with_ctx / invoke_closure / invoke_pure_closure (result type in ty_args),
 // R.call_inplace_packed (a pure packed call whose outputs overwrite some of its arguments) and
 // R.make_closure.
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "compiler/relax/op/infer_util.h"
 #include "compiler/relax/op/op_families.h"
@@ -56,9 +58,21 @@ InferFn DpsInfer(const std::string& op) {
     }
     const Type args_ty = ArgType(call, 1);  // keeps the node alive while `args` points into it
     const auto* args = args_ty.as<TupleTypeNode>();
+    // As TVM: an input is overwritten by one output at most, some output must overwrite one (else
+    // it is call_tir), and what is overwritten is a tensor.
+    if (std::all_of(idx.begin(), idx.end(), [](int64_t i) { return i == -1; })) {
+      return OpError(op, "at least one inplace index must not be -1 (else use R.call_tir)");
+    }
     for (size_t i = 0; i < idx.size(); ++i) {
+      if (idx[i] >= 0 && std::count(idx.begin(), idx.end(), idx[i]) > 1) {
+        return OpError(op, absl::StrCat("inplace index ", idx[i], " appears more than once"));
+      }
       if (idx[i] < -1 || (args && idx[i] >= static_cast<int64_t>(args->fields.size()))) {
         return OpError(op, absl::StrCat("inplace index ", idx[i], " is out of range"));
+      }
+      if (args && idx[i] >= 0 && !args->fields[idx[i]].as<TensorTypeNode>()) {
+        return OpError(op, absl::StrCat("argument ", idx[i], " is overwritten in place, so it must be a tensor, got ",
+                                        TypeToString(args->fields[idx[i]])));
       }
       std::string why;
       if (args && idx[i] >= 0 && !TypesCompatible(outs[i], args->fields[idx[i]], &why)) {

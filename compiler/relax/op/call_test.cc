@@ -52,6 +52,15 @@ TEST(CallTirInplace, IndicesChecked) {
                                 "R.call_tir_inplace: inplace index 1 is out of range"));
   EXPECT_TRUE(IsInvalidArgument(Infer("call_tir_inplace", {ir::GlobalVar("f"), args}, {{"inplace_indices", Ints({0})}}, {Tensor({9})}, mod),
                                 "R.call_tir_inplace: output 0 does not match the input it overwrites"));
+  EXPECT_TRUE(IsInvalidArgument(Infer("call_tir_inplace", {ir::GlobalVar("f"), args}, {{"inplace_indices", Ints({-1})}}, {Tensor({8})}, mod),
+                                "R.call_tir_inplace: at least one inplace index must not be -1"));
+  ir::Expr two = ir::relax::Tuple(ir::Array<ir::Expr>{V("y", Tensor({8})), V("z", Tensor({8}))});
+  EXPECT_TRUE(IsInvalidArgument(Infer("call_tir_inplace", {ir::GlobalVar("f"), two}, {{"inplace_indices", Ints({0, 0})}},
+                                      {Tensor({8}), Tensor({8})}, mod),
+                                "R.call_tir_inplace: inplace index 0 appears more than once"));
+  ir::Expr any = ir::relax::Tuple(ir::Array<ir::Expr>{V("w", ir::AnyType::Make())});
+  EXPECT_TRUE(IsInvalidArgument(Infer("call_tir_inplace", {ir::GlobalVar("f"), any}, {{"inplace_indices", Ints({0})}}, {Tensor({8})}, mod),
+                                "R.call_tir_inplace: argument 0 is overwritten in place, so it must be a tensor"));
 }
 
 TEST(CallPacked, ImpureWithTyArgs) {

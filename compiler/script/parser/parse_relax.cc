@@ -3,7 +3,9 @@
 // (handlers.h: types, distributed Relax, function-level statements and leaf values, and every
 // operator of the Relax op registry).
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
+#include <unordered_set>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -38,6 +40,35 @@ void CollectNames(const doc::ExprPtr& e, std::vector<std::string>* out) {
   for (const doc::ExprPtr& c : {e->value, e->left, e->right, e->func, e->slice}) CollectNames(c, out);
   for (const auto& v : {e->args, e->elts, e->values}) for (const auto& c : v) CollectNames(c, out);
 }
+
+// The strings of `e` written as a bare Python identifier ("n", not "n * 2"): in a parameter's
+// annotation, the dims that introduce symbolic variables.
+void CollectIdentifierStrings(const doc::ExprPtr& e, std::unordered_set<std::string>* out) {
+  if (!e) return;
+  if (e->kind == doc::ExprKind::kConstant && e->const_kind == doc::Expr::ConstKind::kStr) {
+    const std::string& s = e->str_value;
+    bool ident = !s.empty() && !std::isdigit(static_cast<unsigned char>(s[0])) &&
+                 std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+    if (ident) out->insert(s);
+  }
+  for (const doc::ExprPtr& c : {e->value, e->left, e->right, e->func, e->slice}) CollectIdentifierStrings(c, out);
+  for (const auto& v : {e->args, e->elts, e->values}) for (const auto& c : v) CollectIdentifierStrings(c, out);
+  for (const doc::Keyword& k : e->keywords) CollectIdentifierStrings(k.value, out);
+}
+
+// Sets Parser::param_dim_names_ while a signature's parameter annotations are read.
+class ParamDimNames {
+ public:
+  ParamDimNames(const std::unordered_set<std::string>** slot, const std::vector<doc::Arg>& args) : slot_(slot) {
+    for (const doc::Arg& a : args) CollectIdentifierStrings(a.annotation, &names_);
+    *slot_ = &names_;
+  }
+  ~ParamDimNames() { *slot_ = nullptr; }
+
+ private:
+  const std::unordered_set<std::string>** slot_;
+  std::unordered_set<std::string> names_;
+};
 
 // Whether a statement of `body` calls `name` directly, as TVM's parser decides that a local
 // function is recursive: the value of an assignment, return or expression statement is a call of
@@ -85,6 +116,11 @@ PrimExpr Parser::SymbolicDim(const Value& v, const Span& span, DataType dtype) {
     CollectNames(m->body[0]->value, &names);
     for (const std::string& n : names) {
       if (Lookup(n) || aliases_.count(n)) continue;
+      if (param_dim_names_ && !param_dim_names_->count(n)) {
+        // TVM defines a parameter's symbolic variable only where a dim is the bare name.
+        Fail(span, absl::StrCat("name '", n, "' is not defined: a symbolic variable is introduced by a dimension written as ",
+                                "its bare name (\"", n, "\"), not inside \"", v.s, "\""));
+      }
       Var var(n, dtype, span);
       if (!symbolic_.empty()) symbolic_.back()[n] = var;
       Define(n, Value::Obj(K::kPrim, var));
@@ -172,9 +208,12 @@ Type Parser::ParseRelaxSignature(const doc::Stmt& def) {
         if (kw.arg == "pure") pure = ToBool(Eval(kw.value), SpanOf(kw.pos));
       }
     }
-    for (const doc::Arg& arg : def.args) {
-      if (!arg.annotation) Fail(arg.pos, absl::StrCat("parameter '", arg.name, "' needs a type annotation"));
-      params.push_back(ToRelaxType(Eval(arg.annotation), SpanOf(arg.annotation->pos)));
+    {
+      ParamDimNames dims(&param_dim_names_, def.args);
+      for (const doc::Arg& arg : def.args) {
+        if (!arg.annotation) Fail(arg.pos, absl::StrCat("parameter '", arg.name, "' needs a type annotation"));
+        params.push_back(ToRelaxType(Eval(arg.annotation), SpanOf(arg.annotation->pos)));
+      }
     }
     if (def.returns) ret = RelaxReturnType(def.returns);
   } catch (...) {
@@ -226,15 +265,18 @@ rx::Function Parser::ParseRelaxFunc(const doc::Stmt& def, const std::string& nam
   } restore{this, check_well_formed_};
   check_well_formed_ = check_well_formed;
   well_formed_check_off_ |= !check_well_formed;
-  for (const doc::Arg& arg : def.args) {
-    Span span = SpanOf(arg.pos);
-    if (arg.kind != doc::Arg::Kind::kPositional) Fail(span, "*args and **kwargs are not supported in an R.function");
-    if (!arg.annotation) Fail(span, absl::StrCat("parameter '", arg.name, "' needs a type annotation"));
-    Type ty = ToRelaxType(Eval(arg.annotation), SpanOf(arg.annotation->pos));
-    Var p(arg.name, ty, span);
-    p.CopyOnWrite()->dtype = DataType::Void();
-    fd->params.push_back(p);
-    Define(arg.name, Value::Obj(K::kRelax, p));
+  {
+    ParamDimNames dims(&param_dim_names_, def.args);
+    for (const doc::Arg& arg : def.args) {
+      Span span = SpanOf(arg.pos);
+      if (arg.kind != doc::Arg::Kind::kPositional) Fail(span, "*args and **kwargs are not supported in an R.function");
+      if (!arg.annotation) Fail(span, absl::StrCat("parameter '", arg.name, "' needs a type annotation"));
+      Type ty = ToRelaxType(Eval(arg.annotation), SpanOf(arg.annotation->pos));
+      Var p(arg.name, ty, span);
+      p.CopyOnWrite()->dtype = DataType::Void();
+      fd->params.push_back(p);
+      Define(arg.name, Value::Obj(K::kRelax, p));
+    }
   }
   if (def.returns) fd->ret_ty = RelaxReturnType(def.returns);
   Expr result;

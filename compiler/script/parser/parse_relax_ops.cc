@@ -316,6 +316,12 @@ Value CallRelaxOp(Parser& p, CallArgs& a, RelaxCall& c) {
       attrs.emplace_back(k, p.ToAttrValue(v, SpanOr(v, span)));
     }
   }
+  // TVM normalizes R.call_tir_inplace by reading its argument tuple's fields, so the tuple must
+  // be written in line, not a variable bound to one.
+  if (name == "call_tir_inplace" && args.size() > 1 && !args[1].as<rx::TupleNode>()) {
+    p.Fail(SpanOr(a.args.size() > 1 ? a.args[1] : a.args.back(), span),
+           "R.call_tir_inplace holds its arguments as an in-line tuple, not a variable bound to one");
+  }
   SpellVDeviceAttrs(c, *schema, &attrs);
   absl::StatusOr<rx::Call> call = kiln::relax::MakeOpCall(schema->script_name, args, attrs, ty_args, p.module_, span,
                                                           /*infer=*/!c.defer);

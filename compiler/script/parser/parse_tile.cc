@@ -17,6 +17,9 @@
 // Kept apart from parse_tir.cc because the family is self-contained and TVM keeps it in its own
 // builder layer (tirx/script/builder).
 #include <algorithm>
+#include <cctype>
+#include <climits>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,6 +30,7 @@
 #include "absl/strings/match.h"
 #include "compiler/ir/structural.h"
 #include "compiler/script/parser/handlers.h"
+#include "compiler/script/parser/ptx_table.h"
 #include "compiler/tir/op/arith.h"
 #include "compiler/tir/op/op.h"
 
@@ -113,7 +117,86 @@ std::vector<const Value*> BindToParams(const CallArgs& a, const std::vector<Name
   return given;
 }
 
+bool IsPtxAddr(const PrimExpr& e) {
+  const auto* call = e.as<CallNode>();
+  const auto* op = call ? call->op.as<OpNode>() : nullptr;
+  return op && op->name == "tirx.ptx.addr";
+}
+
+// What the PTX table checks of one operand (see ptx_table.h): `v` as written, `e` as converted.
+PtxArg DescribePtxOperand(const Value& v, const PrimExpr& e) {
+  PtxArg arg;
+  if (v.kind == K::kInt) arg.literal = PtxArg::Literal::kInt;
+  if (v.kind == K::kFloat) arg.literal = PtxArg::Literal::kFloat;
+  if (v.kind == K::kBool) arg.literal = PtxArg::Literal::kBool;
+  arg.pred_tag = v.kind == K::kPrim && v.s == kPtxPredTag;
+  PrimExpr value = e;
+  if (IsPtxAddr(e)) {
+    arg.form = PtxArg::Form::kAddrOffset;
+    value = e.as<CallNode>()->args[0];
+  }
+  arg.lvalue = value.as<BufferLoadNode>() != nullptr;
+  if (const auto* imm = value.as<IntImmNode>()) {
+    arg.const_int = true;
+    arg.int_value = imm->value;
+  }
+  arg.dtype = value.dtype().ToString();
+  return arg;
+}
+
 }  // namespace
+
+// Resolves a T.ptx call against the PTX instruction table (ptx_table.h), as TVM does while
+// tracing: `operands` as written (the printed form's guard still last, its sunk lanes and .pred
+// tags only in `flags`), `args` their conversions in the same order with the sunk lanes left out.
+void Parser::CheckPtxOperands(const std::string& family, const std::vector<std::string>& tokens,
+                              const std::vector<Value>& operands, const Array<PrimExpr>& args,
+                              const std::vector<std::string>& flags, const Span& span) {
+  if (!PtxFamilyHasTable(family)) return;
+  std::vector<PtxArg> described;
+  std::vector<Span> spans;
+  size_t next = 0;
+  for (const Value& v : operands) {
+    if (v.kind == K::kName && v.s == "T.ptx.SINK") {
+      PtxArg sink;
+      sink.form = PtxArg::Form::kSink;
+      described.push_back(sink);
+    } else {
+      described.push_back(DescribePtxOperand(v, args[next++]));
+    }
+    spans.push_back(SpanOr(v, span));
+  }
+  bool guarded = std::find(flags.begin(), flags.end(), "pred") != flags.end();
+  if (guarded && next == args.size() && !described.empty()) {  // the printed form: the guard is the last operand
+    described.pop_back();
+    spans.pop_back();
+  }
+  std::vector<int> sunk;
+  for (const std::string& f : flags) {
+    if (f.size() > 1 && f[0] == 's' && std::all_of(f.begin() + 1, f.end(), ::isdigit)) sunk.push_back(std::stoi(f.substr(1)));
+  }
+  std::sort(sunk.begin(), sunk.end());
+  bool printed_sinks = std::none_of(described.begin(), described.end(),
+                                    [](const PtxArg& x) { return x.form == PtxArg::Form::kSink; });
+  if (printed_sinks) {
+    for (int i : sunk) {
+      if (i > static_cast<int>(described.size())) return;  // a marker this call cannot carry: left as written
+      PtxArg sink;
+      sink.form = PtxArg::Form::kSink;
+      described.insert(described.begin() + i, sink);
+      spans.insert(spans.begin() + i, span);
+    }
+  }
+  for (const std::string& f : flags) {
+    if (f.size() > 1 && f[0] == 'p' && std::all_of(f.begin() + 1, f.end(), ::isdigit)) {
+      size_t i = std::stoul(f.substr(1));
+      if (i < described.size()) described[i].pred_tag = true;
+    }
+  }
+  if (auto err = CheckPtxCall(family, tokens, described)) {
+    Fail(err->operand >= 0 && err->operand < static_cast<int>(spans.size()) ? spans[err->operand] : span, err->message);
+  }
+}
 
 std::string CanonicalDTypeName(const std::string& name) {
   // TVM's shorthand aliases (T.f32, T.i32, ...).
@@ -165,7 +248,17 @@ Value Parser::CallPtx(const std::string& path, CallArgs& a) {
   if (family == "addr") {  // T.ptx.addr(base, byte_offset): an address operand with an offset
     if (parts.size() != 1 || a.args.size() != 2 || !a.kwargs.empty()) Fail(span, "T.ptx.addr(base, byte_offset) takes 2 arguments");
     PrimExpr base = ToPrim(a.args[0], span);
-    return Value::Obj(K::kPrim, Call(base.dtype(), Op("tirx.ptx.addr"), {base, ToPrim(a.args[1], span)}, span));
+    if (IsPtxAddr(base)) Fail(span, "T.ptx.addr(...) cannot be nested");
+    const Value& off = a.args[1];
+    if (off.kind == K::kBool || off.kind == K::kFloat) Fail(SpanOr(off, span), "T.ptx.addr byte_offset must be a signed int32 integer");
+    if (off.kind == K::kInt && (off.i < INT32_MIN || off.i > INT32_MAX)) {
+      Fail(SpanOr(off, span), absl::StrCat("T.ptx.addr byte_offset ", off.i, " is outside signed int32 range"));
+    }
+    PrimExpr offset = ToPrim(off, span);
+    if (!offset.dtype().is_integer() || !offset.dtype().is_scalar()) {
+      Fail(SpanOr(off, span), absl::StrCat("T.ptx.addr byte_offset must be a scalar integer expression, got ", offset.dtype().ToString()));
+    }
+    return Value::Obj(K::kPrim, Call(base.dtype(), Op("tirx.ptx.addr"), {base, offset}, span));
   }
   if (family == "pred") {
     if (parts.size() != 1 || a.args.size() != 1 || !a.kwargs.empty()) Fail(span, "T.ptx.pred(value) takes 1 argument");
@@ -228,6 +321,7 @@ Value Parser::CallPtx(const std::string& path, CallArgs& a) {
   } else if (!pred_flags.empty() || !sink_flags.empty()) {
     Fail(span, "T.ptx: the printed form carries T.ptx.pred / T.ptx.SINK in its marker string");
   }
+  CheckPtxOperands(family, tokens, operands, args, flags, span);
   for (const std::string& t : tokens) args.push_back(StringImm(t));
   args.push_back(StringImm(absl::StrJoin(flags, ",")));
   return Value::Obj(K::kPrim, Call(DataType::Void(), Op(op_name), args, span));

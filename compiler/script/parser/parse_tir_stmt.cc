@@ -276,10 +276,12 @@ void Parser::BindTIRTarget(const doc::ExprPtr& target, const Value& v, const Spa
   if (v.kind == K::kPrim && !v.fresh_var && !v.meta && tir_.func()) {
     // `x = expr` binds a new variable for the rest of the block, as `x: T.let[dtype] = expr`.
     PrimExpr value = Downcast<PrimExpr>(v.obj);
-    // TVM types the stack-allocation intrinsics as pointers and binds such a value once per scope.
+    // TVM types the stack-allocation intrinsics and the addresses of buffer elements (A.ptr_to,
+    // T.address_of, T.ptr_byte_offset) as pointers and binds such a value once per scope.
     if (const auto* call = value.as<CallNode>(); call && prev != scopes_.back().end()) {
       const auto* op = call->op.as<OpNode>();
-      if (op && (absl::EndsWith(op->name, "tvm_stack_alloca") || absl::EndsWith(op->name, "tvm_stack_make_shape"))) {
+      if (op && (absl::EndsWith(op->name, "tvm_stack_alloca") || absl::EndsWith(op->name, "tvm_stack_make_shape") ||
+                 op->name == "tirx.address_of" || op->name == "tirx.ptr_byte_offset")) {
         Fail(target->pos, absl::StrCat("pointer variable '", name, "' cannot be reassigned"));
       }
     }

@@ -200,6 +200,9 @@ class Parser {
   // built (buffers passed to packed calls, the T.ptx_legacy.* argument forms, ...).
   void NormalizeIntrinsicArgs(const std::string& name, CallArgs& a);
   Value CallPtx(const std::string& path, CallArgs& a);  // T.ptx.<path>(...)
+  void CheckPtxOperands(const std::string& family, const std::vector<std::string>& tokens,
+                        const std::vector<Value>& operands, const ir::Array<ir::PrimExpr>& args,
+                        const std::vector<std::string>& flags, const ir::Span& span);
   // Tile layouts (parse_tile.cc): T.S[...] / T.R[...] (kind "S" or "R"), and the `+` / `@` that
   // combine layout specs, axis-bound values and offsets (false when neither operand is one).
   Value LayoutSpec(const std::string& kind, const std::vector<Value>& idx, bool tuple_index, const ir::Span& span);
@@ -298,6 +301,9 @@ class Parser {
   const doc::Expr* annotated_value_ = nullptr;
   bool defer_inference_ = false;
   std::vector<std::unordered_map<std::string, ir::Var>> symbolic_;  // per Relax function: "n" -> var
+  // While a Relax signature's parameter annotations are read: the dims written as a bare name
+  // ("n"), the only way a parameter introduces a symbolic variable (TVM's rule); null otherwise.
+  const std::unordered_set<std::string>* param_dim_names_ = nullptr;
   std::vector<std::string> dataflow_outputs_;  // names listed in the open dataflow block's R.output
 };
 

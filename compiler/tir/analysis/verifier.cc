@@ -10,6 +10,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "compiler/tir/analysis/scope_ids.h"
 #include "compiler/tir/functor.h"
 #include "compiler/tir/op/builtin.h"
 #include "compiler/tir/op/op.h"
@@ -634,6 +635,15 @@ class Verifier : public StmtExprVisitor {
 
   void VisitStmt_(const AttrStmtNode* op) override {
     VisitExpr(op->value);
+    if (op->attr_key == "tirx.device_entry" && options_.scope_ids) {
+      // The scope ids declared in a device region describe its launch (scope_ids.h).
+      std::vector<const ScopeIdDefStmtNode*> defs;
+      region_scope_ids_.push_back(&defs);
+      VisitStmt(op->body);
+      region_scope_ids_.pop_back();
+      for (const std::string& e : CheckScopeIdClosure(defs)) Error(op, e);
+      return;
+    }
     if (op->attr_key != "thread_extent" && op->attr_key != "virtual_thread") {
       VisitStmt(op->body);
       return;
@@ -685,6 +695,7 @@ class Verifier : public StmtExprVisitor {
   // extents), warp and warpgroup ids are one-dimensional, and only cluster->cta takes a
   // preferred-extent hint.
   void VisitStmt_(const ScopeIdDefStmtNode* op) override {
+    if (!region_scope_ids_.empty()) region_scope_ids_.back()->push_back(op);
     for (const PrimExpr& e : op->extents) VisitExpr(e);
     for (const PrimExpr& e : op->preferred_extents) VisitExpr(e);
     const char* fn = ScopeIdFunctionName(op->scope);
@@ -925,6 +936,8 @@ class Verifier : public StmtExprVisitor {
   std::vector<const BufferNode*> buffer_log_;
   std::optional<std::unordered_map<const VarNode*, std::string>> iter_owner_;  // IterVarOwnerMap
   std::vector<std::string> thread_tags_;
+  // The scope ids of each enclosing device region, innermost last.
+  std::vector<std::vector<const ScopeIdDefStmtNode*>*> region_scope_ids_;
   std::vector<Span> spans_;  // enclosing nodes' spans, for nodes without one
   int loop_depth_ = 0;
 };

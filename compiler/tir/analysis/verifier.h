@@ -31,6 +31,9 @@ struct VerifyOptions {
   // Rules TVM's parser does not enforce but kiln's lowering needs: T.ret only in a function that
   // declares a return type, and no launch_thread nested inside another of the same thread tag.
   bool backend_rules = true;
+  // TVM's check that a device region's scope ids describe one launch (scope_ids.h), part of its
+  // well-formed check: skipped with it for check_well_formed=False.
+  bool scope_ids = true;
   // The input is (partly) lowered by the TIR pipeline (compiler/driver/lowered_form.h), whose
   // argument checks read a pointer's address with Cast(int64, handle). Used by --verify-each.
   bool lowered_form = false;
