@@ -12,6 +12,7 @@
 #include "absl/strings/strip.h"
 #include "compiler/driver/device_build.h"
 #include "compiler/driver/kernel_build.h"
+#include "compiler/driver/kernel_symbols.h"
 #include "compiler/ir/serialize.h"
 #include "compiler/relax/backend/vm/codegen_vm.h"
 #include "compiler/relax/backend/vm/exec_builder.h"
@@ -153,6 +154,8 @@ absl::StatusOr<vm::Executable> BuildExecutable(const IRModule& module, const std
   pipeline.gpu_tensor_core = pipeline.gpu && NvidiaComputeCapability(target) >= 80;
   absl::StatusOr<IRModule> lowered = RunRelaxPipeline(input, pipeline);
   if (!lowered.ok()) return lowered.status();
+  // Before the function table is made: it names every kernel by its symbol.
+  if (absl::Status st = CheckKernelSymbols(*lowered); !st.ok()) return st;
   absl::StatusOr<vm::Executable> exec = ::kiln::relax::backend::VMCodeGen(*lowered);
   if (!exec.ok()) return exec.status();
   if (HasPrimFunc(*lowered)) {
