@@ -1,8 +1,8 @@
 // The call forms: R.call_tir / call_tir_inplace / call_tir_with_grad / call_dps_packed (destination
 // passing: the output type is given in ty_args as out_ty), R.call_packed / call_pure_packed /
 // call_builtin_with_ctx / invoke_closure / invoke_pure_closure (result type in ty_args),
-// R.call_inplace_packed (a pure packed call whose outputs overwrite some of its arguments) and
-// R.make_closure.
+// R.call_inplace_packed (a pure packed call whose outputs overwrite some of its arguments),
+// R.call_py_func (a Python function by name, output type in ty_args as out_ty) and R.make_closure.
 #include "absl/strings/str_cat.h"
 #include "compiler/relax/op/infer_util.h"
 #include "compiler/relax/op/op_families.h"
@@ -100,6 +100,25 @@ absl::StatusOr<Type> InferCallInplacePacked(const ir::relax::Call& call) {
   return out;
 }
 
+// R.call_py_func(func_name, args, out_ty): a call of the Python function registered under the
+// name (TVM's vm.builtin.call_py_func); the result is the declared out_ty, tensors with shapes.
+absl::StatusOr<Type> InferCallPyFunc(const ir::relax::Call& call) {
+  const std::string op = "call_py_func";
+  if (call->args.size() != 2) return OpError(op, "expects a function name and a tuple of arguments");
+  if (!call->args[0].as<ir::relax::StringImmNode>()) {
+    return OpError(op, "expects the first argument to be a string literal naming the Python function");
+  }
+  if (absl::Status st = CheckArgsTuple(op, call); !st.ok()) return st;
+  if (call->ty_args.empty()) return OpError(op, "requires the output type (out_ty)");
+  for (const Type& t : call->ty_args) {
+    const auto* tensor = t.as<TensorTypeNode>();
+    if (tensor == nullptr || !tensor->shape.as<ir::relax::ShapeExprNode>()) {
+      return OpError(op, "out_ty must be tensor types with a shape, got " + TypeToString(t));
+    }
+  }
+  return DeclaredResult(call);
+}
+
 InferFn DeclaredInfer() {
   return [](const ir::relax::Call& call) -> absl::StatusOr<Type> { return DeclaredResult(call); };
 }
@@ -115,6 +134,7 @@ void RegisterCallOps(std::vector<OpSchema>* ops) {
         {StringAttrSpec("te_grad_name", ""), AnyAttrSpec("te_grad_kwargs")}, DpsInfer("call_tir_with_grad"))
       .ty_args_keyword = "out_ty";
   AddOp(ops, "call_dps_packed", {"func", "args"}, {}, DpsInfer("call_dps_packed")).ty_args_keyword = "out_ty";
+  AddOp(ops, "call_py_func", {"func_name", "args"}, {}, InferCallPyFunc).ty_args_keyword = "out_ty";
   OpSchema& packed = AddOp(ops, "call_packed", {"func", "args"}, {}, DeclaredInfer());
   packed.variadic = true;
   packed.is_pure = false;

@@ -67,6 +67,21 @@ TEST(CallPacked, ImpureWithTyArgs) {
   EXPECT_EQ(OpRegistry::Global().FindByScriptName("call_dps_packed")->ty_args_keyword, "out_ty");
 }
 
+TEST(CallPyFunc, NameArgsAndShapedOutputs) {
+  const OpSchema* s = OpRegistry::Global().FindByScriptName("call_py_func");
+  ASSERT_NE(s, nullptr);
+  EXPECT_TRUE(s->is_pure);
+  EXPECT_EQ(s->ty_args_keyword, "out_ty");
+  ir::relax::Tuple args(ir::Array<ir::Expr>{V("x", Tensor({3}))});
+  EXPECT_EQ(Str(Infer("call_py_func", {ir::relax::StringImm("relu"), args}, {}, {Tensor({3})})),
+            "R.Tensor((3,), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("call_py_func", {ir::relax::StringImm("pair"), args}, {}, {Tensor({3}), Tensor({2})})),
+            "R.Tuple(R.Tensor((3,), dtype=\"float32\"), R.Tensor((2,), dtype=\"float32\"))");
+  // The name must be a string literal, the output declared.
+  EXPECT_FALSE(MakeOpCall("call_py_func", {V("f", ir::AnyType::Make()), args}, {}, {Tensor({3})}, ir::IRModule()).ok());
+  EXPECT_FALSE(MakeOpCall("call_py_func", {ir::relax::StringImm("relu"), args}, {}, {}, ir::IRModule()).ok());
+}
+
 TEST(Closures, MakeAndInvoke) {
   ir::IRModule mod = ir::IRModule::Make();
   EXPECT_EQ(Str(Infer("make_closure", {ir::GlobalVar("g"), ir::relax::Tuple(ir::Array<ir::Expr>{})})), "R.Any");
