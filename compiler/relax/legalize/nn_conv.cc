@@ -277,39 +277,56 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
   const int64_t og_const = ConstOr(og, -1);
   const int last_rows = og_const > 0 ? static_cast<int>(og_const % kBlock) : 0;
   // The register tile of `rows` output channels (kBlock, or last_rows in the last block) by `lanes`
-  // output columns from x0 in row y, over the input channels of `pass`.
-  auto tile = [&](const PrimExpr& n, const PrimExpr& gb, const PrimExpr& y, const PrimExpr& x0, int lanes,
-                  const PrimExpr& pass, int rows, const PrimExpr& width) -> Stmt {
+  // output columns from x0 in `out_rows` (1 or 2) output rows from y, over the input channels of
+  // `pass`. Accumulator (r, i) is row r's output channel i.
+  auto tile = [&](const PrimExpr& n, const PrimExpr& gb, const PrimExpr& y, int out_rows, const PrimExpr& x0,
+                  int lanes, const PrimExpr& pass, int rows, const PrimExpr& width) -> Stmt {
     std::pair<PrimExpr, PrimExpr> go = split(gb);
     PrimExpr g = go.first, ob = go.second;
-    Buffer acc = Buffer::Make("acc", {Int64(rows), Int64(lanes)}, out_dtype, "local");
+    Buffer acc = Buffer::Make("acc", {Int64(out_rows * rows), Int64(lanes)}, out_dtype, "local");
     const ForKind lane_kind = ForKind::kVectorized;
     // The output columns that exist: all `lanes` unless this is a row's last, partial tile.
     const bool all_lanes = IsConst(width, lanes);
-    auto each = [&](const std::function<Stmt(PrimExpr, PrimExpr)>& f) {
+    // f(r, i, v) over the output rows of the tile (an unrolled loop when there are two).
+    using TileBody = std::function<Stmt(PrimExpr, PrimExpr, PrimExpr)>;
+    auto over_rows = [&](const TileBody& f, const std::function<Stmt(const TileBody&, PrimExpr)>& per_row) {
+      if (out_rows == 1) return per_row(f, Int64(0));
+      return Loop("r", Int64(out_rows), ForKind::kUnrolled, [&](const PrimExpr& r) { return per_row(f, r); });
+    };
+    // Rows innermost but for the lanes: both rows' multiply-adds by weight i follow its broadcast,
+    // which then needs one register, not one per channel.
+    auto each = [&](const TileBody& f) {
       return Loop("i", Int64(rows), ForKind::kUnrolled, [&](const PrimExpr& i) {
-        return Loop("v", Int64(lanes), lane_kind, [&](const PrimExpr& v) { return f(i, v); });
+        return over_rows(f, [&](const TileBody& f, PrimExpr r) {
+          return Loop("v", Int64(lanes), lane_kind, [&](const PrimExpr& v) { return f(r, i, v); });
+        });
       });
+    };
+    auto acc_at = [&](const PrimExpr& r, const PrimExpr& i, const PrimExpr& v) -> std::vector<PrimExpr> {
+      return {out_rows == 1 ? i : Plus(Times(r, Int64(rows)), i), v};
     };
     // Channels of this tile that exist: all of them unless the channel count is symbolic.
     PrimExpr valid = MinOf(Int64(rows), Minus(og, Times(ob, Int64(kBlock))));
     bool whole = og_const > 0;
-    auto out_at = [&](const PrimExpr& i, const PrimExpr& v) {
+    auto out_at = [&](const PrimExpr& r, const PrimExpr& i, const PrimExpr& v) {
       PrimExpr oc = Plus(Times(g, og), Plus(Times(ob, Int64(kBlock)), i));
-      std::map<char, PrimExpr> at = {{'N', n}, {'C', oc}, {'H', y}, {'W', Plus(x0, v)}};
+      std::map<char, PrimExpr> at = {{'N', n}, {'C', oc}, {'H', out_rows == 1 ? y : Plus(y, r)}, {'W', Plus(x0, v)}};
       if (!two_d) at.erase('H');
       return Index(*opos, at);
     };
-    auto valid_rows = [&](const std::function<Stmt(PrimExpr, PrimExpr)>& f) {
-      return Loop("i", whole ? Int64(rows) : valid, whole ? ForKind::kUnrolled : ForKind::kSerial,
-                  [&](const PrimExpr& i) {
-                    return Loop("v", all_lanes ? Int64(lanes) : width, all_lanes ? lane_kind : ForKind::kSerial,
-                                [&](const PrimExpr& v) { return f(i, v); });
-                  });
+    auto valid_rows = [&](const TileBody& f) {
+      return over_rows(f, [&](const TileBody& f, PrimExpr r) {
+        return Loop("i", whole ? Int64(rows) : valid, whole ? ForKind::kUnrolled : ForKind::kSerial,
+                    [&](const PrimExpr& i) {
+                      return Loop("v", all_lanes ? Int64(lanes) : width, all_lanes ? lane_kind : ForKind::kSerial,
+                                  [&](const PrimExpr& v) { return f(r, i, v); });
+                    });
+      });
     };
-    Stmt init = each([&](PrimExpr i, PrimExpr v) { return Store(acc, Const(out_dtype, 0), {i, v}); });
+    Stmt init = each([&](PrimExpr r, PrimExpr i, PrimExpr v) { return Store(acc, Const(out_dtype, 0), acc_at(r, i, v)); });
     if (passes > 1) {
-      Stmt reload = valid_rows([&](PrimExpr i, PrimExpr v) { return Store(acc, Load(out, out_at(i, v)), {i, v}); });
+      Stmt reload = valid_rows(
+          [&](PrimExpr r, PrimExpr i, PrimExpr v) { return Store(acc, Load(out, out_at(r, i, v)), acc_at(r, i, v)); });
       init = ir::IfThenElse(EQ(pass, Int64(0)), init, reload);
     }
     ForKind kx_kind = ConstOr(kw, 99) <= 8 ? ForKind::kUnrolled : ForKind::kSerial;
@@ -321,17 +338,18 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
       PrimExpr c = Plus(c0, cc);
       PrimExpr ch = Plus(Times(g, cg), c);
       return Loop("ky", kh, ForKind::kSerial, [&](const PrimExpr& ky) {
-        PrimExpr row = Plus(Times(y, Int64(csh)), Times(ky, Int64(dh)));
         return Loop("kx", kw, kx_kind, [&](const PrimExpr& kx) {
-          return each([&](PrimExpr i, PrimExpr v) {
+          return each([&](PrimExpr r, PrimExpr i, PrimExpr v) {
+            PrimExpr row = Plus(Times(out_rows == 1 ? y : Plus(y, r), Int64(csh)), Times(ky, Int64(dh)));
             PrimExpr col = Plus(Times(Plus(x0, v), Int64(csw)), Times(kx, Int64(dw)));
-            PrimExpr val = FusedMulAdd(Load(wpk, {gb, c, ky, kx, i}), Load(xp, {ch, row, col}), Load(acc, {i, v}));
-            return Store(acc, val, {i, v});
+            PrimExpr val = FusedMulAdd(Load(wpk, {gb, c, ky, kx, i}), Load(xp, {ch, row, col}), Load(acc, acc_at(r, i, v)));
+            return Store(acc, val, acc_at(r, i, v));
           });
         });
       });
     });
-    Stmt write = valid_rows([&](PrimExpr i, PrimExpr v) { return Store(out, Load(acc, {i, v}), out_at(i, v)); });
+    Stmt write = valid_rows(
+        [&](PrimExpr r, PrimExpr i, PrimExpr v) { return Store(out, Load(acc, acc_at(r, i, v)), out_at(r, i, v)); });
     return Allocate(acc, Seq({init, update, write}));
   };
 
@@ -347,36 +365,53 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
   const int64_t weight_elems = ConstOr(Times(Times(Times(gblocks, cg), Times(kh, kw)), Int64(kBlock)), -1);
   const int64_t input_elems = ConstOr(Times(Times(chans, hp), wpx), -1);
   const bool rows_first = weight_elems < 0 || input_elems < 0 || weight_elems <= input_elems;
+  // Row pairs: when a row's width leaves one 8-lane tile (56 = 3 x 16 + 8), a task takes two output
+  // rows and computes that tile for both at once. For one row its kBlock x 8 accumulators are too
+  // few to hide the FMA latency and it needs 7 loads per 6 multiply-adds; two rows share the
+  // broadcast weights, as the 16-lane tiles share them between their two vectors (llvm-mca,
+  // znver3: 0.67 -> 0.50 cycles per multiply-add, the 16-lane tiles' figure; the 8-lane tile is
+  // 1/7 of a 56-wide row's work).
+  const int64_t oh_const = ConstOr(oh, -1), ow_const = ConstOr(ow, -1);
+  const bool pairs = oh_const > 0 && oh_const % 2 == 0 && ow_const > 0 && (ow_const % kLanes) / kHalfLanes == 1;
+  const PrimExpr task_rows = pairs ? Int64(oh_const / 2) : oh;
   auto compute = [&](const PrimExpr& n) -> Stmt {
-    PrimExpr tasks = Times(gblocks, oh);
+    PrimExpr tasks = Times(gblocks, task_rows);
     return Loop("t", tasks, par, [&](const PrimExpr& t) {
       PrimExpr gb, y;
-      if (IsConst(oh, 1)) {
+      if (IsConst(task_rows, 1)) {
         gb = t, y = Int64(0);
       } else if (IsConst(gblocks, 1)) {
         gb = Int64(0), y = t;
       } else if (rows_first) {
         gb = FloorMod(t, gblocks), y = FloorDiv(t, gblocks);
       } else {
-        gb = FloorDiv(t, oh), y = FloorMod(t, oh);
+        gb = FloorDiv(t, task_rows), y = FloorMod(t, task_rows);
       }
+      if (pairs) y = Times(y, Int64(2));
+      // f(row) for the task's output rows, one at a time.
+      auto each_row = [&](const std::function<Stmt(const PrimExpr&)>& f) {
+        return pairs ? Loop("yr", Int64(2), ForKind::kSerial, [&](const PrimExpr& r) { return f(Plus(y, r)); }) : f(y);
+      };
       PrimExpr full = FloorDivBy(ow, kLanes);
       PrimExpr done = Times(full, Int64(kLanes));
       PrimExpr halves = FloorDivBy(Minus(ow, done), kHalfLanes);
       PrimExpr done2 = Plus(done, Times(halves, Int64(kHalfLanes)));
       auto row = [&](int rows) {
         return [&, rows](const PrimExpr& pass) {
-          Stmt main = Loop("xo", full, ForKind::kSerial, [&](const PrimExpr& xo) {
-            return tile(n, gb, y, Times(xo, Int64(kLanes)), kLanes, pass, rows, Int64(kLanes));
+          Stmt main = each_row([&](const PrimExpr& yr) {
+            return Loop("xo", full, ForKind::kSerial, [&](const PrimExpr& xo) {
+              return tile(n, gb, yr, 1, Times(xo, Int64(kLanes)), kLanes, pass, rows, Int64(kLanes));
+            });
           });
           Stmt half = Loop("xh", halves, ForKind::kSerial, [&](const PrimExpr& xh) {
-            return tile(n, gb, y, Plus(done, Times(xh, Int64(kHalfLanes))), kHalfLanes, pass, rows, Int64(kHalfLanes));
+            return tile(n, gb, y, pairs ? 2 : 1, Plus(done, Times(xh, Int64(kHalfLanes))), kHalfLanes, pass, rows,
+                        Int64(kHalfLanes));
           });
           // The last 1..7 columns: an 8-lane tile that writes back only those.
           PrimExpr left = Minus(ow, done2);
           Stmt rest;
           if (ConstOr(left, -1) != 0) {
-            rest = tile(n, gb, y, done2, kHalfLanes, pass, rows, left);
+            rest = each_row([&](const PrimExpr& yr) { return tile(n, gb, yr, 1, done2, kHalfLanes, pass, rows, left); });
             if (ConstOr(left, -1) < 0) rest = ir::IfThenElse(GT(left, Int64(0)), rest);
           }
           return Seq({main, half, rest});

@@ -318,8 +318,8 @@ TEST(ConvKernel, TaskOrderFollowsTheLargerOperand) {
     EXPECT_NE(printed.find(", " + row_of_t + " + ky, "), std::string::npos) << printed;
     CheckFunc(*f, k);
   };
-  Case rows;  // weights 4 blocks x 4 x 3 x 3 x 6 = 864 elements, input 8 x 12 x 21 = 2016
-  rows.data_shape = {1, 8, 10, 12};
+  Case rows;  // weights 4 blocks x 4 x 3 x 3 x 6 = 864 elements, input 8 x 11 x 21 = 1848
+  rows.data_shape = {1, 8, 9, 12};  // an odd row count: one row per task (no row pairs)
   rows.weight_shape = {14, 4, 3, 3};
   rows.groups = 2;
   rows.pt = rows.pl = rows.pb = rows.pr = 1;
@@ -329,6 +329,33 @@ TEST(ConvKernel, TaskOrderFollowsTheLargerOperand) {
   blocks.weight_shape = {14, 16, 3, 3};
   blocks.pt = blocks.pl = blocks.pb = blocks.pr = 1;
   check(blocks, "t // T.int64(4)", "t % T.int64(4)");
+}
+
+// A row width that leaves one 8-lane tile (16 + 8 + 3 columns here) makes each task two output
+// rows whose 8-lane tiles are computed together; an odd row count keeps one row per task. Both
+// with two channel passes, a partial channel block and the 3 last columns, and with strides.
+TEST(ConvKernel, RowPairsShareTheEightLaneTile) {
+  auto check = [](const Case& k, bool paired) {
+    absl::StatusOr<ir::PrimFunc> f = ConvKernel(SpecOf(k, Dims(k.data_shape), Dims(k.weight_shape)));
+    ASSERT_TRUE(f.ok()) << f.status();
+    std::string printed = script::printer::Print(*f);
+    EXPECT_EQ(printed.find("for r in T.unroll(T.int64(2))") != std::string::npos, paired) << printed;
+    CheckFunc(*f, k);
+  };
+  Case even;  // 6 output rows of 27 columns
+  even.data_shape = {1, 49, 6, 27};
+  even.weight_shape = {13, 49, 3, 3};
+  even.pt = even.pl = even.pb = even.pr = 1;
+  check(even, true);
+  Case odd = even;  // 5 rows
+  odd.data_shape = {1, 49, 5, 27};
+  check(odd, false);
+  Case strided;  // 6 x 24 outputs, stride 2 both ways
+  strided.data_shape = {1, 3, 12, 48};
+  strided.weight_shape = {8, 3, 3, 3};
+  strided.sh = strided.sw = 2;
+  strided.pt = strided.pl = strided.pb = strided.pr = 1;
+  check(strided, true);
 }
 
 TEST(ConvKernel, Errors) {
