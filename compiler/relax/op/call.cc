@@ -49,20 +49,15 @@ InferFn DpsInfer(const std::string& op) {
       }
     }
     if (op != "call_tir_inplace") return out;
-    // Each output i with inplace_indices[i] >= 0 reuses that input, so their types must agree.
     std::vector<int64_t> idx = IntArrayAttr(call, "inplace_indices").value_or(std::vector<int64_t>{});
     if (idx.size() != outs.size()) {
       return OpError(op, absl::StrCat("inplace_indices has ", idx.size(), " entries for ", outs.size(), " output(s)"));
     }
     const Type args_ty = ArgType(call, 1);  // keeps the node alive while `args` points into it
     const auto* args = args_ty.as<TupleTypeNode>();
-    for (size_t i = 0; i < idx.size(); ++i) {
-      if (idx[i] < -1 || (args && idx[i] >= static_cast<int64_t>(args->fields.size()))) {
-        return OpError(op, absl::StrCat("inplace index ", idx[i], " is out of range"));
-      }
-      std::string why;
-      if (args && idx[i] >= 0 && !TypesCompatible(outs[i], args->fields[idx[i]], &why)) {
-        return OpError(op, absl::StrCat("output ", i, " does not match the input it overwrites: ", why));
+    for (int64_t i : idx) {
+      if (i < -1 || (args && i >= static_cast<int64_t>(args->fields.size()))) {
+        return OpError(op, absl::StrCat("inplace index ", i, " is out of range"));
       }
     }
     return out;
@@ -124,6 +119,28 @@ InferFn DeclaredInfer() {
 }
 
 }  // namespace
+
+absl::Status ValidateCallTirInplace(const ir::relax::Call& call) {
+  // Each output i with inplace_indices[i] >= 0 reuses that input, so their types must agree.
+  const Type out = DeclaredResult(call);
+  std::vector<Type> outs;
+  if (const auto* tu = out.as<TupleTypeNode>()) {
+    outs = tu->fields.ToVector();
+  } else {
+    outs.push_back(out);
+  }
+  std::vector<int64_t> idx = IntArrayAttr(call, "inplace_indices").value_or(std::vector<int64_t>{});
+  const Type args_ty = ArgType(call, 1);  // keeps the node alive while `args` points into it
+  const auto* args = args_ty.as<TupleTypeNode>();
+  for (size_t i = 0; i < idx.size() && i < outs.size(); ++i) {
+    std::string why;
+    if (args && idx[i] >= 0 && idx[i] < static_cast<int64_t>(args->fields.size()) &&
+        !TypesCompatible(outs[i], args->fields[idx[i]], &why)) {
+      return OpError("call_tir_inplace", absl::StrCat("output ", i, " does not match the input it overwrites: ", why));
+    }
+  }
+  return absl::OkStatus();
+}
 
 void RegisterCallOps(std::vector<OpSchema>* ops) {
   AddOp(ops, "call_tir", {"func", "args"}, {}, DpsInfer("call_tir")).ty_args_keyword = "out_ty";
