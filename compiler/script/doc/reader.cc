@@ -530,8 +530,11 @@ class Parser {
   // with the comments inside it. The statement ends at its last token.
   bool SkipBlock() {
     if (!ExpectOp(Op::kColon)) return false;
+    // Where tokenizing stopped (an unclosed bracket, a bad character) the text is no Python: the
+    // tokenizer's error is reported.
+    auto stop = [this] { return Peek().kind == TokenKind::kEnd || Peek().kind == TokenKind::kError; };
     if (Peek().kind != TokenKind::kNewline) {
-      while (Peek().kind != TokenKind::kNewline && Peek().kind != TokenKind::kEnd) Next();
+      while (Peek().kind != TokenKind::kNewline && !stop()) Next();
     } else {
       Next();
       if (Peek().kind != TokenKind::kIndent) {
@@ -543,7 +546,11 @@ class Parser {
         const Token& t = Next();
         if (t.kind == TokenKind::kIndent) ++depth;
         if (t.kind == TokenKind::kDedent) --depth;
-      } while (depth > 0 && Peek().kind != TokenKind::kEnd);
+      } while (depth > 0 && !stop());
+    }
+    if (Peek().kind == TokenKind::kError) {
+      Fail(Peek().pos, "invalid syntax");
+      return false;
     }
     while (next_comment_ < ts_.comments.size() && ts_.comments[next_comment_].pos.line <= last_.end_line) {
       ++next_comment_;
