@@ -146,7 +146,7 @@ struct Stmt {
   std::vector<Comment> leading_comments;
   // kFunctionDef decorated @I.pyfunc (IsPyFuncDecorator): a Python function TVMScript keeps as
   // text (TVM's BasePyModule methods). Its decorators, name and parameters are read as usual;
-  // `source` is the whole definition as written, decorators included, with the common
+  // `source` is the whole definition as written, decorators included, with the first line's
   // indentation removed and whitespace-only lines emptied, and `body` stays empty.
   std::string source;
 

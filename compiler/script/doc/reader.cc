@@ -514,13 +514,13 @@ class Parser {
       }
       if (++line > last) break;
     }
-    size_t indent = std::string::npos;
-    for (absl::string_view l : lines) {
-      if (!l.empty()) indent = std::min(indent, l.find_first_not_of(" \t"));
-    }
+    // The first line's indentation goes from every line; a line indented less (inside a
+    // multi-line string) loses what it has, so that the text reads back the same.
+    const size_t indent = lines.empty() ? 0 : lines[0].find_first_not_of(" \t");
     std::string out;
     for (absl::string_view l : lines) {
-      if (!l.empty()) out.append(l.substr(indent).data(), l.size() - indent);
+      size_t strip = std::min(indent, std::min(l.size(), l.find_first_not_of(" \t")));
+      out.append(l.data() + strip, l.size() - strip);
       out.push_back('\n');
     }
     return out;

@@ -406,6 +406,9 @@ TEST(ReaderTest, PyFuncBodyIsKeptAsText) {
   EXPECT_EQ(g.leading_comments[0].text, "after");
   EXPECT_TRUE(g.source.empty());
   EXPECT_EQ(g.body.size(), 1u);
+  // A line of a multi-line string indented less than the definition keeps what it has.
+  Module doc = ReadOk("class M(BasePyModule):\n    @I.pyfunc\n    def f(self):\n        return '''a\n  b'''\n");
+  EXPECT_EQ(doc.body[0]->body[0]->source, "@I.pyfunc\ndef f(self):\n    return '''a\nb'''\n");
   // A bracket left open in the skipped body is the tokenizer's error, not a hang.
   EXPECT_NE(ErrorOf("class M(BasePyModule):\n    @I.pyfunc\n    def f(self):\n        return g(1\n\n    def h():\n        pass\n")
                 .find("was never closed"),
