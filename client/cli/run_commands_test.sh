@@ -190,4 +190,31 @@ done
 err=$($KILN run div.py --entry div --target llvm --input da.npy dz.npy dc.npy --output-dir div_z 2>&1); rc=$?
 [ $rc -eq 1 ] || fail "a trapping kernel must exit 1, not $rc"
 echo "$err" | grep -q "kernel div trapped: SIGFPE (integer division by zero)" || fail "trap message: $err"
+# Symbols one library cannot export (a libm name, one symbol twice): `kiln check` accepts the
+# module, as TVM's parser does; `kiln build` refuses it at the function.
+cat > symbols.py <<'EOF'
+@I.ir_module
+class Module:
+    @T.prim_func
+    def exp(A: T.Buffer((8,), "float32")):
+        A[0] = T.exp(A[1])
+
+    @T.prim_func
+    def g(A: T.Buffer((8,), "float32")):
+        T.func_attr({"global_symbol": "exp2_kernel"})
+        A[0] = T.float32(2)
+
+    @T.prim_func
+    def h(A: T.Buffer((8,), "float32")):
+        T.func_attr({"global_symbol": "exp2_kernel"})
+        A[0] = T.float32(3)
+EOF
+$KILN check symbols.py >/dev/null 2>&1 || fail "check must accept kernels exporting clashing symbols"
+for t in c llvm; do
+  err=$($KILN build symbols.py --target $t -o symbols.so 2>&1); rc=$?
+  [ $rc -eq 1 ] || fail "build of clashing symbols on $t must exit 1, not $rc"
+  echo "$err" | grep -q 'symbols.py:4:5: error: global_symbol "exp" is a C library function' || fail "libm name on $t: $err"
+  echo "$err" | grep -q 'symbols.py:13:5: error: function h exports the symbol "exp2_kernel", which function g already has' ||
+    fail "collision on $t: $err"
+done
 echo PASS

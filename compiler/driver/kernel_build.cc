@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/driver/device_build.h"
+#include "compiler/driver/kernel_symbols.h"
 #include "compiler/driver/lowered_form.h"
 #include "compiler/driver/tir_pipeline.h"
 #include "compiler/target/llvm/codegen_llvm.h"
@@ -34,6 +35,7 @@ absl::StatusOr<IRModule> LowerKernels(const IRModule& module, const std::string&
     if (f.as<PrimFuncNode>() != nullptr) prims.Add(gv, f);
   }
   if (prims.Functions().empty()) return absl::InvalidArgumentError("the module has no PrimFunc to build");
+  if (absl::Status st = CheckKernelSymbols(prims); !st.ok()) return st;
   PipelineOptions options;
   options.target_kind = *kind;
   options.hooks = hooks;
@@ -82,6 +84,7 @@ absl::StatusOr<std::pair<IRModule, runtime::DeviceBlob>> LowerDeviceKernels(cons
                                                                             const PassHooks& hooks) {
   IRModule prims = PrimFuncsOf(module);
   if (prims.Functions().empty()) return absl::InvalidArgumentError("the module has no PrimFunc to build");
+  if (absl::Status st = CheckKernelSymbols(prims); !st.ok()) return st;
   absl::StatusOr<DeviceLowered> split = LowerForDevice(prims, target);
   if (!split.ok()) return split.status();
   absl::StatusOr<DLDeviceType> device = DeviceTypeOfTarget(target);

@@ -12,6 +12,7 @@
 #include "absl/strings/strip.h"
 #include "compiler/driver/device_build.h"
 #include "compiler/driver/kernel_build.h"
+#include "compiler/driver/kernel_symbols.h"
 #include "compiler/ir/serialize.h"
 #include "compiler/relax/backend/vm/codegen_vm.h"
 #include "compiler/relax/backend/vm/exec_builder.h"
@@ -101,6 +102,21 @@ absl::StatusOr<IRModule> KeepEntries(const IRModule& module, const std::vector<s
   return out;
 }
 
+// kiln compiles no Python: a module with @I.pyfunc methods (TVM's BasePyModule, which runs them
+// in the host's Python interpreter) is refused, naming the first method and its line.
+absl::Status RejectPyFuncs(const IRModule& module) {
+  for (const auto& [gv, func] : module.Functions()) {
+    const auto* f = func.as<ir::relax::ExternFuncNode>();
+    const auto* is_pyfunc = f == nullptr ? nullptr : f->attrs.Get(String("is_pyfunc")).as<IntImmNode>();
+    if (is_pyfunc == nullptr || is_pyfunc->value == 0) continue;
+    ir::Diagnostic d;
+    d.span = f->span;
+    d.message = absl::StrCat("@I.pyfunc method '", gv->name, "' is Python, which kiln does not compile or run yet");
+    return absl::UnimplementedError(ir::Render(d, ""));
+  }
+  return absl::OkStatus();
+}
+
 bool HasPrimFunc(const IRModule& module) {
   for (const auto& [gv, f] : module.Functions()) {
     if (f.as<PrimFuncNode>() != nullptr) return true;
@@ -135,6 +151,7 @@ absl::StatusOr<vm::Executable> BuildExecutable(const IRModule& module, const std
   if (!HasRelaxFunction(module)) {
     return absl::InvalidArgumentError("the module has no Relax function to build an executable from");
   }
+  if (absl::Status st = RejectPyFuncs(module); !st.ok()) return st;
   // Reject a bad target before the pipeline runs.
   if (absl::StatusOr<std::string> t = NormalizeTarget(target); !t.ok()) return t.status();
   IRModule input = module;
@@ -153,6 +170,8 @@ absl::StatusOr<vm::Executable> BuildExecutable(const IRModule& module, const std
   pipeline.gpu_tensor_core = pipeline.gpu && NvidiaComputeCapability(target) >= 80;
   absl::StatusOr<IRModule> lowered = RunRelaxPipeline(input, pipeline);
   if (!lowered.ok()) return lowered.status();
+  // Before the function table is made: it names every kernel by its symbol.
+  if (absl::Status st = CheckKernelSymbols(*lowered); !st.ok()) return st;
   absl::StatusOr<vm::Executable> exec = ::kiln::relax::backend::VMCodeGen(*lowered);
   if (!exec.ok()) return exec.status();
   if (HasPrimFunc(*lowered)) {
@@ -167,6 +186,7 @@ absl::StatusOr<vm::Executable> BuildExecutable(const IRModule& module, const std
 absl::StatusOr<vm::Executable> BuildKernelExecutable(const IRModule& module, const std::string& target,
                                                      const BuildOptions& options) {
   if (!HasPrimFunc(module)) return absl::InvalidArgumentError("the module has no PrimFunc to build");
+  if (absl::Status st = RejectPyFuncs(module); !st.ok()) return st;
   std::vector<std::string> kernels;
   absl::StatusOr<std::vector<vm::LibraryBlob>> libs = BuildHostLibrary(module, target, options, &kernels);
   if (!libs.ok()) return libs.status();

@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "compiler/script/script.h"
 #include "gtest/gtest.h"
 #include "runtime/module.h"
@@ -146,6 +147,33 @@ def main(x: R.Tensor((4,), "float32")):
   ASSERT_TRUE(exec.ok()) << exec.status();
   EXPECT_TRUE(exec->libraries.empty());
   EXPECT_EQ(exec->func_table[exec->func_map.at("main")].param_names, (std::vector<std::string>{"x"}));
+}
+
+// kiln compiles no Python: a BasePyModule's @I.pyfunc method fails the build (either kind),
+// naming the method and its line.
+TEST(BuildModuleExecutable, PyFuncIsUnimplemented) {
+  for (const char* relax : {"", R"PY(
+    @R.function
+    def main(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+        return x
+)PY"}) {
+    std::string source = absl::StrCat(R"PY(@I.ir_module
+class Module(BasePyModule):
+    @I.pyfunc
+    def double(self, x):
+        return x * 2
+
+    @T.prim_func
+    def k(A: T.Buffer((4,), "float32")):
+        A[0] = T.float32(1)
+)PY",
+                                      relax);
+    absl::StatusOr<vm::Executable> exec = BuildModuleExecutable(Parse(source.c_str()), "llvm");
+    ASSERT_FALSE(exec.ok());
+    EXPECT_TRUE(absl::IsUnimplemented(exec.status())) << exec.status();
+    EXPECT_NE(exec.status().message().find("4:5: error: @I.pyfunc method 'double' is Python"), std::string::npos)
+        << exec.status();
+  }
 }
 
 TEST(BuildExecutable, Errors) {

@@ -1,11 +1,10 @@
 // Buildability checks (see verify.h): one walk per PrimFunc keeping the enclosing spans, plus the
-// module-wide symbol table.
+// names of the exported symbols.
 #include "compiler/script/verify.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -27,24 +26,6 @@ bool IsValidSymbol(const std::string& s) {
     if (c <= ' ' || c > '~' || c == '"' || c == '\\') return false;
   }
   return true;
-}
-
-// Whether `s` names a C library function compiled kernels call: allocation and message formatting,
-// and libm behind the math intrinsics. A kernel exported under such a name would stand in for it
-// (the JIT and the LLVM module resolve the kernel's own calls to the kernel).
-bool IsCLibraryName(const std::string& s) {
-  static const std::set<std::string>* const kNames = [] {
-    auto* names = new std::set<std::string>{"malloc", "calloc", "realloc", "free", "aligned_alloc", "posix_memalign",
-                                            "memcpy", "memmove", "memset", "memcmp", "snprintf", "vsnprintf", "abort"};
-    for (const char* f : {"exp", "exp2", "exp10", "expm1", "log", "log2", "log10", "log1p", "sqrt", "cbrt", "sin",
-                          "cos", "tan", "sinh", "cosh", "tanh", "asin", "acos", "atan", "asinh", "acosh", "atanh",
-                          "atan2", "erf", "erfc", "fabs", "floor", "ceil", "trunc", "round", "nearbyint", "rint",
-                          "hypot", "nextafter", "pow", "copysign", "fmod", "fma", "ldexp", "fmin", "fmax", "sincos"}) {
-      for (const char* suffix : {"", "f", "l"}) names->insert(absl::StrCat(f, suffix));
-    }
-    return names;
-  }();
-  return kNames->count(s) > 0;
 }
 
 // The smallest value of a signed integer dtype.
@@ -252,38 +233,22 @@ class FuncChecker : public StmtExprVisitor {
   bool lanes_reported_ = false;
 };
 
-// global_symbol: a valid symbol, one per PrimFunc. The name a PrimFunc gets in the
-// generated code is its global_symbol, else its name in the module, so those must differ too.
+// global_symbol: a valid symbol (what the backends can emit). Which symbols a module may export
+// together is the build's business (driver/kernel_symbols.h): TVM's parser accepts two functions
+// exporting one name, or a kernel named like a libm function.
 void CheckSymbols(const IRModule& module, DiagnosticList* diags) {
-  std::map<std::string, std::string> owner;  // exported name -> the function's name in the module
   for (const auto& [gv, func] : module.Functions()) {
     const auto* f = func.as<PrimFuncNode>();
     if (f == nullptr) continue;
     int64_t at = f->attrs.Find(String("global_symbol"));
-    std::string name = gv->name;
-    if (at >= 0) {
-      const auto* s = f->attrs.value_at(at).as<StringNode>();
-      if (s == nullptr) {
-        diags->Error(f->span, absl::StrCat("function ", gv->name, ": global_symbol must be a string"));
-        continue;
-      }
-      if (!IsValidSymbol(s->value)) {
-        diags->Error(f->span, absl::StrCat("global_symbol \"", absl::CEscape(s->value), "\" ",
-                                           s->value.empty() ? "is empty" : "is not a valid symbol name",
-                                           "; it must be printable ASCII without spaces, quotes or backslashes"));
-        continue;
-      }
-      if (IsCLibraryName(s->value)) {
-        diags->Error(f->span, absl::StrCat("global_symbol \"", s->value, "\" is a C library function that compiled "
-                                           "kernels call; export the function under another name"));
-        continue;
-      }
-      name = s->value;
-    }
-    auto [it, inserted] = owner.emplace(name, gv->name);
-    if (!inserted) {
-      diags->Error(f->span, absl::StrCat("function ", gv->name, " exports the symbol \"", name,
-                                         "\", which function ", it->second, " already has"));
+    if (at < 0) continue;
+    const auto* s = f->attrs.value_at(at).as<StringNode>();
+    if (s == nullptr) {
+      diags->Error(f->span, absl::StrCat("function ", gv->name, ": global_symbol must be a string"));
+    } else if (!IsValidSymbol(s->value)) {
+      diags->Error(f->span, absl::StrCat("global_symbol \"", absl::CEscape(s->value), "\" ",
+                                         s->value.empty() ? "is empty" : "is not a valid symbol name",
+                                         "; it must be printable ASCII without spaces, quotes or backslashes"));
     }
   }
 }

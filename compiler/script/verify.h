@@ -8,8 +8,9 @@
 //     checks grow with the square of the rank) and no negative constant extent (an allocation too
 //     large for its index dtype is TVM-valid and refused by lowering: tir/analysis/allocation_size.h);
 //   - names: a PrimFunc's global_symbol is non-empty printable ASCII without spaces, quotes or
-//     backslashes (what an assembler takes quoted), no two PrimFuncs export one symbol, no two
-//     parameters of a function (PrimFunc or Relax) share a name;
+//     backslashes (what an assembler takes quoted), no two parameters of a function (PrimFunc or
+//     Relax) share a name (which symbols may be exported together is checked by the build:
+//     driver/kernel_symbols.h);
 //   - constants: no shift by a constant amount outside [0, bits), no constant division by zero, no
 //     constant INT_MIN / -1 (both trap at run time; folding would hide it).
 // Every violation is an error at the offending node's span (or the nearest enclosing one).
@@ -29,7 +30,7 @@ inline constexpr int kMaxVectorLanes = 256;
 // The most dimensions a buffer may have: numpy's NPY_MAXDIMS (the .npy files `kiln run` reads).
 inline constexpr int kMaxBufferRank = 64;
 
-// Checks every PrimFunc of `module` (and the module's exported symbols). Errors go to `diags`
+// Checks every PrimFunc of `module` (and the names of its exported symbols). Errors go to `diags`
 // (may be null); returns INVALID_ARGUMENT with them rendered if there were any.
 absl::Status VerifyBuildable(const ir::IRModule& module, ir::DiagnosticList* diags);
 

@@ -216,6 +216,10 @@ class Checker {
         for (const Expr& a : call->args) VisitExpr(a, here);
         for (const Type& t : call->ty_args) CheckTypeVars(t, here, "the call's type arguments");
         CheckPurity(call, here);
+        if (const auto* op = call->op.as<OpNode>(); op != nullptr && op->name == "relax.call_tir_inplace") {
+          absl::Status st = ValidateCallTirInplace(Downcast<rx::Call>(e));
+          if (!st.ok()) Error(here, std::string(st.message()));
+        }
         return;
       }
       case NodeKind::kTuple:

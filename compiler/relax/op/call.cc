@@ -1,8 +1,8 @@
 // The call forms: R.call_tir / call_tir_inplace / call_tir_with_grad / call_dps_packed (destination
 // passing: the output type is given in ty_args as out_ty), R.call_packed / call_pure_packed /
 // call_builtin_with_ctx / invoke_closure / invoke_pure_closure (result type in ty_args),
-// R.call_inplace_packed (a pure packed call whose outputs overwrite some of its arguments) and
-// R.make_closure.
+// R.call_inplace_packed (a pure packed call whose outputs overwrite some of its arguments),
+// R.call_py_func (a Python function by name, output type in ty_args as out_ty) and R.make_closure.
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
@@ -51,7 +51,6 @@ InferFn DpsInfer(const std::string& op) {
       }
     }
     if (op != "call_tir_inplace") return out;
-    // Each output i with inplace_indices[i] >= 0 reuses that input, so their types must agree.
     std::vector<int64_t> idx = IntArrayAttr(call, "inplace_indices").value_or(std::vector<int64_t>{});
     if (idx.size() != outs.size()) {
       return OpError(op, absl::StrCat("inplace_indices has ", idx.size(), " entries for ", outs.size(), " output(s)"));
@@ -73,10 +72,6 @@ InferFn DpsInfer(const std::string& op) {
       if (args && idx[i] >= 0 && !args->fields[idx[i]].as<TensorTypeNode>()) {
         return OpError(op, absl::StrCat("argument ", idx[i], " is overwritten in place, so it must be a tensor, got ",
                                         TypeToString(args->fields[idx[i]])));
-      }
-      std::string why;
-      if (args && idx[i] >= 0 && !TypesCompatible(outs[i], args->fields[idx[i]], &why)) {
-        return OpError(op, absl::StrCat("output ", i, " does not match the input it overwrites: ", why));
       }
     }
     return out;
@@ -114,11 +109,52 @@ absl::StatusOr<Type> InferCallInplacePacked(const ir::relax::Call& call) {
   return out;
 }
 
+// R.call_py_func(func_name, args, out_ty): a call of the Python function registered under the
+// name (TVM's vm.builtin.call_py_func); the result is the declared out_ty, tensors with shapes.
+absl::StatusOr<Type> InferCallPyFunc(const ir::relax::Call& call) {
+  const std::string op = "call_py_func";
+  if (call->args.size() != 2) return OpError(op, "expects a function name and a tuple of arguments");
+  if (!call->args[0].as<ir::relax::StringImmNode>()) {
+    return OpError(op, "expects the first argument to be a string literal naming the Python function");
+  }
+  if (absl::Status st = CheckArgsTuple(op, call); !st.ok()) return st;
+  if (call->ty_args.empty()) return OpError(op, "requires the output type (out_ty)");
+  for (const Type& t : call->ty_args) {
+    const auto* tensor = t.as<TensorTypeNode>();
+    if (tensor == nullptr || !tensor->shape.as<ir::relax::ShapeExprNode>()) {
+      return OpError(op, "out_ty must be tensor types with a shape, got " + TypeToString(t));
+    }
+  }
+  return DeclaredResult(call);
+}
+
 InferFn DeclaredInfer() {
   return [](const ir::relax::Call& call) -> absl::StatusOr<Type> { return DeclaredResult(call); };
 }
 
 }  // namespace
+
+absl::Status ValidateCallTirInplace(const ir::relax::Call& call) {
+  // Each output i with inplace_indices[i] >= 0 reuses that input, so their types must agree.
+  const Type out = DeclaredResult(call);
+  std::vector<Type> outs;
+  if (const auto* tu = out.as<TupleTypeNode>()) {
+    outs = tu->fields.ToVector();
+  } else {
+    outs.push_back(out);
+  }
+  std::vector<int64_t> idx = IntArrayAttr(call, "inplace_indices").value_or(std::vector<int64_t>{});
+  const Type args_ty = ArgType(call, 1);  // keeps the node alive while `args` points into it
+  const auto* args = args_ty.as<TupleTypeNode>();
+  for (size_t i = 0; i < idx.size() && i < outs.size(); ++i) {
+    std::string why;
+    if (args && idx[i] >= 0 && idx[i] < static_cast<int64_t>(args->fields.size()) &&
+        !TypesCompatible(outs[i], args->fields[idx[i]], &why)) {
+      return OpError("call_tir_inplace", absl::StrCat("output ", i, " does not match the input it overwrites: ", why));
+    }
+  }
+  return absl::OkStatus();
+}
 
 void RegisterCallOps(std::vector<OpSchema>* ops) {
   AddOp(ops, "call_tir", {"func", "args"}, {}, DpsInfer("call_tir")).ty_args_keyword = "out_ty";
@@ -129,6 +165,7 @@ void RegisterCallOps(std::vector<OpSchema>* ops) {
         {StringAttrSpec("te_grad_name", ""), AnyAttrSpec("te_grad_kwargs")}, DpsInfer("call_tir_with_grad"))
       .ty_args_keyword = "out_ty";
   AddOp(ops, "call_dps_packed", {"func", "args"}, {}, DpsInfer("call_dps_packed")).ty_args_keyword = "out_ty";
+  AddOp(ops, "call_py_func", {"func_name", "args"}, {}, InferCallPyFunc).ty_args_keyword = "out_ty";
   OpSchema& packed = AddOp(ops, "call_packed", {"func", "args"}, {}, DeclaredInfer());
   packed.variadic = true;
   packed.is_pure = false;

@@ -50,8 +50,6 @@ TEST(CallTirInplace, IndicesChecked) {
             "R.Tensor((8,), dtype=\"float32\")");
   EXPECT_TRUE(IsInvalidArgument(Infer("call_tir_inplace", {ir::GlobalVar("f"), args}, {{"inplace_indices", Ints({1})}}, {Tensor({8})}, mod),
                                 "R.call_tir_inplace: inplace index 1 is out of range"));
-  EXPECT_TRUE(IsInvalidArgument(Infer("call_tir_inplace", {ir::GlobalVar("f"), args}, {{"inplace_indices", Ints({0})}}, {Tensor({9})}, mod),
-                                "R.call_tir_inplace: output 0 does not match the input it overwrites"));
   EXPECT_TRUE(IsInvalidArgument(Infer("call_tir_inplace", {ir::GlobalVar("f"), args}, {{"inplace_indices", Ints({-1})}}, {Tensor({8})}, mod),
                                 "R.call_tir_inplace: at least one inplace index must not be -1"));
   ir::Expr two = ir::relax::Tuple(ir::Array<ir::Expr>{V("y", Tensor({8})), V("z", Tensor({8}))});
@@ -61,6 +59,17 @@ TEST(CallTirInplace, IndicesChecked) {
   ir::Expr any = ir::relax::Tuple(ir::Array<ir::Expr>{V("w", ir::AnyType::Make())});
   EXPECT_TRUE(IsInvalidArgument(Infer("call_tir_inplace", {ir::GlobalVar("f"), any}, {{"inplace_indices", Ints({0})}}, {Tensor({8})}, mod),
                                 "R.call_tir_inplace: argument 0 is overwritten in place, so it must be a tensor"));
+  // An output of another type than the input it overwrites is typed as declared (TVM's inference
+  // does the same); the well-formed check refuses it (ValidateCallTirInplace).
+  absl::StatusOr<ir::relax::Call> bad =
+      MakeOpCall("call_tir_inplace", {ir::GlobalVar("f"), args}, {{"inplace_indices", Ints({0})}}, {Tensor({9})}, mod);
+  ASSERT_TRUE(bad.ok()) << bad.status();
+  EXPECT_EQ(Str((*bad)->ty), "R.Tensor((9,), dtype=\"float32\")");
+  EXPECT_TRUE(IsInvalidArgument(ValidateCallTirInplace(*bad), "R.call_tir_inplace: output 0 does not match the input it overwrites"));
+  absl::StatusOr<ir::relax::Call> good =
+      MakeOpCall("call_tir_inplace", {ir::GlobalVar("f"), args}, {{"inplace_indices", Ints({0})}}, {Tensor({8})}, mod);
+  ASSERT_TRUE(good.ok()) << good.status();
+  EXPECT_TRUE(ValidateCallTirInplace(*good).ok());
 }
 
 TEST(CallPacked, ImpureWithTyArgs) {
@@ -74,6 +83,21 @@ TEST(CallPacked, ImpureWithTyArgs) {
   EXPECT_EQ(Str(Infer("call_pure_packed", {f})), "R.Any");
   EXPECT_EQ(Str(Infer("call_dps_packed", {f, ir::relax::Tuple(ir::Array<ir::Expr>{})}, {}, {Tensor({3})})), "R.Tensor((3,), dtype=\"float32\")");
   EXPECT_EQ(OpRegistry::Global().FindByScriptName("call_dps_packed")->ty_args_keyword, "out_ty");
+}
+
+TEST(CallPyFunc, NameArgsAndShapedOutputs) {
+  const OpSchema* s = OpRegistry::Global().FindByScriptName("call_py_func");
+  ASSERT_NE(s, nullptr);
+  EXPECT_TRUE(s->is_pure);
+  EXPECT_EQ(s->ty_args_keyword, "out_ty");
+  ir::relax::Tuple args(ir::Array<ir::Expr>{V("x", Tensor({3}))});
+  EXPECT_EQ(Str(Infer("call_py_func", {ir::relax::StringImm("relu"), args}, {}, {Tensor({3})})),
+            "R.Tensor((3,), dtype=\"float32\")");
+  EXPECT_EQ(Str(Infer("call_py_func", {ir::relax::StringImm("pair"), args}, {}, {Tensor({3}), Tensor({2})})),
+            "R.Tuple(R.Tensor((3,), dtype=\"float32\"), R.Tensor((2,), dtype=\"float32\"))");
+  // The name must be a string literal, the output declared.
+  EXPECT_FALSE(MakeOpCall("call_py_func", {V("f", ir::AnyType::Make()), args}, {}, {Tensor({3})}, ir::IRModule()).ok());
+  EXPECT_FALSE(MakeOpCall("call_py_func", {ir::relax::StringImm("relu"), args}, {}, {}, ir::IRModule()).ok());
 }
 
 TEST(Closures, MakeAndInvoke) {

@@ -95,6 +95,11 @@ class OpRegistry {
 // may be null (GlobalVar callees then use GlobalVar::ty). Error messages start with "R.<op>: ".
 absl::StatusOr<ir::Type> InferCallType(const ir::relax::Call& call, const ir::IRModule& module);
 
+// What the well-formed check asks of R.call_tir_inplace besides its type (TVM's FValidate): each
+// output that overwrites an input (inplace_indices[i] >= 0) has that input's type. Not part of
+// type inference, so that a module read with the well-formed check off may hold such a call.
+absl::Status ValidateCallTirInplace(const ir::relax::Call& call);
+
 // The type of any Relax expression: calls as above, If/SeqExpr/Tuple/TupleGetItem/ShapeExpr/
 // PrimValue/Function/GlobalVar from their parts (vars and constants: their `ty`).
 absl::StatusOr<ir::Type> InferExprType(const ir::Expr& expr, const ir::IRModule& module);

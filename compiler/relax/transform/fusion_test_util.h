@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "compiler/driver/kernel_symbols.h"
 #include "compiler/ir/ir.h"
 #include "compiler/script/script.h"
 #include "gtest/gtest.h"
@@ -101,14 +102,17 @@ inline ir::IRModule ParseWithKernels(const std::string& functions) {
   return ParseModule(std::string("@I.ir_module\nclass Module:") + kKernels + functions);
 }
 
-// A copy of `module` in which every PrimFunc is public under its own name, so that the Runner
-// (which calls only public functions) can run the fused kernels.
+// A copy of `module` in which every PrimFunc is public, so that the Runner (which calls only public
+// functions, by their name in the module too) can run the fused kernels. The exported symbol is
+// the function's name, with "_kernel" appended to a C library name (`exp`), which no library may
+// export (driver/kernel_symbols.h).
 inline ir::IRModule PublicKernels(const ir::IRModule& module) {
   ir::IRModule out = module;
   for (const auto& [gv, func] : module.Functions()) {
     ir::PrimFunc prim = ir::TryDowncast<ir::PrimFunc>(func);
     if (!prim.defined()) continue;
-    prim.CopyOnWrite()->attrs.Set(ir::String("global_symbol"), ir::String(gv->name));
+    std::string symbol = driver::IsCLibraryName(gv->name) ? gv->name + "_kernel" : gv->name;
+    prim.CopyOnWrite()->attrs.Set(ir::String("global_symbol"), ir::String(symbol));
     out.Add(gv, prim);
   }
   return out;

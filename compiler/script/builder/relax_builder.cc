@@ -87,4 +87,12 @@ void RelaxBuilder::EndDataflow(Span span) {
 
 void RelaxBuilder::Emit(rx::Binding binding) { frames_.back().bindings.push_back(std::move(binding)); }
 
+rx::Binding RelaxBuilder::LastBinding() const {
+  if (frames_.empty()) return rx::Binding();
+  const Frame& f = frames_.back();
+  if (!f.bindings.empty()) return f.bindings.back();
+  if (!f.blocks.empty() && !f.blocks.back()->bindings.empty()) return f.blocks.back()->bindings.back();
+  return rx::Binding();
+}
+
 }  // namespace kiln::script::builder

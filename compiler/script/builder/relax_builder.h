@@ -52,6 +52,9 @@ class RelaxBuilder {
   void EndDataflow(ir::Span span = {});
 
   void Emit(ir::relax::Binding binding);
+  // The last binding emitted in the innermost sequence (an if branch being built), in its open
+  // bindings or its last finished block; null when it has none.
+  ir::relax::Binding LastBinding() const;
 
  private:
   enum class Kind { kFunc, kSeq, kDataflow };

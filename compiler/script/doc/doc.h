@@ -144,9 +144,18 @@ struct Stmt {
   std::vector<std::string> type_params;
   // Comments that stand on their own lines just before this statement.
   std::vector<Comment> leading_comments;
+  // kFunctionDef decorated @I.pyfunc (IsPyFuncDecorator): a Python function TVMScript keeps as
+  // text (TVM's BasePyModule methods). Its decorators, name and parameters are read as usual;
+  // `source` is the whole definition as written, decorators included, with the first line's
+  // indentation removed and whitespace-only lines emptied, and `body` stays empty.
+  std::string source;
 
   explicit Stmt(StmtKind k) : kind(k) {}
 };
+
+// Whether a decorator is `pyfunc` or `X.pyfunc` (@I.pyfunc): its function's body is Python
+// that TVMScript does not read, kept as text in Stmt::source.
+bool IsPyFuncDecorator(const Expr& decorator);
 
 struct Module {
   std::vector<StmtPtr> body;

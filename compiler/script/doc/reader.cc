@@ -4,6 +4,7 @@
 // Recursion depth is counted so that hostile input yields "too deeply nested", never a crash.
 #include "compiler/script/doc/reader.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
@@ -14,6 +15,8 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "compiler/script/doc/tokenizer.h"
 
 namespace kiln::script::doc {
@@ -56,8 +59,8 @@ std::string DescribeForTarget(const Expr& e) {
 
 class Parser {
  public:
-  Parser(TokenStream ts, const ReadOptions& options)
-      : ts_(std::move(ts)), max_depth_(options.max_depth) {}
+  Parser(absl::string_view source, TokenStream ts, const ReadOptions& options)
+      : source_(source), ts_(std::move(ts)), max_depth_(options.max_depth) {}
 
   bool ParseModule(Module* m) {
     const Token& first = Peek();
@@ -474,11 +477,14 @@ class Parser {
   }
 
   bool ParseDecorated(std::vector<StmtPtr>* out) {
+    const int first_line = Peek().pos.line;
     std::vector<ExprPtr> decorators;
+    bool pyfunc = false;
     while (IsOp(Op::kAt)) {
       Next();
       ExprPtr e = ParseNamedExpression();
       if (!e || !ExpectNewline()) return false;
+      pyfunc |= IsPyFuncDecorator(*e);
       decorators.push_back(std::move(e));
     }
     if (!IsKw(Kw::kDef) && !IsKw(Kw::kClass)) {
@@ -486,9 +492,70 @@ class Parser {
       return false;
     }
     size_t at = out->size();
+    skip_next_body_ = pyfunc && IsKw(Kw::kDef);
     if (!ParseCompound(out)) return false;
+    if (pyfunc && (*out)[at]->kind == StmtKind::kFunctionDef) {
+      (*out)[at]->source = SourceLines(first_line, (*out)[at]->pos.end_line);
+    }
     (*out)[at]->decorators = std::move(decorators);
     return true;
+  }
+
+  // Lines first..last of the source, without their common indentation; whitespace-only lines
+  // become empty (so that the text does not depend on where it was indented).
+  std::string SourceLines(int first, int last) const {
+    std::vector<absl::string_view> lines;
+    int line = 1;
+    for (absl::string_view l : absl::StrSplit(source_, '\n')) {
+      if (line >= first && line <= last) {
+        absl::ConsumeSuffix(&l, "\r");
+        if (absl::StripAsciiWhitespace(l).empty()) l = absl::string_view();
+        lines.push_back(l);
+      }
+      if (++line > last) break;
+    }
+    // The first line's indentation goes from every line; a line indented less (inside a
+    // multi-line string) loses what it has, so that the text reads back the same.
+    const size_t indent = lines.empty() ? 0 : lines[0].find_first_not_of(" \t");
+    std::string out;
+    for (absl::string_view l : lines) {
+      size_t strip = std::min(indent, std::min(l.size(), l.find_first_not_of(" \t")));
+      out.append(l.data() + strip, l.size() - strip);
+      out.push_back('\n');
+    }
+    return out;
+  }
+
+  // The body of a @I.pyfunc function: skipped token by token (any Python: try, raise, ...),
+  // with the comments inside it. The statement ends at its last token.
+  bool SkipBlock() {
+    if (!ExpectOp(Op::kColon)) return false;
+    // Where tokenizing stopped (an unclosed bracket, a bad character) the text is no Python: the
+    // tokenizer's error is reported.
+    auto stop = [this] { return Peek().kind == TokenKind::kEnd || Peek().kind == TokenKind::kError; };
+    if (Peek().kind != TokenKind::kNewline) {
+      while (Peek().kind != TokenKind::kNewline && !stop()) Next();
+    } else {
+      Next();
+      if (Peek().kind != TokenKind::kIndent) {
+        Fail(Peek().pos, "expected an indented block after function definition");
+        return false;
+      }
+      int depth = 0;
+      do {
+        const Token& t = Next();
+        if (t.kind == TokenKind::kIndent) ++depth;
+        if (t.kind == TokenKind::kDedent) --depth;
+      } while (depth > 0 && !stop());
+    }
+    if (Peek().kind == TokenKind::kError) {
+      Fail(Peek().pos, "invalid syntax");
+      return false;
+    }
+    while (next_comment_ < ts_.comments.size() && ts_.comments[next_comment_].pos.line <= last_.end_line) {
+      ++next_comment_;
+    }
+    return !failed_;
   }
 
   // Parses ':' and an indented block (or statements on the same line) into `body`.
@@ -616,7 +683,9 @@ class Parser {
       s->returns = ParseExpression();
       if (!s->returns) return nullptr;
     }
-    if (!ParseBlock("function definition", t.pos.line, &s->body)) return nullptr;
+    bool skip = skip_next_body_;
+    skip_next_body_ = false;
+    if (!(skip ? SkipBlock() : ParseBlock("function definition", t.pos.line, &s->body))) return nullptr;
     return Finish(s);
   }
 
@@ -1277,7 +1346,7 @@ class Parser {
     ReadOptions options;
     options.max_depth = max_depth_ - depth_;
     const std::string source = absl::StrCat("(", piece.text, ")");  // the tokens point into it
-    Parser sub(internal::Tokenize(source, options.max_depth), options);
+    Parser sub(source, internal::Tokenize(source, options.max_depth), options);
     ExprPtr e = sub.ParseStarExpressions();
     if (e && sub.Peek().kind != TokenKind::kNewline && sub.Peek().kind != TokenKind::kEnd) {
       sub.SyntaxError(sub.Peek());
@@ -1449,10 +1518,13 @@ class Parser {
     return c;
   }
 
+  absl::string_view source_;
   TokenStream ts_;
   int max_depth_;
   size_t idx_ = 0;
   size_t next_comment_ = 0;
+  // The next function definition is @I.pyfunc: its body is skipped (SkipBlock).
+  bool skip_next_body_ = false;
   int depth_ = 0;
   Pos last_;
   bool failed_ = false;
@@ -1462,9 +1534,13 @@ class Parser {
 
 }  // namespace
 
+bool IsPyFuncDecorator(const Expr& decorator) {
+  return (decorator.kind == ExprKind::kName || decorator.kind == ExprKind::kAttribute) && decorator.name == "pyfunc";
+}
+
 absl::StatusOr<Module> Read(absl::string_view source, const std::string& filename,
                             ir::DiagnosticList* diags, const ReadOptions& options) {
-  Parser parser(internal::Tokenize(source, options.max_depth), options);
+  Parser parser(source, internal::Tokenize(source, options.max_depth), options);
   Module m;
   if (parser.ParseModule(&m)) return m;
   const Pos& p = parser.error_pos();

@@ -372,6 +372,49 @@ TEST(ReaderTest, ErrorsMatchCPython) {
   EXPECT_EQ(ErrorOf("x = (y := 1)\n"), "1:8: assignment expressions (:=) are not supported");
 }
 
+// An @I.pyfunc method's body is any Python (try, raise, ...): kept as text, not read.
+TEST(ReaderTest, PyFuncBodyIsKeptAsText) {
+  Module m = ReadOk(
+      "class M(BasePyModule):\n"
+      "    @I.pyfunc\n"
+      "    def f(self, x):\n"
+      "        try:\n"
+      "            return x\n"
+      "        \n"
+      "        # inside\n"
+      "        except E:\n"
+      "            raise\n"
+      "    # after\n"
+      "    @R.function\n"
+      "    def g():\n"
+      "        return 1\n");
+  ASSERT_EQ(m.body.size(), 1u);
+  const Stmt& cls = *m.body[0];
+  ASSERT_EQ(cls.body.size(), 2u);
+  const Stmt& f = *cls.body[0];
+  EXPECT_EQ(f.name, "f");
+  EXPECT_EQ(f.args.size(), 2u);
+  ASSERT_EQ(f.decorators.size(), 1u);
+  EXPECT_TRUE(IsPyFuncDecorator(*f.decorators[0]));
+  EXPECT_TRUE(f.body.empty());
+  EXPECT_EQ(f.source,
+            "@I.pyfunc\ndef f(self, x):\n    try:\n        return x\n\n    # inside\n    except E:\n        raise\n");
+  EXPECT_EQ(f.pos.end_line, 9);
+  // The comment after the body stays with the next statement; the one inside went with the text.
+  const Stmt& g = *cls.body[1];
+  ASSERT_EQ(g.leading_comments.size(), 1u);
+  EXPECT_EQ(g.leading_comments[0].text, "after");
+  EXPECT_TRUE(g.source.empty());
+  EXPECT_EQ(g.body.size(), 1u);
+  // A line of a multi-line string indented less than the definition keeps what it has.
+  Module doc = ReadOk("class M(BasePyModule):\n    @I.pyfunc\n    def f(self):\n        return '''a\n  b'''\n");
+  EXPECT_EQ(doc.body[0]->body[0]->source, "@I.pyfunc\ndef f(self):\n    return '''a\nb'''\n");
+  // A bracket left open in the skipped body is the tokenizer's error, not a hang.
+  EXPECT_NE(ErrorOf("class M(BasePyModule):\n    @I.pyfunc\n    def f(self):\n        return g(1\n\n    def h():\n        pass\n")
+                .find("was never closed"),
+            std::string::npos);
+}
+
 TEST(ReaderTest, DeepNestingIsAnErrorNotACrash) {
   EXPECT_EQ(ErrorOf(std::string(10000, '(')), "1:201: too deeply nested");
   EXPECT_EQ(ErrorOf("x = " + std::string(10000, '-') + "1\n"), "1:204: too deeply nested");

@@ -130,6 +130,16 @@ class Writer {
 
   void Statement(const Stmt& s, int level) {
     Comments(s.leading_comments, level);
+    if (s.kind == StmtKind::kFunctionDef && !s.source.empty()) {
+      // A Python function kept as text (@I.pyfunc): as written, indented to this level.
+      for (absl::string_view line : absl::StrSplit(absl::string_view(s.source).substr(0, s.source.size() - 1), '\n')) {
+        if (!line.empty()) Indent(level);
+        out_.append(line.data(), line.size());
+        out_.push_back('\n');
+      }
+      out_.push_back('\n');
+      return;
+    }
     for (const ExprPtr& d : s.decorators) {
       Indent(level);
       out_.push_back('@');

@@ -629,24 +629,41 @@ void Parser::RelaxIf(const doc::Stmt& s) {
   if (s.orelse.empty()) Fail(span, "an if in an R.function needs an else branch");
   std::string var_name;
   Type var_ty;
+  auto same_name = [&](const std::string& name) {
+    if (!var_name.empty() && name != var_name) {
+      Fail(span, absl::StrCat("the last binding of both branches must provide the same variable: '", var_name, "' and '",
+                              name, "'"));
+    }
+    var_name = name;
+  };
   auto branch = [&](const std::vector<doc::StmtPtr>& body) -> Expr {
     const doc::Stmt& last = *body.back();
     const doc::ExprPtr& t = last.kind == doc::StmtKind::kAssign && last.targets.size() == 1 ? last.targets[0]
                           : last.kind == doc::StmtKind::kAnnAssign ? last.target : nullptr;
-    // TVM checks a branch's last binding when the branch closes, and reports it at the if.
     if (!t || t->kind != doc::ExprKind::kName || !last.value) {
-      bool binds = std::any_of(body.begin(), body.end(), [](const doc::StmtPtr& x) {
-        // An expression statement binds its (void) value too.
-        return x->kind == doc::StmtKind::kAssign || x->kind == doc::StmtKind::kAnnAssign || x->kind == doc::StmtKind::kExpr;
-      });
-      Fail(span, binds ? "each branch of an if in an R.function must end by assigning the result variable"
-                       : "empty body is not allowed for a branch of an if in an R.function: it must assign the result variable");
+      // As in TVM, the branch's last binding gives the result, whatever statement made it: an
+      // expression statement (`R.print(...)` binds `_`), or a dataflow block whose R.output
+      // binds it. The branch's value is that variable.
+      relax_.BeginSeq();
+      PushScope();
+      Expr unused;
+      const doc::Stmt* unused_ret = nullptr;
+      ParseRelaxBody(body, &unused, &unused_ret);
+      rx::Binding binding = relax_.LastBinding();
+      PopScope();
+      rx::SeqExpr seq = relax_.EndSeq(binding.defined() ? Expr(binding->var) : Expr(), SpanOf(last.pos));
+      // TVM checks a branch's last binding when the branch closes, and reports it at the if.
+      if (!binding.defined()) {
+        Fail(span, "empty body is not allowed for a branch of an if in an R.function: it must bind the result variable");
+      }
+      if (binding->var.as<rx::DataflowVarNode>()) {
+        Fail(span, absl::StrCat("the last binding of a branch of an if must be a non-dataflow variable (list '",
+                                binding->var->name, "' in R.output)"));
+      }
+      same_name(binding->var->name);
+      return seq;
     }
-    if (!var_name.empty() && t->name != var_name) {
-      Fail(span, absl::StrCat("the last binding of both branches must provide the same variable: '", var_name, "' and '",
-                              t->name, "'"));
-    }
-    var_name = t->name;
+    same_name(t->name);
     relax_.BeginSeq();
     PushScope();
     Expr unused;

@@ -268,7 +268,7 @@ Value CallRelaxOp(Parser& p, CallArgs& a, RelaxCall& c) {
   const kiln::relax::OpSchema* schema = kiln::relax::OpRegistry::Global().FindByScriptName(name);
   if (!schema) p.Fail(a.func_span, absl::StrCat("R.", name, " is not a Relax operator"));
   bool tir_like = name == "call_tir" || name == "call_tir_inplace" || name == "call_tir_with_grad" || name == "call_dps_packed" ||
-                  name == "dist.call_tir_local_view";
+                  name == "dist.call_tir_local_view" || name == "call_py_func";
   bool packed = name == "call_packed" || name == "call_pure_packed" || name == "call_dps_packed" || name == "call_builtin_with_ctx";
   Array<Expr> args;
   std::vector<std::pair<std::string, ObjectRef>> attrs;

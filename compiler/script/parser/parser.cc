@@ -1335,9 +1335,39 @@ IRModule Parser::ParseIRModule(const doc::Stmt& cls, const CallArgs& deco) {
   // functions. The module keeps the source order.
   std::vector<std::pair<const doc::Stmt*, std::string>> funcs;  // def, decorator kind
   std::vector<std::pair<const doc::Stmt*, CallArgs>> deco_args;
+  // A class deriving from BasePyModule (TVM's module with Python methods) may hold @I.pyfunc
+  // methods: each is an ExternFunc of its name carrying its Python source, as in TVM.
+  const bool base_py_module = std::any_of(cls.bases.begin(), cls.bases.end(), [](const doc::ExprPtr& b) {
+    return (b->kind == doc::ExprKind::kName || b->kind == doc::ExprKind::kAttribute) && b->name == "BasePyModule";
+  });
+  std::map<std::string, BaseFunc> pyfuncs;
   for (const doc::StmtPtr& sp : cls.body) {
     const doc::Stmt& s = *sp;
     if (s.kind != doc::StmtKind::kFunctionDef) continue;
+    if (!s.source.empty()) {
+      try {
+        if (!base_py_module) {
+          Fail(s.pos, absl::StrCat("@I.pyfunc are only allowed in classes that inherit from BasePyModule. Class '",
+                                   cls.name, "' does not inherit from BasePyModule."));
+        }
+        if (gvars_.count(s.name)) Fail(s.pos, absl::StrCat("function '", s.name, "' is defined twice"));
+      } catch (const ParseError& e) {
+        Report(e);
+        continue;
+      }
+      rx::ExternFunc f(s.name, SpanOf(s.pos));
+      f.CopyOnWrite()->ty = PackedFuncType::Make();
+      f.CopyOnWrite()->attrs.Set(String("is_pyfunc"), IntImm(DataType::Bool(), 1));
+      f.CopyOnWrite()->attrs.Set(String("function_type"), String("python"));
+      f.CopyOnWrite()->attrs.Set(String("python_function_name"), String(s.name));
+      f.CopyOnWrite()->attrs.Set(String("python_source"), String(s.source));
+      GlobalVar gv(s.name, SpanOf(s.pos));
+      gv.CopyOnWrite()->ty = f->ty;
+      gvars_[s.name] = gv;
+      module_.Add(gv, f);
+      pyfuncs[s.name] = f;
+      continue;
+    }
     std::string kind;
     CallArgs args;
     try {
@@ -1405,7 +1435,8 @@ IRModule Parser::ParseIRModule(const doc::Stmt& cls, const CallArgs& deco) {
       Report(e);
     }
   }
-  std::map<std::string, BaseFunc> parsed;
+  if (base_py_module) module_.CopyOnWrite()->attrs.Set(String("base_py_module"), IntImm(DataType::Bool(), 1));
+  std::map<std::string, BaseFunc> parsed = pyfuncs;
   for (size_t i = 0; i < funcs.size(); ++i) {
     if (funcs[i].second != "T.prim_func") continue;
     const doc::Stmt& s = *funcs[i].first;

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/structural.h"
+#include "compiler/script/doc/reader.h"
 #include "compiler/tir/functor.h"
 
 namespace kiln::script::printer {
@@ -31,6 +32,25 @@ std::string Sanitize(const std::string& hint) {
   }
   if (std::isdigit(static_cast<unsigned char>(s[0]))) s = "v" + s;
   return s;
+}
+
+// Whether `f` is what the parser makes of an @I.pyfunc method `name` of a BasePyModule class
+// (ParseIRModule), so that printing its python_source reads back to it: the attributes it sets
+// and no others, and a source that is one such definition of that name.
+bool IsPyFunc(const ir::relax::ExternFuncNode* f, const std::string& name) {
+  const auto* is_pyfunc = f->attrs.Get(ir::String("is_pyfunc")).as<ir::IntImmNode>();
+  const auto* kind = f->attrs.Get(ir::String("function_type")).as<ir::StringNode>();
+  const auto* py_name = f->attrs.Get(ir::String("python_function_name")).as<ir::StringNode>();
+  const auto* source = f->attrs.Get(ir::String("python_source")).as<ir::StringNode>();
+  if (f->attrs.size() != 4 || is_pyfunc == nullptr || !is_pyfunc->dtype.is_bool() || is_pyfunc->value == 0 ||
+      kind == nullptr || kind->value != "python" || py_name == nullptr || py_name->value != name ||
+      source == nullptr || f->global_symbol != name || !f->ty.as<ir::PackedFuncTypeNode>()) {
+    return false;
+  }
+  absl::StatusOr<doc::Module> m = doc::Read(source->value, "<python_source>");
+  return m.ok() && m->body.size() == 1 && m->leading_comments.empty() && m->trailing_comments.empty() &&
+         m->body[0]->kind == doc::StmtKind::kFunctionDef && m->body[0]->name == name &&
+         m->body[0]->source == source->value;
 }
 
 }  // namespace
@@ -295,7 +315,13 @@ std::string Docsifier::FuncName(const ir::BaseFuncNode* f) const {
 doc::Module Docsifier::PrintModule(const ir::IRModule& mod) {
   in_module_ = true;
   std::vector<StmtPtr> body;
-  if (!mod->attrs.empty()) body.push_back(ExprStmt(CallE(I("module_attrs"), {PrintAttrMap(mod->attrs)})));
+  // A module of TVM's BasePyModule (Python methods) is written as a class deriving from it, as in
+  // its source, rather than with the attribute the base sets.
+  ir::Map<ir::String, ir::ObjectRef> attrs = mod->attrs;
+  const auto* py = attrs.Get(ir::String("base_py_module")).as<ir::IntImmNode>();
+  const bool base_py_module = py != nullptr && py->dtype.is_bool() && py->value != 0;
+  if (base_py_module) attrs.erase(ir::String("base_py_module"));
+  if (!attrs.empty()) body.push_back(ExprStmt(CallE(I("module_attrs"), {PrintAttrMap(attrs)})));
   if (!mod->global_infos.empty()) {
     std::vector<ExprPtr> keys, values;
     for (size_t i = 0; i < mod->global_infos.size(); ++i) {
@@ -312,12 +338,21 @@ doc::Module Docsifier::PrintModule(const ir::IRModule& mod) {
       body.push_back(PrintRelaxFunc(ir::GetRef<ir::relax::Function>(rf), gv->name));
     }
     if (const auto* ef = func.as<ir::relax::ExternFuncNode>()) {
+      const auto* source = ef->attrs.Get(ir::String("python_source")).as<ir::StringNode>();
+      if (base_py_module && source != nullptr && IsPyFunc(ef, gv->name)) {
+        // An @I.pyfunc method: its Python source as written (BasePyModule.script() in TVM).
+        StmtPtr def = FunctionDefS(gv->name, {}, {}, nullptr, {});
+        def->source = source->value;
+        body.push_back(def);
+        continue;
+      }
       // TVM's form: `name = R.ExternFunc("symbol")` in the class body.
       body.push_back(Assign(Id(gv->name), PrintExternFunc(ef)));
     }
   }
   doc::Module m;
   m.body.push_back(ClassDefS("Module", {I("ir_module")}, std::move(body)));
+  if (base_py_module) m.body.back()->bases.push_back(Id("BasePyModule"));
   AddHeader(&m, /*module_header=*/true);
   return m;
 }

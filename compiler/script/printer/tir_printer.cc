@@ -950,7 +950,13 @@ ExprPtr Docsifier::PrintExpr(const PrimExpr& e) {
   };
   auto fn2 = [&](const char* name) {
     const auto* n = static_cast<const BinaryNode*>(e.get());
-    return CallE(T(name), {PrintExpr(n->a), PrintExpr(n->b)});
+    // The constructor reads a bare int as int32 even in Relax (T.FloorDiv(T.int64(32), 4)'s
+    // operands are TIR's), so its operands are printed as in TIR.
+    const bool relax = relax_ctx_;
+    relax_ctx_ = false;
+    ExprPtr a = PrintExpr(n->a), b = PrintExpr(n->b);
+    relax_ctx_ = relax;
+    return CallE(T(name), {a, b});
   };
   switch (e->kind()) {
     case NodeKind::kVar:
