@@ -435,26 +435,40 @@ std::string CheckTmaGather4(const ModMap& m) {
 
 // ------------------------------------------------------------------ the table
 
-std::vector<Entry> BuildTable() {
-  std::vector<Entry> t;
-  auto add = [&](std::string name, std::string family, std::vector<Slot> slots, std::vector<Operand> ops,
-                 CheckFn check = nullptr) {
-    t.push_back({std::move(name), std::move(family), std::move(slots), std::move(ops), check});
-  };
+// The operands and slots several groups of lines share.
+struct Common {
   const Operand d = Reg("d").W(), a = Reg("a"), b = Reg("b"), c = Reg("c");
+  const Strings scopes = {"cta", "cluster", "gpu", "sys"};
+  const Strings prefetch = {"L2::64B", "L2::128B", "L2::256B"};
+  const Operand policy = Reg("cache_policy").Type("u64").LanesOf(CachePolicyLanes);
+  const Operand mask = Reg("membermask").Type("u32");
+  const Slot completion = Req("completion", {"mbarrier::complete_tx::bytes"});
+  const Slot cta_group = Req("cta_group", {"cta_group::1", "cta_group::2"});
+  const Operand mbar = Addr("mbar").Space("shared::cluster");
+};
 
+// Appends one entry. The table is built by one function per group of instructions: a single
+// function of all ~150 entries took GCC minutes to compile (its temporaries' cleanups).
+struct Adder {
+  std::vector<Entry>* t;
+  void operator()(std::string name, std::string family, std::vector<Slot> slots, std::vector<Operand> ops,
+                  CheckFn check = nullptr) const {
+    t->push_back({std::move(name), std::move(family), std::move(slots), std::move(ops), check});
+  }
+};
+
+void AddLoadsStores(const Adder& add, const Common& k) {
+  const Operand &d = k.d, &policy = k.policy;
+  const Strings &scopes = k.scopes, &prefetch = k.prefetch;
   // ld / st (ISA 9.7.9.8, 9.7.9.9, 9.7.9.11): scalar, 128-bit vector and 256-bit vector lines.
   const Strings sem_ld = {"weak", "acquire", "relaxed", "volatile"}, sem_st = {"weak", "release", "relaxed", "volatile"};
-  const Strings scopes = {"cta", "cluster", "gpu", "sys"};
   const Strings spaces = {"global", "shared", "shared::cta", "shared::cluster", "local"};
   const Strings l1ev = {"L1::evict_normal", "L1::evict_unchanged", "L1::evict_first", "L1::evict_last", "L1::no_allocate"};
   const Strings l2ev = {"L2::evict_first", "L2::evict_last", "L2::evict_normal"};
-  const Strings prefetch = {"L2::64B", "L2::128B", "L2::256B"};
   const Strings mem_types = {"b8", "u8", "s8", "b16", "u16", "s16", "b32", "u32", "s32", "b64", "u64", "s64", "f32", "f64"};
   Strings scalar_types = mem_types;
   scalar_types.push_back("b128");
   const Strings types256 = {"b32", "u32", "s32", "f32", "b64", "u64", "s64", "f64"};
-  const Operand policy = Reg("cache_policy").Type("u64").LanesOf(CachePolicyLanes);
   add("ld", "ld",
       {Opt("mmio", {"mmio"}), Opt("sem", sem_ld), Opt("scope", scopes), Opt("space", spaces),
        Opt("cop", {"ca", "cg", "cs", "lu", "cv"}), Opt("nc", {"nc"}), Opt("l1ev", l1ev), Opt("cache", {"L2::cache_hint"}),
@@ -482,7 +496,10 @@ std::vector<Entry> BuildTable() {
       {Opt("sem", sem_st), Opt("scope", scopes), Opt("space", {"global"}), Opt("cop", {"wb", "cg", "cs", "wt"}),
        Opt("l1ev", l1ev), Opt("l2ev", l2ev), Req("vec", {"v4", "v8"}), Req("type", types256)},
       {Addr("addr"), Reg("value").LanesOf(VecLanes).SinkIf(Sink256)}, CheckStVec256);
+}
 
+void AddMovAndArithmetic(const Adder& add, const Common& k) {
+  const Operand &d = k.d, &a = k.a, &b = k.b, &c = k.c;
   // mov (ISA 9.7.9.4): the scalar line, and the pack/unpack lines whose vector side is a
   // register group (`mov.b64 d, {lo, hi}`); an unpacked lane may be `_`.
   add("mov", "mov", {Req("type", {"pred", "b16", "b32", "b64", "u16", "u32", "u64", "s16", "s32", "s64", "f32", "f64"})},
@@ -541,7 +558,10 @@ std::vector<Entry> BuildTable() {
       CheckHalfEx2);
   add("abs_f", "abs", {Opt("ftz", {"ftz"}), Req("type", {"f32", "f64"})}, {d, a}, CheckAbsNeg);
   add("abs_half", "abs", {Opt("ftz", {"ftz"}), Req("type", half_types)}, {d, a}, CheckHalfAbsNeg);
+}
 
+void AddCompareLogic(const Adder& add, const Common& k) {
+  const Operand &d = k.d, &a = k.a, &b = k.b, &c = k.c, &mask = k.mask;
   // setp / set / slct (ISA 9.7.6, 9.7.7): {.BoolOp} adds a .pred source, `p|q` a second result.
   const Operand p = Reg("p").W().Type("pred"), q = Reg("q").W().Type("pred"), pc = Reg("c").Type("pred");
   const Strings boolops = {"and", "or", "xor"};
@@ -587,7 +607,6 @@ std::vector<Entry> BuildTable() {
   add("shl", "shl", {Req("type", {"b16", "b32", "b64"})}, {d, a, b.Type("u32")});
 
   // redux.sync (ISA 9.7.13.10): arithmetic on a typed word, bitwise on an untyped one.
-  const Operand mask = Reg("membermask").Type("u32");
   add("redux_sync", "redux_sync", {Req("op", {"add", "min", "max"}), Req("type", {"u32", "s32"})}, {d, a, mask});
   add("redux_sync_bitwise", "redux_sync", {Req("op", {"and", "or", "xor"}), Req("type", {"b32"})},
       {d.Type("b32i"), a.Type("b32i"), mask});
@@ -598,6 +617,12 @@ std::vector<Entry> BuildTable() {
   add("isspacep", "isspacep",
       {Req("space", {"const", "global", "local", "shared", "shared::cta", "shared::cluster", "param", "param::entry"})},
       {Reg("p").W().Type("pred"), Ptr("a")});
+}
+
+void AddAsyncAndAtomics(const Adder& add, const Common& k) {
+  const Operand &d = k.d, &b = k.b, &policy = k.policy;
+  const Strings &scopes = k.scopes;
+  const Slot &completion = k.completion;
   // multimem.ld_reduce (ISA 9.7.9.12): integer and floating-point lines, the latter with vectors.
   const Strings mm_sem = {"weak", "relaxed", "acquire"}, half_f = {"f16", "f16x2", "bf16", "bf16x2", "f32", "f64"};
   add("multimem_ld_reduce", "multimem_ld_reduce",
@@ -614,7 +639,6 @@ std::vector<Entry> BuildTable() {
       {d.LanesOf(VecLanes), Addr("addr")}, CheckMultimemFloat);
 
   // st.async (ISA 9.7.9.13): the mbarrier-completed lines and the release line.
-  const Slot completion = Req("completion", {"mbarrier::complete_tx::bytes"});
   add("st_async", "st_async",
       {Opt("weak", {"weak"}), Opt("space", {"shared::cluster"}), completion,
        Req("type", {"b32", "b64", "b128", "u32", "u64", "s32", "s64", "f32", "f64"})},
@@ -668,9 +692,13 @@ std::vector<Entry> BuildTable() {
       {Opt("mmio", {"mmio"}), Req("sem", {"release"}), Req("scope", {"gpu", "sys"}), Opt("space", {"global"}),
        Req("op", {"add"}), Req("type", {"u32", "s32", "u64", "s64"})},
       {Addr("addr"), value}, CheckAsyncRelease);
+}
+
+void AddTcgen05(const Adder& add, const Common& k) {
+  const Operand &mbar = k.mbar;
+  const Slot &cta_group = k.cta_group;
   // tcgen05 (ISA 9.7.16): tensor-memory allocation, ld/st, cp, mma, fences and commits. A tmem
   // address is a uint32 and takes no T.ptx.addr offset.
-  const Slot cta_group = Req("cta_group", {"cta_group::1", "cta_group::2"});
   const Slot sync = Req("sync", {"sync"}), aligned = Req("aligned", {"aligned"});
   const Operand tmem = Addr("taddr").Space("tmem").NoOffset();
   add("tcgen05_alloc", "tcgen05",
@@ -731,13 +759,17 @@ std::vector<Entry> BuildTable() {
   }
   add("tcgen05_fence", "tcgen05", {Req("action", {"fence::before_thread_sync", "fence::after_thread_sync"})}, {});
   const Slot arrive_one = Req("completion", {"mbarrier::arrive::one"});
-  const Operand mbar = Addr("mbar").Space("shared::cluster");
   add("tcgen05_commit", "tcgen05",
       {Req("action", {"commit"}), cta_group, arrive_one, Opt("space", {"shared::cluster"}), Req("type", {"b64"})}, {mbar});
   add("tcgen05_commit_multicast", "tcgen05",
       {Req("action", {"commit"}), cta_group, arrive_one, Opt("space", {"shared::cluster"}),
        Req("multicast", {"multicast::cluster"}), Req("type", {"b64"})},
       {mbar, Reg("mask").Type("u16")});
+}
+
+void AddCopies(const Adder& add, const Common& k) {
+  const Operand &policy = k.policy;
+  const Strings &prefetch = k.prefetch;
   // cp (ISA 9.7.9.25): cp.async (with its src-size / ignore-src forms), the bulk copies, the
   // tensor (TMA) copies whose [tensorMap, coords] operand takes no T.ptx.addr offset, and the
   // group waits.
@@ -814,6 +846,18 @@ std::vector<Entry> BuildTable() {
       {async, Req("target", {"mbarrier"}), Req("action", {"arrive"}), Opt("noinc", {"noinc"}), Opt("space", {"shared", "shared::cta"}),
        Req("type", {"b64"})},
       {Addr("addr")});
+}
+
+std::vector<Entry> BuildTable() {
+  std::vector<Entry> t;
+  const Adder add{&t};
+  const Common k;
+  AddLoadsStores(add, k);
+  AddMovAndArithmetic(add, k);
+  AddCompareLogic(add, k);
+  AddAsyncAndAtomics(add, k);
+  AddTcgen05(add, k);
+  AddCopies(add, k);
   return t;
 }
 
