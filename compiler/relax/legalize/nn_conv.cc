@@ -287,17 +287,19 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
     const ForKind lane_kind = ForKind::kVectorized;
     // The output columns that exist: all `lanes` unless this is a row's last, partial tile.
     const bool all_lanes = IsConst(width, lanes);
-    // f(r, i, v) over the output rows of the tile (an unrolled loop when there are two).
-    using TileBody = std::function<Stmt(PrimExpr, PrimExpr, PrimExpr)>;
-    auto over_rows = [&](const TileBody& f, const std::function<Stmt(const TileBody&, PrimExpr)>& per_row) {
-      if (out_rows == 1) return per_row(f, Int64(0));
-      return Loop("r", Int64(out_rows), ForKind::kUnrolled, [&](const PrimExpr& r) { return per_row(f, r); });
+    // per_row(r) for the tile's output rows r (an unrolled loop when there are two), and the output
+    // row that r is.
+    auto over_rows = [&](const std::function<Stmt(const PrimExpr&)>& per_row) {
+      if (out_rows == 1) return per_row(Int64(0));
+      return Loop("r", Int64(out_rows), ForKind::kUnrolled, per_row);
     };
-    // Rows innermost but for the lanes: both rows' multiply-adds by weight i follow its broadcast,
-    // which then needs one register, not one per channel.
+    auto out_row = [&](const PrimExpr& r) { return out_rows == 1 ? y : Plus(y, r); };
+    // f(r, i, v) over the accumulators. Rows innermost but for the lanes: both rows' multiply-adds
+    // by weight i follow its broadcast, which then needs one register, not one per channel.
+    using TileBody = std::function<Stmt(PrimExpr, PrimExpr, PrimExpr)>;
     auto each = [&](const TileBody& f) {
       return Loop("i", Int64(rows), ForKind::kUnrolled, [&](const PrimExpr& i) {
-        return over_rows(f, [&](const TileBody& f, PrimExpr r) {
+        return over_rows([&](const PrimExpr& r) {
           return Loop("v", Int64(lanes), lane_kind, [&](const PrimExpr& v) { return f(r, i, v); });
         });
       });
@@ -310,12 +312,12 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
     bool whole = og_const > 0;
     auto out_at = [&](const PrimExpr& r, const PrimExpr& i, const PrimExpr& v) {
       PrimExpr oc = Plus(Times(g, og), Plus(Times(ob, Int64(kBlock)), i));
-      std::map<char, PrimExpr> at = {{'N', n}, {'C', oc}, {'H', out_rows == 1 ? y : Plus(y, r)}, {'W', Plus(x0, v)}};
+      std::map<char, PrimExpr> at = {{'N', n}, {'C', oc}, {'H', out_row(r)}, {'W', Plus(x0, v)}};
       if (!two_d) at.erase('H');
       return Index(*opos, at);
     };
     auto valid_rows = [&](const TileBody& f) {
-      return over_rows(f, [&](const TileBody& f, PrimExpr r) {
+      return over_rows([&](const PrimExpr& r) {
         return Loop("i", whole ? Int64(rows) : valid, whole ? ForKind::kUnrolled : ForKind::kSerial,
                     [&](const PrimExpr& i) {
                       return Loop("v", all_lanes ? Int64(lanes) : width, all_lanes ? lane_kind : ForKind::kSerial,
@@ -340,7 +342,7 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
       return Loop("ky", kh, ForKind::kSerial, [&](const PrimExpr& ky) {
         return Loop("kx", kw, kx_kind, [&](const PrimExpr& kx) {
           return each([&](PrimExpr r, PrimExpr i, PrimExpr v) {
-            PrimExpr row = Plus(Times(out_rows == 1 ? y : Plus(y, r), Int64(csh)), Times(ky, Int64(dh)));
+            PrimExpr row = Plus(Times(out_row(r), Int64(csh)), Times(ky, Int64(dh)));
             PrimExpr col = Plus(Times(Plus(x0, v), Int64(csw)), Times(kx, Int64(dw)));
             PrimExpr val = FusedMulAdd(Load(wpk, {gb, c, ky, kx, i}), Load(xp, {ch, row, col}), Load(acc, acc_at(r, i, v)));
             return Store(acc, val, acc_at(r, i, v));
