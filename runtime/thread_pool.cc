@@ -12,7 +12,7 @@ int32_t EnvParallelFor(void* pool, int64_t n, KilnParallelBody body, void* closu
 
 ThreadPool::ThreadPool(int num_threads) {
   if (num_threads <= 0) num_threads = std::max(1u, std::thread::hardware_concurrency());
-  for (int i = 1; i < num_threads; ++i) workers_.emplace_back([this, i] { WorkerLoop(i); });
+  for (int i = 1; i < num_threads; ++i) workers_.emplace_back([this] { WorkerLoop(); });
   env_.parallel_for = &EnvParallelFor;
   env_.pool = this;
 }
@@ -38,13 +38,25 @@ void WaitBriefly(const Ready& ready) {
   while (!ready() && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
 }
 
-// Chunk `index` of `parts` over [0, n).
-void Chunk(int64_t n, int parts, int index, int64_t* begin, int64_t* end) {
-  int64_t base = n / parts, rem = n % parts;
-  *begin = index * base + std::min<int64_t>(index, rem);
-  *end = *begin + base + (index < rem ? 1 : 0);
-}
 }  // namespace
+
+int32_t ThreadPool::RunChunks(TrapInfo* trap) {
+  // A chunk is 1/(2·threads) of what is left: large first chunks keep per-claim overhead and
+  // lost locality small, and the shrinking tail lets the threads finish together.
+  const int64_t share = 2 * static_cast<int64_t>(num_threads());
+  int64_t begin = next_.load(std::memory_order_relaxed);
+  while (begin < n_ && !failed_.load(std::memory_order_relaxed)) {
+    int64_t end = begin + std::max<int64_t>(1, (n_ - begin) / share);
+    if (!next_.compare_exchange_weak(begin, end, std::memory_order_relaxed)) continue;
+    int32_t rc = RunTrapping([&] { return body_(begin, end, closure_); }, trap);
+    if (rc != 0) {
+      failed_ = true;
+      return rc;
+    }
+    begin = next_.load(std::memory_order_relaxed);
+  }
+  return 0;
+}
 
 int32_t ThreadPool::ParallelFor(int64_t n, KilnParallelBody body, void* closure) {
   if (n <= 0) return 0;
@@ -62,16 +74,16 @@ int32_t ThreadPool::ParallelFor(int64_t n, KilnParallelBody body, void* closure)
     n_ = n;
     body_ = body;
     closure_ = closure;
+    next_ = 0;
+    failed_ = false;
     pending_ = static_cast<int>(workers_.size());
     first_error_ = 0;
     first_trap_ = TrapInfo();
     ++generation_;
   }
   work_cv_.notify_all();
-  int64_t b, e;
-  Chunk(n, num_threads(), 0, &b, &e);
   TrapInfo trap;
-  int32_t rc = b < e ? RunTrapping([&] { return body(b, e, closure); }, &trap) : 0;
+  int32_t rc = RunChunks(&trap);
   WaitBriefly([this] { return pending_.load() == 0; });
   std::unique_lock<std::mutex> lock(mu_);
   done_cv_.wait(lock, [this] { return pending_ == 0; });
@@ -82,26 +94,18 @@ int32_t ThreadPool::ParallelFor(int64_t n, KilnParallelBody body, void* closure)
   return rc;
 }
 
-void ThreadPool::WorkerLoop(int index) {
+void ThreadPool::WorkerLoop() {
   uint64_t seen = 0;
   while (true) {
-    int64_t n;
-    KilnParallelBody body;
-    void* closure;
     WaitBriefly([&] { return stop_.load() || generation_.load() != seen; });
     {
       std::unique_lock<std::mutex> lock(mu_);
       work_cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
       if (stop_) return;
       seen = generation_;
-      n = n_;
-      body = body_;
-      closure = closure_;
     }
-    int64_t b, e;
-    Chunk(n, num_threads(), index, &b, &e);
     TrapInfo trap;
-    int32_t rc = b < e ? RunTrapping([&] { return body(b, e, closure); }, &trap) : 0;
+    int32_t rc = RunChunks(&trap);
     {
       std::lock_guard<std::mutex> lock(mu_);
       if (rc == kTrapped && first_trap_.signal == 0) first_trap_ = trap;

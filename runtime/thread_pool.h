@@ -26,16 +26,21 @@ class ThreadPool {
 
   int num_threads() const { return static_cast<int>(workers_.size()) + 1; }
 
-  // Splits [0, n) into one contiguous chunk per thread (the caller runs one) and returns the first
-  // non-zero chunk result. One ParallelFor at a time per pool; nested calls run serially. A chunk
-  // that traps (trap.h) makes it return kTrapped, with the trap pending on the calling thread.
+  // Runs body over [0, n) in contiguous chunks on every thread (the caller takes part) and returns
+  // the first non-zero chunk result; after one, no new chunk starts. Chunks are claimed as threads
+  // come free, each a share of what is left (guided scheduling), so a thread that starts late or
+  // loses its core for a while leaves its work to the others instead of holding up the loop. One
+  // ParallelFor at a time per pool; nested calls run serially. A chunk that traps (trap.h) makes it
+  // return kTrapped, with the trap pending on the calling thread.
   int32_t ParallelFor(int64_t n, KilnParallelBody body, void* closure);
 
   // The env to pass as `self` to kernels so their parallel loops use this pool.
   const KilnKernelEnv* env() const { return &env_; }
 
  private:
-  void WorkerLoop(int index);
+  void WorkerLoop();
+  // Runs chunks of the job in flight until none is left or one fails; returns that failure.
+  int32_t RunChunks(TrapInfo* trap);
 
   std::vector<std::thread> workers_;
   std::mutex mu_;
@@ -48,6 +53,8 @@ class ThreadPool {
   int64_t n_ = 0;
   KilnParallelBody body_ = nullptr;
   void* closure_ = nullptr;
+  std::atomic<int64_t> next_{0};     // the first index no chunk has claimed
+  std::atomic<bool> failed_{false};  // a chunk failed: claim no more
   std::atomic<int> pending_{0};
   int32_t first_error_ = 0;
   TrapInfo first_trap_;  // a chunk that trapped, on a worker

@@ -1,6 +1,8 @@
 #include "runtime/thread_pool.h"
 
 #include <atomic>
+#include <chrono>
+#include <thread>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -34,6 +36,43 @@ TEST(ThreadPoolTest, PropagatesChunkFailure) {
   ThreadPool pool(3);
   EXPECT_EQ(pool.ParallelFor(100, &FailAt7, nullptr), -1);
   EXPECT_EQ(pool.ParallelFor(5, &FailAt7, nullptr), 0);
+}
+
+// The chunk holding index 0 stalls until every other index is done (or 10 s pass). A pool that
+// deals each thread a fixed share would leave n/threads indices stuck behind the stalled one; a
+// pool that hands out work as threads come free finishes all but a small first chunk meanwhile.
+struct Stall {
+  std::atomic<int64_t> done{0};
+  int64_t n = 0;
+  int64_t stalled = 0;  // indices in the stalled chunk
+  bool timed_out = false;
+};
+
+int32_t StallOnFirst(int64_t begin, int64_t end, void* closure) {
+  auto* s = static_cast<Stall*>(closure);
+  if (begin == 0) {
+    s->stalled = end - begin;
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (s->done.load() < s->n - s->stalled) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        s->timed_out = true;
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  }
+  s->done += end - begin;
+  return 0;
+}
+
+TEST(ThreadPoolTest, AStalledThreadLeavesItsShareToTheOthers) {
+  ThreadPool pool(4);
+  Stall s;
+  s.n = 1000;
+  ASSERT_EQ(pool.ParallelFor(s.n, &StallOnFirst, &s), 0);
+  EXPECT_FALSE(s.timed_out);
+  EXPECT_EQ(s.done.load(), s.n);
+  EXPECT_LE(s.stalled, s.n / 8) << "the stalled thread held a fixed share of the loop";
 }
 
 TEST(ThreadPoolTest, EnvForwardsToPool) {
