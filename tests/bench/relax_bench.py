@@ -10,6 +10,12 @@ Not a test: it never gates CI. kiln's figure is the median of `kiln bench --json
 through the stateful API: inputs set once, outputs not copied); numpy's is the median over the same
 number of repeats of the same number of calls. Ratios > 1 mean kiln is faster.
 
+Each comparison runs in --rounds rounds that alternate kiln and its peer (which goes first
+alternates too), so both see the same state of a shared host: on a virtual machine the speed of a
+core can change by a third from one second to the next as its neighbours come and go. A side's
+figure is the median (or, with --stat min, the minimum) over its rounds; the speed ratio is the
+median of the rounds' own ratios, each taken from readings seconds apart.
+
 --threads N runs kiln with N threads and the peers too (OPENBLAS_NUM_THREADS and OMP_NUM_THREADS,
 set before numpy loads OpenBLAS); --threads 1 compares kernel quality without the noise of thread
 scheduling. --stat min reports the fastest repeat instead of the median: on a machine shared with
@@ -18,8 +24,8 @@ every core undisturbed at once, which a busy machine rarely gives: run the whole
 `chrt -f 10` (root; the kiln and peer processes inherit the real-time policy and preempt the
 other work) and say so beside the figures.
 
-Usage: relax_bench.py KILN [--dnnl-peer BIN] [--threads N] [--repeat R] [--stat median|min]
-                      [--models DIR]
+Usage: relax_bench.py KILN [--dnnl-peer BIN] [--threads N] [--repeat R] [--rounds K]
+                      [--stat median|min] [--models DIR]
   bazel run -c opt //tests/bench:relax_bench [-- --threads 1 --stat min --repeat 20]
 """
 
@@ -92,13 +98,31 @@ def numpy_bench(fn, number, repeat):
     return float(np.median(per_call)) if STAT == "median" else min(per_call)
 
 
-def report(name, ours, peer, peer_name, err=None, unit_fn=None):
-    if ours is None:
-        print("%-40s kiln FAILED: %s" % (name, err))
-        return
-    extra = "" if unit_fn is None else "  (%s vs %s)" % (unit_fn(ours), unit_fn(peer))
-    print("%-40s kiln %9.3f ms   %-14s %9.3f ms   kiln/peer speed %5.2fx%s"
-          % (name, ours * 1e3, peer_name, peer * 1e3, peer / ours, extra))
+def compare(name, ours_fn, peer_fn, peer_name, rounds, unit_fn=None):
+    """Runs `rounds` alternating rounds of kiln (ours_fn() -> (seconds, error)) and its peer
+    (peer_fn() -> seconds or None) and prints both figures and the median of the rounds' ratios."""
+    ours, peers = [], []
+    for r in range(rounds):
+        for side in ("ours", "peer") if r % 2 == 0 else ("peer", "ours"):
+            if side == "ours":
+                value, err = ours_fn()
+                if value is None:
+                    print("%-40s kiln FAILED: %s" % (name, err))
+                    return
+                ours.append(value)
+            else:
+                value = peer_fn()
+                if value is None:
+                    print("%-40s kiln %9.3f ms   (no %s figure: is its peer given, and does it run?)" % (name, ours[-1] * 1e3 if ours else 0, peer_name))
+                    return
+                peers.append(value)
+    pick = (lambda v: float(np.median(v))) if STAT == "median" else min
+    a, b = pick(ours), pick(peers)
+    ratios = [p / o for o, p in zip(ours, peers)]
+    extra = "" if unit_fn is None else "  (%s vs %s)" % (unit_fn(a), unit_fn(b))
+    per_round = "" if rounds == 1 else "  [rounds: %s]" % " ".join("%.2f" % r for r in ratios)
+    print("%-40s kiln %9.3f ms   %-14s %9.3f ms   kiln/peer speed %5.2fx%s%s"
+          % (name, a * 1e3, peer_name, b * 1e3, float(np.median(ratios)), extra, per_round))
 
 
 def main():
@@ -107,6 +131,7 @@ def main():
     ap.add_argument("--dnnl-peer", help="the dnnl_conv_peer binary (prints oneDNN's seconds per conv)")
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--rounds", type=int, default=3, help="alternating kiln/peer rounds per comparison")
     ap.add_argument("--stat", choices=["median", "min"], default="median")
     ap.add_argument("--models", default="tests/models")
     args = ap.parse_args()
@@ -119,8 +144,8 @@ def main():
     kiln = os.path.abspath(args.kiln)
     tmp = tempfile.mkdtemp(prefix="kiln-relax-bench-")
     rng = np.random.default_rng(0)
-    print("load average before: %.2f %.2f %.2f; threads: %s; %s of %d repeats"
-          % (os.getloadavg() + (args.threads or "default", args.stat, args.repeat)))
+    print("load average before: %.2f %.2f %.2f; threads: %s; %s of %d repeats in each of %d rounds"
+          % (os.getloadavg() + (args.threads or "default", args.stat, args.repeat, args.rounds)))
 
     def write(name, text):
         path = os.path.join(tmp, name)
@@ -130,31 +155,31 @@ def main():
 
     a = rng.standard_normal((1024, 1024)).astype("float32")
     b = rng.standard_normal((1024, 1024)).astype("float32")
-    ours, err = kiln_bench(kiln, write("matmul.py", MATMUL), 5, args.repeat, args.threads)
-    peer = numpy_bench(lambda: a @ b, 5, args.repeat)
-    gflops = lambda s: "%.1f GFLOP/s" % (2 * 1024 ** 3 / s / 1e9)
-    report("R.matmul 1024^3 f32", ours, peer, "numpy a@b", err, gflops)
+    def kiln_fn(path, number):
+        return lambda: kiln_bench(kiln, path, number, args.repeat, args.threads)
+
+    a = rng.standard_normal((1024, 1024)).astype("float32")
+    b = rng.standard_normal((1024, 1024)).astype("float32")
+    compare("R.matmul 1024^3 f32", kiln_fn(write("matmul.py", MATMUL), 5),
+            lambda: numpy_bench(lambda: a @ b, 5, args.repeat), "numpy a@b", args.rounds,
+            lambda s: "%.1f GFLOP/s" % (2 * 1024 ** 3 / s / 1e9))
 
     x = rng.standard_normal(1 << 24).astype("float32")
     y = rng.standard_normal(1 << 24).astype("float32")
     out = np.empty_like(x)
-    ours, err = kiln_bench(kiln, write("add.py", ADD), 10, args.repeat, args.threads)
-    peer = numpy_bench(lambda: np.add(x, y, out=out), 10, args.repeat)
-    gbps = lambda s: "%.1f GB/s" % (3 * 4 * (1 << 24) / s / 1e9)
-    report("R.add 2^24 f32", ours, peer, "np.add(out=)", err, gbps)
+    compare("R.add 2^24 f32", kiln_fn(write("add.py", ADD), 10),
+            lambda: numpy_bench(lambda: np.add(x, y, out=out), 10, args.repeat), "np.add(out=)", args.rounds,
+            lambda s: "%.1f GB/s" % (3 * 4 * (1 << 24) / s / 1e9))
 
-    ours, err = kiln_bench(kiln, write("conv.py", CONV), 10, args.repeat, args.threads)
-    if args.dnnl_peer:
+    def dnnl_fn():
+        if not args.dnnl_peer:
+            return None
         p = subprocess.run([args.dnnl_peer, str(10), str(args.repeat)], capture_output=True, text=True)
-        peer = float(p.stdout.split()[0 if STAT == "median" else 1]) if p.returncode == 0 else None
-    else:
-        peer = None
+        return float(p.stdout.split()[0 if STAT == "median" else 1]) if p.returncode == 0 else None
     conv_flops = 2 * 64 * 64 * 9 * 56 * 56
-    if peer is None:
-        print("%-40s kiln %9.3f ms   (no oneDNN peer: pass --dnnl-peer)" % ("R.nn.conv2d 1x64x56x56 k3", (ours or 0) * 1e3)
-              if ours else "%-40s kiln FAILED: %s" % ("R.nn.conv2d 1x64x56x56 k3", err))
-    else:
-        report("R.nn.conv2d 1x64x56x56 k3", ours, peer, "oneDNN", err, lambda s: "%.1f GFLOP/s" % (conv_flops / s / 1e9))
+    compare("R.nn.conv2d 1x64x56x56 k3", kiln_fn(write("conv.py", CONV), 10), dnnl_fn,
+            "oneDNN", args.rounds,
+            lambda s: "%.1f GFLOP/s" % (conv_flops / s / 1e9))
 
     mlp = os.path.join(args.models, "001_mlp.py")
     ns = {}
@@ -168,9 +193,8 @@ def main():
         z = h @ w3 + b3
         e = np.exp(z - z.max(axis=-1, keepdims=True))
         return e / e.sum(axis=-1, keepdims=True)
-    ours, err = kiln_bench(kiln, mlp, 100, args.repeat, args.threads)
-    peer = numpy_bench(mlp_numpy, 100, args.repeat)
-    report("MLP 32x784-256-128-10 end to end", ours, peer, "numpy", err)
+    compare("MLP 32x784-256-128-10 end to end", kiln_fn(mlp, 100),
+            lambda: numpy_bench(mlp_numpy, 100, args.repeat), "numpy", args.rounds)
 
     builds = []
     for i in range(3):
