@@ -315,7 +315,8 @@ TEST(ConvKernel, TaskOrderFollowsTheLargerOperand) {
     ASSERT_TRUE(f.ok()) << f.status();
     std::string printed = script::printer::Print(*f);
     EXPECT_NE(printed.find("weight_packed[" + block_of_t), std::string::npos) << printed;
-    EXPECT_NE(printed.find(", " + row_of_t + " + ky, "), std::string::npos) << printed;
+    // The prepared input is row-major (data_pad[y, c, x]): its row index comes first.
+    EXPECT_NE(printed.find("data_pad[" + row_of_t + " + ky, "), std::string::npos) << printed;
     CheckFunc(*f, k);
   };
   Case rows;  // weights 4 blocks x 4 x 3 x 3 x 6 = 864 elements, input 8 x 11 x 21 = 1848
