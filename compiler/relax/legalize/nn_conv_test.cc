@@ -305,6 +305,30 @@ TEST(ConvKernel, SmallConvolutionsAreSerial) {
   EXPECT_NE(big.find("T.parallel"), std::string::npos) << big;
 }
 
+// The weights are packed one output channel at a time (each channel's weights read in order),
+// and the zero-padded channels of a partial last block are told apart per channel, not per value:
+// no test at all when the channel count is a multiple of the block.
+TEST(ConvKernel, WeightsArePackedOneOutputChannelAtATime) {
+  auto packed = [](int64_t out_chans) {
+    Case k;
+    k.data_shape = {1, 4, 6, 7};
+    k.weight_shape = {out_chans, 4, 3, 3};
+    absl::StatusOr<ir::PrimFunc> f = ConvKernel(SpecOf(k, Dims(k.data_shape), Dims(k.weight_shape)));
+    EXPECT_TRUE(f.ok()) << f.status();
+    if (!f.ok()) return std::string();
+    CheckFunc(*f, k);
+    return script::printer::Print(*f);
+  };
+  std::string partial = packed(14), whole = packed(12);
+  // (a convolution this small is serial, so the printer folds the nested loops into grids)
+  EXPECT_NE(partial.find("for gb, i in T.grid(T.int64(3), T.int64(6)):\n        if gb * T.int64(6) + i < T.int64(14):\n"
+                         "            for c, y, x in T.grid("),
+            std::string::npos)
+      << partial;
+  EXPECT_NE(whole.find("for gb, i, c, y, x in T.grid("), std::string::npos) << whole;
+  EXPECT_EQ(whole.find("T.if_then_else"), std::string::npos) << whole;
+}
+
 // The (channel block, output row) tasks run row-major when the packed weights are no larger than
 // the prepared input (each thread then reads only its rows of the input), block-major otherwise
 // (each thread reads only its blocks' weights); both with several blocks, a partial last block,
