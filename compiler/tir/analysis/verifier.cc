@@ -734,11 +734,22 @@ class Verifier : public StmtExprVisitor {
     if (op->predicate.defined()) VisitExpr(op->predicate);
     if (!UseBuffer(op->buffer, op->span)) return;
     int lanes = CheckIndices(op, "BufferStore to", op->buffer, op->indices);
-    DataType expected = op->buffer->dtype.with_lanes(op->buffer->dtype.lanes() * lanes);
+    DataType bt = op->buffer->dtype;
+    // A scalable index into a buffer of scalable vectors would have vscale^2 lanes: TVM's builder
+    // refuses it, and the lane product below would come out as a fixed count.
+    if (bt.is_scalable_vector() && lanes < -1) {
+      Error(op, absl::StrCat("index dtype ", DT(op->indices.back().dtype()), " and buffer ", op->buffer->name,
+                             "'s dtype ", DT(bt), " can't both be scalable"));
+      return;
+    }
+    DataType expected = bt.with_lanes(bt.lanes() * lanes);  // one factor may be negative: scalable
     DataType v = op->value.dtype();
     if (v != expected) {
-      Error(op, absl::StrCat("mismatched types: stored value is ", DT(v), " but buffer ", op->buffer->name,
-                             " holds ", DT(expected), " at these indices"));
+      Error(op, absl::StrCat(v.is_scalable_vector() != expected.is_scalable_vector()
+                                 ? "can't mix scalable and fixed-length vectors in a store: "
+                                 : "mismatched types: ",
+                             "stored value is ", DT(v), " but buffer ", op->buffer->name, " holds ", DT(expected),
+                             " at these indices"));
     }
   }
 
