@@ -251,6 +251,19 @@ class Verifier : public StmtExprVisitor {
     return indices.empty() ? 1 : indices.back().dtype().lanes();
   }
 
+  // The dtype at `indices` of `b` (`lanes` from CheckIndices): the buffer's dtype with its lanes
+  // times the index's, either of which may be scalable (a negative lane count). Both scalable would
+  // be vscale^2 lanes, which TVM's BufferLoad and BufferStore refuse, and so does this (false).
+  bool AccessType(const Object* node, const Buffer& b, const Array<PrimExpr>& indices, int lanes, DataType* type) {
+    if (b->dtype.is_scalable_vector() && lanes < -1) {
+      Error(node, absl::StrCat("index dtype ", DT(indices.back().dtype()), " and buffer ", b->name, "'s dtype ",
+                               DT(b->dtype), " can't both be scalable"));
+      return false;
+    }
+    *type = b->dtype.with_lanes(b->dtype.lanes() * lanes);
+    return true;
+  }
+
   // An integer loop bound may be a narrower IntImm (spec: For rule 3/4); otherwise dtypes match.
   bool BoundMatches(const PrimExpr& e, DataType var_type) {
     if (e.dtype() == var_type) return true;
@@ -436,7 +449,8 @@ class Verifier : public StmtExprVisitor {
     if (op->predicate.defined()) VisitExpr(op->predicate);
     if (!UseBuffer(op->buffer, op->span)) return;
     int lanes = CheckIndices(op, "BufferLoad of", op->buffer, op->indices);
-    DataType expected = op->buffer->dtype.with_lanes(op->buffer->dtype.lanes() * lanes);
+    DataType expected;
+    if (!AccessType(op, op->buffer, op->indices, lanes, &expected)) return;
     if (op->dtype != expected) {
       Error(op, absl::StrCat("BufferLoad has dtype ", DT(op->dtype), " but reads ", DT(expected),
                              " from buffer ", op->buffer->name));
@@ -734,15 +748,8 @@ class Verifier : public StmtExprVisitor {
     if (op->predicate.defined()) VisitExpr(op->predicate);
     if (!UseBuffer(op->buffer, op->span)) return;
     int lanes = CheckIndices(op, "BufferStore to", op->buffer, op->indices);
-    DataType bt = op->buffer->dtype;
-    // A scalable index into a buffer of scalable vectors would have vscale^2 lanes: TVM's builder
-    // refuses it, and the lane product below would come out as a fixed count.
-    if (bt.is_scalable_vector() && lanes < -1) {
-      Error(op, absl::StrCat("index dtype ", DT(op->indices.back().dtype()), " and buffer ", op->buffer->name,
-                             "'s dtype ", DT(bt), " can't both be scalable"));
-      return;
-    }
-    DataType expected = bt.with_lanes(bt.lanes() * lanes);  // one factor may be negative: scalable
+    DataType expected;
+    if (!AccessType(op, op->buffer, op->indices, lanes, &expected)) return;
     DataType v = op->value.dtype();
     if (v != expected) {
       Error(op, absl::StrCat(v.is_scalable_vector() != expected.is_scalable_vector()
