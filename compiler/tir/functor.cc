@@ -137,6 +137,8 @@ void StmtExprVisitor::VisitStmt_(const TilePrimitiveCallNode* op) {
       }
     } else if (a.as<PrimExprNode>()) {
       VisitExpr(Downcast<PrimExpr>(a));
+    } else if (a.as<StmtNode>()) {  // compose_op's operands are the calls it composes
+      VisitStmt(Downcast<Stmt>(a));
     }
   }
 }
@@ -421,6 +423,8 @@ Stmt StmtExprMutator::VisitStmt_(const TilePrimitiveCallNode* op) {
       a = VisitBufferRegion(Downcast<BufferRegion>(a));
     } else if (a.as<PrimExprNode>()) {
       a = VisitExpr(Downcast<PrimExpr>(a));
+    } else if (a.as<StmtNode>()) {
+      a = VisitStmt(Downcast<Stmt>(a));
     }
     if (!a.same_as(args[i])) args.Set(i, a);
   }

@@ -12,8 +12,10 @@
 // reductions sum/max/min(dst, src, axes, accum) take flags and axes besides regions; as TVM's
 // builder does, their defaults are filled in (False, alpha 1.0, beta 0.0, axes -1) and one axis
 // becomes a one-element tuple, so the call always holds every operand. Primitives whose arguments
-// TVM rewrites further (binary/unary_reduce's op names, select, compose_op) are not read yet and
-// fail with a message naming them.
+// TVM rewrites further (binary/unary_reduce's op names, select) are not read yet and
+// fail with a message naming them. `with T.tile.compose_op(workspace=..., dispatch=..., **config):`
+// gathers the tile primitive calls of its body into one compose_op call whose operands are those
+// calls, as TVM's ComposeOpFrame does; any other statement in the body is an error at the `with`.
 #include <algorithm>
 #include <string>
 #include <utility>
@@ -117,6 +119,36 @@ ObjectRef TileOperand(const Parser& p, const Value& v, const Span& span) {
   return p.ToPrim(v, span);
 }
 
+// The keywords every tile primitive and compose_op take besides their operands.
+struct TileKeywords {
+  Map<String, Buffer> workspace;
+  Map<String, ObjectRef> config;
+  std::string dispatch;
+};
+
+// workspace= (a dict of buffers, kept in key order), dispatch= (a variant name), or any other
+// keyword, which TVM's builders keep as a config entry.
+void TileKeyword(Parser& p, const std::string& callee, const std::string& k, const Value& v, const Span& at,
+                 TileKeywords* kw) {
+  if (k == "workspace") {
+    if (v.kind == K::kNone) return;
+    if (v.kind != K::kDict) p.Fail(at, absl::StrCat(callee, ": workspace= takes a dict of buffers"));
+    std::vector<std::pair<std::string, Buffer>> entries;
+    for (size_t i = 0; i < v.keys.size(); ++i) {
+      if (v.items[i].kind != K::kBuffer) p.Fail(at, absl::StrCat(callee, ": workspace= takes a dict of buffers"));
+      entries.emplace_back(p.ToStr(v.keys[i], at), Downcast<Buffer>(v.items[i].obj));
+    }
+    std::sort(entries.begin(), entries.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    for (const auto& [name, b] : entries) kw->workspace.Set(String(name), b);
+  } else if (k == "dispatch") {
+    if (v.kind == K::kNone) return;
+    kw->dispatch = p.ToStr(v, at);
+    if (kw->dispatch.empty()) p.Fail(at, absl::StrCat(callee, ": dispatch= names a variant; it cannot be empty"));
+  } else {
+    kw->config.Set(String(k), v.kind == K::kRegion ? v.obj : p.ToAttrValue(v, at));
+  }
+}
+
 // `T.<ns>.<op>(...)`: `c.name` is "<ns>.<op>" (or "tile.<ns>.<op>" reached through `Tx.<ns>.`).
 Value CallTilePrimitive(Parser& p, CallArgs& a, const TirCall& c) {
   const Span& span = c.span;
@@ -147,11 +179,9 @@ Value CallTilePrimitive(Parser& p, CallArgs& a, const TirCall& c) {
   }
   std::vector<const Value*> operands(names.size(), nullptr);
   for (size_t i = 0; i < a.args.size(); ++i) operands[i] = &a.args[i];
-  Map<String, Buffer> workspace;
-  Map<String, ObjectRef> config;
-  std::string dispatch;
-  // Keyword order does not matter to TVM; kiln's maps keep insertion order, so the config and the
-  // workspace are filled in key order, the order they print in.
+  TileKeywords kw;
+  // Keyword order does not matter to TVM; kiln's maps keep insertion order, so the config is
+  // filled in key order, the order it prints in.
   std::vector<std::pair<std::string, Value>> kwargs(a.kwargs.begin(), a.kwargs.end());
   std::sort(kwargs.begin(), kwargs.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
   for (const auto& [k, v] : kwargs) {
@@ -161,30 +191,16 @@ Value CallTilePrimitive(Parser& p, CallArgs& a, const TirCall& c) {
       size_t i = it - names.begin();
       if (operands[i]) p.Fail(at, absl::StrCat(callee, ": operand '", k, "' is given twice"));
       operands[i] = &v;
-    } else if (k == "workspace") {
-      if (v.kind == K::kNone) continue;
-      if (v.kind != K::kDict) p.Fail(at, absl::StrCat(callee, ": workspace= takes a dict of buffers"));
-      std::vector<std::pair<std::string, Buffer>> entries;
-      for (size_t i = 0; i < v.keys.size(); ++i) {
-        if (v.items[i].kind != K::kBuffer) p.Fail(at, absl::StrCat(callee, ": workspace= takes a dict of buffers"));
-        entries.emplace_back(p.ToStr(v.keys[i], at), Downcast<Buffer>(v.items[i].obj));
-      }
-      std::sort(entries.begin(), entries.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-      for (const auto& [name, b] : entries) workspace.Set(String(name), b);
-    } else if (k == "dispatch") {
-      if (v.kind == K::kNone) continue;
-      dispatch = p.ToStr(v, at);
-      if (dispatch.empty()) p.Fail(at, absl::StrCat(callee, ": dispatch= names a variant; it cannot be empty"));
     } else if (k == "scope") {
       if (ns != "tile") {
         p.Fail(at, absl::StrCat(callee, ": the scope is given by the namespace '", ns, "'; scope= is not allowed too"));
       }
-      std::string s = p.ToStr(v, at);
-      if (s == "tile" || !TileScopeFromNamespace(s, &scope)) {
-        p.Fail(at, absl::StrCat(callee, ": unknown scope '", s, "' (expected thread, warp, warpgroup, cta or cluster)"));
+      std::string sc = p.ToStr(v, at);
+      if (sc == "tile" || !TileScopeFromNamespace(sc, &scope)) {
+        p.Fail(at, absl::StrCat(callee, ": unknown scope '", sc, "' (expected thread, warp, warpgroup, cta or cluster)"));
       }
     } else {
-      config.Set(String(k), v.kind == K::kRegion ? v.obj : p.ToAttrValue(v, at));
+      TileKeyword(p, callee, k, v, at, &kw);
     }
   }
   if (!operands[0]) p.Fail(span, absl::StrCat(callee, ": missing operand '", names[0], "'"));
@@ -208,7 +224,7 @@ Value CallTilePrimitive(Parser& p, CallArgs& a, const TirCall& c) {
       }
     }
     c.NeedBody();
-    p.tir_.Emit(TilePrimitiveCall(rest, args, workspace, config, dispatch, scope, span));
+    p.tir_.Emit(TilePrimitiveCall(rest, args, kw.workspace, kw.config, kw.dispatch, scope, span));
     return Value::None();
   }
   // Operands are kept up to the last one given; TVM leaves a missing optional one as None, which
@@ -223,11 +239,49 @@ Value CallTilePrimitive(Parser& p, CallArgs& a, const TirCall& c) {
     args.push_back(TileOperand(p, *operands[i], SpanOr(*operands[i], span)));
   }
   c.NeedBody();
-  p.tir_.Emit(TilePrimitiveCall(rest, args, workspace, config, dispatch, scope, span));
+  p.tir_.Emit(TilePrimitiveCall(rest, args, kw.workspace, kw.config, kw.dispatch, scope, span));
   return Value::None();
 }
 
 }  // namespace
+
+void Parser::TIRComposeOp(const doc::Stmt& s) {
+  Span span = SpanOf(s.pos);
+  const doc::WithItem& item = s.items[0];
+  Span cspan = SpanOf(item.context_expr->pos);
+  const std::string callee = "T.tile.compose_op";
+  if (item.optional_vars) Fail(item.optional_vars->pos, absl::StrCat("with ", callee, "(...) binds no value"));
+  if (!item.context_expr->args.empty()) {
+    Fail(item.context_expr->args[0]->pos, absl::StrCat(callee, " takes keyword arguments only (workspace=, dispatch=, config)"));
+  }
+  std::vector<std::pair<std::string, Value>> kwargs;
+  for (const doc::Keyword& k : item.context_expr->keywords) kwargs.emplace_back(k.arg, Eval(k.value));
+  std::sort(kwargs.begin(), kwargs.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  TileKeywords kw;
+  for (const auto& [k, v] : kwargs) TileKeyword(*this, callee, k, v, SpanOr(v, cspan), &kw);
+  tir_.BeginScope();
+  PushScope();
+  ParseTIRBody(s.body);
+  PopScope();
+  Stmt body = tir_.EndScope();
+  // The body's statements become the operands; TVM's frame accepts tile primitive calls only and
+  // reports anything else at the with statement.
+  std::vector<Stmt> stmts;
+  if (const auto* seq = body.as<SeqStmtNode>()) {
+    for (const Stmt& st : seq->seq) stmts.push_back(st);
+  } else if (const auto* e = body.as<EvaluateNode>(); !(e && e->value.as<IntImmNode>())) {
+    stmts.push_back(body);  // (an empty body is Evaluate(0))
+  }
+  Array<ObjectRef> ops;
+  for (const Stmt& st : stmts) {
+    if (!st.as<TilePrimitiveCallNode>()) {
+      Fail(span, absl::StrCat("only tile primitive calls are allowed in the body of ", callee, "; it holds a ",
+                              st->type_key()));
+    }
+    ops.push_back(st);
+  }
+  tir_.Emit(TilePrimitiveCall("compose_op", ops, kw.workspace, kw.config, kw.dispatch, TileScope::kThread, span));
+}
 
 void AddTirTilePrimitiveCalls(TirCallTable* t) {
   for (const char* ns : {"tile.", "thread.", "warp.", "wg.", "warpgroup.", "cta.", "cluster."}) {

@@ -658,6 +658,7 @@ void Parser::TIRWith(const doc::Stmt& s) {
     return;
   }
   if (name == "lang.WarpRole" || name == "lang.WarpgroupRole") return TIRWarpRole(s, name);
+  if (name == "T.tile.compose_op" || name == "T.compose_op") return TIRComposeOp(s);
   Fail(cspan, "unsupported with context in TIR: expected T.sblock, T.init or T.attr");
 }
 

@@ -188,6 +188,8 @@ class Parser {
   void TIRWith(const doc::Stmt& s);
   // with WarpRole(warp_id, 1, regs=48): / WarpgroupRole (parse_tile_roles.cc).
   void TIRWarpRole(const doc::Stmt& s, const std::string& name);
+  // with T.tile.compose_op(...): a body of tile primitive calls (parse_tile_prims.cc).
+  void TIRComposeOp(const doc::Stmt& s);
   void TIRExprStmt(const doc::Stmt& s);
   void BindTIRTarget(const doc::ExprPtr& target, const Value& v, const ir::Span& span);
   // An s_tir sblock without T.reads or T.writes gets them inferred, which fails where its body

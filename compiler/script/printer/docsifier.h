@@ -109,6 +109,7 @@ class Docsifier {
   void PrintScopeIdDef(const ir::ScopeIdDefStmtNode* op, std::vector<StmtPtr>* out);
   // TIRx tile primitives, T.tile.memset(...) (tile_prim_printer.cc).
   void PrintTilePrimitiveCall(const ir::TilePrimitiveCallNode* op, std::vector<StmtPtr>* out);
+  Kwargs TileKeywords(const ir::TilePrimitiveCallNode* op);
   // T.hint("message", key=value) for a "tirx_hint" AttrStmt; null for any other AttrStmt.
   ExprPtr PrintHint(const ir::AttrStmtNode* op);
 

@@ -682,7 +682,8 @@ class Verifier : public StmtExprVisitor {
   }
 
   // TIRx tile primitives (T.tile.memset(...)): operands are regions of buffers in scope or
-  // expressions, workspace buffers are in scope. kiln does not lower them yet, so with the backend
+  // expressions (for compose_op, the tile primitive calls it composes), workspace buffers are in
+  // scope. kiln does not lower them yet, so with the backend
   // rules on (lowering's input check) each one is an error at its call rather than a pass failing
   // deep in the pipeline.
   void VisitStmt_(const TilePrimitiveCallNode* op) override {
@@ -697,8 +698,12 @@ class Verifier : public StmtExprVisitor {
         for (const ObjectRef& x : axes->data) {
           if (!x.as<IntImmNode>()) Error(op, absl::StrCat("operand ", i, " of ", callee, " (axes) holds a non-integer"));
         }
+      } else if (op->op == "compose_op" && a.as<TilePrimitiveCallNode>()) {  // compose_op's operands: calls
+        VisitStmt(Downcast<Stmt>(a));
       } else {
-        Error(op, absl::StrCat("operand ", i, " of ", callee, " is neither a buffer region, an expression nor axes"));
+        Error(op, absl::StrCat("operand ", i, " of ", callee,
+                               op->op == "compose_op" ? " is not a tile primitive call"
+                                                      : " is neither a buffer region, an expression nor axes"));
       }
     }
     for (const auto& [name, b] : op->workspace.items()) UseBuffer(b, op->span);
