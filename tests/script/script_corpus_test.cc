@@ -1,7 +1,8 @@
 // The shared conformance corpus (shared/corpus/{tir,relax,invalid}) and kiln's own TVMScript
 // breadth corpus (tests/script/{tir,relax,module,invalid,old_spellings,printed}), run as one test
 // per area. Valid files must round-trip: parse -> print -> parse gives a structurally equal IR, and
-// printing that IR again gives the same text (fixed point). Invalid files start with
+// printing that IR again gives the same text (fixed point); the parsed IR also survives kiln's
+// binary and JSON serializations structurally equal (what kilnd and `kiln ir` exchange). Invalid files start with
 // `# expect-error: LINE:COL: substring` and must fail to parse (INVALID_ARGUMENT) at exactly that
 // position with a diagnostic containing the substring (case-insensitive), as in
 // shared/corpus/invalid. Old spellings (old_spellings/NNN.py, `# expect-warning: LINE:COL:
@@ -34,6 +35,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/ir.h"
+#include "compiler/ir/serialize.h"
 #include "compiler/ir/structural.h"
 #include "compiler/script/roundtrip.h"
 #include "compiler/script/script.h"
@@ -80,12 +82,32 @@ std::string OneLine(std::string s, size_t max_len = 400) {
 }
 
 // Round trip of one valid file; returns "" on success, else the reason.
+// The IR of `source` through the binary and the JSON serialization and back: "" when both give a
+// structurally equal IR, else what went wrong.
+std::string CheckSerializes(const std::string& source, const std::string& path) {
+  absl::StatusOr<ir::ObjectRef> parsed = script::ParseScript(source, path);
+  if (!parsed.ok()) return OneLine(std::string(parsed.status().message()));
+  absl::StatusOr<std::string> bin = ir::Serialize(*parsed);
+  absl::StatusOr<std::string> json = ir::SerializeToJson(*parsed);
+  if (!bin.ok() || !json.ok()) return OneLine(std::string((bin.ok() ? json.status() : bin.status()).message()));
+  for (const auto& [what, back] : {std::make_pair("binary", ir::Deserialize(*bin)),
+                                   std::make_pair("JSON", ir::DeserializeFromJson(*json))}) {
+    if (!back.ok()) return absl::StrCat(what, " serialization does not read back: ", back.status().message());
+    std::string at;
+    // Free variables (a module that uses one without defining it) read back as new objects.
+    if (!ir::StructuralEqual(*parsed, *back, /*map_free_vars=*/true, &at)) {
+      return absl::StrCat(what, " serialization reads back a different IR, at ", at);
+    }
+  }
+  return "";
+}
+
 std::string CheckRoundTrip(const std::string& path) {
   const std::string source = ReadFile(path);
   std::string printed;
   absl::Status st = script::CheckRoundTrip(source, path, &printed);
-  if (st.ok()) return "";
-  return OneLine(std::string(st.message())) + (printed.empty() ? "" : "\n----- printed -----\n" + printed);
+  if (!st.ok()) return OneLine(std::string(st.message())) + (printed.empty() ? "" : "\n----- printed -----\n" + printed);
+  return CheckSerializes(source, path);
 }
 
 // A file of printed/: it round-trips and is exactly what the printer prints for it (the printer's
@@ -95,7 +117,7 @@ std::string CheckPrinted(const std::string& path) {
   std::string printed;
   absl::Status st = script::CheckRoundTrip(source, path, &printed);
   if (!st.ok()) return OneLine(std::string(st.message())) + (printed.empty() ? "" : "\n----- printed -----\n" + printed);
-  if (printed == source) return "";
+  if (printed == source) return CheckSerializes(source, path);
   size_t at = std::mismatch(printed.begin(), printed.end(), source.begin(), source.end()).first - printed.begin();
   size_t line = static_cast<size_t>(std::count(printed.begin(), printed.begin() + at, '\n')) + 1;
   return absl::StrCat("prints differently from line ", line, ":\n----- printed -----\n", printed);
