@@ -75,6 +75,21 @@ TEST(ThreadPoolTest, AStalledThreadLeavesItsShareToTheOthers) {
   EXPECT_LE(s.stalled, s.n / 8) << "the stalled thread held a fixed share of the loop";
 }
 
+// Every chunk fails: each thread stops after its first, so most of the loop never runs (a failing
+// kernel returns without computing the rest of its output).
+int32_t CountAndFail(int64_t begin, int64_t end, void* closure) {
+  static_cast<std::atomic<int64_t>*>(closure)->fetch_add(end - begin);
+  return -2;
+}
+
+TEST(ThreadPoolTest, NoChunkStartsAfterAFailure) {
+  ThreadPool pool(4);
+  std::atomic<int64_t> ran{0};
+  EXPECT_EQ(pool.ParallelFor(1000, &CountAndFail, &ran), -2);
+  EXPECT_GT(ran.load(), 0);
+  EXPECT_LT(ran.load(), 1000);
+}
+
 TEST(ThreadPoolTest, EnvForwardsToPool) {
   ThreadPool pool(2);
   Sum s;
