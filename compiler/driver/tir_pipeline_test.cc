@@ -25,6 +25,15 @@ PrimExpr I32(int64_t v) { return IntImm(DataType::Int(32), v); }
 PrimExpr F32(double v) { return FloatImm(DataType::Float(32), v); }
 const DataType kF32 = DataType::Float(32);
 
+// A position in a source file "kernel.py", for the errors that must name it.
+Span KernelPyAt(int line, int column) {
+  Span at;
+  at.source = std::make_shared<const std::string>("kernel.py");
+  at.line = line;
+  at.column = column;
+  return at;
+}
+
 // Collects params and buffer_map like T.prim_func's signature does.
 struct FuncBuilder {
   Array<Var> params;
@@ -98,10 +107,7 @@ IRModule VectorAdd() {
 TEST(TirPipelineTest, TilePrimitiveIsRejectedAtItsCall) {
   FuncBuilder fb;
   Buffer a = fb.AddBuffer("A", {I32(16)});
-  Span at;
-  at.source = std::make_shared<const std::string>("kernel.py");
-  at.line = 7;
-  at.column = 5;
+  Span at = KernelPyAt(7, 5);
   Stmt memset = TilePrimitiveCall("memset", {BufferRegion(a, {Range(I32(0), I32(16))}), F32(1.25)}, {}, {}, "",
                                   TileScope::kThread, at);
   absl::StatusOr<IRModule> lowered = LowerTIR(Module("f", fb.Make("f", memset)), PipelineOptions());
@@ -115,10 +121,7 @@ TEST(TirPipelineTest, TilePrimitiveIsRejectedAtItsCall) {
 IRModule ScalableStore() {
   FuncBuilder fb;
   Buffer a = fb.AddBuffer("A", {I32(64)});
-  Span at;
-  at.source = std::make_shared<const std::string>("kernel.py");
-  at.line = 9;
-  at.column = 5;
+  Span at = KernelPyAt(9, 5);
   Stmt store = BufferStore(a, Broadcast(F32(1.25), -4), {Ramp(I32(0), I32(1), -4)}, at);
   return Module("f", fb.Make("f", store));
 }
@@ -154,10 +157,7 @@ TEST(TirPipelineTest, CBackendRejectsScalableVectors) {
 TEST(TirPipelineTest, IntrinsicWithoutLoweringIsUnimplementedAtItsCall) {
   FuncBuilder fb;
   Buffer a = fb.AddBuffer("A", {I32(16)});
-  Span at;
-  at.source = std::make_shared<const std::string>("kernel.py");
-  at.line = 6;
-  at.column = 12;
+  Span at = KernelPyAt(6, 12);
   PrimExpr ldg = Call(kF32, Op("tirx.cuda.ldg"), {a->data, StringImm("float32")}, at);
   absl::StatusOr<IRModule> lowered = LowerTIR(Module("f", fb.Make("f", BufferStore(a, ldg, {I32(0)}))));
   ASSERT_TRUE(lowered.ok()) << lowered.status();

@@ -2,9 +2,9 @@
 // breadth corpus (tests/script/{tir,relax,module,invalid,old_spellings,printed}), run as one test
 // per area. Valid files must round-trip: parse -> print -> parse gives a structurally equal IR, and
 // printing that IR again gives the same text (fixed point); the parsed IR also survives kiln's
-// binary and JSON serializations structurally equal (what kilnd and `kiln ir` exchange). Invalid files start with
-// `# expect-error: LINE:COL: substring` and must fail to parse (INVALID_ARGUMENT) at exactly that
-// position with a diagnostic containing the substring (case-insensitive), as in
+// binary and JSON serializations structurally equal (what kilnd and `kiln ir` exchange). Invalid
+// files start with `# expect-error: LINE:COL: substring` and must fail to parse (INVALID_ARGUMENT)
+// at exactly that position with a diagnostic containing the substring (case-insensitive), as in
 // shared/corpus/invalid. Old spellings (old_spellings/NNN.py, `# expect-warning: LINE:COL:
 // substring`) must be accepted with that warning and give an IR structurally equal to their v0.26
 // twin, old_spellings/v026/NNN.py. Files of printed/ must also be the printer's exact output for

@@ -683,9 +683,8 @@ class Verifier : public StmtExprVisitor {
 
   // TIRx tile primitives (T.tile.memset(...)): operands are regions of buffers in scope or
   // expressions (for compose_op, the tile primitive calls it composes), workspace buffers are in
-  // scope. kiln does not lower them yet, so with the backend
-  // rules on (lowering's input check) each one is an error at its call rather than a pass failing
-  // deep in the pipeline.
+  // scope. kiln does not lower them yet, so with the backend rules on (lowering's input check) each
+  // one is an error at its call rather than a pass failing deep in the pipeline.
   void VisitStmt_(const TilePrimitiveCallNode* op) override {
     std::string callee = absl::StrCat("T.", TileScopeNamespace(op->scope), ".", op->op);
     for (size_t i = 0; i < op->args.size(); ++i) {
