@@ -1,5 +1,6 @@
 #include "compiler/driver/device_build.h"
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
@@ -125,6 +126,12 @@ int NvidiaComputeCapability(const std::string& target) {
   if (!absl::ConsumePrefix(&digits, "sm_")) return 0;
   absl::ConsumeSuffix(&digits, "a");
   return absl::SimpleAtoi(digits, &cc) ? cc : 0;
+}
+
+bool NvidiaArchSpecific(const std::string& target) {
+  if (target.substr(0, target.find(' ')) != "cuda") return false;
+  absl::StatusOr<codegen::CUDATarget> t = codegen::ParseCUDATarget(target);
+  return t.ok() && absl::EndsWith(t->arch, "a");
 }
 
 bool IsDeviceTarget(const std::string& target) { return FindBackend(target) != nullptr; }

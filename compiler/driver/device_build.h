@@ -33,6 +33,8 @@ bool IsDeviceTarget(const std::string& target);
 // The NVIDIA compute capability (major * 10 + minor) a cuda (-arch) or nvptx (-mcpu) target
 // compiles for, with those targets' default sm_90 when unnamed; 0 for any other or a bad target.
 int NvidiaComputeCapability(const std::string& target);
+// True for a cuda target whose -arch names an arch-specific feature set (sm_90a, ...).
+bool NvidiaArchSpecific(const std::string& target);
 
 // The DLPack device type tensors of `target` live on (kDLOpenCL for "opencl"). INVALID_ARGUMENT
 // for a target that is not a device target.

@@ -168,6 +168,9 @@ absl::StatusOr<vm::Executable> BuildExecutable(const IRModule& module, const std
   pipeline.gpu_warp_shuffle = pipeline.gpu && (kind == "cuda" || kind == "nvptx");
   // mma.sync.m16n8k16 with float16 operands needs sm_80.
   pipeline.gpu_tensor_core = pipeline.gpu && NvidiaComputeCapability(target) >= 80;
+  // wgmma is in sm_90a's arch-specific feature set only (NVRTC compiles that for compute_90a). The
+  // nvptx target stays on mma.sync: LLVM 16's NVPTX backend has no sm_90a.
+  pipeline.gpu_wgmma = NvidiaArchSpecific(target) && NvidiaComputeCapability(target) == 90;
   absl::StatusOr<IRModule> lowered = RunRelaxPipeline(input, pipeline);
   if (!lowered.ok()) return lowered.status();
   // Before the function table is made: it names every kernel by its symbol.

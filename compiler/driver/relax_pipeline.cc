@@ -91,6 +91,7 @@ absl::StatusOr<ir::IRModule> RunRelaxPipeline(const ir::IRModule& module, const 
     if (options.gpu_tensor_core) {
       attrs.Set(ir::String(relax::legalize::kGPUTensorCoreAttr), ir::IntImm(ir::DataType::Bool(), 1));
     }
+    if (options.gpu_wgmma) attrs.Set(ir::String(relax::legalize::kGPUWgmmaAttr), ir::IntImm(ir::DataType::Bool(), 1));
     mod.CopyOnWrite()->attrs = attrs;
   }
   for (const Step& step : kSteps) {

@@ -30,6 +30,7 @@ struct RelaxPipelineOptions {
   // The GPU has the sm_80 tensor-core instructions (cuda, nvptx for sm_80 and newer): float16
   // GEMMs may use them (kGPUTensorCoreAttr).
   bool gpu_tensor_core = false;
+  bool gpu_wgmma = false;
 };
 
 // The pipeline's pass names in order: what PassHooks::after_pass receives and

@@ -66,9 +66,11 @@ class Reader {
   absl::Status status_;
 };
 
+constexpr absl::string_view kDynamicSharedTag = "tir.use_dyn_shared_memory";
+
 bool IsLaunchTag(absl::string_view tag) {
   return tag == "blockIdx.x" || tag == "blockIdx.y" || tag == "blockIdx.z" || tag == "threadIdx.x" ||
-         tag == "threadIdx.y" || tag == "threadIdx.z";
+         tag == "threadIdx.y" || tag == "threadIdx.z" || tag == kDynamicSharedTag;
 }
 
 bool IsHandle(DLDataType t) { return t.code == kDLOpaqueHandle; }
@@ -171,6 +173,10 @@ absl::Status DeviceModule::Launch(absl::string_view name, const KilnAny* args, i
     const std::string& tag = k->launch_params[j];
     if (a.type_index != kKilnInt || a.v_int64 < 0) {
       return absl::InvalidArgumentError(absl::StrCat("launch of ", name, ": ", tag, " extent must be a non-negative int"));
+    }
+    if (tag == kDynamicSharedTag) {
+      dims.dynamic_shared_bytes = a.v_int64;
+      continue;
     }
     int dim = tag.back() - 'x';
     (tag.rfind("blockIdx.", 0) == 0 ? dims.grid : dims.block)[dim] = a.v_int64;

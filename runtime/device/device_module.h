@@ -12,7 +12,8 @@
 // order (a buffer as its device data pointer, type kKilnOpaquePtr; a scalar as kKilnInt, kKilnBool
 // or kKilnFloat), then one kKilnInt extent per entry of the kernel's launch_params. Launch params
 // are thread tags: "blockIdx.{x,y,z}" give the grid (work-groups), "threadIdx.{x,y,z}" the block
-// (work-items per group); a dimension not listed is 1.
+// (work-items per group); a dimension not listed is 1. "tir.use_dyn_shared_memory" (last, where
+// present) gives the bytes of dynamic shared memory each block gets (CUDA only).
 //
 // Thread safety: a DeviceRuntime and the modules it loads may be used from any thread; launches
 // and copies on one device run in the order they were issued (in-order queue/stream).
@@ -69,6 +70,7 @@ absl::StatusOr<DLDeviceType> DeviceTypeOfFormat(absl::string_view format);
 struct LaunchDims {
   std::array<int64_t, 3> grid = {1, 1, 1};
   std::array<int64_t, 3> block = {1, 1, 1};
+  int64_t dynamic_shared_bytes = 0;
 };
 
 // The kernels of one blob, loaded (built, for source formats) on one device.

@@ -11,7 +11,10 @@
 // Without a GPU (or without the driver) it prints "no CUDA device: <reason>" and exits 0;
 // without libcublas it times kiln alone.
 //
+// First it checks small float16 GEMMs against the host (kChecks); the exit status is 1 if one fails.
+//
 //   bazel run -c opt //tests/bench:cuda_matmul_bench -- [--n 4096] [--repeat 20] [--target nvptx]
+//       [--arch sm_90]
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -42,9 +45,9 @@ constexpr char kMatmul[] = R"(
 @I.ir_module
 class Module:
     @R.function
-    def main(a: R.Tensor((NN, NN), "DTYPE"), b: R.Tensor((NN, NN), "DTYPE")) -> R.Tensor((NN, NN), "DTYPE"):
+    def main(a: R.Tensor((MM, KK), "DTYPE"), b: R.Tensor((KK, NN), "DTYPE")) -> R.Tensor((MM, NN), "OUT"):
         with R.dataflow():
-            c = R.matmul(a, b)
+            c = R.matmul(a, b, out_dtype="OUT")
             R.output(c)
         return c
 )";
@@ -115,6 +118,16 @@ float FromHalf(uint16_t h) {
   return f;
 }
 
+// Small float16 GEMMs against a float64 reference on the host, before anything is timed: shapes
+// with one K tile, fewer K tiles than the schedule's pipeline stages, several output tiles, and a
+// float32 output. A failure prints the first wrong element, so a layout error can be located.
+struct CheckShape {
+  int m, n, k;
+  const char* out;
+};
+constexpr CheckShape kChecks[] = {{128, 256, 64, "float16"},  {128, 256, 128, "float32"}, {256, 512, 192, "float16"},
+                                  {384, 768, 640, "float32"}, {256, 256, 256, "float16"}, {200, 136, 72, "float16"}};
+
 // A VM over `source` built for `target`, its inputs set.
 absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> Prepare(const std::string& source, const std::string& target,
                                                             std::vector<vm::Value> inputs) {
@@ -146,17 +159,88 @@ int Fail(const absl::Status& st) {
   return 1;
 }
 
+std::string MatmulSource(int m, int n, int k, const char* dtype, const char* out) {
+  return absl::StrReplaceAll(kMatmul, {{"MM", absl::StrCat(m)},
+                                       {"NN", absl::StrCat(n)},
+                                       {"KK", absl::StrCat(k)},
+                                       {"DTYPE", dtype},
+                                       {"OUT", out}});
+}
+
+// Runs kChecks on `target`; false when one fails or cannot run.
+bool CheckSmallGemms(const std::string& target) {
+  bool all_ok = true;
+  std::mt19937 rng(1);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  DLDataType f16 = {kDLFloat, 16, 1};
+  for (const CheckShape& c : kChecks) {
+    absl::StatusOr<runtime::Tensor> ta = runtime::Tensor::Empty({c.m, c.k}, f16), tb = runtime::Tensor::Empty({c.k, c.n}, f16);
+    if (!ta.ok() || !tb.ok()) return false;
+    std::vector<float> a(static_cast<size_t>(c.m) * c.k), b(static_cast<size_t>(c.k) * c.n);
+    for (size_t i = 0; i < a.size(); ++i) {
+      uint16_t h = ToHalf(dist(rng));
+      a[i] = FromHalf(h);
+      std::memcpy(static_cast<uint8_t*>(ta->data()) + 2 * i, &h, 2);
+    }
+    for (size_t i = 0; i < b.size(); ++i) {
+      uint16_t h = ToHalf(dist(rng));
+      b[i] = FromHalf(h);
+      std::memcpy(static_cast<uint8_t*>(tb->data()) + 2 * i, &h, 2);
+    }
+    const bool half_out = std::string(c.out) == "float16";
+    std::string what = absl::StrCat(c.m, "x", c.n, "x", c.k, " -> ", c.out);
+    absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> machine =
+        Prepare(MatmulSource(c.m, c.n, c.k, "float16", c.out), target, {vm::Value::Tensor(*ta), vm::Value::Tensor(*tb)});
+    absl::Status st = machine.ok() ? (*machine)->InvokeStateful("main") : machine.status();
+    absl::StatusOr<vm::Value> out = st.ok() ? (*machine)->GetOutput("main") : absl::StatusOr<vm::Value>(st);
+    if (!out.ok()) {
+      std::printf("check %-24s FAILED: %s\n", what.c_str(), std::string(out.status().message()).c_str());
+      all_ok = false;
+      continue;
+    }
+    const auto* got = static_cast<const uint8_t*>(out->as_tensor().data());
+    double worst = 0;
+    int bad = -1;
+    for (int i = 0; i < c.m; ++i) {
+      for (int j = 0; j < c.n; ++j) {
+        double want = 0;
+        for (int l = 0; l < c.k; ++l) want += static_cast<double>(a[static_cast<size_t>(i) * c.k + l]) * b[static_cast<size_t>(l) * c.n + j];
+        size_t at = static_cast<size_t>(i) * c.n + j;
+        float g;
+        if (half_out) {
+          uint16_t h;
+          std::memcpy(&h, got + 2 * at, 2);
+          g = FromHalf(h);
+        } else {
+          std::memcpy(&g, got + 4 * at, 4);
+        }
+        double err = std::fabs(g - want) / (std::fabs(want) + 1.0);
+        if (err > worst) worst = err;
+        if (bad < 0 && !(err < (half_out ? 1e-2 : 1e-4))) {
+          bad = static_cast<int>(at);
+          std::printf("check %-24s first wrong element C[%d][%d] = %g, want %g\n", what.c_str(), i, j, g, want);
+        }
+      }
+    }
+    std::printf("check %-24s max_rel_err %.2e %s\n", what.c_str(), worst, bad < 0 ? "ok" : "FAILED");
+    all_ok = all_ok && bad < 0;
+  }
+  std::fflush(stdout);
+  return all_ok;
+}
+
 int Run(int argc, char** argv) {
   int n = 4096, repeat = 20;
-  std::string backend = "cuda";
+  std::string backend = "cuda", arch;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string a = argv[i];
     if (a == "--n") n = std::atoi(argv[i + 1]);
     if (a == "--repeat") repeat = std::atoi(argv[i + 1]);
     if (a == "--target") backend = argv[i + 1];
+    if (a == "--arch") arch = argv[i + 1];
   }
   if (n <= 0 || repeat <= 0 || (backend != "cuda" && backend != "nvptx")) {
-    std::fprintf(stderr, "usage: cuda_matmul_bench [--n N>0] [--repeat R>0] [--target cuda|nvptx]\n");
+    std::fprintf(stderr, "usage: cuda_matmul_bench [--n N>0] [--repeat R>0] [--target cuda|nvptx] [--arch sm_XY[a]]\n");
     return 2;
   }
   absl::StatusOr<std::unique_ptr<CUDADevice>> dev = CUDADevice::Open();
@@ -164,13 +248,19 @@ int Run(int argc, char** argv) {
     std::printf("no CUDA device: %s\n", std::string(dev.status().message()).c_str());
     return 0;
   }
-  std::string arch = absl::StrCat("sm_", (*dev)->compute_capability());
+  // By default the device's own arch; for cuda on compute capability 9.0 its arch-specific set
+  // sm_90a, whose wgmma the default schedule's float16 GEMM uses (LLVM 16's nvptx has no sm_90a).
+  if (arch.empty()) {
+    arch = absl::StrCat("sm_", (*dev)->compute_capability());
+    if (backend == "cuda" && (*dev)->compute_capability() == 90) arch += "a";
+  }
   std::string target = backend == "nvptx" ? "nvptx -mcpu=" + arch : "cuda -arch=" + arch;
   CuBLAS cublas;
   std::string no_cublas;
   bool has_cublas = LoadCuBLAS(&cublas, &no_cublas);
   std::printf("cuda_matmul_bench on %s: kiln's default schedule (%s) vs %s, C = A B, %d x %d, best of 3 x %d\n",
               (*dev)->description().c_str(), target.c_str(), has_cublas ? "cuBLAS" : no_cublas.c_str(), n, n, repeat);
+  const bool checks_ok = CheckSmallGemms(target);
   std::printf("%-8s %12s %12s %12s %12s %10s %12s\n", "dtype", "kiln_ms", "kiln_TFLOPS", "cublas_ms", "cublas_TFLOPS",
               "kiln/cub", "max_rel_err");
   std::mt19937 rng(0);
@@ -196,7 +286,7 @@ int Run(int argc, char** argv) {
         std::memcpy(pb + 4 * i, &b[i], 4);
       }
     }
-    std::string src = absl::StrReplaceAll(kMatmul, {{"NN", absl::StrCat(n)}, {"DTYPE", dtype}});
+    std::string src = MatmulSource(n, n, n, dtype, dtype);
     absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> machine =
         Prepare(src, target, {vm::Value::Tensor(*ta), vm::Value::Tensor(*tb)});
     if (!machine.ok()) return Fail(machine.status());
@@ -285,7 +375,7 @@ int Run(int argc, char** argv) {
   std::printf("R.add of 2^26 float32: %.3f ms, %.0f GB/s (read + write); device copy of 1 GiB: %.0f GB/s; ratio %.2f\n",
               *add_s * 1e3, add_gbs, copy_gbs, copy_gbs > 0 ? add_gbs / copy_gbs : 0.0);
   if (has_cublas) cublas.Destroy(cublas.handle);
-  return 0;
+  return checks_ok ? 0 : 1;
 }
 
 }  // namespace

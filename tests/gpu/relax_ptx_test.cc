@@ -119,9 +119,8 @@ TEST(RelaxPtxTest, LargeMatmulKernelsKeepAccumulatorsInRegisters) {
 // On sm_80 and newer a 4096^3 float16 matmul runs on tensor cores (schedule_gpu_gemm_mma.h): the
 // PTX has the mma.sync instruction, ptxas accepts it, and the fragments and accumulators stay in
 // registers (no stack frame, no spills).
-void CheckMmaMatmul(const std::string& target, const std::string& out_dtype) {
-  const std::string& out = out_dtype;
-  const std::string model = absl::StrCat(R"PY(
+std::string Float16Matmul(const std::string& out) {
+  return absl::StrCat(R"PY(
 @I.ir_module
 class Module:
     @R.function
@@ -132,6 +131,11 @@ class Module:
             R.output(gv)
         return gv
 )PY");
+}
+
+void CheckMmaMatmul(const std::string& target, const std::string& out_dtype) {
+  const std::string& out = out_dtype;
+  const std::string model = Float16Matmul(out);
   std::string skip;
   absl::StatusOr<runtime::DeviceBlob> blob = BuildPtx(model.c_str(), target, &skip);
   if (!skip.empty()) GTEST_SKIP() << skip;
@@ -158,6 +162,35 @@ TEST(RelaxPtxTest, Float16MatmulUsesTensorCoresOnSm80AndNewer) {
   }
   for (const char* target : {"cuda -arch=sm_90", "nvptx -mcpu=sm_90", "cuda -arch=sm_80", "nvptx -mcpu=sm_80"}) {
     for (const char* out : {"float16", "float32"}) CheckMmaMatmul(target, out);
+  }
+}
+
+// With cuda -arch=sm_90a the same matmuls take the Hopper schedule (schedule_gpu_gemm_wgmma.h):
+// wgmma.mma_async over cp.async-filled tiles in 192 KiB of dynamic shared memory, which the
+// kernel's launch params ask for. ptxas must accept it for sm_90a with the accumulators in
+// registers and without serializing the wgmma instructions (it warns when it has to).
+TEST(RelaxPtxTest, Float16MatmulUsesWgmmaOnSm90a) {
+  for (const char* out : {"float16", "float32"}) {
+    std::string skip;
+    absl::StatusOr<runtime::DeviceBlob> blob = BuildPtx(Float16Matmul(out).c_str(), "cuda -arch=sm_90a", &skip);
+    if (!skip.empty()) GTEST_SKIP() << skip;
+    ASSERT_TRUE(blob.ok()) << blob.status();
+    const std::string& ptx = blob->code;
+    EXPECT_NE(ptx.find(".target sm_90a"), std::string::npos) << ptx.substr(0, 400);
+    EXPECT_NE(ptx.find("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16"), std::string::npos) << out;
+    EXPECT_NE(ptx.find("cp.async.cg.shared.global"), std::string::npos) << out;
+    EXPECT_EQ(ptx.find("mma.sync"), std::string::npos) << out;
+    ASSERT_EQ(blob->kernels.size(), 1u);
+    EXPECT_EQ(blob->kernels[0].launch_params.back(), "tir.use_dyn_shared_memory");
+    if (access(kPtxas, X_OK) != 0) GTEST_SKIP() << "ptxas check: " << kPtxas << " not found (no CUDA toolkit)";
+    std::string log;
+    int rc = RunCommand(absl::StrCat(kPtxas, " -arch=sm_90a -v -o /dev/null ",
+                                     WriteTemp(absl::StrCat("matmul_wgmma_", out, ".ptx"), ptx)),
+                        &log);
+    ASSERT_EQ(rc, 0) << "ptxas rejected the PTX:\n" << log;
+    EXPECT_NE(log.find("    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"), std::string::npos) << log;
+    EXPECT_EQ(log.find("serialized"), std::string::npos) << log;
+    std::printf("ptxas -arch=sm_90a -v, 4096^3 float16 -> %s wgmma matmul:\n%s", out, log.c_str());
   }
 }
 

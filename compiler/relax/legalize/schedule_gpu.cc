@@ -12,6 +12,7 @@
 #include "compiler/relax/legalize/loops.h"
 #include "compiler/relax/legalize/schedule_gpu_gemm.h"
 #include "compiler/relax/legalize/schedule_gpu_gemm_mma.h"
+#include "compiler/relax/legalize/schedule_gpu_gemm_wgmma.h"
 #include "compiler/relax/legalize/schedule_gpu_reduce.h"
 #include "compiler/tir/analysis/free_vars.h"
 #include "compiler/tir/transform/ir_utils.h"
@@ -85,12 +86,20 @@ Stmt BindThreads(const Var& bx, PrimExpr blocks, const Var& tx, PrimExpr threads
              IterVar(Range(Int64(0), blocks), bx, IterVarType::kThreadIndex, "blockIdx.x"));
 }
 
-Stmt ScheduleStage(const Stmt& s, bool warp_shuffle, bool tensor_cores) {
-  if (tensor_cores) {
+// What the target offers the schedules (the module attributes of schedule_gpu.h).
+struct Features {
+  bool warp_shuffle = false, tensor_cores = false, wgmma = false;
+};
+
+Stmt ScheduleStage(const Stmt& s, const Features& features) {
+  if (features.wgmma) {
+    if (std::optional<Stmt> w = ScheduleGemmWgmmaStage(s)) return *w;
+  }
+  if (features.tensor_cores) {
     if (std::optional<Stmt> mma = ScheduleGemmMmaStage(s)) return *mma;
   }
   if (std::optional<Stmt> gemm = ScheduleGemmStage(s)) return *gemm;
-  if (std::optional<Stmt> reduction = ScheduleReductionStage(s, warp_shuffle)) return *reduction;
+  if (std::optional<Stmt> reduction = ScheduleReductionStage(s, features.warp_shuffle)) return *reduction;
   Var bx("bx", DataType::Int(64)), tx("tx", DataType::Int(64));
   std::optional<SpatialPrefix> p = MatchSpatialPrefix(s);
   if (!p) return BindThreads(bx, Int64(1), tx, Int64(1), s);
@@ -132,7 +141,7 @@ bool BindsThreads(const Stmt& s) {
   return finder.found;
 }
 
-std::optional<PrimFunc> ScheduleFunc(const PrimFunc& f, bool warp_shuffle, bool tensor_cores) {
+std::optional<PrimFunc> ScheduleFunc(const PrimFunc& f, const Features& features) {
   auto flag = [&](const char* key) {
     const auto* v = f->attrs.count(String(key)) ? f->attrs.Get(String(key)).as<IntImmNode>() : nullptr;
     return v != nullptr && v->value != 0;
@@ -150,9 +159,9 @@ std::optional<PrimFunc> ScheduleFunc(const PrimFunc& f, bool warp_shuffle, bool 
   const SBlockNode* root = root_realize->block.get();
   std::vector<Stmt> stages;
   if (const auto* seq = root->body.as<SeqStmtNode>()) {
-    for (const Stmt& x : seq->seq) stages.push_back(ScheduleStage(x, warp_shuffle, tensor_cores));
+    for (const Stmt& x : seq->seq) stages.push_back(ScheduleStage(x, features));
   } else {
-    stages.push_back(ScheduleStage(root->body, warp_shuffle, tensor_cores));
+    stages.push_back(ScheduleStage(root->body, features));
   }
   return WithRootBody(f, root_realize, SeqStmt::Flatten(stages), attrs);
 }
@@ -164,8 +173,8 @@ absl::StatusOr<IRModule> ScheduleDefaultGPU(const IRModule& module) {
     const auto* v = module->attrs.count(String(key)) ? module->attrs.Get(String(key)).as<IntImmNode>() : nullptr;
     return v != nullptr && v->value != 0;
   };
-  const bool warp_shuffle = flag(kGPUWarpShuffleAttr), tensor_cores = flag(kGPUTensorCoreAttr);
-  return ScheduleEachPrimFunc(module, [&](const PrimFunc& f) { return ScheduleFunc(f, warp_shuffle, tensor_cores); });
+  const Features features{flag(kGPUWarpShuffleAttr), flag(kGPUTensorCoreAttr), flag(kGPUWgmmaAttr)};
+  return ScheduleEachPrimFunc(module, [&](const PrimFunc& f) { return ScheduleFunc(f, features); });
 }
 
 }  // namespace kiln::relax::legalize

@@ -20,6 +20,11 @@ inline constexpr char kGPUWarpShuffleAttr[] = "kiln.gpu_warp_shuffle";
 // (schedule_gpu_gemm_mma.h, behind its switch kGemmTensorCores) use it.
 inline constexpr char kGPUTensorCoreAttr[] = "kiln.gpu_tensor_core";
 
+// Module attribute (set to True) when the GPU target has Hopper's warpgroup tensor-core
+// instructions (cuda -arch=sm_90a): float16 GEMMs that fit schedule_gpu_gemm_wgmma.h use them,
+// before the sm_80 schedule is tried.
+inline constexpr char kGPUWgmmaAttr[] = "kiln.gpu_wgmma";
+
 // Threads per block of the default schedule (a stage with fewer iterations gets one block of
 // exactly that many threads).
 inline constexpr int64_t kDefaultGPUBlockSize = 256;

@@ -46,21 +46,23 @@ const BufferLoadNode* Float16Load(const PrimExpr& e, DataType out) {
   return l != nullptr && l->buffer->dtype == DataType::Float(16) ? l : nullptr;
 }
 
-struct MmaGemm {
-  const VarNode *i, *j, *k;
-  PrimExpr a, b;  // the float16 loads of A (uses i, k) and B (uses j, k)
-  std::vector<const IterVarNode*> batch;
-  int64_t m, n, kk;
-};
+Stmt Mma(const Buffer& a, int64_t a_off, const Buffer& b, int64_t b_off, const Buffer& c, int64_t c_off) {
+  return Evaluate(Intrin("ptx_legacy.mma", DataType::Void(),
+                         {StringImm("m16n8k16"), StringImm("row"), StringImm("col"), StringImm("fp16"),
+                          StringImm("fp16"), StringImm("fp32"), a->data, Int64(a_off), b->data, Int64(b_off), c->data,
+                          Int64(c_off), IntImm(DataType::Bool(), 0)}));
+}
 
-std::optional<MmaGemm> Match(const ReductionStage& s) {
+}  // namespace
+
+std::optional<Float16Gemm> MatchFloat16Gemm(const ReductionStage& s) {
   const DataType dt = s.store->buffer->dtype;
   if (s.reduce.size() != 1 || !(dt == DataType::Float(16) || dt == DataType::Float(32))) return std::nullopt;
   const auto* zero = s.init->value.as<FloatImmNode>();
   if (zero == nullptr || zero->value != 0) return std::nullopt;
   const Array<PrimExpr>& idx = s.store->indices;
   if (idx.size() < 2) return std::nullopt;
-  MmaGemm g{idx[idx.size() - 2].as<VarNode>(), idx[idx.size() - 1].as<VarNode>(), s.reduce[0]->var.get(),
+  Float16Gemm g{idx[idx.size() - 2].as<VarNode>(), idx[idx.size() - 1].as<VarNode>(), s.reduce[0]->var.get(),
             PrimExpr(), PrimExpr(), {}, 0, 0, 0};
   if (g.i == nullptr || g.j == nullptr || g.i == g.j || !s.spatial_vars.count(g.i) || !s.spatial_vars.count(g.j)) {
     return std::nullopt;
@@ -97,20 +99,9 @@ std::optional<MmaGemm> Match(const ReductionStage& s) {
   g.m = ConstOr(s.extent.at(g.i), -1);
   g.n = ConstOr(s.extent.at(g.j), -1);
   g.kk = ConstOr(s.extent.at(g.k), -1);
-  if (g.m <= 0 || g.n <= 0 || g.kk <= 0 || g.m % kMmaTileM != 0 || g.n % kMmaTileN != 0 || g.kk % kMmaTileK != 0) {
-    return std::nullopt;
-  }
+  if (g.m <= 0 || g.n <= 0 || g.kk <= 0) return std::nullopt;
   return g;
 }
-
-Stmt Mma(const Buffer& a, int64_t a_off, const Buffer& b, int64_t b_off, const Buffer& c, int64_t c_off) {
-  return Evaluate(Intrin("ptx_legacy.mma", DataType::Void(),
-                         {StringImm("m16n8k16"), StringImm("row"), StringImm("col"), StringImm("fp16"),
-                          StringImm("fp16"), StringImm("fp32"), a->data, Int64(a_off), b->data, Int64(b_off), c->data,
-                          Int64(c_off), IntImm(DataType::Bool(), 0)}));
-}
-
-}  // namespace
 
 // The PTX ISA's tables: A's a0..a7 are rows g (a0, a1, a4, a5) and g + 8 (a2, a3, a6, a7), columns
 // 2t + (r & 1), 8 more for a4..a7; B's b0..b3 are rows (k) 2t + (r & 1), 8 more for b2, b3, column
@@ -129,10 +120,10 @@ std::optional<Stmt> ScheduleGemmMmaStage(const Stmt& stage) {
   if (!kGemmTensorCores) return std::nullopt;
   std::optional<ReductionStage> rs = MatchReductionStage(stage);
   if (!rs) return std::nullopt;
-  std::optional<MmaGemm> mg = Match(*rs);
-  if (!mg) return std::nullopt;
+  std::optional<Float16Gemm> mg = MatchFloat16Gemm(*rs);
+  if (!mg || mg->m % kMmaTileM != 0 || mg->n % kMmaTileN != 0 || mg->kk % kMmaTileK != 0) return std::nullopt;
   const ReductionStage& st = *rs;
-  const MmaGemm& g = *mg;
+  const Float16Gemm& g = *mg;
   const DataType f16 = DataType::Float(16), f32 = DataType::Float(32);
 
   Var bz("bz", DataType::Int(64)), by("by", DataType::Int(64)), bx("bx", DataType::Int(64));

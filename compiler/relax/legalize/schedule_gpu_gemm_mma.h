@@ -10,8 +10,10 @@
 #define KILN_COMPILER_RELAX_LEGALIZE_SCHEDULE_GPU_GEMM_MMA_H_
 
 #include <optional>
+#include <vector>
 
 #include "compiler/ir/ir.h"
+#include "compiler/relax/legalize/schedule_gpu_stage.h"
 
 namespace kiln::relax::legalize {
 
@@ -36,12 +38,22 @@ MmaElement MmaFragmentA(const ir::PrimExpr& g, const ir::PrimExpr& t, int r);
 MmaElement MmaFragmentB(const ir::PrimExpr& g, const ir::PrimExpr& t, int r);
 MmaElement MmaFragmentC(const ir::PrimExpr& g, const ir::PrimExpr& t, int r);
 
-// `stage` (a statement of an s_tir function's root block) scheduled on tensor cores, or nullopt
-// when kGemmTensorCores is false or the stage is not
+// A reduction stage of the form
 //   C[batch..., i, j] = C[batch..., i, j] + x * y,  T.init C[batch..., i, j] = 0
 // for one reduction iter var k, where x is a float16 load (or its cast to C's dtype) that uses i
 // and k but not j, y one that uses j and k but not i, the other iter vars (batch) index anything,
-// C is float16 or float32, and the extents of i, j and k are constants that the tiles divide.
+// C is float16 or float32, and the extents of i, j and k are positive constants. The tensor-core
+// schedules (this one and schedule_gpu_gemm_wgmma.h) take the GEMMs their tiles divide.
+struct Float16Gemm {
+  const ir::VarNode *i, *j, *k;
+  ir::PrimExpr a, b;  // the float16 loads of A (uses i, k) and B (uses j, k)
+  std::vector<const ir::IterVarNode*> batch;
+  int64_t m, n, kk;  // the extents of i, j and k
+};
+std::optional<Float16Gemm> MatchFloat16Gemm(const ReductionStage& s);
+
+// `stage` (a statement of an s_tir function's root block) scheduled on tensor cores, or nullopt
+// when kGemmTensorCores is false or the stage is not a Float16Gemm whose extents the tiles divide.
 // The products are summed in float32 (as cuBLAS's CUBLAS_COMPUTE_32F does) and the sum cast to C's
 // dtype at the end; the order of the K sum differs from the serial loop's (results may differ in
 // the last bits). The caller checks the target (cuda or nvptx, sm_80 or newer).

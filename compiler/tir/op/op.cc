@@ -332,6 +332,19 @@ void AddCudaDialect(std::vector<IntrinsicInfo>* ops) {
   // sfb_tmem_addr, M, N, K, trans_a, trans_b, n_cta_groups, neg_a, neg_b, is_sparse).
   Add(ops, "cuda.tcgen05_encode_instr_descriptor_block_scaled", 17, 17, Rule::kVoid, E::kOpaque)
       .aliases = {"cuda.tcgen05.encode_instr_descriptor_block_scaled"};
+  // kiln's Hopper GEMM schedule (schedule_gpu_gemm_wgmma.h) writes these; the CUDA backend prints
+  // each as the PTX instruction of its name (sm_90a).
+  // wgmma_mma_async(shape, d, a, b dtypes, acc, acc_offset, desc_a, desc_b, trans_a, trans_b):
+  // wgmma.mma_async.sync.aligned.<shape> accumulating into the float32 registers acc[acc_offset..],
+  // both operands read from shared memory through their 64-bit descriptors.
+  Add(ops, "cuda.wgmma_mma_async", 10, 10, Rule::kVoid, E::kOpaque);
+  add("wgmma_fence", 0, Rule::kVoid);          // wgmma.fence.sync.aligned
+  add("wgmma_commit_group", 0, Rule::kVoid);   // wgmma.commit_group.sync.aligned
+  add("wgmma_wait_group", 1, Rule::kVoid);     // wgmma.wait_group.sync.aligned N (a constant)
+  // wgmma_fence_operand(acc, offset, count): orders the compiler's uses of those accumulator
+  // registers against the asynchronous instructions that write them (no instruction).
+  add("wgmma_fence_operand", 3, Rule::kVoid);
+  add("fence_proxy_async_shared", 0, Rule::kVoid);  // fence.proxy.async.shared::cta
 }
 
 void AddNvshmemDialect(std::vector<IntrinsicInfo>* ops) {

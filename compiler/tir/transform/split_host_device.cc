@@ -8,7 +8,9 @@
 //     IterVar (a loop with a non-zero min binds its loop var to min + thread index), so device
 //     codegen sees one form: AttrStmt(IterVar(tag), "thread_extent", extent, body);
 //   * attrs: global_symbol "<name>_kernel[_k]", calling_conv 2 (device kernel launch),
-//     "tir.kernel_launch_params" = the thread tags in launch order, "target" = the device target.
+//     "tir.kernel_launch_params" = the thread tags in launch order, then
+//     "tir.use_dyn_shared_memory" when the region allocates "shared.dyn" memory (one constant-size
+//     allocation, whose byte size the host passes last), "target" = the device target.
 //
 // The region in the host function is replaced by
 //   T.call_packed("<kernel>", params..., extent of each launch tag...)
@@ -19,11 +21,13 @@
 // Run it on flattened TIR (after FlattenBuffer): kernels then index 1-D buffers through their
 // data handles, and the host keeps the function's params and buffer_map (the argument contract).
 #include <algorithm>
+#include <optional>
 #include <unordered_set>
 
 #include "absl/strings/str_cat.h"
 #include "compiler/driver/lowered_form.h"
 #include "compiler/ir/structural.h"
+#include "compiler/tir/analysis/device_kernel.h"
 #include "compiler/tir/analysis/free_vars.h"
 #include "compiler/tir/functor.h"
 #include "compiler/tir/transform/ir_utils.h"
@@ -104,6 +108,32 @@ class Normalizer : public StmtExprMutator {
   }
 };
 
+// TVM's launch tag for the dynamic shared memory size, passed after the thread extents.
+constexpr char kDynamicSharedTag[] = "tir.use_dyn_shared_memory";
+
+// The bytes of the region's "shared.dyn" allocation (0 without one); it must have a constant size.
+absl::StatusOr<int64_t> DynamicSharedBytes(const Stmt& body) {
+  struct Finder : StmtExprVisitor {
+    int64_t bytes = 0;
+    absl::Status status;
+    void VisitStmt_(const AllocBufferNode* op) override {
+      const Buffer& b = op->buffer;
+      if (b->scope() == "shared.dyn") {
+        std::optional<int64_t> n = ConstantElementCount(b);
+        if (!n) {
+          status = absl::InvalidArgumentError(absl::StrCat("dynamic shared allocation ", b->name, " has a non-constant size"));
+        } else {
+          bytes += *n * ((b->dtype.bits() * b->dtype.lanes() + 7) / 8);
+        }
+      }
+      StmtExprVisitor::VisitStmt_(op);
+    }
+  } finder;
+  finder.VisitStmt(body);
+  if (!finder.status.ok()) return finder.status;
+  return finder.bytes;
+}
+
 class Splitter : public StmtExprMutator {
  public:
   Splitter(std::string name, std::string target) : name_(std::move(name)), target_(std::move(target)) {}
@@ -141,6 +171,12 @@ class Splitter : public StmtExprMutator {
     attrs.Set(String(driver::kCallingConvAttr), IntImm(DataType::Int(32), kDeviceKernelLaunchCallingConv));
     Array<ObjectRef> tags;
     for (const auto& l : norm.launches) tags.push_back(String(l.tag));
+    absl::StatusOr<int64_t> dynamic_shared = DynamicSharedBytes(body);
+    if (!dynamic_shared.ok()) {
+      status = absl::InvalidArgumentError(absl::StrCat(name_, ": ", dynamic_shared.status().message()));
+      return s;
+    }
+    if (*dynamic_shared > 0) tags.push_back(String(kDynamicSharedTag));
     attrs.Set(String("tir.kernel_launch_params"), tags);
     attrs.Set(String("target"), String(target_));
     kernels.push_back(PrimFunc(Array<Var>(free), body, Type(), {}, attrs));
@@ -148,6 +184,7 @@ class Splitter : public StmtExprMutator {
     Array<PrimExpr> args = {StringImm(kernel_name)};
     for (const Var& v : free) args.push_back(v);
     for (const auto& l : norm.launches) args.push_back(l.extent);
+    if (*dynamic_shared > 0) args.push_back(IntImm(DataType::Int(64), *dynamic_shared));
     return Evaluate(Call(DataType::Int(32), Op("tirx.tvm_call_packed"), args));
   }
 

@@ -33,6 +33,7 @@ struct Driver {
   CUresult (*ModuleLoadDataEx)(void**, const void*, unsigned, int*, void**);
   CUresult (*ModuleUnload)(void*);
   CUresult (*ModuleGetFunction)(void**, void*, const char*);
+  CUresult (*FuncSetAttribute)(void*, int, int);
   CUresult (*LaunchKernel)(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void*,
                            void**, void**);
   CUresult (*MemAlloc)(CUdeviceptr*, size_t);
@@ -99,6 +100,7 @@ absl::StatusOr<std::shared_ptr<const Driver>> LoadDriver(const std::string& libr
   sym(&d->ModuleLoadDataEx, {"cuModuleLoadDataEx"});
   sym(&d->ModuleUnload, {"cuModuleUnload"});
   sym(&d->ModuleGetFunction, {"cuModuleGetFunction"});
+  sym(&d->FuncSetAttribute, {"cuFuncSetAttribute"});
   sym(&d->LaunchKernel, {"cuLaunchKernel"});
   sym(&d->MemAlloc, {"cuMemAlloc_v2"});
   sym(&d->MemFree, {"cuMemFree_v2"});
@@ -156,6 +158,15 @@ absl::Status CUDAModule::Launch(const std::string& kernel, const std::vector<Ker
   if (rc == kNotFound) return absl::NotFoundError(absl::StrCat("no CUDA kernel named ", kernel, " in the module"));
   st = driver_->Check(rc, "cuModuleGetFunction");
   if (!st.ok()) return st;
+  // Above the default 48 KiB, a kernel must opt in to its dynamic shared memory
+  // (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES); the launch fails if the device has less.
+  constexpr uint32_t kDefaultSharedLimit = 48 * 1024;
+  constexpr int kMaxDynamicSharedSizeBytes = 8;
+  if (shared_bytes > kDefaultSharedLimit) {
+    st = driver_->Check(driver_->FuncSetAttribute(fn, kMaxDynamicSharedSizeBytes, static_cast<int>(shared_bytes)),
+                        absl::StrCat("cuFuncSetAttribute(", kernel, ", max dynamic shared memory ", shared_bytes, ")").c_str());
+    if (!st.ok()) return st;
+  }
   std::vector<void*> params;
   params.reserve(args.size());
   for (const KernelArg& a : args) params.push_back(const_cast<uint8_t*>(a.bytes.data()));

@@ -39,7 +39,11 @@ class CUDAKernelModule final : public DeviceModule {
       grid[d] = static_cast<uint32_t>(dims.grid[d]);
       block[d] = static_cast<uint32_t>(dims.block[d]);
     }
-    return module_->Launch(kernel.name, args, grid, block);
+    if (dims.dynamic_shared_bytes > std::numeric_limits<int32_t>::max()) {
+      return absl::InvalidArgumentError(absl::StrCat("CUDA: launch of ", kernel.name, " with ",
+                                                     dims.dynamic_shared_bytes, " bytes of dynamic shared memory"));
+    }
+    return module_->Launch(kernel.name, args, grid, block, static_cast<uint32_t>(dims.dynamic_shared_bytes));
   }
 
  private:

@@ -1,5 +1,13 @@
 #include "compiler/target/source/cuda/codegen_cuda.h"
 
+#include <optional>
+#include <set>
+#include <string>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+
 #include "compiler/target/source/c/c_printer.h"
 #include "compiler/target/source/gpu/gpu_printer.h"
 #include "compiler/tir/analysis/scalable_vectors.h"
@@ -60,15 +68,75 @@ KILN_DEV void kiln_mma_m16n8k16_f32_f16(const kiln_half* a, const kiln_half* b, 
         "r"(kiln_pack_half2(a[6], a[7])), "r"(kiln_pack_half2(b[0], b[1])), "r"(kiln_pack_half2(b[2], b[3])));
 }
 )";
+// Asynchronous copies (sm_80), for programs that use T.ptx_cp_async: a 16-byte copy bypasses L1
+// (.cg), as only that size may. Every helper is a volatile asm with a memory clobber, so that the
+// compiler keeps the shared-memory accesses around it in order.
+constexpr char kAsyncCopyPrelude[] = R"(KILN_DEV void kiln_cp_async_16(void* dst, const void* src) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"((uint32_t)__cvta_generic_to_shared(dst)), "l"(src) : "memory");
+}
+KILN_DEV void kiln_cp_async_8(void* dst, const void* src) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" :: "r"((uint32_t)__cvta_generic_to_shared(dst)), "l"(src) : "memory");
+}
+KILN_DEV void kiln_cp_async_4(void* dst, const void* src) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" :: "r"((uint32_t)__cvta_generic_to_shared(dst)), "l"(src) : "memory");
+}
+KILN_DEV void kiln_cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N> KILN_DEV void kiln_cp_async_wait() { asm volatile("cp.async.wait_group %0;" :: "n"(N) : "memory"); }
+)";
+// The warpgroup instructions of sm_90a, for programs that use them (T.cuda.wgmma_*): fences,
+// commit and wait, and an empty asm per accumulator register that the compiler must assume
+// reads and writes it, so that it neither reads an accumulator before the wait that completes it
+// nor moves one across an issue.
+constexpr char kWgmmaPrelude[] = R"(KILN_DEV void kiln_wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+KILN_DEV void kiln_wgmma_commit_group() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+template <int N> KILN_DEV void kiln_wgmma_wait_group() { asm volatile("wgmma.wait_group.sync.aligned %0;" :: "n"(N) : "memory"); }
+KILN_DEV void kiln_fence_proxy_async_shared() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+template <int N> KILN_DEV void kiln_wgmma_fence_operand(float* c) {
+#pragma unroll
+  for (int i = 0; i < N; ++i) asm volatile("" : "+f"(c[i]) :: "memory");
+}
+)";
+
+// wgmma.mma_async.sync.aligned.m64n<n>k16.f32.f16.f16 as a helper: the n / 2 float32 accumulators
+// of the thread at d (accumulated into: scale-d is 1), the operands' descriptors, and the
+// transpose immediates (0: K-major, 1: MN-major).
+std::string WgmmaHelper(int n) {
+  const int regs = n / 2;
+  std::string list, outs;
+  for (int i = 0; i < regs; ++i) {
+    absl::StrAppend(&list, i ? ", " : "", "%", i);
+    absl::StrAppend(&outs, i ? ", " : "", "\"+f\"(d[", i, "])");
+  }
+  return absl::StrCat("template <int TA, int TB> KILN_DEV void kiln_wgmma_m64n", n,
+                      "k16_f32_f16(float* d, uint64_t a, uint64_t b) {\n  asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %",
+                      regs + 2, ", 0;\\nwgmma.mma_async.sync.aligned.m64n", n, "k16.f32.f16.f16 {", list, "}, %", regs,
+                      ", %", regs + 1, ", p, 1, 1, %", regs + 3, ", %", regs + 4, ";\\n}\\n\"\n      : ", outs,
+                      "\n      : \"l\"(a), \"l\"(b), \"r\"(1), \"n\"(TA), \"n\"(TB) : \"memory\");\n}\n");
+}
+
 constexpr char kBFloatPrelude[] = R"(#include <cuda_bf16.h>
 KILN_DEV float kiln_bf16_to_f32(uint16_t v) { return __uint_as_float((uint32_t)v << 16); }
 KILN_DEV uint16_t kiln_f32_to_bf16(float f) { return __bfloat16_as_ushort(__float2bfloat16(f)); }
 )";
 
+// The N of a T.cuda.wgmma_mma_async("m64n<N>k16", "f32", "f16", "f16", ...), the one form the
+// backend prints; false for any other.
+bool WgmmaShapeN(const CallNode* op, int* n) {
+  auto str = [&](size_t i) {
+    const auto* s = i < op->args.size() ? op->args[i].as<StringImmNode>() : nullptr;
+    return s != nullptr ? std::string(s->value) : std::string();
+  };
+  if (op->args.size() != 10 || str(1) != "f32" || str(2) != "f16" || str(3) != "f16") return false;
+  absl::string_view shape = str(0);
+  if (!absl::ConsumePrefix(&shape, "m64n") || !absl::ConsumeSuffix(&shape, "k16")) return false;
+  return absl::SimpleAtoi(shape, n) && *n >= 8 && *n <= 256 && *n % 8 == 0;
+}
+
 // Which 16-bit float types and tensor-core instructions a set of kernels uses (so the prelude
 // includes only what it needs).
 struct FloatUse : StmtExprVisitor {
-  bool half = false, bfloat = false, mma = false;
+  bool half = false, bfloat = false, mma = false, async_copy = false, wgmma = false;
+  std::set<int> wgmma_n;  // the N of each wgmma shape used
   void Note(DataType t) {
     half = half || (t.is_float() && t.bits() == 16);
     bfloat = bfloat || t.is_bfloat();
@@ -79,7 +147,13 @@ struct FloatUse : StmtExprVisitor {
   }
   void VisitExpr_(const CallNode* op) override {
     const auto* o = op->op.as<OpNode>();
-    mma = mma || (o != nullptr && o->name == "tirx.ptx_legacy.mma");
+    const std::string name = o != nullptr ? o->name : "";
+    mma = mma || name == "tirx.ptx_legacy.mma";
+    async_copy = async_copy || name == "tirx.ptx_cp_async" || name == "tirx.ptx_commit_group" ||
+                 name == "tirx.ptx_wait_group";
+    wgmma = wgmma || name.rfind("tirx.cuda.wgmma_", 0) == 0 || name == "tirx.cuda.fence_proxy_async_shared";
+    int n = 0;
+    if (name == "tirx.cuda.wgmma_mma_async" && WgmmaShapeN(op, &n)) wgmma_n.insert(n);
     StmtExprVisitor::VisitExpr_(op);
   }
   void VisitStmt_(const BufferStoreNode* op) override {
@@ -127,6 +201,9 @@ class CodegenCUDA : public gpusrc::GPUPrinter {
     src << kPrelude;
     if (use.half || use.mma) src << kHalfPrelude;
     if (use.mma) src << kMmaPrelude;
+    if (use.async_copy) src << kAsyncCopyPrelude;
+    if (use.wgmma) src << kWgmmaPrelude;
+    for (int n : use.wgmma_n) src << WgmmaHelper(n);
     if (use.bfloat) src << kBFloatPrelude;
     src << "\n";
     for (const PrimFunc& f : kernels) {
@@ -165,6 +242,10 @@ class CodegenCUDA : public gpusrc::GPUPrinter {
   // 16-byte aligned, so that NVRTC can read a thread's run of four floats from a shared tile as one
   // vector (ld.shared.v4; without the alignment it emits four scalar loads).
   std::string SharedDecl() const override { return "__shared__ __align__(16)"; }
+  std::string DynamicSharedDecl(const std::string& type, const std::string& name) const override {
+    return absl::StrCat("extern __shared__ __align__(1024) uint8_t kiln_dynamic_shared[];\n  ", type, "* const ", name,
+                        " = (", type, "*)kiln_dynamic_shared;");
+  }
   std::string Barrier(const std::string& scope) const override {
     if (scope == "shared") return "__syncthreads()";
     if (scope == "warp") return "__syncwarp()";
@@ -184,6 +265,9 @@ class CodegenCUDA : public gpusrc::GPUPrinter {
                           VisitExpr(op->args[2]), ", ", VisitExpr(op->args[3]), ")");
     }
     if (o != nullptr && o->name == "tirx.ptx_legacy.mma") return Mma(op);
+    if (o != nullptr) {
+      if (std::optional<std::string> s = AsyncCall(o->name, op)) return *s;
+    }
     if (o != nullptr && (o->name == "tirx.call_extern" || o->name == "tirx.call_pure_extern" ||
                          o->name == "tirx.reinterpret")) {
       Fail(absl::StrCat("T.", o->name.substr(5), " in device code is not supported"));
@@ -207,6 +291,61 @@ class CodegenCUDA : public gpusrc::GPUPrinter {
     }
     auto at = [&](int i) { return absl::StrCat("(", VisitExpr(op->args[i]), " + (", VisitExpr(op->args[i + 1]), "))"); };
     return absl::StrCat("kiln_mma_m16n8k16_f32_f16(", at(6), ", ", at(8), ", ", at(10), ")");
+  }
+
+  // The asynchronous-copy and warpgroup calls (the helpers of kAsyncCopyPrelude, kWgmmaPrelude
+  // and WgmmaHelper), or nullopt for any other op.
+  std::optional<std::string> AsyncCall(const std::string& name, const CallNode* op) {
+    auto constant = [&](size_t i, const char* what) -> std::optional<int64_t> {
+      const auto* imm = i < op->args.size() ? op->args[i].as<IntImmNode>() : nullptr;
+      if (imm == nullptr) Fail(absl::StrCat("T.", name.substr(5), ": ", what, " must be a constant"));
+      return imm != nullptr ? std::optional<int64_t>(imm->value) : std::nullopt;
+    };
+    if (name == "tirx.ptx_cp_async") {
+      // (dst, dst_offset, src, src_offset, bytes), offsets in elements of the call's dtype.
+      std::optional<int64_t> bytes = constant(4, "the byte count");
+      if (!bytes) return "0";
+      if (*bytes != 4 && *bytes != 8 && *bytes != 16) {
+        Fail("T.ptx_cp_async copies 4, 8 or 16 bytes");
+        return "0";
+      }
+      const std::string t = csrc::StorageType(op->dtype);
+      return absl::StrCat("kiln_cp_async_", *bytes, "((", t, "*)(", VisitExpr(op->args[0]), ") + (", VisitExpr(op->args[1]),
+                          "), (const ", t, "*)(", VisitExpr(op->args[2]), ") + (", VisitExpr(op->args[3]), "))");
+    }
+    if (name == "tirx.ptx_commit_group") return std::string("kiln_cp_async_commit()");
+    if (name == "tirx.ptx_wait_group") {
+      std::optional<int64_t> n = constant(0, "the group count");
+      return n ? absl::StrCat("kiln_cp_async_wait<", *n, ">()") : "0";
+    }
+    if (name == "tirx.cuda.cvta_generic_to_shared") {
+      return absl::StrCat("((uint32_t)__cvta_generic_to_shared(", VisitExpr(op->args[0]), "))");
+    }
+    if (name == "tirx.cuda.fence_proxy_async_shared") return std::string("kiln_fence_proxy_async_shared()");
+    if (name == "tirx.cuda.wgmma_fence") return std::string("kiln_wgmma_fence()");
+    if (name == "tirx.cuda.wgmma_commit_group") return std::string("kiln_wgmma_commit_group()");
+    if (name == "tirx.cuda.wgmma_wait_group") {
+      std::optional<int64_t> n = constant(0, "the group count");
+      return n ? absl::StrCat("kiln_wgmma_wait_group<", *n, ">()") : "0";
+    }
+    if (name == "tirx.cuda.wgmma_fence_operand") {
+      std::optional<int64_t> count = constant(2, "the register count");
+      if (!count) return "0";
+      return absl::StrCat("kiln_wgmma_fence_operand<", *count, ">((float*)(", VisitExpr(op->args[0]), ") + (",
+                          VisitExpr(op->args[1]), "))");
+    }
+    if (name == "tirx.cuda.wgmma_mma_async") {
+      int n = 0;
+      std::optional<int64_t> ta = constant(8, "trans_a"), tb = constant(9, "trans_b");
+      if (!WgmmaShapeN(op, &n) || !ta || !tb || *ta < 0 || *ta > 1 || *tb < 0 || *tb > 1) {
+        Fail("T.cuda.wgmma_mma_async: only m64nNk16 (N a multiple of 8 up to 256), f32 += f16 x f16, with "
+             "transpose flags 0 or 1, is supported");
+        return "0";
+      }
+      return absl::StrCat("kiln_wgmma_m64n", n, "k16_f32_f16<", *ta, ", ", *tb, ">((float*)(", VisitExpr(op->args[4]),
+                          ") + (", VisitExpr(op->args[5]), "), ", VisitExpr(op->args[6]), ", ", VisitExpr(op->args[7]), ")");
+    }
+    return std::nullopt;
   }
 
   static bool IsConst(const PrimExpr& e, int64_t v) {

@@ -17,6 +17,7 @@ absl::StatusOr<KernelSignature> GPUPrinter::EmitKernel(const PrimFunc& f, std::o
   space_.clear();
   shared_decls_.str("");
   shared_decls_.clear();
+  dynamic_shared_ = false;
   fname_ = symbol_ = f->GetGlobalSymbol();
   packed_ = false;
   status_ = absl::OkStatus();
@@ -91,7 +92,19 @@ void GPUPrinter::VisitStmt_(const AllocBufferNode* op) {
   }
   std::string decl = absl::StrCat(csrc::StorageType(b->dtype), " ", Name(b->data.get()), "[",
                                   std::max<int64_t>(*count, 1), "];");
-  if (scope == "shared") {
+  if (scope == "shared.dyn") {
+    // One per kernel: the launch passes one size (SplitHostDevice's tir.use_dyn_shared_memory).
+    std::string decl = DynamicSharedDecl(csrc::StorageType(b->dtype), Name(b->data.get()));
+    if (decl.empty() || dynamic_shared_) {
+      Fail(decl.empty() ? absl::StrCat("allocation ", b->name, " in scope shared.dyn: the dialect has no dynamic shared memory")
+                        : absl::StrCat("allocation ", b->name, ": a kernel has one dynamic shared allocation"));
+      return;
+    }
+    dynamic_shared_ = true;
+    space_[b->data.get()] = SharedSpace();
+    shared_decls_ << "  " << decl << "\n";
+    VisitStmt(op->body);
+  } else if (scope == "shared") {
     space_[b->data.get()] = SharedSpace();
     shared_decls_ << "  " << SharedDecl() << " " << decl << "\n";
     VisitStmt(op->body);

@@ -38,6 +38,9 @@ class GPUPrinter : public csrc::CodegenC {
   virtual std::string ThreadIndex(bool block, int dim) const = 0;
   // The qualifier of a shared-memory array declaration ("__shared__", "__local").
   virtual std::string SharedDecl() const = 0;
+  // The declaration of `name`, a `type` pointer to the kernel's dynamic shared memory (whose size
+  // the launch gives), or "" when the dialect has none.
+  virtual std::string DynamicSharedDecl(const std::string& type, const std::string& name) const { return ""; }
   // T.tvm_storage_sync(scope), or "" when the dialect has no such barrier.
   virtual std::string Barrier(const std::string& scope) const = 0;
   // The address-space qualifiers of pointers into global and shared memory ("__global ",
@@ -55,6 +58,7 @@ class GPUPrinter : public csrc::CodegenC {
  private:
   std::unordered_map<const ir::VarNode*, std::string> space_;  // data var -> address-space qualifier
   std::ostringstream shared_decls_;                           // shared arrays, at kernel scope
+  bool dynamic_shared_ = false;                               // a "shared.dyn" allocation is declared
 };
 
 }  // namespace kiln::codegen::gpusrc
