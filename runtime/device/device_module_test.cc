@@ -52,6 +52,43 @@ TEST(DeviceBlobTest, HugeCountAndBadLaunchTagAreRejected) {
   EXPECT_TRUE(absl::IsInvalidArgument(DeviceBlob::Deserialize(bytes).status()));
 }
 
+// A module that records the dimensions the generic launch path computes.
+class RecordingModule final : public DeviceModule {
+ public:
+  explicit RecordingModule(std::vector<DeviceKernelInfo> kernels) : DeviceModule(std::move(kernels)) {}
+  mutable LaunchDims last;
+
+ protected:
+  absl::Status LaunchKernel(const DeviceKernelInfo&, absl::Span<const KilnAny>, const LaunchDims& dims) const override {
+    last = dims;
+    return absl::OkStatus();
+  }
+};
+
+// tir.use_dyn_shared_memory (SplitHostDevice's tag for a "shared.dyn" allocation) reads back and
+// becomes the launch's dynamic shared bytes, not a grid or block extent.
+TEST(DeviceBlobTest, DynamicSharedMemoryTagIsTheLaunchsSharedBytes) {
+  DeviceBlob b = Sample();
+  b.kernels[0].launch_params.push_back("tir.use_dyn_shared_memory");
+  absl::StatusOr<DeviceBlob> back = DeviceBlob::Deserialize(b.Serialize());
+  ASSERT_TRUE(back.ok()) << back.status();
+  RecordingModule m(back->kernels);
+  KilnAny args[5] = {};
+  args[0].type_index = kKilnOpaquePtr;
+  args[1].type_index = kKilnInt;
+  args[1].v_int64 = 7;
+  int64_t extents[3] = {4, 128, 197632};
+  for (int i = 0; i < 3; ++i) {
+    args[2 + i].type_index = kKilnInt;
+    args[2 + i].v_int64 = extents[i];
+  }
+  ASSERT_TRUE(m.Launch("k", args, 5).ok());
+  EXPECT_EQ(m.last.grid[0], 4);
+  EXPECT_EQ(m.last.block[0], 128);
+  EXPECT_EQ(m.last.dynamic_shared_bytes, 197632);
+  EXPECT_EQ(m.last.grid[1], 1);
+}
+
 TEST(DeviceBlobTest, FormatsMapToDeviceTypes) {
   EXPECT_EQ(*DeviceTypeOfFormat("opencl"), kDLOpenCL);
   EXPECT_EQ(*DeviceTypeOfFormat("spirv"), kDLVulkan);

@@ -105,6 +105,30 @@ def main(A: T.Buffer((64, 64), "float32")):
   EXPECT_NE(s.status().message().find("threadIdx.x"), std::string::npos) << s.status();
 }
 
+// A "shared.dyn" allocation is sized at launch: its bytes follow the thread extents, under TVM's
+// tag tir.use_dyn_shared_memory.
+TEST(SplitHostDeviceTest, DynamicSharedBytesArePassedAtLaunch) {
+  PrimFunc f = Flat(R"(
+@T.prim_func
+def main(A: T.Buffer((1024,), "float32")):
+    for bx in T.thread_binding(8, thread="blockIdx.x"):
+        for tx in T.thread_binding(128, thread="threadIdx.x"):
+            S = T.alloc_buffer((16384,), "float32", scope="shared.dyn")
+            S[tx] = A[bx * 128 + tx]
+            A[bx * 128 + tx] = S[127 - tx]
+)");
+  ASSERT_TRUE(f.defined());
+  absl::StatusOr<SplitFunctions> s = SplitHostDevice(f, "main", "cuda");
+  ASSERT_TRUE(s.ok()) << s.status();
+  ASSERT_EQ(s->kernels.size(), 1u);
+  std::string kernel = Print(s->kernels[0]);
+  EXPECT_NE(kernel.find("\"tir.kernel_launch_params\": [\"blockIdx.x\", \"threadIdx.x\", \"tir.use_dyn_shared_memory\"]"),
+            std::string::npos)
+      << kernel;
+  std::string host = Print(s->host);
+  EXPECT_NE(host.find(", 8, 128, T.int64(65536))"), std::string::npos) << host;
+}
+
 TEST(SplitHostDeviceTest, NoThreadsNoKernels) {
   PrimFunc f = Flat(R"(
 @T.prim_func

@@ -104,6 +104,18 @@ TEST_F(OpenCLRuntimeTest, LaunchChecksItsArguments) {
   EXPECT_TRUE(m->Launch("axpy", empty.data(), 6).ok());
 }
 
+// Dynamic shared memory is a CUDA launch parameter: OpenCL refuses a kernel that asks for it
+// rather than launching it without.
+TEST_F(OpenCLRuntimeTest, DynamicSharedMemoryIsRefused) {
+  DeviceBlob b = Axpy();
+  b.kernels[0].launch_params.push_back("tir.use_dyn_shared_memory");
+  std::unique_ptr<DeviceModule> m = *rt_->Load(b);
+  std::vector<KilnAny> args = {Ptr(nullptr), Ptr(nullptr), Float(2), Int(1), Int(1), Int(32), Int(1024)};
+  absl::Status st = m->Launch("axpy", args.data(), 7);
+  EXPECT_TRUE(absl::IsUnimplemented(st)) << st;
+  EXPECT_NE(st.message().find("dynamic shared memory"), std::string::npos) << st;
+}
+
 TEST_F(OpenCLRuntimeTest, BuildErrorsCarryTheLogAndOtherFormatsAreRefused) {
   DeviceBlob bad = Axpy();
   bad.code = "__kernel void axpy(__global float* y) { y[0] = undefined_name; }";

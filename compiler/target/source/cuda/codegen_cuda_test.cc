@@ -178,5 +178,92 @@ TEST(CodegenCUDATest, UnsupportedMmaFormIsInvalidArgument) {
   EXPECT_NE(p.status().message().find("T.ptx_legacy.mma: only m16n8k16"), std::string::npos) << p.status();
 }
 
+// The Hopper schedule's ops (schedule_gpu_gemm_wgmma.h) in a kernel of their own: cp.async copies
+// into a dynamic shared buffer, the proxy fence, one wgmma group and its wait. The dynamic buffer
+// is the extern array, launched with its size (the last launch param); NVRTC builds it for sm_90a.
+constexpr char kWgmmaKernel[] = R"(
+@T.prim_func
+def main(A: T.Buffer((8192,), "float16"), C: T.Buffer((16384,), "float32")):
+    for tid in T.thread_binding(128, thread="threadIdx.x"):
+        S = T.alloc_buffer((32768,), "float16", scope="shared.dyn")
+        acc = T.alloc_buffer((128,), "float32", scope="local")
+        T.ptx_cp_async("float16", S.data, tid * 8, A.data, tid * 8, 16)
+        T.ptx_commit_group()
+        T.ptx_wait_group(0)
+        T.cuda.fence_proxy_async_shared()
+        T.tvm_storage_sync("shared")
+        T.cuda.wgmma_fence_operand(acc.data, 0, 128)
+        T.cuda.wgmma_fence()
+        T.cuda.wgmma_mma_async("SHAPE", "f32", "f16", "f16", acc.data, 0, T.Cast("uint64", T.cuda.cvta_generic_to_shared(S.data)) // T.uint64(16), T.uint64(4611686293338849280), 0, 1)
+        T.cuda.wgmma_commit_group()
+        T.cuda.wgmma_wait_group(0)
+        T.cuda.wgmma_fence_operand(acc.data, 0, 128)
+        for i in range(128):
+            C[tid * 128 + i] = acc[i]
+)";
+
+std::string WgmmaKernel(const std::string& shape) {
+  std::string k = kWgmmaKernel;
+  k.replace(k.find("SHAPE"), 5, shape);
+  return k;
+}
+
+TEST(CodegenCUDATest, AsyncCopiesAndWgmmaArePtxInDynamicSharedMemory) {
+  auto p = Generate(WgmmaKernel("m64n256k16"));
+  ASSERT_TRUE(p.ok()) << p.status();
+  const std::string& s = p->source;
+  EXPECT_NE(s.find("extern __shared__ __align__(1024) uint8_t kiln_dynamic_shared[];"), std::string::npos) << s;
+  EXPECT_NE(s.find("kiln_cp_async_16("), std::string::npos) << s;
+  EXPECT_NE(s.find("kiln_wgmma_m64n256k16_f32_f16<0, 1>("), std::string::npos) << s;
+  ASSERT_EQ(p->kernels.size(), 1u);
+  EXPECT_EQ(p->kernels[0].launch_tags, (std::vector<std::string>{"threadIdx.x", "tir.use_dyn_shared_memory"}));
+  CUDATarget target;
+  target.arch = "sm_90a";
+  absl::StatusOr<std::string> ptx = CompileWithNVRTC(s, target);
+  if (absl::IsFailedPrecondition(ptx.status())) GTEST_SKIP() << ptx.status();
+  ASSERT_TRUE(ptx.ok()) << ptx.status() << "\n" << s;
+  for (const char* inst : {"cp.async.cg.shared.global", "cp.async.commit_group", "cp.async.wait_group 0",
+                           "fence.proxy.async.shared::cta", "wgmma.fence.sync.aligned",
+                           "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16", "wgmma.commit_group.sync.aligned",
+                           "wgmma.wait_group.sync.aligned 0"}) {
+    EXPECT_NE(ptx->find(inst), std::string::npos) << inst << "\n" << *ptx;
+  }
+  EXPECT_EQ(ptx->find(".local"), std::string::npos) << "the accumulators stay in registers\n" << *ptx;
+  // Programs without them carry none of the helpers.
+  auto plain = Generate(R"(
+@T.prim_func
+def main(A: T.Buffer((32,), "float32")):
+    tx = T.launch_thread("threadIdx.x", 32)
+    A[tx] = A[tx] + A[tx]
+)");
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_EQ(plain->source.find("kiln_wgmma"), std::string::npos) << plain->source;
+  EXPECT_EQ(plain->source.find("kiln_cp_async"), std::string::npos) << plain->source;
+  EXPECT_EQ(plain->source.find("kiln_dynamic_shared"), std::string::npos) << plain->source;
+}
+
+TEST(CodegenCUDATest, UnsupportedWgmmaCopyAndSharedFormsAreInvalidArgument) {
+  auto shape = Generate(WgmmaKernel("m64n256k8"));
+  ASSERT_FALSE(shape.ok());
+  EXPECT_NE(shape.status().message().find("T.cuda.wgmma_mma_async: only m64nNk16"), std::string::npos) << shape.status();
+  std::string twelve = WgmmaKernel("m64n256k16");
+  twelve.replace(twelve.find("tid * 8, 16)"), 12, "tid * 8, 12)");
+  auto copy = Generate(twelve);
+  ASSERT_FALSE(copy.ok());
+  EXPECT_NE(copy.status().message().find("T.ptx_cp_async copies 4, 8 or 16 bytes"), std::string::npos) << copy.status();
+  auto two = Generate(R"(
+@T.prim_func
+def main(A: T.Buffer((32,), "float32")):
+    for tx in T.thread_binding(32, thread="threadIdx.x"):
+        S = T.alloc_buffer((32,), "float32", scope="shared.dyn")
+        R = T.alloc_buffer((32,), "float32", scope="shared.dyn")
+        S[tx] = A[tx]
+        R[tx] = S[tx]
+        A[tx] = R[tx]
+)");
+  ASSERT_FALSE(two.ok());
+  EXPECT_NE(two.status().message().find("one dynamic shared allocation"), std::string::npos) << two.status();
+}
+
 }  // namespace
 }  // namespace kiln::codegen

@@ -90,5 +90,20 @@ def main(a: T.handle, n: T.int32):
   EXPECT_NE(p.status().message().find("non-constant size"), std::string::npos) << p.status();
 }
 
+// OpenCL sizes local memory in the kernel; a "shared.dyn" allocation is refused, not printed.
+TEST(CodegenOpenCLTest, DynamicSharedScopeIsRefused) {
+  auto p = Generate(R"(
+@T.prim_func
+def main(A: T.Buffer((32,), "float32")):
+    for tx in T.thread_binding(32, thread="threadIdx.x"):
+        S = T.alloc_buffer((32,), "float32", scope="shared.dyn")
+        S[tx] = A[tx]
+        A[tx] = S[31 - tx]
+)");
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.status().message().find("in scope shared.dyn: the dialect has no dynamic shared memory"), std::string::npos)
+      << p.status();
+}
+
 }  // namespace
 }  // namespace kiln::codegen
