@@ -103,6 +103,24 @@ std::optional<Float16Gemm> MatchFloat16Gemm(const ReductionStage& s) {
   return g;
 }
 
+VarMap Float16GemmAt(const Float16Gemm& g, const ReductionStage& s, const PrimExpr& bz, const PrimExpr& i,
+                     const PrimExpr& j, const PrimExpr& k) {
+  VarMap sub;
+  Bind(g.batch, s, bz, &sub);
+  if (i.defined()) sub[g.i] = CastTo(g.i->dtype, i);
+  if (j.defined()) sub[g.j] = CastTo(g.j->dtype, j);
+  if (k.defined()) sub[g.k] = CastTo(g.k->dtype, k);
+  return sub;
+}
+
+Stmt Float16GemmGrid(const Float16Gemm& g, const ReductionStage& s, int64_t tile_m, int64_t tile_n, const Var& bz,
+                     const Var& by, const Var& bx, Stmt body) {
+  body = ThreadLoop(bx, Int64(g.n / tile_n), "blockIdx.x", std::move(body));
+  body = ThreadLoop(by, Int64(g.m / tile_m), "blockIdx.y", std::move(body));
+  PrimExpr nb = Product(g.batch, s);
+  return IsConst(nb, 1) ? body : ThreadLoop(bz, nb, "blockIdx.z", std::move(body));
+}
+
 // The PTX ISA's tables: A's a0..a7 are rows g (a0, a1, a4, a5) and g + 8 (a2, a3, a6, a7), columns
 // 2t + (r & 1), 8 more for a4..a7; B's b0..b3 are rows (k) 2t + (r & 1), 8 more for b2, b3, column
 // g; C's c0..c3 are rows g (c0, c1) and g + 8 (c2, c3), columns 2t + (r & 1).
@@ -139,13 +157,7 @@ std::optional<Stmt> ScheduleGemmMmaStage(const Stmt& stage) {
   const PrimExpr wm = FloorDivBy(warp, kMmaWarpsN), wn = FloorMod(warp, Int64(kMmaWarpsN));
   const PrimExpr lg = FloorDivBy(lane, 4), lt = FloorMod(lane, Int64(4));
   auto value_at = [&](const PrimExpr& v, const PrimExpr& i, const PrimExpr& j, const PrimExpr& k) {
-    VarMap sub;
-    Bind(g.batch, st, bz, &sub);
-    // The iter vars keep their dtype (int64 from LegalizeOps; hand-written TIR may use int32).
-    if (i.defined()) sub[g.i] = CastTo(g.i->dtype, i);
-    if (j.defined()) sub[g.j] = CastTo(g.j->dtype, j);
-    if (k.defined()) sub[g.k] = CastTo(g.k->dtype, k);
-    return Substitute(v, sub);
+    return Substitute(v, Float16GemmAt(g, st, bz, i, j, k));
   };
 
   std::vector<Stmt> body;
@@ -215,11 +227,7 @@ std::optional<Stmt> ScheduleGemmMmaStage(const Stmt& stage) {
   s = Allocate(a_sh, s);
   s = ThreadLoop(lane, Int64(32), "threadIdx.x", s);
   s = ThreadLoop(warp, Int64(kMmaWarpsM * kMmaWarpsN), "threadIdx.y", s);
-  s = ThreadLoop(bx, Int64(g.n / kMmaTileN), "blockIdx.x", s);
-  s = ThreadLoop(by, Int64(g.m / kMmaTileM), "blockIdx.y", s);
-  PrimExpr nb = Product(g.batch, st);
-  if (!IsConst(nb, 1)) s = ThreadLoop(bz, nb, "blockIdx.z", s);
-  return s;
+  return Float16GemmGrid(g, st, kMmaTileM, kMmaTileN, bz, by, bx, s);
 }
 
 }  // namespace kiln::relax::legalize

@@ -51,6 +51,16 @@ struct Float16Gemm {
   int64_t m, n, kk;  // the extents of i, j and k
 };
 std::optional<Float16Gemm> MatchFloat16Gemm(const ReductionStage& s);
+// The substitution of `g`'s iter vars at batch point `bz` and at `i`, `j`, `k` (an undefined one
+// is left alone), each cast to its var's dtype (int64 from LegalizeOps; hand-written TIR may use
+// int32).
+tir::transform::VarMap Float16GemmAt(const Float16Gemm& g, const ReductionStage& s, const ir::PrimExpr& bz,
+                                     const ir::PrimExpr& i, const ir::PrimExpr& j, const ir::PrimExpr& k);
+// `body` (one output tile of `tile_m` x `tile_n`) under the grid of blocks over `g`'s output:
+// blockIdx.x = bx over N, blockIdx.y = by over M, blockIdx.z = bz over the batch (when it has more
+// than one point).
+ir::Stmt Float16GemmGrid(const Float16Gemm& g, const ReductionStage& s, int64_t tile_m, int64_t tile_n,
+                         const ir::Var& bz, const ir::Var& by, const ir::Var& bx, ir::Stmt body);
 
 // `stage` (a statement of an s_tir function's root block) scheduled on tensor cores, or nullopt
 // when kGemmTensorCores is false or the stage is not a Float16Gemm whose extents the tiles divide.

@@ -123,13 +123,7 @@ std::optional<Stmt> ScheduleGemmWgmmaStage(const Stmt& stage) {
   const PrimExpr i0 = Times(by, Int64(kWgmmaTileM)), j0 = Times(bx, Int64(kWgmmaTileN));
   const PrimExpr warp = FloorDivBy(tid, 32), lane = FloorMod(tid, Int64(32)), wg = FloorDivBy(tid, 128);
   auto sub_at = [&](const PrimExpr& i, const PrimExpr& j, const PrimExpr& k) {
-    VarMap sub;
-    Bind(g.batch, st, bz, &sub);
-    // The iter vars keep their dtype (int64 from LegalizeOps; hand-written TIR may use int32).
-    if (i.defined()) sub[g.i] = CastTo(g.i->dtype, i);
-    if (j.defined()) sub[g.j] = CastTo(g.j->dtype, j);
-    if (k.defined()) sub[g.k] = CastTo(g.k->dtype, k);
-    return sub;
+    return Float16GemmAt(g, st, bz, i, j, k);
   };
 
   // The copies of K tile `t` into stage `s`: A's 128 rows x 8 chunks and B's 64 rows x 32 chunks,
@@ -210,11 +204,7 @@ std::optional<Stmt> ScheduleGemmWgmmaStage(const Stmt& stage) {
   s = Allocate(acc, s);
   s = Allocate(smem, s);
   s = ThreadLoop(tid, Int64(kThreads), "threadIdx.x", s);
-  s = ThreadLoop(bx, Int64(g.n / kWgmmaTileN), "blockIdx.x", s);
-  s = ThreadLoop(by, Int64(g.m / kWgmmaTileM), "blockIdx.y", s);
-  PrimExpr nb = Product(g.batch, st);
-  if (!IsConst(nb, 1)) s = ThreadLoop(bz, nb, "blockIdx.z", s);
-  return s;
+  return Float16GemmGrid(g, st, kWgmmaTileM, kWgmmaTileN, bz, by, bx, s);
 }
 
 }  // namespace kiln::relax::legalize
