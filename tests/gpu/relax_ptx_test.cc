@@ -167,7 +167,7 @@ TEST(RelaxPtxTest, Float16MatmulUsesTensorCoresOnSm80AndNewer) {
 
 // With cuda -arch=sm_90a the same matmuls take the Hopper schedule (schedule_gpu_gemm_wgmma.h):
 // wgmma.mma_async over cp.async-filled tiles in 192 KiB of dynamic shared memory, which the
-// kernel's launch params ask for. ptxas must accept it for sm_90a with the accumulators in
+// kernel's launch params ask for, and bulk copies of the output tile's rows. ptxas must accept it for sm_90a with the accumulators in
 // registers and without serializing the wgmma instructions (it warns when it has to).
 TEST(RelaxPtxTest, Float16MatmulUsesWgmmaOnSm90a) {
   for (const char* out : {"float16", "float32"}) {
@@ -179,6 +179,7 @@ TEST(RelaxPtxTest, Float16MatmulUsesWgmmaOnSm90a) {
     EXPECT_NE(ptx.find(".target sm_90a"), std::string::npos) << ptx.substr(0, 400);
     EXPECT_NE(ptx.find("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16"), std::string::npos) << out;
     EXPECT_NE(ptx.find("cp.async.cg.shared.global"), std::string::npos) << out;
+    EXPECT_NE(ptx.find("cp.async.bulk.global.shared::cta.bulk_group"), std::string::npos) << out;
     EXPECT_EQ(ptx.find("mma.sync"), std::string::npos) << out;
     ASSERT_EQ(blob->kernels.size(), 1u);
     EXPECT_EQ(blob->kernels[0].launch_params.back(), "tir.use_dyn_shared_memory");

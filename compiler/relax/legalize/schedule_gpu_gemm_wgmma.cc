@@ -65,24 +65,26 @@ PrimExpr Swizzled(const PrimExpr& row, const PrimExpr& chunk) {
   return Plus(Times(row, Int64(128)), Times(Xor(chunk, FloorMod(row, Int64(8))), Int64(16)));
 }
 
-// The flat element offset of `load`'s buffer at its indices after `sub` (row-major, compact).
-PrimExpr FlatOffset(const BufferLoadNode* load, const VarMap& sub) {
+// The flat element offset of `buffer` at `indices` after `sub` (row-major, compact).
+PrimExpr FlatOffset(const Buffer& buffer, const Array<PrimExpr>& indices, const VarMap& sub) {
   PrimExpr off = Int64(0);
-  for (size_t d = 0; d < load->indices.size(); ++d) {
-    off = Plus(Times(off, AsIndex(load->buffer->shape[d])), AsIndex(Substitute(load->indices[d], sub)));
+  for (size_t d = 0; d < indices.size(); ++d) {
+    off = Plus(Times(off, AsIndex(buffer->shape[d])), AsIndex(Substitute(indices[d], sub)));
   }
   return off;
 }
 
-// `load` reads a compact row-major buffer with `minor` as its last index and `major` as the one
-// before it, and its rows are whole 16-byte copies.
+// `buffer` is compact row-major and `indices` end in `major`, `minor`: a tile's rows are runs of
+// consecutive elements (whole 16-byte copies, as the tile sizes are).
+bool RowMajor(const Buffer& buffer, const Array<PrimExpr>& indices, const VarNode* major, const VarNode* minor) {
+  if (!buffer->strides.empty()) return false;
+  if (buffer->elem_offset.defined() && !IsConst(buffer->elem_offset, 0)) return false;  // undefined is 0
+  size_t n = indices.size();
+  return n >= 2 && n == buffer->shape.size() && indices[n - 1].get() == minor && indices[n - 2].get() == major;
+}
 bool RowMajorIn(const PrimExpr& e, const VarNode* major, const VarNode* minor) {
   const auto* l = e.as<BufferLoadNode>();
-  if (l == nullptr || !l->buffer->strides.empty()) return false;
-  if (l->buffer->elem_offset.defined() && !IsConst(l->buffer->elem_offset, 0)) return false;  // undefined is 0
-  size_t n = l->indices.size();
-  return n >= 2 && n == l->buffer->shape.size() && l->indices[n - 1].get() == minor &&
-         l->indices[n - 2].get() == major;
+  return l != nullptr && RowMajor(l->buffer, l->indices, major, minor);
 }
 
 Stmt Call(const std::string& op, std::vector<PrimExpr> args) {
@@ -111,6 +113,8 @@ std::optional<Stmt> ScheduleGemmWgmmaStage(const Stmt& stage) {
   const Float16Gemm& g = *mg;
   // The copies read A and B straight from memory, so the operands must be plain loads (no cast).
   if (!RowMajorIn(g.a, g.i, g.k) || !RowMajorIn(g.b, g.k, g.j)) return std::nullopt;
+  // The epilogue writes C's tile rows with bulk copies.
+  if (!RowMajor(st.store->buffer, st.store->indices, g.i, g.j)) return std::nullopt;
   const auto* load_a = g.a.as<BufferLoadNode>();
   const auto* load_b = g.b.as<BufferLoadNode>();
   const DataType f16 = DataType::Float(16), f32 = DataType::Float(32), i64 = DataType::Int(64);
@@ -134,13 +138,13 @@ std::optional<Stmt> ScheduleGemmWgmmaStage(const Stmt& stage) {
     const PrimExpr k0 = Times(t, Int64(kWgmmaTileK));
     for (int64_t r = 0; r < kWgmmaTileM * 8 / kThreads; ++r) {
       PrimExpr m = Plus(FloorDivBy(tid, 8), Int64(r * kThreads / 8)), c = FloorMod(tid, Int64(8));
-      PrimExpr src = FlatOffset(load_a, sub_at(Plus(i0, m), PrimExpr(), Plus(k0, Times(c, Int64(8)))));
+      PrimExpr src = FlatOffset(load_a->buffer, load_a->indices, sub_at(Plus(i0, m), PrimExpr(), Plus(k0, Times(c, Int64(8)))));
       PrimExpr dst = Plus(stage_elems, FloorDivBy(Swizzled(m, c), 2));
       copies.push_back(Evaluate(Intrin("ptx_cp_async", f16, {smem->data, dst, load_a->buffer->data, src, Int64(16)})));
     }
     for (int64_t r = 0; r < kWgmmaTileK * (kWgmmaTileN / 8) / kThreads; ++r) {
       PrimExpr k = Plus(FloorDivBy(tid, 32), Int64(r * kThreads / 32)), c = FloorMod(tid, Int64(32));
-      PrimExpr src = FlatOffset(load_b, sub_at(PrimExpr(), Plus(j0, Times(c, Int64(8))), Plus(k0, k)));
+      PrimExpr src = FlatOffset(load_b->buffer, load_b->indices, sub_at(PrimExpr(), Plus(j0, Times(c, Int64(8))), Plus(k0, k)));
       PrimExpr byte = Plus(Times(FloorDivBy(c, 8), Int64(kChunkBytesB)), Swizzled(k, FloorMod(c, Int64(8))));
       PrimExpr dst = Plus(Plus(stage_elems, Int64(kBytesA / 2)), FloorDivBy(byte, 2));
       copies.push_back(Evaluate(Intrin("ptx_cp_async", f16, {smem->data, dst, load_b->buffer->data, src, Int64(16)})));
@@ -184,17 +188,34 @@ std::optional<Stmt> ScheduleGemmWgmmaStage(const Stmt& stage) {
   step.push_back(fence_acc);
   body.push_back(Serial(kt, Int64(k_tiles), ForKind::kSerial, Seq(std::move(step))));
 
-  // The accumulators, cast to the output's dtype, to their places in C.
+  // Epilogue: the accumulators, cast to C's dtype, into a tile in shared memory (the stages are
+  // free once every warpgroup is past its last wait: the barrier), then the copy engine writes
+  // each of its rows to C. The tile's rows are padded by 16 bytes, so that the 8 rows of one
+  // warp's store fall in distinct banks; 16 bytes also keep each row aligned for the copy.
+  const Buffer& c = st.store->buffer;
+  const int64_t c_bytes = c->dtype.bytes(), row_bytes = kWgmmaTileN * c_bytes + 16;
+  Buffer tile = Buffer::Make("C_shared", {Int64(kWgmmaTileM * row_bytes / c_bytes)}, c->dtype, "shared.dyn");
+  tile.CopyOnWrite()->data = smem->data;  // a view of the same dynamic shared buffer
+  const PrimExpr tile_base = Minus(base, addr);  // bytes from the buffer's start to the aligned base
+  body.push_back(Call("ptx_wait_group", {Int64(0)}));
+  body.push_back(SharedSync());
   for (int64_t v = 0; v < kAccumulators; ++v) {
     // WgmmaAccumulator's layout with the thread symbolic.
-    PrimExpr row = Plus(Plus(Times(FloorMod(warp, Int64(4)), Int64(16)), FloorDivBy(lane, 4)), Int64(8 * ((v / 2) % 2)));
+    PrimExpr row = Plus(Plus(Plus(Times(wg, Int64(64)), Times(FloorMod(warp, Int64(4)), Int64(16))), FloorDivBy(lane, 4)),
+                        Int64(8 * ((v / 2) % 2)));
     PrimExpr col = Plus(Int64((v / 4) * 8 + v % 2), Times(FloorMod(lane, Int64(4)), Int64(2)));
-    VarMap sub = sub_at(Plus(i0, Plus(Times(wg, Int64(64)), row)), Plus(j0, col), PrimExpr());
-    std::vector<PrimExpr> out;
-    for (const PrimExpr& x : st.store->indices) out.push_back(Substitute(x, sub));
-    body.push_back(BufferStore(st.store->buffer, CastTo(st.store->buffer->dtype, Load(acc, {Int64(v)})),
-                               Array<PrimExpr>(out)));
+    PrimExpr at = Plus(FloorDivBy(tile_base, c_bytes), Plus(Times(row, Int64(row_bytes / c_bytes)), col));
+    body.push_back(Store(tile, CastTo(c->dtype, Load(acc, {Int64(v)})), {at}));
   }
+  body.push_back(Call("cuda.fence_proxy_async_shared", {}));
+  body.push_back(SharedSync());
+  const PrimExpr dst = Times(FlatOffset(c, st.store->indices, sub_at(Plus(i0, tid), j0, PrimExpr())), Int64(c_bytes));
+  const PrimExpr src = Plus(tile_base, Times(tid, Int64(row_bytes)));
+  body.push_back(ir::IfThenElse(LT(tid, Int64(kWgmmaTileM)),
+                                Call("cuda.bulk_copy_shared_to_global",
+                                     {c->data, dst, smem->data, src, Int64(kWgmmaTileN * c_bytes)})));
+  body.push_back(Call("cuda.bulk_commit_group", {}));
+  body.push_back(Call("cuda.bulk_wait_group", {Int64(0)}));
 
   Stmt s = Seq(std::move(body));
   // The base rounded up to 1024 bytes, and the elements that skips.

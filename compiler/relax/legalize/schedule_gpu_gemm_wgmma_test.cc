@@ -3,9 +3,9 @@
 // K tile where WgmmaOffsetA/B say, exactly once per stage; (2) what each wgmma reads through its
 // descriptors, by a model of the descriptors' canonical layouts with the 128-byte swizzle (the
 // PTX ISA's "Shared Memory Matrix Layout", as CUTLASS's GMMA descriptors state them), is
-// A[m][k] and B[k][n] of the right K slice; (3) the epilogue stores accumulator v of thread t
-// to the element WgmmaAccumulator names, covering the tile once. (4) which stages the schedule
-// takes. tests/gpu checks the PTX with ptxas; tests/bench:cuda_matmul_bench runs it on a GPU.
+// A[m][k] and B[k][n] of the right K slice; (3) the epilogue stages accumulator v of thread t at
+// the element WgmmaAccumulator names, covering the tile once, and copies the tile's rows to
+// their rows of C. (4) which stages the schedule takes. tests/gpu checks the PTX with ptxas; tests/bench:cuda_matmul_bench runs it on a GPU.
 #include "compiler/relax/legalize/schedule_gpu_gemm_wgmma.h"
 
 #include <functional>
@@ -276,27 +276,47 @@ TEST(ScheduleGemmWgmmaStageTest, CopiesAndDescriptorsAgreeOnTheSwizzledTiles) {
   EXPECT_EQ(written.size(), static_cast<size_t>(5 * kStageBytes / 16));
 }
 
-// (3): accumulator v of thread t goes to the tile element WgmmaAccumulator names (rows offset by
-// the thread's warpgroup), and the threads' stores cover the 128 x 256 tile once.
-TEST(ScheduleGemmWgmmaStageTest, EpilogueStoresEachAccumulatorWhereTheFragmentLayoutSays) {
-  PrimFunc f = TheKernel(Scheduled(256, 512, 64, "float32", kHopper));
-  ASSERT_TRUE(f.defined());
-  Launch l = Bindings(f);
-  std::map<std::pair<int64_t, int64_t>, int> covered;
-  for (int64_t t = 0; t < 256; ++t) {
-    ThreadRun run({{l.by, 1}, {l.bx, 1}, {l.tid, t}}, 0);
-    run.Run(KernelBody(f));
-    for (const Event& e : run.events) {
-      if (e.op != "store" || e.handles[0] != l.c) continue;
-      ASSERT_EQ(e.values.size(), 3u);
-      WgmmaElement w = WgmmaAccumulator(t % 128, e.values[2]);
-      EXPECT_EQ(e.values[0], kWgmmaTileM + (t / 128) * 64 + w.row);
-      EXPECT_EQ(e.values[1], kWgmmaTileN + w.col);
-      ++covered[{e.values[0], e.values[1]}];
+// (3): accumulator v of thread t goes to the element WgmmaAccumulator names (rows offset by the
+// thread's warpgroup) of the shared tile, covering it once and never the rows' padding; then
+// threads 0..127 each copy tile row tid to row i0 + tid of C, columns j0 .. j0 + 255.
+TEST(ScheduleGemmWgmmaStageTest, EpilogueStagesTheTileAndCopiesItsRowsToC) {
+  for (const char* out : {"float16", "float32"}) {
+    const int64_t m = 256, n = 512, c_bytes = std::string(out) == "float16" ? 2 : 4;
+    const int64_t row_bytes = kWgmmaTileN * c_bytes + 16, cvta = 1024 * 3 + 16, base = 1024 * 4;
+    PrimFunc f = TheKernel(Scheduled(m, n, 64, out, kHopper));
+    ASSERT_TRUE(f.defined());
+    Launch l = Bindings(f);
+    const VarNode* smem = nullptr;
+    std::map<std::pair<int64_t, int64_t>, int> covered;
+    int copies = 0;
+    for (int64_t t = 0; t < 256; ++t) {
+      ThreadRun run({{l.by, 1}, {l.bx, 1}, {l.tid, t}}, cvta);
+      run.Run(KernelBody(f));
+      for (const Event& e : run.events) {
+        if (e.op == "tirx.ptx_cp_async") smem = e.handles[0];
+        if (e.op == "store" && e.handles[0] == smem && smem != nullptr) {
+          ASSERT_EQ(e.values.size(), 2u);
+          const int64_t at = e.values[0] * c_bytes - (base - cvta);
+          const int64_t row = at / row_bytes, col = (at % row_bytes) / c_bytes;
+          WgmmaElement w = WgmmaAccumulator(t % 128, e.values[1]);
+          EXPECT_EQ(row, (t / 128) * 64 + w.row) << out;
+          EXPECT_EQ(col, w.col) << out;
+          ++covered[{row, col}];
+        }
+        if (e.op == "tirx.cuda.bulk_copy_shared_to_global") {
+          ++copies;
+          EXPECT_EQ(e.handles[0], l.c);
+          EXPECT_EQ(e.handles[2], smem);
+          EXPECT_EQ(e.values[1], ((kWgmmaTileM + t) * n + kWgmmaTileN) * c_bytes) << out << " thread " << t;
+          EXPECT_EQ(e.values[3], base - cvta + t * row_bytes) << out << " thread " << t;
+          EXPECT_EQ(e.values[4], kWgmmaTileN * c_bytes);
+        }
+      }
     }
+    EXPECT_EQ(copies, kWgmmaTileM) << out;
+    EXPECT_EQ(covered.size(), static_cast<size_t>(kWgmmaTileM * kWgmmaTileN)) << out;
+    for (const auto& [at, times] : covered) ASSERT_EQ(times, 1);
   }
-  EXPECT_EQ(covered.size(), static_cast<size_t>(kWgmmaTileM * kWgmmaTileN));
-  for (const auto& [at, times] : covered) ASSERT_EQ(times, 1);
 }
 
 // The PTX ISA's wgmma D fragment: each warp of the warpgroup owns 16 rows, laid out as the

@@ -345,6 +345,13 @@ void AddCudaDialect(std::vector<IntrinsicInfo>* ops) {
   // registers against the asynchronous instructions that write them (no instruction).
   add("wgmma_fence_operand", 3, Rule::kVoid);
   add("fence_proxy_async_shared", 0, Rule::kVoid);  // fence.proxy.async.shared::cta
+  // bulk_copy_shared_to_global(dst, dst_byte_offset, src, src_byte_offset, bytes): the copy
+  // engine moves `bytes` (a multiple of 16, both addresses 16-byte aligned) from shared to global
+  // memory (cp.async.bulk.global.shared::cta.bulk_group), completed by bulk_commit_group and
+  // bulk_wait_group(N).
+  add("bulk_copy_shared_to_global", 5, Rule::kVoid);
+  add("bulk_commit_group", 0, Rule::kVoid);
+  add("bulk_wait_group", 1, Rule::kVoid);
 }
 
 void AddNvshmemDialect(std::vector<IntrinsicInfo>* ops) {

@@ -86,7 +86,8 @@ template <int N> KILN_DEV void kiln_cp_async_wait() { asm volatile("cp.async.wai
 // The warpgroup instructions of sm_90a, for programs that use them (T.cuda.wgmma_*): fences,
 // commit and wait, and an empty asm per accumulator register that the compiler must assume
 // reads and writes it, so that it neither reads an accumulator before the wait that completes it
-// nor moves one across an issue.
+// nor moves one across an issue; and the copy engine's bulk copies from shared to global memory
+// (T.cuda.bulk_*, sm_90).
 constexpr char kWgmmaPrelude[] = R"(KILN_DEV void kiln_wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 KILN_DEV void kiln_wgmma_commit_group() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 template <int N> KILN_DEV void kiln_wgmma_wait_group() { asm volatile("wgmma.wait_group.sync.aligned %0;" :: "n"(N) : "memory"); }
@@ -95,6 +96,12 @@ template <int N> KILN_DEV void kiln_wgmma_fence_operand(float* c) {
 #pragma unroll
   for (int i = 0; i < N; ++i) asm volatile("" : "+f"(c[i]) :: "memory");
 }
+KILN_DEV void kiln_bulk_copy_shared_to_global(void* dst, const void* src, uint32_t bytes) {
+  asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;"
+               :: "l"(dst), "r"((uint32_t)__cvta_generic_to_shared(src)), "r"(bytes) : "memory");
+}
+KILN_DEV void kiln_bulk_commit_group() { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
+template <int N> KILN_DEV void kiln_bulk_wait_group() { asm volatile("cp.async.bulk.wait_group %0;" :: "n"(N) : "memory"); }
 )";
 
 // wgmma.mma_async.sync.aligned.m64n<n>k16.f32.f16.f16 as a helper: the n / 2 float32 accumulators
@@ -151,7 +158,8 @@ struct FloatUse : StmtExprVisitor {
     mma = mma || name == "tirx.ptx_legacy.mma";
     async_copy = async_copy || name == "tirx.ptx_cp_async" || name == "tirx.ptx_commit_group" ||
                  name == "tirx.ptx_wait_group";
-    wgmma = wgmma || name.rfind("tirx.cuda.wgmma_", 0) == 0 || name == "tirx.cuda.fence_proxy_async_shared";
+    wgmma = wgmma || name.rfind("tirx.cuda.wgmma_", 0) == 0 || name.rfind("tirx.cuda.bulk_", 0) == 0 ||
+            name == "tirx.cuda.fence_proxy_async_shared";
     int n = 0;
     if (name == "tirx.cuda.wgmma_mma_async" && WgmmaShapeN(op, &n)) wgmma_n.insert(n);
     StmtExprVisitor::VisitExpr_(op);
@@ -322,6 +330,16 @@ class CodegenCUDA : public gpusrc::GPUPrinter {
       return absl::StrCat("((uint32_t)__cvta_generic_to_shared(", VisitExpr(op->args[0]), "))");
     }
     if (name == "tirx.cuda.fence_proxy_async_shared") return std::string("kiln_fence_proxy_async_shared()");
+    if (name == "tirx.cuda.bulk_copy_shared_to_global") {
+      return absl::StrCat("kiln_bulk_copy_shared_to_global((uint8_t*)(", VisitExpr(op->args[0]), ") + (",
+                          VisitExpr(op->args[1]), "), (const uint8_t*)(", VisitExpr(op->args[2]), ") + (",
+                          VisitExpr(op->args[3]), "), (uint32_t)(", VisitExpr(op->args[4]), "))");
+    }
+    if (name == "tirx.cuda.bulk_commit_group") return std::string("kiln_bulk_commit_group()");
+    if (name == "tirx.cuda.bulk_wait_group") {
+      std::optional<int64_t> n = constant(0, "the group count");
+      return n ? absl::StrCat("kiln_bulk_wait_group<", *n, ">()") : "0";
+    }
     if (name == "tirx.cuda.wgmma_fence") return std::string("kiln_wgmma_fence()");
     if (name == "tirx.cuda.wgmma_commit_group") return std::string("kiln_wgmma_commit_group()");
     if (name == "tirx.cuda.wgmma_wait_group") {
