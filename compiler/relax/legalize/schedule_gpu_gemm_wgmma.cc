@@ -11,7 +11,11 @@
 //     4 wgmma m64n256k16 over the stage's A and B (k 16 at a time), committed as one group;
 //     while they run, copy tile kt+S-1 into the stage tile kt-1 used, and commit that group;
 //     wait for the wgmma group.
-//   the accumulators, cast to C's dtype, to their places in C.
+//   epilogue: barrier (the stages are free), the accumulators, cast to C's dtype, into a tile in
+//   shared memory; proxy fence, barrier; threads 0..127 each have the copy engine write one tile
+//   row to C (cp.async.bulk), and wait for it. Written straight from the registers, a warp's
+//   stores would touch 8 rows x 8 bytes each (a quarter of each 32-byte sector); this epilogue
+//   took float16 4096^3 from 0.73x to 0.85x of cuBLAS on an H200.
 //
 // Every group is waited for within its iteration, so none is in flight across the barrier or the
 // loop's back edge. A deeper pipeline (copies two tiles ahead, wgmma.wait_group 1, the next group

@@ -15,7 +15,8 @@
 // layouts the descriptors describe with the 128-byte swizzle: A K-major (rows of 64 k), B
 // MN-major (rows of 64 n), each 8-row group one 1024-byte atom whose 16-byte chunks are permuted
 // by the row's index within the atom, so that neither the copies nor the tensor cores' reads meet
-// bank conflicts. The tiles take 192 KiB of dynamic shared memory (the launch passes its size).
+// bank conflicts. The tiles take 192 KiB of dynamic shared memory (the launch passes its size);
+// at the end the output tile is staged there and its rows written to C by the copy engine.
 #ifndef KILN_COMPILER_RELAX_LEGALIZE_SCHEDULE_GPU_GEMM_WGMMA_H_
 #define KILN_COMPILER_RELAX_LEGALIZE_SCHEDULE_GPU_GEMM_WGMMA_H_
 
