@@ -54,6 +54,8 @@ constexpr int64_t kAccumulators = kWgmmaTileN / 2;  // per thread: 64 x 256 over
 constexpr int64_t kChunkBytesB = kWgmmaTileK * 128;
 static_assert(kWgmmaTileK == 64, "a tile row of 64 float16 is one 128-byte swizzle row");
 static_assert(kStageBytes % 1024 == 0 && kBytesA % 1024 == 0, "stages and tiles start on swizzle atoms");
+static_assert(kWgmmaTileM * (kWgmmaTileN * 4 + 16) <= kWgmmaStages * kStageBytes,
+              "the epilogue's float32 tile (padded rows) fits in the stages");
 
 // The descriptor fields above the start address: leading and stride byte offsets (16-byte
 // units, bits 16-29 and 32-45) and the 128-byte swizzle (1 in bits 62-63).
