@@ -30,6 +30,8 @@ struct RelaxPipelineOptions {
   // The GPU has the sm_80 tensor-core instructions (cuda, nvptx for sm_80 and newer): float16
   // GEMMs may use them (kGPUTensorCoreAttr).
   bool gpu_tensor_core = false;
+  // The GPU has Hopper's warpgroup instructions (cuda -arch=sm_90a): float16 GEMMs may use them
+  // (kGPUWgmmaAttr).
   bool gpu_wgmma = false;
 };
 

@@ -175,6 +175,10 @@ absl::Status DeviceModule::Launch(absl::string_view name, const KilnAny* args, i
       return absl::InvalidArgumentError(absl::StrCat("launch of ", name, ": ", tag, " extent must be a non-negative int"));
     }
     if (tag == kDynamicSharedTag) {
+      if (a.v_int64 != 0 && !GivesDynamicSharedMemory()) {
+        return absl::UnimplementedError(absl::StrCat(
+            "launch of ", name, " asks for dynamic shared memory, which this device's runtime does not give"));
+      }
       dims.dynamic_shared_bytes = a.v_int64;
       continue;
     }

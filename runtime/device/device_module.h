@@ -88,10 +88,13 @@ class DeviceModule {
   // Launches `name` with args in the launch convention above (params, then launch extents).
   // Checks the count and each argument's kind against the kernel table and that extents are
   // non-negative (INVALID_ARGUMENT naming the kernel and argument; NOT_FOUND for an unknown kernel),
-  // then enqueues it. Asynchronous: copies to the host and Synchronize() wait for it.
+  // then enqueues it. Asynchronous: copies to the host and Synchronize() wait for it. A launch
+  // that asks for dynamic shared memory on a module without it is UNIMPLEMENTED.
   absl::Status Launch(absl::string_view name, const KilnAny* args, int32_t num_args) const;
 
  protected:
+  // Whether launches may ask for dynamic shared memory (LaunchDims::dynamic_shared_bytes).
+  virtual bool GivesDynamicSharedMemory() const { return false; }
   // The device-specific enqueue; `params` are checked against `kernel.params`, and every extent of
   // `dims` is positive (launches with an empty grid or block are skipped before this).
   virtual absl::Status LaunchKernel(const DeviceKernelInfo& kernel, absl::Span<const KilnAny> params,

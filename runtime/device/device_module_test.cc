@@ -55,14 +55,19 @@ TEST(DeviceBlobTest, HugeCountAndBadLaunchTagAreRejected) {
 // A module that records the dimensions the generic launch path computes.
 class RecordingModule final : public DeviceModule {
  public:
-  explicit RecordingModule(std::vector<DeviceKernelInfo> kernels) : DeviceModule(std::move(kernels)) {}
+  RecordingModule(std::vector<DeviceKernelInfo> kernels, bool dynamic_shared)
+      : DeviceModule(std::move(kernels)), dynamic_shared_(dynamic_shared) {}
   mutable LaunchDims last;
 
  protected:
+  bool GivesDynamicSharedMemory() const override { return dynamic_shared_; }
   absl::Status LaunchKernel(const DeviceKernelInfo&, absl::Span<const KilnAny>, const LaunchDims& dims) const override {
     last = dims;
     return absl::OkStatus();
   }
+
+ private:
+  bool dynamic_shared_;
 };
 
 // tir.use_dyn_shared_memory (SplitHostDevice's tag for a "shared.dyn" allocation) reads back and
@@ -72,7 +77,7 @@ TEST(DeviceBlobTest, DynamicSharedMemoryTagIsTheLaunchsSharedBytes) {
   b.kernels[0].launch_params.push_back("tir.use_dyn_shared_memory");
   absl::StatusOr<DeviceBlob> back = DeviceBlob::Deserialize(b.Serialize());
   ASSERT_TRUE(back.ok()) << back.status();
-  RecordingModule m(back->kernels);
+  RecordingModule m(back->kernels, /*dynamic_shared=*/true);
   KilnAny args[5] = {};
   args[0].type_index = kKilnOpaquePtr;
   args[1].type_index = kKilnInt;
@@ -87,6 +92,12 @@ TEST(DeviceBlobTest, DynamicSharedMemoryTagIsTheLaunchsSharedBytes) {
   EXPECT_EQ(m.last.block[0], 128);
   EXPECT_EQ(m.last.dynamic_shared_bytes, 197632);
   EXPECT_EQ(m.last.grid[1], 1);
+  // A runtime without dynamic shared memory refuses the launch before it reaches the device.
+  RecordingModule without(back->kernels, /*dynamic_shared=*/false);
+  absl::Status st = without.Launch("k", args, 5);
+  EXPECT_TRUE(absl::IsUnimplemented(st)) << st;
+  EXPECT_NE(st.message().find("dynamic shared memory"), std::string::npos) << st;
+  EXPECT_EQ(without.last.grid[0], 1) << "nothing was launched";
 }
 
 TEST(DeviceBlobTest, FormatsMapToDeviceTypes) {

@@ -120,7 +120,8 @@ float FromHalf(uint16_t h) {
 
 // Small float16 GEMMs against a float64 reference on the host, before anything is timed: shapes
 // with one K tile, fewer K tiles than the schedule's pipeline stages, several output tiles, a long
-// K, a float32 output, and one the tensor-core tiles do not divide. A failure prints the first wrong element, so a layout error can be located.
+// K, a float32 output, and one the tensor-core tiles do not divide. A failure prints the first
+// wrong element, so a layout error can be located.
 struct CheckShape {
   int m, n, k;
   const char* out;
@@ -177,17 +178,18 @@ bool CheckSmallGemms(const std::string& target) {
   for (const CheckShape& c : kChecks) {
     absl::StatusOr<runtime::Tensor> ta = runtime::Tensor::Empty({c.m, c.k}, f16), tb = runtime::Tensor::Empty({c.k, c.n}, f16);
     if (!ta.ok() || !tb.ok()) return false;
-    std::vector<float> a(static_cast<size_t>(c.m) * c.k), b(static_cast<size_t>(c.k) * c.n);
-    for (size_t i = 0; i < a.size(); ++i) {
-      uint16_t h = ToHalf(dist(rng));
-      a[i] = FromHalf(h);
-      std::memcpy(static_cast<uint8_t*>(ta->data()) + 2 * i, &h, 2);
-    }
-    for (size_t i = 0; i < b.size(); ++i) {
-      uint16_t h = ToHalf(dist(rng));
-      b[i] = FromHalf(h);
-      std::memcpy(static_cast<uint8_t*>(tb->data()) + 2 * i, &h, 2);
-    }
+    // Random float16 values into the tensor, and their exact float values for the reference.
+    auto fill = [&](runtime::Tensor* t, size_t count) {
+      std::vector<float> values(count);
+      for (size_t i = 0; i < count; ++i) {
+        uint16_t h = ToHalf(dist(rng));
+        values[i] = FromHalf(h);
+        std::memcpy(static_cast<uint8_t*>(t->data()) + 2 * i, &h, 2);
+      }
+      return values;
+    };
+    const std::vector<float> a = fill(&*ta, static_cast<size_t>(c.m) * c.k);
+    const std::vector<float> b = fill(&*tb, static_cast<size_t>(c.k) * c.n);
     const bool half_out = std::string(c.out) == "float16";
     std::string what = absl::StrCat(c.m, "x", c.n, "x", c.k, " -> ", c.out);
     absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> machine =

@@ -123,7 +123,7 @@ absl::StatusOr<int64_t> DynamicSharedBytes(const Stmt& body) {
         if (!n) {
           status = absl::InvalidArgumentError(absl::StrCat("dynamic shared allocation ", b->name, " has a non-constant size"));
         } else {
-          bytes += *n * ((b->dtype.bits() * b->dtype.lanes() + 7) / 8);
+          bytes += *n * b->dtype.StorageBytes();
         }
       }
       StmtExprVisitor::VisitStmt_(op);

@@ -17,6 +17,7 @@ class CUDAKernelModule final : public DeviceModule {
       : DeviceModule(std::move(kernels)), module_(std::move(module)) {}
 
  protected:
+  bool GivesDynamicSharedMemory() const override { return true; }
   absl::Status LaunchKernel(const DeviceKernelInfo& kernel, absl::Span<const KilnAny> params,
                             const LaunchDims& dims) const override {
     std::vector<KernelArg> args;

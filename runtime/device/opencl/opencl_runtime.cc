@@ -21,9 +21,6 @@ class OpenCLModule final : public DeviceModule {
  protected:
   absl::Status LaunchKernel(const DeviceKernelInfo& kernel, absl::Span<const KilnAny> params,
                             const LaunchDims& dims) const override {
-    if (dims.dynamic_shared_bytes != 0) {
-      return absl::UnimplementedError(absl::StrCat("OpenCL: ", kernel.name, " asks for dynamic shared memory, which this runtime does not give"));
-    }
     std::vector<KernelArg> args;
     args.reserve(params.size());
     for (size_t i = 0; i < params.size(); ++i) {

@@ -60,9 +60,6 @@ class VulkanModule final : public DeviceModule {
  protected:
   absl::Status LaunchKernel(const DeviceKernelInfo& info, absl::Span<const KilnAny> params,
                             const LaunchDims& dims) const override {
-    if (dims.dynamic_shared_bytes != 0) {
-      return absl::UnimplementedError(absl::StrCat("Vulkan: ", info.name, " asks for dynamic shared memory, which this runtime does not give"));
-    }
     const Kernel& k = kernels_[static_cast<size_t>(&info - kernels().data())];
     std::vector<BoundBuffer> buffers;
     for (size_t i = 0; i < params.size(); ++i) {

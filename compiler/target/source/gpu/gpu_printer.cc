@@ -90,21 +90,24 @@ void GPUPrinter::VisitStmt_(const AllocBufferNode* op) {
     Fail(absl::StrCat("allocation ", b->name, " has a non-constant size"));
     return;
   }
-  std::string decl = absl::StrCat(csrc::StorageType(b->dtype), " ", Name(b->data.get()), "[",
-                                  std::max<int64_t>(*count, 1), "];");
   if (scope == "shared.dyn") {
     // One per kernel: the launch passes one size (SplitHostDevice's tir.use_dyn_shared_memory).
-    std::string decl = DynamicSharedDecl(csrc::StorageType(b->dtype), Name(b->data.get()));
-    if (decl.empty() || dynamic_shared_) {
-      Fail(decl.empty() ? absl::StrCat("allocation ", b->name, " in scope shared.dyn: the dialect has no dynamic shared memory")
-                        : absl::StrCat("allocation ", b->name, ": a kernel has one dynamic shared allocation"));
+    std::string dynamic = DynamicSharedDecl(csrc::StorageType(b->dtype), Name(b->data.get()));
+    if (dynamic.empty() || dynamic_shared_) {
+      Fail(dynamic.empty()
+               ? absl::StrCat("allocation ", b->name, " in scope shared.dyn: the dialect has no dynamic shared memory")
+               : absl::StrCat("allocation ", b->name, ": a kernel has one dynamic shared allocation"));
       return;
     }
     dynamic_shared_ = true;
     space_[b->data.get()] = SharedSpace();
-    shared_decls_ << "  " << decl << "\n";
+    shared_decls_ << "  " << dynamic << "\n";
     VisitStmt(op->body);
-  } else if (scope == "shared") {
+    return;
+  }
+  std::string decl = absl::StrCat(csrc::StorageType(b->dtype), " ", Name(b->data.get()), "[",
+                                  std::max<int64_t>(*count, 1), "];");
+  if (scope == "shared") {
     space_[b->data.get()] = SharedSpace();
     shared_decls_ << "  " << SharedDecl() << " " << decl << "\n";
     VisitStmt(op->body);
